@@ -1,0 +1,321 @@
+// The relational model of the whole service. Times are UTC instants stored as integer milliseconds
+// (`timestamp_ms`); they are rendered in the owning workspace's zone by the presenters.
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const id = () => integer("id").primaryKey({ autoIncrement: true });
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const ABILITIES = ["posts", "workspaces", "accounts", "labels"] as const;
+export type Ability = (typeof ABILITIES)[number];
+
+export const PLATFORMS = [
+  "tiktok",
+  "instagram",
+  "twitter",
+  "linkedin",
+  "youtube",
+  "facebook",
+  "pinterest",
+  "threads",
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const SUBSCRIPTION_STATUSES = ["active", "trialing", "grace_period", "canceled", "none"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const POST_STATUSES = ["DRAFT", "SCHEDULED", "PUBLISHING", "PUBLISHED", "FAILED"] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+export const users = sqliteTable("users", {
+  id: id(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const subscriptions = sqliteTable("subscriptions", {
+  id: id(),
+  userId: integer("user_id")
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: "cascade" }),
+  status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // SHA-256 (hex) of the whole key; the plaintext is shown once and never stored.
+    keyHash: text("key_hash").notNull(),
+    // The first characters of the key, enough for a person to recognise it in a list.
+    keyPrefix: text("key_prefix").notNull(),
+    abilities: text("abilities", { mode: "json" }).$type<Ability[]>().notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    // AES-GCM ciphertext (base64) of the delegation signing secret.
+    signingSecretEnc: text("signing_secret_enc"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_user_id_idx").on(t.userId)],
+);
+
+export const workspaces = sqliteTable("workspaces", {
+  id: id(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  type: text("type", { enum: ["PERSONAL", "ORGANIZATION"] })
+    .notNull()
+    .default("PERSONAL"),
+  logo: text("logo"),
+  timezone: text("timezone").notNull().default("UTC"),
+  language: text("language").notNull().default("en"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const workspaceMembers = sqliteTable(
+  "workspace_members",
+  {
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index("workspace_members_user_id_idx").on(t.userId, t.workspaceId),
+  ],
+);
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+    platformUserId: text("platform_user_id"),
+    username: text("username").notNull(),
+    name: text("name").notNull(),
+    avatar: text("avatar"),
+    isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    supportThreads: integer("support_threads", { mode: "boolean" }).notNull().default(true),
+    // Platform tokens, AES-GCM encrypted under ENCRYPTION_KEY.
+    accessTokenEnc: text("access_token_enc"),
+    refreshTokenEnc: text("refresh_token_enc"),
+    tokenExpiresAt: integer("token_expires_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("accounts_workspace_id_idx").on(t.workspaceId, t.id)],
+);
+
+export const posts = sqliteTable(
+  "posts",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    // The user who created the post: their subscription gates analytics sync.
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    status: text("status", { enum: POST_STATUSES }).notNull().default("DRAFT"),
+    // The texts of the content items, in order; their media live in post_media.
+    content: text("content", { mode: "json" }).$type<string[]>().notNull(),
+    scheduledAt: integer("scheduled_at", { mode: "timestamp_ms" }),
+    publishNow: integer("publish_now", { mode: "boolean" }).notNull().default(false),
+    repeatable: integer("repeatable", { mode: "boolean" }).notNull().default(false),
+    repeatableTimes: integer("repeatable_times"),
+    repeatableGap: integer("repeatable_gap"),
+    repeatableGapUnit: text("repeatable_gap_unit", {
+      enum: ["minutes", "hours", "days", "weeks", "months"],
+    }),
+    remainingPosts: integer("remaining_posts"),
+    autoPlug: text("auto_plug", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("posts_workspace_id_idx").on(t.workspaceId, t.id),
+    index("posts_due_idx").on(t.status, t.scheduledAt),
+  ],
+);
+
+export const postMedia = sqliteTable(
+  "post_media",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    itemIndex: integer("item_index").notNull(),
+    position: integer("position").notNull(),
+    mediaId: integer("media_id")
+      .notNull()
+      .references(() => media.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.itemIndex, t.position] }),
+    index("post_media_media_id_idx").on(t.mediaId),
+  ],
+);
+
+// One row per target account of a post: the spec's "platform row".
+export const postPlatforms = sqliteTable(
+  "post_platforms",
+  {
+    id: id(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+    status: text("status", { enum: POST_STATUSES }).notNull().default("DRAFT"),
+    settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    analytics: text("analytics", { mode: "json" }).$type<Record<string, number>>().notNull(),
+    platformPostId: text("platform_post_id"),
+    postUrl: text("post_url"),
+    // UTC instants (ms) at which this row was published, one per repetition.
+    postedOn: text("posted_on", { mode: "json" }).$type<number[]>().notNull(),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    analyticsSyncedAt: integer("analytics_synced_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("post_platforms_post_id_idx").on(t.postId),
+    index("post_platforms_account_id_idx").on(t.accountId, t.platformPostId),
+  ],
+);
+
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("labels_workspace_id_idx").on(t.workspaceId, t.id)],
+);
+
+export const postLabels = sqliteTable(
+  "post_labels",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    labelId: integer("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.labelId] }), index("post_labels_label_id_idx").on(t.labelId)],
+);
+
+export const folders = sqliteTable(
+  "folders",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    parentId: integer("parent_id"),
+    name: text("name").notNull(),
+    color: text("color").notNull().default("#4F46E5"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("folders_workspace_id_idx").on(t.workspaceId, t.id),
+    index("folders_parent_id_idx").on(t.parentId),
+  ],
+);
+
+export const MEDIA_STATES = ["processing", "ready", "failed"] as const;
+
+export const media = sqliteTable(
+  "media",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    folderId: integer("folder_id").references(() => folders.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    // Internal R2 object key; never shown to clients.
+    r2Key: text("r2_key").notNull(),
+    mimeType: text("mime_type").notNull(),
+    type: text("type").notNull(),
+    size: integer("size").notNull().default(0),
+    state: text("state", { enum: MEDIA_STATES }).notNull().default("ready"),
+    progress: integer("progress").notNull().default(100),
+    sourceUrl: text("source_url"),
+    error: text("error"),
+    alt: text("alt"),
+    aiGeneratedId: integer("ai_generated_id"),
+    isReference: integer("is_reference", { mode: "boolean" }).notNull().default(false),
+    etag: text("etag"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("media_workspace_id_idx").on(t.workspaceId, t.folderId, t.id),
+    uniqueIndex("media_r2_key_unique").on(t.r2Key),
+  ],
+);
+
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: id(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+    platformCommentId: text("platform_comment_id"),
+    content: text("content").notNull(),
+    authorName: text("author_name").notNull(),
+    // CRM contact of the author when known: {name, username, profile_url, ...}.
+    contact: text("contact", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("comments_post_id_idx").on(t.postId, t.id)],
+);
+
+export type User = typeof users.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type Workspace = typeof workspaces.$inferSelect;
+export type Account = typeof accounts.$inferSelect;
+export type Post = typeof posts.$inferSelect;
+export type PostPlatform = typeof postPlatforms.$inferSelect;
+export type Label = typeof labels.$inferSelect;
+export type Folder = typeof folders.$inferSelect;
+export type Media = typeof media.$inferSelect;
+export type Comment = typeof comments.$inferSelect;

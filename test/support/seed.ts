@@ -1,0 +1,57 @@
+// Builds tenants through the operator API, so tests exercise it as an operator would.
+import { expect } from "vitest";
+import { admin } from "./client";
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+export async function createUser(name = "Test User") {
+  const res = await admin<{ id: number }>("POST", "/users", { name, email: `user-${unique()}@example.test` });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export async function createWorkspace(userId: number, fields: Record<string, unknown> = {}) {
+  const res = await admin<{ id: number; timezone: string }>("POST", "/workspaces", {
+    user_id: userId,
+    name: `Workspace ${unique()}`,
+    ...fields,
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export async function createAccount(workspaceId: number, platform = "twitter", fields: Record<string, unknown> = {}) {
+  const res = await admin<{ id: number }>("POST", "/accounts", {
+    workspace_id: workspaceId,
+    platform,
+    username: `handle_${unique()}`,
+    name: "Account Name",
+    avatar: "https://cdn.example.test/avatar.png",
+    ...fields,
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export const ALL_ABILITIES = ["posts", "workspaces", "accounts", "labels"];
+
+export async function createKey(userId: number, abilities = ALL_ABILITIES, expiresAt: string | null = null) {
+  const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {
+    user_id: userId,
+    abilities,
+    expires_at: expiresAt,
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+/** A user with one workspace, two accounts and a key holding every ability. */
+export async function createTenant(workspaceFields: Record<string, unknown> = {}) {
+  const user = await createUser();
+  const workspace = await createWorkspace(user.id, workspaceFields);
+  const twitter = await createAccount(workspace.id, "twitter");
+  const linkedin = await createAccount(workspace.id, "linkedin");
+  const { key, id: keyId } = await createKey(user.id);
+  return { user, workspace, accounts: [twitter, linkedin], key, keyId };
+}
