@@ -9,10 +9,17 @@ import { accountsRouter } from "./routes/accounts";
 import { adminRouter } from "./routes/admin";
 import { workspacesRouter } from "./routes/workspaces";
 
-const api = new Hono<AppEnv>()
-  .use(authenticate, rateLimit)
-  .route("/workspaces", workspacesRouter)
-  .route("/accounts", accountsRouter);
+// Every /api/v1 resource sits behind the same gate: API key, then the per-user rate limit.
+// Mounted per resource so that an unknown path is a plain 404, not a 401.
+const resources = {
+  "/workspaces": workspacesRouter,
+  "/accounts": accountsRouter,
+};
+
+const api = new Hono<AppEnv>();
+for (const [path, router] of Object.entries(resources)) {
+  api.use(`${path}/*`, authenticate, rateLimit).route(path, router);
+}
 
 export const app = new Hono<AppEnv>()
   .use("/api/*", requestContext)

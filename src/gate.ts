@@ -20,7 +20,9 @@ export class Gate extends DurableObject<Env> {
       ctx.storage.sql.exec(
         "CREATE TABLE IF NOT EXISTS rate_window (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL, count INTEGER NOT NULL)",
       );
-      const row = ctx.storage.sql.exec<{ start: number; count: number }>("SELECT start, count FROM rate_window").toArray()[0];
+      const row = ctx.storage.sql
+        .exec<{ start: number; count: number }>("SELECT start, count FROM rate_window")
+        .toArray()[0];
       this.#window = row ? { start: row.start, count: row.count } : null;
     });
   }

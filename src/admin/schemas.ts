@@ -6,7 +6,10 @@ const name = () => z.string().trim().min(1).max(255);
 
 export const createUserBody = z.object({
   name: name(),
-  email: z.email().max(255).transform((email) => email.toLowerCase()),
+  email: z
+    .email()
+    .max(255)
+    .transform((email) => email.toLowerCase()),
 });
 
 /** Zones the runtime knows; an unknown zone would break every timestamp of the workspace. */
@@ -27,14 +30,18 @@ export const createWorkspaceBody = z.object({
   name: name(),
   slug: z
     .string()
-    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { message: "The slug may only contain lowercase letters, digits and dashes." })
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
+      message: "The slug may only contain lowercase letters, digits and dashes.",
+    })
     .max(100)
     .optional(),
   type: z.enum(["PERSONAL", "ORGANIZATION"]).default("PERSONAL"),
   timezone: timezone.default("UTC"),
   language: z
     .string()
-    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: "The language must be a language code such as en or pt-BR." })
+    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, {
+      message: "The language must be a language code such as en or pt-BR.",
+    })
     .default("en"),
   logo: z.url().max(2048).nullable().default(null),
 });

@@ -17,7 +17,11 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-export async function lookupKey(db: Database, header: string | undefined, now = Date.now()): Promise<KeyLookup> {
+export async function lookupKey(
+  db: Database,
+  header: string | undefined,
+  now = Date.now(),
+): Promise<KeyLookup> {
   const token = bearerToken(header);
   if (!token) return { kind: "missing" };
   // Bound the work an absurd header can cause; real keys are far shorter.

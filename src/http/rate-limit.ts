@@ -19,7 +19,11 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
     throw new ApiError(
       429,
       { message: "Too Many Attempts." },
-      { ...headers, "Retry-After": String(retryAfter), "X-RateLimit-Reset": String(Math.ceil(decision.resetAt / 1000)) },
+      {
+        ...headers,
+        "Retry-After": String(retryAfter),
+        "X-RateLimit-Reset": String(Math.ceil(decision.resetAt / 1000)),
+      },
     );
   }
   await next();

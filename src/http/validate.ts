@@ -33,13 +33,17 @@ export function issueMessage(issue: Issue, input: unknown): string {
   const attribute = issue.path.map(String).join(".").replaceAll("_", " ") || "body";
   const field = `The ${attribute} field`;
   const value = valueAt(input, issue.path);
+  // Messages written in our schemas are already in this style; zod's defaults are not.
+  if (issue.message.startsWith("The ")) return issue.message;
   switch (issue.code) {
     case "invalid_type":
       if (value === undefined || value === null) return `${field} is required.`;
       return `${field} must be ${TYPE_NAMES[issue.expected] ?? `of type ${issue.expected}`}.`;
     case "too_small":
       if (issue.origin === "string")
-        return issue.minimum === 1 ? `${field} is required.` : `${field} must be at least ${issue.minimum} characters.`;
+        return issue.minimum === 1
+          ? `${field} is required.`
+          : `${field} must be at least ${issue.minimum} characters.`;
       if (issue.origin === "array" || issue.origin === "set")
         return `${field} must have at least ${issue.minimum} item${issue.minimum === 1 ? "" : "s"}.`;
       return `${field} must be at least ${issue.minimum}.`;

@@ -1,7 +1,8 @@
 // Byte/string conversions shared by the crypto helpers.
 const encoder = new TextEncoder();
 
-export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text) as Uint8Array<ArrayBuffer>;
+export const utf8 = (text: string): Uint8Array<ArrayBuffer> =>
+  encoder.encode(text) as Uint8Array<ArrayBuffer>;
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");

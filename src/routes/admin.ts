@@ -1,6 +1,7 @@
 // Operator API: stands in for the account web app (users, workspaces, accounts, keys, subscriptions).
 import { eq, like, sql } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
+import { z } from "zod";
 import { generateApiKey, generateSigningSecret } from "../admin/keys";
 import {
   addMemberBody,
@@ -18,7 +19,6 @@ import type { AppEnv, Database } from "../http/types";
 import { idParam, validate } from "../http/validate";
 import { encryptSecret, timingSafeEqualText } from "../lib/crypto";
 import { presentAccountList, presentWorkspace } from "../workspaces/present";
-import { z } from "zod";
 
 /** Absent ADMIN_TOKEN: the operator API does not exist (404). Wrong token: 401. */
 const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
@@ -46,9 +46,12 @@ const slugify = (name: string) =>
 
 async function uniqueSlug(db: Database, base: string): Promise<string> {
   const taken = new Set(
-    (await db.select({ slug: workspaces.slug }).from(workspaces).where(like(workspaces.slug, `${base}%`))).map(
-      (r) => r.slug,
-    ),
+    (
+      await db
+        .select({ slug: workspaces.slug })
+        .from(workspaces)
+        .where(like(workspaces.slug, `${base}%`))
+    ).map((r) => r.slug),
   );
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
@@ -64,11 +67,23 @@ export const adminRouter = createRouter()
     const user = await db.insert(users).values(body).returning().get();
     return c.json({ id: user.id, name: user.name, email: user.email }, 201);
   })
+  .get("/users", validate("query", z.object({ email: z.email() })), async (c) => {
+    const { db } = c.var;
+    const email = c.req.valid("query").email.toLowerCase();
+    const rows = await db
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(users)
+      .where(eq(users.email, email));
+    return c.json({ data: rows });
+  })
   .post("/workspaces", validate("json", createWorkspaceBody), async (c) => {
     const { db } = c.var;
     const { user_id, slug, ...fields } = c.req.valid("json");
     await requireUser(db, user_id);
-    if (slug && (await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug)).get())) {
+    if (
+      slug &&
+      (await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, slug)).get())
+    ) {
       throw invalidField("slug", "The slug has already been taken.");
     }
     const finalSlug = slug ?? (await uniqueSlug(db, slugify(fields.name)));
@@ -86,7 +101,11 @@ export const adminRouter = createRouter()
     const { db } = c.var;
     const { id } = c.req.valid("param");
     const { user_id } = c.req.valid("json");
-    const workspace = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).get();
+    const workspace = await db
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(eq(workspaces.id, id))
+      .get();
     if (!workspace) throw notFound("Workspace");
     await requireUser(db, user_id);
     await db.insert(workspaceMembers).values({ workspaceId: id, userId: user_id }).onConflictDoNothing();
@@ -159,4 +178,3 @@ export const adminRouter = createRouter()
       .onConflictDoUpdate({ target: subscriptions.userId, set: { status, updatedAt: new Date() } });
     return c.json({ user_id: id, status });
   });
-

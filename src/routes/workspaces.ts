@@ -8,7 +8,11 @@ import { presentAccountShort, presentWorkspace } from "../workspaces/present";
 export const workspacesRouter = createRouter().get("/", requireAbility("workspaces"), async (c) => {
   const { db, principal } = c.var;
   const [rows, accountRows] = await db.batch([
-    db.select().from(workspaces).where(inUserWorkspaces(db, workspaces.id, principal.userId)).orderBy(asc(workspaces.id)),
+    db
+      .select()
+      .from(workspaces)
+      .where(inUserWorkspaces(db, workspaces.id, principal.userId))
+      .orderBy(asc(workspaces.id)),
     db
       .select()
       .from(accounts)

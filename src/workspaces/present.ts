@@ -19,7 +19,10 @@ export const presentAccountShort = (a: Account) => ({
   avatar: a.avatar,
 });
 
-export const presentAccountList = (a: Account) => ({ ...presentAccountShort(a), workspace_id: a.workspaceId });
+export const presentAccountList = (a: Account) => ({
+  ...presentAccountShort(a),
+  workspace_id: a.workspaceId,
+});
 
 export const presentAccountAnalytics = (a: Account, now = Date.now()) => ({
   id: a.id,

@@ -13,7 +13,11 @@ export type CallOptions = {
   headers?: Record<string, string>;
 };
 
-export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer<T>> {
   const headers = new Headers(options.headers);
   if (options.key) headers.set("authorization", `Bearer ${options.key}`);
   let body: BodyInit | undefined = options.rawBody;
@@ -21,7 +25,12 @@ export async function call<T = any>(method: string, path: string, options: CallO
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const response = await exports.default.fetch(`${ORIGIN}${path}`, { method, headers, body, redirect: "manual" });
+  const response = await exports.default.fetch(`${ORIGIN}${path}`, {
+    method,
+    headers,
+    body,
+    redirect: "manual",
+  });
   const text = await response.text();
   let parsed: unknown = text;
   if ((response.headers.get("content-type") ?? "").includes("json")) parsed = JSON.parse(text);

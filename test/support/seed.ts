@@ -3,7 +3,8 @@ import { expect } from "vitest";
 import { admin } from "./client";
 
 let counter = 0;
-const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const unique = () =>
+  `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 export async function createUser(name = "Test User") {
   const res = await admin<{ id: number }>("POST", "/users", { name, email: `user-${unique()}@example.test` });
@@ -21,7 +22,11 @@ export async function createWorkspace(userId: number, fields: Record<string, unk
   return res.body;
 }
 
-export async function createAccount(workspaceId: number, platform = "twitter", fields: Record<string, unknown> = {}) {
+export async function createAccount(
+  workspaceId: number,
+  platform = "twitter",
+  fields: Record<string, unknown> = {},
+) {
   const res = await admin<{ id: number }>("POST", "/accounts", {
     workspace_id: workspaceId,
     platform,

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Operator CLI over /admin/v1. Usage: npm run admin -- <command> [--flag value ...]
+// Target: --url or ADMIN_URL (default http://localhost:8787); token: --token, ADMIN_TOKEN or .dev.vars.
+import { adminCall, readVars } from "./lib.mjs";
+
+const COMMANDS = {
+  "create-user": { method: "POST", path: () => "/users", flags: "--name --email" },
+  "find-user": {
+    method: "GET",
+    path: (f) => `/users?email=${encodeURIComponent(f.email ?? "")}`,
+    flags: "--email",
+  },
+  "create-workspace": {
+    method: "POST",
+    path: () => "/workspaces",
+    flags: "--user_id --name [--slug --type --timezone --language --logo]",
+  },
+  "add-member": {
+    method: "POST",
+    path: (f) => `/workspaces/${f.workspace_id}/members`,
+    flags: "--workspace_id --user_id",
+  },
+  "create-account": {
+    method: "POST",
+    path: () => "/accounts",
+    flags: "--workspace_id --platform --username --name [--avatar --is_verified]",
+  },
+  "create-api-key": {
+    method: "POST",
+    path: () => "/api-keys",
+    flags: "--user_id --abilities posts,workspaces,accounts,labels [--name --expires_at]",
+  },
+  "signing-secret": { method: "POST", path: (f) => `/api-keys/${f.id}/signing-secret`, flags: "--id" },
+  "set-subscription": {
+    method: "PUT",
+    path: (f) => `/users/${f.user_id}/subscription`,
+    flags: "--user_id --status active|trialing|grace_period|canceled|none",
+  },
+};
+const PATH_ONLY = new Set(["workspace_id", "id"]);
+
+function parseFlags(args) {
+  const flags = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("--")) throw new Error(`unexpected argument ${arg}`);
+    const [name, inline] = arg.slice(2).split("=", 2);
+    const value = inline ?? (args[i + 1]?.startsWith("--") || args[i + 1] === undefined ? "true" : args[++i]);
+    flags[name.replaceAll("-", "_")] = value;
+  }
+  return flags;
+}
+
+function toBody(command, flags) {
+  const body = {};
+  for (const [name, value] of Object.entries(flags)) {
+    if (["url", "token"].includes(name)) continue;
+    if (PATH_ONLY.has(name) && command !== "create-account") continue;
+    if (name === "abilities") body.abilities = value === "true" ? [] : value.split(",").filter(Boolean);
+    else if (name.endsWith("_id")) body[name] = Number(value);
+    else if (name.startsWith("is_")) body[name] = value === "true";
+    else body[name] = value;
+  }
+  return body;
+}
+
+function usage() {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(18)} ${c.flags}`);
+  return `Usage: npm run admin -- <command> [--url URL] [--token TOKEN] [flags]\n\nCommands:\n${lines.join("\n")}`;
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const spec = COMMANDS[command];
+if (!spec) {
+  console.error(usage());
+  process.exit(command ? 2 : 0);
+}
+try {
+  const flags = parseFlags(rest);
+  const baseUrl = flags.url ?? process.env.ADMIN_URL ?? "http://localhost:8787";
+  const token = flags.token ?? process.env.ADMIN_TOKEN ?? readVars(".dev.vars").ADMIN_TOKEN;
+  if (!token) throw new Error("no admin token: pass --token, set ADMIN_TOKEN, or create .dev.vars");
+  const body = spec.method === "GET" ? undefined : toBody(command, flags);
+  const answer = await adminCall(baseUrl, token, spec.method, spec.path(flags), body);
+  process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}

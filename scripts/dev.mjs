@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm run dev`: local vars, local D1 migrations, `wrangler dev`, then demo data and a printed key.
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync } from "node:fs";
+import { readVars } from "./lib.mjs";
+import { seedDemo } from "./seed.mjs";
+
+const PORT = Number(process.env.PORT ?? 8787);
+const BASE_URL = `http://localhost:${PORT}`;
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+if (!existsSync(".dev.vars")) {
+  copyFileSync(".dev.vars.example", ".dev.vars");
+  console.warn("created .dev.vars from .dev.vars.example");
+}
+
+const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local"], {
+  stdio: "inherit",
+  env: { ...env, CI: "true" },
+});
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const wrangler = spawn("wrangler", ["dev", "--port", String(PORT), ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env,
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => wrangler.kill(signal));
+wrangler.on("exit", (code) => process.exit(code ?? 0));
+
+async function waitUntilUp(deadline = Date.now() + 120_000) {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(BASE_URL)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`the worker did not answer on ${BASE_URL}`);
+}
+
+try {
+  await waitUntilUp();
+  const demo = await seedDemo(BASE_URL, readVars(".dev.vars").ADMIN_TOKEN);
+  process.stdout.write(
+    [
+      "",
+      "  Social publishing API is running.",
+      `  API:             ${BASE_URL}/api/v1`,
+      `  Demo API key:    ${demo.key}`,
+      `  Signing secret:  ${demo.signing_secret}`,
+      `  Try:             curl -H "Authorization: Bearer ${demo.key}" ${BASE_URL}/api/v1/workspaces`,
+      "",
+    ].join("\n"),
+  );
+} catch (error) {
+  console.error(`demo data was not created: ${error.message}`);
+}

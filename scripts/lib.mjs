@@ -1,0 +1,36 @@
+// Helpers shared by the operator scripts (admin CLI, dev server, seed).
+import { existsSync, readFileSync } from "node:fs";
+
+/** Reads KEY="value" lines from a .dev.vars-style file; missing file → {}. */
+export function readVars(path) {
+  if (!existsSync(path)) return {};
+  const vars = {};
+  for (const line of readFileSync(path, "utf8").split(/\r?\n/)) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*"?(.*?)"?\s*$/.exec(line);
+    if (match && !line.trimStart().startsWith("#")) vars[match[1]] = match[2];
+  }
+  return vars;
+}
+
+/** Calls the operator API; throws with the answer's body on a non-2xx status. */
+export async function adminCall(baseUrl, token, method, path, body) {
+  const response = await fetch(new URL(`/admin/v1${path}`, baseUrl), {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  if (!response.ok) {
+    const error = new Error(`${method} ${path} → ${response.status}: ${text}`);
+    error.status = response.status;
+    error.body = parsed;
+    throw error;
+  }
+  return parsed;
+}
