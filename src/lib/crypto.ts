@@ -66,14 +66,31 @@ export async function decryptSecret(encryptionKey: string | undefined, sealed: s
   return new TextDecoder().decode(plain);
 }
 
-/** An HMAC key derived from ENCRYPTION_KEY for one purpose (HKDF-SHA256, purpose as `info`). */
-export async function derivedHmacKey(encryptionKey: string | undefined, purpose: string): Promise<CryptoKey> {
-  const { hkdf } = await masterKey(encryptionKey);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: utf8(purpose) },
-    hkdf,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign", "verify"],
-  );
+const derivedKeys = new Map<string, Promise<CryptoKey>>();
+
+/** An HMAC key derived from ENCRYPTION_KEY for one purpose (HKDF-SHA256, purpose as `info`), cached. */
+export function derivedHmacKey(encryptionKey: string | undefined, purpose: string): Promise<CryptoKey> {
+  const cacheKey = `${purpose}\u0000${encryptionKey}`;
+  let key = derivedKeys.get(cacheKey);
+  if (!key) {
+    key = masterKey(encryptionKey).then(({ hkdf }) =>
+      crypto.subtle.deriveKey(
+        { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: utf8(purpose) },
+        hkdf,
+        { name: "HMAC", hash: "SHA-256", length: 256 },
+        false,
+        ["sign", "verify"],
+      ),
+    );
+    derivedKeys.set(cacheKey, key);
+  }
+  return key;
+}
+
+/** Verifies a lowercase-hex HMAC-SHA256 in constant time (crypto.subtle.verify). */
+export async function verifyHmacHex(key: CryptoKey, message: string, signatureHex: string): Promise<boolean> {
+  if (!/^[0-9a-f]{64}$/.test(signatureHex)) return false;
+  const signature = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) signature[i] = Number.parseInt(signatureHex.slice(i * 2, i * 2 + 2), 16);
+  return crypto.subtle.verify("HMAC", key, signature, utf8(message));
 }
