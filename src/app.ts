@@ -7,6 +7,9 @@ import { rateLimit } from "./http/rate-limit";
 import type { AppEnv } from "./http/types";
 import { accountsRouter } from "./routes/accounts";
 import { adminRouter } from "./routes/admin";
+import { foldersRouter } from "./routes/folders";
+import { labelsRouter } from "./routes/labels";
+import { postsRouter } from "./routes/posts";
 import { workspacesRouter } from "./routes/workspaces";
 
 // Every /api/v1 resource sits behind the same gate: API key, then the per-user rate limit.
@@ -14,6 +17,9 @@ import { workspacesRouter } from "./routes/workspaces";
 const resources = {
   "/workspaces": workspacesRouter,
   "/accounts": accountsRouter,
+  "/posts": postsRouter,
+  "/labels": labelsRouter,
+  "/folders": foldersRouter,
 };
 
 const api = new Hono<AppEnv>();

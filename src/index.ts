@@ -1,5 +1,7 @@
 // Worker entry: HTTP, queue consumers, the cron, and the Durable Object class.
 import { app } from "./app";
+import { createDb } from "./db/client";
+import { claimDuePosts } from "./publishing/claim";
 import { dispatchQueue } from "./queues";
 
 export { Gate } from "./gate";
@@ -7,5 +9,7 @@ export { Gate } from "./gate";
 export default {
   fetch: app.fetch,
   queue: dispatchQueue,
-  async scheduled() {},
+  async scheduled(controller, env) {
+    await claimDuePosts(createDb(env.DB), env.PUBLISH_QUEUE, new Date(controller.scheduledTime));
+  },
 } satisfies ExportedHandler<Env>;

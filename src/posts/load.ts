@@ -1,0 +1,108 @@
+// Reads whole posts in one D1 batch. `ids` is a subquery (one post, or one page of posts), so every
+// statement of the batch can be built before any of them runs: one round trip for any page size.
+import { asc, desc, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  type Comment,
+  comments,
+  labels,
+  type Media,
+  media,
+  type Post,
+  type PostPlatform,
+  postLabels,
+  postMedia,
+  postPlatforms,
+  posts,
+  type Workspace,
+  workspaces,
+} from "../db/schema";
+import type { Database } from "../http/types";
+
+export type LoadedPost = {
+  post: Post;
+  workspace: Workspace;
+  rows: PostPlatform[];
+  labels: Array<{ id: number; name: string; color: string }>;
+  media: Array<{ itemIndex: number; position: number; media: Media }>;
+  comments: Comment[];
+};
+
+/** A `SELECT id FROM posts …` subquery naming the posts to load. */
+type IdSubquery = SQLWrapper;
+
+export function postStatements(db: Database, ids: IdSubquery, includeComments: boolean) {
+  return [
+    // Two statements, not a join: D1 batch results are keyed by column name, and both tables have
+    // `name`, `created_at`, … that would overwrite each other.
+    db.select().from(posts).where(inArray(posts.id, ids)).orderBy(desc(posts.id)),
+    db
+      .select()
+      .from(workspaces)
+      .where(
+        inArray(
+          workspaces.id,
+          db.select({ id: posts.workspaceId }).from(posts).where(inArray(posts.id, ids)),
+        ),
+      ),
+    db.select().from(postPlatforms).where(inArray(postPlatforms.postId, ids)).orderBy(asc(postPlatforms.id)),
+    db
+      .select({ postId: postLabels.postId, id: labels.id, name: labels.name, color: labels.color })
+      .from(postLabels)
+      .innerJoin(labels, eq(postLabels.labelId, labels.id))
+      .where(inArray(postLabels.postId, ids))
+      .orderBy(asc(labels.id)),
+    db
+      .select({
+        postId: postMedia.postId,
+        itemIndex: postMedia.itemIndex,
+        position: postMedia.position,
+        media,
+      })
+      .from(postMedia)
+      .innerJoin(media, eq(postMedia.mediaId, media.id))
+      .where(inArray(postMedia.postId, ids))
+      .orderBy(asc(postMedia.postId), asc(postMedia.itemIndex), asc(postMedia.position)),
+    db
+      .select()
+      .from(comments)
+      .where(includeComments ? inArray(comments.postId, ids) : sql`0`)
+      .orderBy(asc(comments.id)),
+  ] as const;
+}
+
+type Results = readonly [
+  Post[],
+  Workspace[],
+  PostPlatform[],
+  Array<{ postId: number; id: number; name: string; color: string }>,
+  Array<{ postId: number; itemIndex: number; position: number; media: Media }>,
+  Comment[],
+];
+
+export function assemblePosts([
+  postRows,
+  workspaceRows,
+  rows,
+  labelRows,
+  mediaRows,
+  commentRows,
+]: Results): LoadedPost[] {
+  const workspaceById = new Map(workspaceRows.map((w) => [w.id, w]));
+  const byPost = <T extends { postId: number }>(items: T[]) => Map.groupBy(items, (item) => item.postId);
+  const rowsBy = byPost(rows);
+  const labelsBy = byPost(labelRows);
+  const mediaBy = byPost(mediaRows);
+  const commentsBy = byPost(commentRows);
+  return postRows.map((post) => ({
+    post,
+    workspace: workspaceById.get(post.workspaceId)!,
+    rows: rowsBy.get(post.id) ?? [],
+    labels: (labelsBy.get(post.id) ?? []).map(({ id, name, color }) => ({ id, name, color })),
+    media: (mediaBy.get(post.id) ?? []).map(({ itemIndex, position, media }) => ({
+      itemIndex,
+      position,
+      media,
+    })),
+    comments: commentsBy.get(post.id) ?? [],
+  }));
+}

@@ -1,0 +1,61 @@
+// The cross-field rules of a post, checked on the state the post will have after the request.
+import type { Post, PostStatus } from "../db/schema";
+import type { PostInput } from "./schemas";
+
+export type PostState = {
+  scheduledAt: Date | null;
+  publishNow: boolean;
+  repeatable: boolean;
+  repeatableTimes: number | null;
+  repeatableGap: number | null;
+  repeatableGapUnit: Post["repeatableGapUnit"];
+};
+
+/** Merges the request into the stored state (absent fields keep their value). */
+export function nextState(current: PostState | null, input: PostInput, now: Date): PostState {
+  const publishNow = input.publish_now ?? false;
+  const repeatable = input.repeatable ?? current?.repeatable ?? false;
+  const keep = <K extends keyof PostState>(key: K, given: PostState[K] | undefined) =>
+    given !== undefined ? given : (current?.[key] ?? null);
+  return {
+    scheduledAt: publishNow ? now : (keep("scheduledAt", input.scheduled_at) as Date | null),
+    publishNow,
+    repeatable,
+    repeatableTimes: repeatable ? (keep("repeatableTimes", input.repeatable_times) as number | null) : null,
+    repeatableGap: repeatable ? (keep("repeatableGap", input.repeatable_gap) as number | null) : null,
+    repeatableGapUnit: repeatable
+      ? (keep("repeatableGapUnit", input.repeatable_gap_unit) as PostState["repeatableGapUnit"])
+      : null,
+  };
+}
+
+export function statusOf(state: PostState): PostStatus {
+  if (state.publishNow) return "PUBLISHING";
+  return state.scheduledAt ? "SCHEDULED" : "DRAFT";
+}
+
+/** Field errors of the merged state; empty when the post is valid. */
+export function ruleErrors(input: PostInput, state: PostState, now: Date): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message];
+  };
+  if (input.publish_now && input.scheduled_at)
+    add("publish_now", "The publish now field is prohibited when scheduled at is present.");
+  if (input.scheduled_at && input.scheduled_at.getTime() <= now.getTime())
+    add("scheduled_at", "The scheduled at field must be a date after now.");
+  if (state.repeatable) {
+    if (state.repeatableTimes === null)
+      add("repeatable_times", "The repeatable times field is required when repeatable is true.");
+    if (state.repeatableGap === null)
+      add("repeatable_gap", "The repeatable gap field is required when repeatable is true.");
+    if (state.repeatableGapUnit === null)
+      add("repeatable_gap_unit", "The repeatable gap unit field is required when repeatable is true.");
+  } else {
+    for (const field of ["repeatable_times", "repeatable_gap", "repeatable_gap_unit"] as const) {
+      if (input[field] !== undefined && input[field] !== null)
+        add(field, `The ${field.replaceAll("_", " ")} field is prohibited unless repeatable is true.`);
+    }
+  }
+  return errors;
+}
