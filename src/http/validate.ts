@@ -21,7 +21,8 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
 
 const TYPE_NAMES: Record<string, string> = {
   string: "a string",
-  number: "a number",
+  // Every number the API accepts is an integer (zod reports z.int() type errors as "number").
+  number: "an integer",
   int: "an integer",
   boolean: "true or false",
   array: "an array",
