@@ -7,7 +7,8 @@ import { seedDemo } from "./seed.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE_URL = `http://localhost:${PORT}`;
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+// Offline by design: no usage metrics, and no download of the Request.cf sample (a placeholder is used).
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
 if (!existsSync(".dev.vars")) {
   copyFileSync(".dev.vars.example", ".dev.vars");

@@ -15,6 +15,37 @@ async function keyStillWorks(baseUrl, key) {
   return body.data.length > 0;
 }
 
+/** A label, a folder, a scheduled thread and a draft, created through the public API like a client would. */
+async function seedContent(baseUrl, key, workspaceId) {
+  const api = async (method, path, body) => {
+    const response = await fetch(new URL(`/api/v1${path}`, baseUrl), {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
+  const { data: accounts } = await fetch(new URL("/api/v1/accounts", baseUrl), {
+    headers: { authorization: `Bearer ${key}` },
+  }).then((r) => r.json());
+  const label = await api("POST", "/labels", { workspace_id: workspaceId, name: "Launch", color: "#4F46E5" });
+  await api("POST", "/folders", { workspace_id: workspaceId, name: "Brand assets" });
+  await api("POST", "/posts", {
+    workspace_id: workspaceId,
+    accounts: accounts.map((a) => a.id),
+    content: [{ text: "We are live! 🚀" }, { text: "Here is what is new, in a thread." }],
+    scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+    labels: [label.id],
+    settings: { twitter: { reply_settings: "everyone" } },
+  });
+  await api("POST", "/posts", {
+    workspace_id: workspaceId,
+    accounts: [accounts[0].id],
+    content: [{ text: "An idea for next week" }],
+  });
+}
+
 export async function seedDemo(baseUrl, adminToken) {
   if (existsSync(STATE_FILE)) {
     const state = JSON.parse(readFileSync(STATE_FILE, "utf8"));
@@ -24,6 +55,7 @@ export async function seedDemo(baseUrl, adminToken) {
   const found = await call("GET", `/users?email=${encodeURIComponent(DEMO_EMAIL)}`);
   let user = found.data[0];
   let workspace;
+  const fresh = !user;
   if (!user) {
     user = await call("POST", "/users", { name: "Demo User", email: DEMO_EMAIL });
     workspace = await call("POST", "/workspaces", {
@@ -54,6 +86,7 @@ export async function seedDemo(baseUrl, adminToken) {
     abilities: ["posts", "workspaces", "accounts", "labels"],
   });
   const { signing_secret } = await call("POST", `/api-keys/${apiKey.id}/signing-secret`);
+  if (fresh) await seedContent(baseUrl, apiKey.key, workspace.id);
   const state = { user_id: user.id, key_id: apiKey.id, key: apiKey.key, signing_secret };
   mkdirSync(".wrangler", { recursive: true });
   writeFileSync(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
