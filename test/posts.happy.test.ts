@@ -399,7 +399,7 @@ describe("PUT /api/v1/posts/{id}", () => {
 });
 
 describe("DELETE /api/v1/posts/{id}", () => {
-  it("deletes the post with its rows, and the cron then finds nothing to publish", async () => {
+  it("deletes the post with its rows; a second delete and a get are 404", async () => {
     const t = await createTenant();
     const created = await call("POST", "/api/v1/posts", {
       key: t.key,
