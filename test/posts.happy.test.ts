@@ -422,3 +422,34 @@ describe("DELETE /api/v1/posts/{id}", () => {
     expect((await call("DELETE", `/api/v1/posts/${id}`, { key: t.key })).status).toBe(404);
   });
 });
+
+describe("editing a failed post", () => {
+  it("does not re-arm its past schedule: without a new scheduled_at it becomes a draft", async () => {
+    const t = await createTenant();
+    const created = await call("POST", "/api/v1/posts", {
+      key: t.key,
+      body: {
+        workspace_id: t.workspace.id,
+        accounts: [t.accounts[0]!.id],
+        content: [{ text: "x" }],
+        scheduled_at: future(1),
+      },
+    });
+    const id = created.body.id;
+    await env.DB.prepare("UPDATE posts SET status = 'FAILED', scheduled_at = ? WHERE id = ?")
+      .bind(Date.now() - 60_000, id)
+      .run();
+    const edited = await call("PUT", `/api/v1/posts/${id}`, {
+      key: t.key,
+      body: { content: [{ text: "fixed" }] },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.status).toBe("DRAFT");
+    expect(edited.body.scheduled_at).toBeNull();
+    const rescheduled = await call("PUT", `/api/v1/posts/${id}`, {
+      key: t.key,
+      body: { scheduled_at: future(60) },
+    });
+    expect(rescheduled.body.status).toBe("SCHEDULED");
+  });
+});

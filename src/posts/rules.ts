@@ -11,9 +11,21 @@ export type PostState = {
   repeatableGapUnit: Post["repeatableGapUnit"];
 };
 
-/** Merges the request into the stored state (absent fields keep their value). */
-export function nextState(current: PostState | null, input: PostInput, now: Date): PostState {
+/**
+ * Merges the request into the stored state (absent fields keep their value). A stored schedule that has
+ * already passed is kept only while the post is still SCHEDULED (the cron is about to claim it): editing
+ * a FAILED or DRAFT post never re-arms an old date behind the client's back.
+ */
+export function nextState(
+  current: (PostState & { status: PostStatus }) | null,
+  input: PostInput,
+  now: Date,
+): PostState {
   const publishNow = input.publish_now ?? false;
+  const staleSchedule =
+    current?.scheduledAt && current.scheduledAt.getTime() <= now.getTime() && current.status !== "SCHEDULED";
+  if (current && staleSchedule && input.scheduled_at === undefined)
+    current = { ...current, scheduledAt: null };
   const repeatable = input.repeatable ?? current?.repeatable ?? false;
   const keep = <K extends keyof PostState>(key: K, given: PostState[K] | undefined) =>
     given !== undefined ? given : (current?.[key] ?? null);
