@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController } from "cloudflare:test";
+import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
@@ -20,11 +20,7 @@ async function schedule(t: Awaited<ReturnType<typeof createTenant>>, minutes: nu
 }
 
 const runCron = (at: number) =>
-  worker.scheduled(
-    createScheduledController({ scheduledTime: at, cron: "* * * * *" }),
-    env,
-    createExecutionContext(),
-  );
+  worker.scheduled(createScheduledController({ scheduledTime: at, cron: "* * * * *" }), env);
 
 describe("cron: due scheduled posts", () => {
   it("claims each due post once, enqueues it, and leaves later and deleted posts alone", async () => {
