@@ -7,9 +7,13 @@ import { rateLimit } from "./http/rate-limit";
 import type { AppEnv } from "./http/types";
 import { accountsRouter } from "./routes/accounts";
 import { adminRouter } from "./routes/admin";
+import { delegationRouter } from "./routes/delegation";
 import { foldersRouter } from "./routes/folders";
 import { labelsRouter } from "./routes/labels";
+import { mediaRouter } from "./routes/media";
+import { mediaLinksRouter } from "./routes/media-links";
 import { postsRouter } from "./routes/posts";
+import { sandboxRouter } from "./routes/sandbox";
 import { workspacesRouter } from "./routes/workspaces";
 
 // Every /api/v1 resource sits behind the same gate: API key, then the per-user rate limit.
@@ -20,6 +24,7 @@ const resources = {
   "/posts": postsRouter,
   "/labels": labelsRouter,
   "/folders": foldersRouter,
+  "/media": mediaRouter,
 };
 
 const api = new Hono<AppEnv>();
@@ -32,6 +37,12 @@ export const app = new Hono<AppEnv>()
   .use("/admin/*", requestContext)
   .route("/api/v1", api)
   .route("/admin/v1", adminRouter)
+  // OAuth delegation: the session endpoint (API key, rate limit) and the browser's authorize/callback.
+  .route("/api/oauth/delegate", delegationRouter)
+  // The sandbox platform; 404 unless SANDBOX is "true".
+  .route("/sandbox", sandboxRouter)
+  // Signed media links: public, the signature is the credential (no API key, no rate limit).
+  .route("/media", mediaLinksRouter)
   .get("/", (c) => c.json({ name: "social-publishing-api", docs: "See README.md", api: "/api/v1" }));
 
 app.notFound((c) => c.json({ message: "Route not found." }, 404));

@@ -1,7 +1,16 @@
 // The Durable Object that serialises what must be exact under concurrency. One instance per key:
-// `user:<id>` holds that user's rate-limit window; later, `delegation:<token>` holds one single-use
-// delegation token. Its methods run one at a time per instance, so counts need no locks.
+// `user:<id>` holds that user's rate-limit window; `delegation:<id>` holds one single-use delegation
+// flow. Its methods run one at a time per instance, so counts need no locks.
 import { DurableObject } from "cloudflare:workers";
+import {
+  createFlow,
+  type Finishing,
+  finishFlow,
+  flowAlarm,
+  type NewFlow,
+  type Opening,
+  openFlow,
+} from "./delegation/store";
 
 export type RateDecision = {
   allowed: boolean;
@@ -47,5 +56,24 @@ export class Gate extends DurableObject<Env> {
       window.count,
     );
     return { allowed: true, limit, remaining: limit - window.count, resetAt };
+  }
+
+  // Delegation flows, one per `delegation:<id>` instance; the rules live in src/delegation/store.ts.
+  // `now` is injectable like hit()'s, so expiry is testable without waiting.
+
+  createDelegation(flow: NewFlow, now = Date.now()) {
+    return createFlow(this.ctx.storage, flow, now);
+  }
+
+  openDelegation(opening: Opening, now = Date.now()) {
+    return openFlow(this.ctx.storage, opening, now);
+  }
+
+  finishDelegation(finishing: Finishing, now = Date.now()) {
+    return finishFlow(this.ctx.storage, finishing, now);
+  }
+
+  override async alarm() {
+    await flowAlarm(this.ctx.storage, Date.now());
   }
 }

@@ -1,0 +1,39 @@
+// The redirects that end a delegation: a signed proof, or an error. The signed string comes from the
+// verifier module the applications use, so both sides build it one way.
+import { hmacKey, hmacSha256Hex } from "../lib/crypto";
+import type { Identity } from "../platforms/types";
+import { type ProofFields, proofMessage } from "../verify-proof";
+
+export const PROOF_TTL_SECONDS = 300;
+
+export type CallbackError = "access_denied" | "connection_failed" | "expired_request";
+
+/** callback_url plus parameters, appended so the application's own query stays byte for byte. */
+function withParams(callbackUrl: string, params: Record<string, string>): string {
+  const separator = callbackUrl.includes("?") ? (/[?&]$/.test(callbackUrl) ? "" : "&") : "?";
+  return `${callbackUrl}${separator}${new URLSearchParams(params)}`;
+}
+
+export async function proofLocation(
+  callbackUrl: string,
+  signingSecret: string,
+  proof: { platform: string; state: string } & Identity,
+  nowMs: number,
+): Promise<string> {
+  const fields: ProofFields = {
+    platform: proof.platform,
+    platform_id: proof.platform_id,
+    handle: proof.handle,
+    state: proof.state,
+    expires: Math.floor(nowMs / 1000) + PROOF_TTL_SECONDS,
+  };
+  const sig = await hmacSha256Hex(await hmacKey(signingSecret), proofMessage(fields));
+  return withParams(callbackUrl, { ...fields, expires: String(fields.expires), sig });
+}
+
+export const errorLocation = (
+  callbackUrl: string,
+  error: CallbackError,
+  description: string,
+  state: string,
+) => withParams(callbackUrl, { error, error_description: description, state });

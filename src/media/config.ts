@@ -1,0 +1,44 @@
+// Size and time caps of the media library, from env vars with defaults (see README "Media library").
+import type { MediaKind } from "./sniff";
+
+export type MediaLimits = {
+  /** Largest image, in bytes (imports and uploads). */
+  image: number;
+  /** Largest video, in bytes (imports and uploads). */
+  video: number;
+  /** Wall time of one download by the queue consumer, redirects included, in milliseconds. */
+  downloadMs: number;
+};
+
+export const DEFAULT_LIMITS: MediaLimits = {
+  image: 20 * 1024 * 1024,
+  video: 1024 * 1024 * 1024,
+  downloadMs: 300_000,
+};
+
+/** Page resolution in the request: each URL (redirects and the HTML page read included). */
+export const RESOLVE_TIMEOUT_MS = 10_000;
+/** The part of a page read for its meta tags. */
+export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+/** Media taken from one page, and items created by one request. */
+export const MAX_MEDIA_PER_PAGE = 10;
+export const MAX_ITEMS_PER_REQUEST = 100;
+
+type LimitVars = Partial<
+  Record<"MEDIA_MAX_IMAGE_BYTES" | "MEDIA_MAX_VIDEO_BYTES" | "MEDIA_IMPORT_TIMEOUT_SECONDS", string>
+>;
+
+const positive = (value: string | undefined, fallback: number) => {
+  const n = Number(value?.trim());
+  return value?.trim() && Number.isSafeInteger(n) && n > 0 ? n : fallback;
+};
+
+export function mediaLimits(env: LimitVars): MediaLimits {
+  return {
+    image: positive(env.MEDIA_MAX_IMAGE_BYTES, DEFAULT_LIMITS.image),
+    video: positive(env.MEDIA_MAX_VIDEO_BYTES, DEFAULT_LIMITS.video),
+    downloadMs: positive(env.MEDIA_IMPORT_TIMEOUT_SECONDS, DEFAULT_LIMITS.downloadMs / 1000) * 1000,
+  };
+}
+
+export const capFor = (limits: MediaLimits, kind: MediaKind) => limits[kind];

@@ -1,0 +1,48 @@
+// Media queries: the workspace/folder check every write starts with, and chunked inserts.
+import { and, eq } from "drizzle-orm";
+import { chunkRows } from "../db/chunk";
+import { folders, type Media, media, workspaces } from "../db/schema";
+import { invalidField, notFound } from "../http/errors";
+import type { Database } from "../http/types";
+import { inUserWorkspaces } from "../workspaces/access";
+
+/** 404 `Workspace not found.` unless the user can access it; 422 on `folder_id` unless it is a folder of it. */
+export async function requireTarget(
+  db: Database,
+  userId: number,
+  workspaceId: number,
+  folderId: number | null | undefined,
+): Promise<void> {
+  const workspace = db
+    .select({ id: workspaces.id })
+    .from(workspaces)
+    .where(and(eq(workspaces.id, workspaceId), inUserWorkspaces(db, workspaces.id, userId)));
+  const folder = db
+    .select({ id: folders.id })
+    .from(folders)
+    .where(and(eq(folders.id, folderId ?? 0), eq(folders.workspaceId, workspaceId)));
+  const [workspaceRows, folderRows] = folderId ? await db.batch([workspace, folder]) : [await workspace, []];
+  if (workspaceRows.length === 0) throw notFound("Workspace");
+  if (folderId && folderRows.length === 0) {
+    throw invalidField("folder_id", "The selected folder id is invalid.");
+  }
+}
+
+export type NewMedia = typeof media.$inferInsert;
+
+// A media insert binds at most 14 parameters per row.
+const PARAMS_PER_ROW = 14;
+
+/** Inserts rows in one batch (one round trip), in order, and returns them with their ids. */
+export async function insertMedia(db: Database, rows: NewMedia[]): Promise<Media[]> {
+  const now = new Date();
+  const full = rows.map((row) => ({ createdAt: now, updatedAt: now, ...row }));
+  const statements = chunkRows(full, PARAMS_PER_ROW).map((chunk) =>
+    db.insert(media).values(chunk).returning(),
+  );
+  if (statements.length === 0) return [];
+  const [first, ...rest] = statements;
+  const results = await db.batch([first!, ...rest]);
+  // One transaction, so ids grow in insertion order; RETURNING itself promises no order.
+  return results.flat().sort((a, b) => a.id - b.id);
+}

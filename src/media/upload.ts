@@ -1,0 +1,156 @@
+// POST /api/v1/media/upload: multipart/form-data with `file`, `workspace_id`, `folder_id?`, `alt?`.
+// The file streams into R2 as it arrives (type from its first bytes, size capped per type); the fields
+// may come before or after it. When they come first, the workspace and folder are checked before a
+// byte is stored; when they come after, a refused upload's object is deleted again.
+import type { Context } from "hono";
+import { z } from "zod";
+import type { Media } from "../db/schema";
+import { ApiError, badRequest, validationFailed } from "../http/errors";
+import type { AppEnv } from "../http/types";
+import { toValidationError } from "../http/validate";
+import { capFor, type MediaLimits, mediaLimits } from "./config";
+import { type FormPart, formBoundary, MultipartError, readMultipart } from "./multipart";
+import { mediaName } from "./names";
+import { insertMedia, requireTarget } from "./queries";
+import { putInParts } from "./r2-writer";
+import { SNIFF_BYTES, type Sniffed, SUPPORTED_TYPES, sniffMedia } from "./sniff";
+import { readHead, TooLarge } from "./streams";
+
+const MAX_FIELD_BYTES = 4096;
+const MAX_ALT = 1000;
+
+const integerField = (name: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, { message: `The ${name} field must be an integer.` })
+    .transform(Number);
+
+const uploadFields = z.object({
+  workspace_id: integerField("workspace id"),
+  folder_id: z.preprocess((v) => (v === "" ? undefined : v), integerField("folder id").optional()),
+  alt: z.string().max(MAX_ALT).optional(),
+});
+
+const TEXT_FIELDS = new Set(["workspace_id", "folder_id", "alt"]);
+
+/** A fresh, internal R2 key; never shown to clients. */
+export const newMediaKey = () => `media/${crypto.randomUUID()}`;
+
+type Stored = { key: string; object: R2Object; sniffed: Sniffed; filename: string | null };
+
+export async function receiveUpload(c: Context<AppEnv>): Promise<Media> {
+  const boundary = formBoundary(c.req.header("content-type"));
+  if (!boundary)
+    throw new ApiError(415, { message: "The request body must be sent as multipart/form-data." });
+  const body = c.req.raw.body;
+  if (!body) throw validationFailed({ file: ["The file field is required."] });
+  const { db, principal } = c.var;
+  const limits = mediaLimits(c.env);
+  const fields: Record<string, string> = {};
+  let stored: Stored | null = null;
+  let checked: string | null = null;
+  const target = (data: { workspace_id: number; folder_id?: number | undefined }) =>
+    `${data.workspace_id}:${data.folder_id ?? ""}`;
+
+  try {
+    for await (const part of readMultipart(body, boundary)) {
+      if (part.name === "file") {
+        if (part.filename === null) {
+          await part.body.cancel();
+          throw validationFailed({ file: ["The file field must be a file."] });
+        }
+        if (stored) throw validationFailed({ file: ["Only one file can be uploaded at a time."] });
+        const early = uploadFields.safeParse(fields);
+        if (early.success) {
+          await requireTarget(db, principal.userId, early.data.workspace_id, early.data.folder_id);
+          checked = target(early.data);
+        }
+        stored = await storeFile(c.env.MEDIA, part, limits);
+      } else if (TEXT_FIELDS.has(part.name)) {
+        fields[part.name] = await readText(part.body, part.name);
+      } else {
+        await part.body.cancel();
+      }
+    }
+
+    const parsed = uploadFields.safeParse(fields);
+    const errors: Record<string, string[]> = {};
+    if (!parsed.success) {
+      Object.assign(errors, toValidationError(parsed.error, fields).body.errors as Record<string, string[]>);
+    }
+    if (!stored) errors.file = ["The file field is required."];
+    if (!parsed.success || !stored) throw validationFailed(errors);
+    const data = parsed.data;
+    if (checked !== target(data))
+      await requireTarget(db, principal.userId, data.workspace_id, data.folder_id);
+
+    const [row] = await insertMedia(db, [
+      {
+        workspaceId: data.workspace_id,
+        folderId: data.folder_id ?? null,
+        name: mediaName(stored.filename, stored.sniffed),
+        r2Key: stored.key,
+        mimeType: stored.sniffed.mime,
+        type: stored.sniffed.kind,
+        size: stored.object.size,
+        state: "ready",
+        progress: 100,
+        alt: data.alt?.trim() || null,
+        etag: stored.object.httpEtag,
+      },
+    ]);
+    return row!;
+  } catch (error) {
+    if (stored) await c.env.MEDIA.delete(stored.key).catch(() => {});
+    if (error instanceof MultipartError) throw badRequest("Malformed multipart/form-data body.");
+    throw error;
+  }
+}
+
+async function storeFile(bucket: R2Bucket, part: FormPart, limits: MediaLimits): Promise<Stored> {
+  const start = await readHead(part.body, SNIFF_BYTES);
+  const sniffed = sniffMedia(start.head);
+  if (!sniffed) {
+    await start.body.cancel();
+    throw validationFailed({ file: [`The file must be an image or a video (${SUPPORTED_TYPES}).`] });
+  }
+  const cap = capFor(limits, sniffed.kind);
+  const key = newMediaKey();
+  try {
+    // A part's length is not known before its closing boundary: equal multipart parts it is.
+    const object = await putInParts(bucket, key, start, cap, sniffed.mime);
+    return { key, object, sniffed, filename: part.filename };
+  } catch (error) {
+    if (error instanceof TooLarge) {
+      throw validationFailed({
+        file: [`The file must not be greater than ${Math.floor(cap / 1024)} kilobytes.`],
+      });
+    }
+    throw error;
+  }
+}
+
+async function readText(body: ReadableStream<Uint8Array>, name: string): Promise<string> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) break;
+    total += next.value.byteLength;
+    if (total > MAX_FIELD_BYTES) {
+      await reader.cancel();
+      throw validationFailed({
+        [name]: [`The ${name.replaceAll("_", " ")} field must not be greater than ${MAX_FIELD_BYTES} bytes.`],
+      });
+    }
+    chunks.push(next.value);
+  }
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(joined).trim();
+}

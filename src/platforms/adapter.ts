@@ -1,0 +1,176 @@
+// Builds a PlatformAdapter from a PlatformSpec: the OAuth plumbing every platform shares, written once.
+import { toBase64Url, utf8 } from "../lib/encoding";
+import {
+  type Credentials,
+  type Endpoints,
+  type Fetch,
+  type Identity,
+  NotImplementedError,
+  type PlatformAdapter,
+  PlatformError,
+  type PlatformSpec,
+  type PlatformToken,
+  type PostDraft,
+  type PostMetrics,
+  type PublishedPost,
+} from "./types";
+
+/** Outbound calls to a platform give up after this long. */
+export const PLATFORM_TIMEOUT_MS = 10_000;
+
+export type Posting = {
+  publish(accessToken: string, post: PostDraft): Promise<PublishedPost>;
+  insights(accessToken: string, postId: string): Promise<PostMetrics>;
+};
+
+export type AdapterContext = {
+  credentials: Credentials;
+  endpoints: Endpoints;
+  fetch: Fetch;
+  /** Publishing and insights; real platforms get "not implemented yet" until publishing lands. */
+  posting?: Posting;
+};
+
+/** PKCE S256: base64url(SHA-256(verifier)), no padding (RFC 7636). */
+export async function pkceChallenge(verifier: string): Promise<string> {
+  return toBase64Url(await crypto.subtle.digest("SHA-256", utf8(verifier)));
+}
+
+/** A string (or a number, as some platforms send ids) at `key` of an object, else undefined. */
+export function text(value: unknown, key: string): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const field = (value as Record<string, unknown>)[key];
+  if (typeof field === "string" && field !== "") return field;
+  if (typeof field === "number" && Number.isFinite(field)) return String(field);
+  return undefined;
+}
+
+/** The object at `key` of an object, else undefined. */
+export function child(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null) return undefined;
+  return (value as Record<string, unknown>)[key];
+}
+
+/** Calls a platform and reads its JSON answer; anything but a 2xx JSON body is a PlatformError. */
+export async function callPlatform(fetcher: Fetch, what: string, url: string, init: RequestInit) {
+  let response: Response;
+  try {
+    response = await fetcher(url, { ...init, signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS) });
+  } catch (error) {
+    throw new PlatformError(`${what}: the request failed (${(error as Error).name})`);
+  }
+  const body = await response.text();
+  if (!response.ok) throw new PlatformError(`${what}: HTTP ${response.status}`);
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new PlatformError(`${what}: the answer is not JSON`);
+  }
+}
+
+const notImplemented = (label: string): Posting => ({
+  publish: () => Promise.reject(new NotImplementedError(`Publishing to ${label} is not implemented yet.`)),
+  insights: () => Promise.reject(new NotImplementedError(`Insights from ${label} are not implemented yet.`)),
+});
+
+export function createAdapter(spec: PlatformSpec, context: AdapterContext): PlatformAdapter {
+  const { credentials, endpoints, fetch: fetcher } = context;
+  const posting = context.posting ?? notImplemented(spec.label);
+  return {
+    platform: spec.platform,
+    pkce: spec.pkce,
+
+    authorizeUrl({ redirectUri, state, codeChallenge }) {
+      const url = new URL(endpoints.authorize);
+      const params = url.searchParams;
+      params.set(spec.clientIdParam, credentials.clientId);
+      params.set("redirect_uri", redirectUri);
+      params.set("response_type", "code");
+      params.set("scope", spec.scopes.join(spec.scopeSeparator));
+      params.set("state", state);
+      for (const [name, value] of Object.entries(spec.authorizeExtras ?? {})) params.set(name, value);
+      if (spec.pkce) {
+        if (!codeChallenge) throw new Error(`${spec.label} needs a PKCE code challenge`);
+        params.set("code_challenge", codeChallenge);
+        params.set("code_challenge_method", "S256");
+      }
+      return url.toString();
+    },
+
+    async exchangeCode({ code, redirectUri, codeVerifier }) {
+      const what = `${spec.label} token exchange`;
+      const params = new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+      });
+      if (spec.pkce && codeVerifier) params.set("code_verifier", codeVerifier);
+      const headers: Record<string, string> = { accept: "application/json" };
+      let body: unknown;
+      if (spec.tokenAuth === "query") {
+        params.set("client_id", credentials.clientId);
+        params.set("client_secret", credentials.clientSecret);
+        body = await callPlatform(fetcher, what, `${endpoints.token}?${params}`, { method: "GET", headers });
+      } else {
+        if (spec.tokenAuth === "basic") {
+          headers.authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
+        } else {
+          params.set(spec.clientIdParam, credentials.clientId);
+          params.set("client_secret", credentials.clientSecret);
+        }
+        headers["content-type"] = "application/x-www-form-urlencoded";
+        body = await callPlatform(fetcher, what, endpoints.token, { method: "POST", headers, body: params });
+      }
+      // Some platforms answer 200 with an OAuth error body.
+      if (text(body, "error")) throw new PlatformError(`${what}: the platform refused the code`);
+      const token = spec.parseToken(body);
+      if (!token) throw new PlatformError(`${what}: the answer has no access token`);
+      return token;
+    },
+
+    async identity(token: PlatformToken) {
+      const what = `${spec.label} identity`;
+      const request = await spec.identityRequest(endpoints.identity, token, credentials);
+      const body = await callPlatform(fetcher, what, request.url, {
+        method: "GET",
+        headers: { accept: "application/json", ...request.headers },
+      });
+      const identity = spec.parseIdentity(body, token);
+      if (!identity) throw new PlatformError(`${what}: the answer has no user id`);
+      // A lone surrogate would not survive URL encoding, and the signature covers the value as sent.
+      return { platform_id: identity.platform_id, handle: identity.handle.toWellFormed() };
+    },
+
+    isDenial: (error) => spec.denialErrors.includes(error),
+    publish: (accessToken, post) => posting.publish(accessToken, post),
+    insights: (accessToken, postId) => posting.insights(accessToken, postId),
+  };
+}
+
+const bearer = (token: PlatformToken) => ({ authorization: `Bearer ${token.accessToken}` });
+
+/** identityRequest: a GET with the token as a Bearer header, plus an optional fixed query. */
+export const bearerGet =
+  (query = "") =>
+  async (endpoint: string, token: PlatformToken) => ({ url: `${endpoint}${query}`, headers: bearer(token) });
+
+/** identityRequest: a GET with `fields` and the token in the query (the Meta graph APIs). */
+export const tokenInQuery = (fields: string) => async (endpoint: string, token: PlatformToken) => ({
+  url: `${endpoint}?${new URLSearchParams({ fields, access_token: token.accessToken })}`,
+});
+
+/** parseIdentity for a flat user object: its id (else the token's user id) and its handle. */
+export const flatIdentity =
+  (idKey: string, handleKey: string) =>
+  (body: unknown, token: PlatformToken): Identity | null => {
+    const id = text(body, idKey) ?? token.userId;
+    return id ? { platform_id: id, handle: text(body, handleKey) ?? "" } : null;
+  };
+
+/** The common token answer: `access_token` (and optionally a user id under `userIdKey`). */
+export function accessToken(body: unknown, userIdKey?: string): PlatformToken | null {
+  const token = text(body, "access_token");
+  if (!token) return null;
+  const userId = userIdKey ? text(body, userIdKey) : undefined;
+  return userId ? { accessToken: token, userId } : { accessToken: token };
+}

@@ -1,0 +1,37 @@
+// Instagram API with Instagram Login (Business Login for Instagram): no PKCE; the code is exchanged at
+// api.instagram.com, the profile read from graph.instagram.com /me, whose `user_id` is the professional
+// account's id (`id` is app-scoped). developers.facebook.com › Instagram Platform › Business Login.
+import { accessToken, child, flatIdentity, tokenInQuery } from "./adapter";
+import { digits } from "./sandbox/ids";
+import type { PlatformSpec } from "./types";
+
+export const instagram: PlatformSpec = {
+  platform: "instagram",
+  label: "Instagram",
+  endpoints: {
+    authorize: "https://www.instagram.com/oauth/authorize",
+    token: "https://api.instagram.com/oauth/access_token",
+    identity: "https://graph.instagram.com/v25.0/me",
+  },
+  scopes: ["instagram_business_basic"],
+  scopeSeparator: ",",
+  pkce: false,
+  clientIdParam: "client_id",
+  tokenAuth: "body",
+  denialErrors: ["access_denied"],
+  parseToken(body) {
+    // Documented as {data: [{access_token, user_id, permissions}]}; also seen flat.
+    const data = child(body, "data");
+    return accessToken(Array.isArray(data) ? data[0] : body, "user_id");
+  },
+  identityRequest: tokenInQuery("user_id,username"),
+  parseIdentity: flatIdentity("user_id", "username"),
+  sandbox: {
+    denial: "access_denied",
+    platformId: (digest) => `178414${digits(digest, 11)}`,
+    tokenResponse: (token, id) => ({
+      data: [{ access_token: token, user_id: id, permissions: "instagram_business_basic" }],
+    }),
+    identityResponse: (id, handle) => ({ user_id: id, username: handle, id }),
+  },
+};
