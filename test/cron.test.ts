@@ -3,21 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { call } from "./support/client";
-import { createTenant } from "./support/seed";
+import { createPost, createTenant, inMinutes } from "./support/seed";
 
-async function schedule(t: Awaited<ReturnType<typeof createTenant>>, minutes: number) {
-  const res = await call("POST", "/api/v1/posts", {
-    key: t.key,
-    body: {
-      workspace_id: t.workspace.id,
-      accounts: [t.accounts[0]!.id],
-      content: [{ text: "Scheduled" }],
-      scheduled_at: new Date(Date.now() + minutes * 60_000).toISOString(),
-    },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
+const schedule = async (t: Awaited<ReturnType<typeof createTenant>>, minutes: number) =>
+  (await createPost(t, { scheduled_at: inMinutes(minutes) })).id as number;
 
 const runCron = (at: number) =>
   worker.scheduled(createScheduledController({ scheduledTime: at, cron: "* * * * *" }), env);

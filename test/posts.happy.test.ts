@@ -2,9 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { call } from "./support/client";
 import { insertComment, insertMedia, publishRows } from "./support/db";
-import { createTenant } from "./support/seed";
-
-const future = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+import { createPost, createTenant, inMinutes } from "./support/seed";
 
 async function createLabel(key: string, workspaceId: number, name = "Launch", color = "#FF0000") {
   const res = await call("POST", "/api/v1/labels", { key, body: { workspace_id: workspaceId, name, color } });
@@ -177,7 +175,7 @@ describe("POST /api/v1/posts", () => {
         workspace_id: t.workspace.id,
         accounts: [t.accounts[0]!.id],
         content: [{ text: "Weekly tip" }],
-        scheduled_at: future(60),
+        scheduled_at: inMinutes(60),
         repeatable: true,
         repeatable_times: 4,
         repeatable_gap: 1,
@@ -353,7 +351,7 @@ describe("PUT /api/v1/posts/{id}", () => {
         accounts: [twitter!.id, linkedin!.id],
         content: [{ text: "v2" }],
         labels: [other.id],
-        scheduled_at: future(30),
+        scheduled_at: inMinutes(30),
       },
     });
     expect(updated.status).toBe(200);
@@ -401,16 +399,7 @@ describe("PUT /api/v1/posts/{id}", () => {
 describe("DELETE /api/v1/posts/{id}", () => {
   it("deletes the post with its rows; a second delete and a get are 404", async () => {
     const t = await createTenant();
-    const created = await call("POST", "/api/v1/posts", {
-      key: t.key,
-      body: {
-        workspace_id: t.workspace.id,
-        accounts: [t.accounts[0]!.id],
-        content: [{ text: "Bye" }],
-        scheduled_at: future(5),
-      },
-    });
-    const id = created.body.id;
+    const { id } = await createPost(t, { scheduled_at: inMinutes(5) });
     const res = await call("DELETE", `/api/v1/posts/${id}`, { key: t.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: "Post deleted successfully." });
@@ -426,16 +415,7 @@ describe("DELETE /api/v1/posts/{id}", () => {
 describe("editing a failed post", () => {
   it("does not re-arm its past schedule: without a new scheduled_at it becomes a draft", async () => {
     const t = await createTenant();
-    const created = await call("POST", "/api/v1/posts", {
-      key: t.key,
-      body: {
-        workspace_id: t.workspace.id,
-        accounts: [t.accounts[0]!.id],
-        content: [{ text: "x" }],
-        scheduled_at: future(1),
-      },
-    });
-    const id = created.body.id;
+    const { id } = await createPost(t, { scheduled_at: inMinutes(1) });
     await env.DB.prepare("UPDATE posts SET status = 'FAILED', scheduled_at = ? WHERE id = ?")
       .bind(Date.now() - 60_000, id)
       .run();
@@ -448,7 +428,7 @@ describe("editing a failed post", () => {
     expect(edited.body.scheduled_at).toBeNull();
     const rescheduled = await call("PUT", `/api/v1/posts/${id}`, {
       key: t.key,
-      body: { scheduled_at: future(60) },
+      body: { scheduled_at: inMinutes(60) },
     });
     expect(rescheduled.body.status).toBe("SCHEDULED");
   });

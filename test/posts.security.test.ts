@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { call } from "./support/client";
 import { insertMedia } from "./support/db";
-import { createKey, createTenant } from "./support/seed";
+import { createPost as createFullPost, createKey, createTenant } from "./support/seed";
 
-async function createPost(t: Awaited<ReturnType<typeof createTenant>>) {
-  const res = await call("POST", "/api/v1/posts", {
-    key: t.key,
-    body: { workspace_id: t.workspace.id, accounts: [t.accounts[0]!.id], content: [{ text: "Mine" }] },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
+const createPost = async (t: Awaited<ReturnType<typeof createTenant>>) =>
+  (await createFullPost(t, { content: [{ text: "Mine" }] })).id as number;
 
 describe("post tenancy", () => {
   it("answers 404 for another tenant's post on get, update and delete, and changes nothing", async () => {

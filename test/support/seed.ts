@@ -1,6 +1,6 @@
 // Builds tenants through the operator API, so tests exercise it as an operator would.
 import { expect } from "vitest";
-import { admin } from "./client";
+import { admin, call } from "./client";
 
 let counter = 0;
 const unique = () =>
@@ -60,3 +60,22 @@ export async function createTenant(workspaceFields: Record<string, unknown> = {}
   const { key, id: keyId } = await createKey(user.id);
   return { user, workspace, accounts: [twitter, linkedin], key, keyId };
 }
+
+type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+/** Creates a post through the API: one account, one text item, unless `fields` says otherwise. */
+export async function createPost(t: Tenant, fields: Record<string, unknown> = {}) {
+  const res = await call("POST", "/api/v1/posts", {
+    key: t.key,
+    body: {
+      workspace_id: t.workspace.id,
+      accounts: [t.accounts[0]!.id],
+      content: [{ text: "Hello" }],
+      ...fields,
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
