@@ -60,17 +60,22 @@ export async function consumeMediaImportDeadLetters(batch: MessageBatch<unknown>
   const db = createDb(env.DB);
   for (const message of batch.messages) {
     if (isImportMessage(message.body)) {
-      await markFailed(db, message.body.media_id, "import retries exhausted");
+      const key = await markFailed(db, message.body.media_id, "import retries exhausted");
+      // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
+      if (key) await env.MEDIA.delete(key);
     }
     message.ack();
   }
 }
 
-export async function markFailed(db: Database, id: number, reason: string): Promise<void> {
-  await db
+/** Fails an item still processing; answers its R2 key, or null when it was not processing. */
+export async function markFailed(db: Database, id: number, reason: string): Promise<string | null> {
+  const [row] = await db
     .update(media)
     .set({ state: "failed", progress: 0, size: 0, error: reason.slice(0, 500), updatedAt: new Date() })
-    .where(and(eq(media.id, id), eq(media.state, "processing")));
+    .where(and(eq(media.id, id), eq(media.state, "processing")))
+    .returning({ r2Key: media.r2Key });
+  return row?.r2Key ?? null;
 }
 
 /** Downloads one item into R2. Throws ImportFailure (permanent or not) or any transient fault. */

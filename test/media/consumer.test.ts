@@ -280,9 +280,12 @@ describe("transient failures: retried with backoff, then dead-lettered", () => {
   it("marks the item failed when its message reaches the dead-letter queue", async () => {
     const host = freshHost();
     const row = await insertProcessing(workspaceId, `${host}/clip.mp4`);
+    // As if an attempt stored the bytes and then failed to record it.
+    await env.MEDIA.put(row.r2_key, mp4Bytes(100));
     const result = await deliver([row.id], { queue: "media-import-dlq", attempts: 6 });
     expect(result.explicitAcks).toHaveLength(1);
     expect(await mediaRow(row.id)).toMatchObject({ state: "failed", error: "import retries exhausted" });
+    expect(await objectsAt(row.r2_key)).toBe(0);
     expect(origins.requested).toEqual([]);
   });
 

@@ -3,8 +3,9 @@
 // are settled, so no delivery outlives its test's fake origins.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { app } from "../../src/app";
 import { call } from "../support/client";
-import { createTenant, createWorkspace } from "../support/seed";
+import { createKey, createTenant, createWorkspace } from "../support/seed";
 import { REFUSED } from "./ssrf-table";
 import {
   bytesOf,
@@ -312,7 +313,6 @@ describe("the SSRF table, through the endpoint", () => {
   });
 
   it("fetches a private origin only when IMPORT_ALLOWED_PRIVATE_HOSTS lists its host:port", async () => {
-    const { app } = await import("../../src/app");
     const tenant = await createTenant();
     origins.on("http://127.0.0.1:9917/local.png", () => bytesResponse(pngBytes(), "image/png"));
     const post = (allowed: string) =>
@@ -460,7 +460,6 @@ describe("mixed batches, limits and validation", () => {
     const tenant = await createTenant();
     const body = { workspace_id: tenant.workspace.id, urls: ["https://cdn.example.test/a.png"] };
     expect((await importUrls("", body)).status).toBe(401);
-    const { createKey } = await import("../support/seed");
     const limited = await createKey(tenant.user.id, ["workspaces", "accounts", "labels"]);
     const forbidden = await importUrls(limited.key, body);
     expect(forbidden.status).toBe(403);

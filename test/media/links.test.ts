@@ -1,5 +1,5 @@
 // GET /media/{id}?expires=&sig=: the signed links in every Media item's `url`.
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signMediaUrl } from "../../src/media/links";
 import { ORIGIN } from "../support/client";
@@ -50,7 +50,6 @@ describe("serving", () => {
   });
 
   it("answers HEAD with the headers only", async () => {
-    const { exports } = await import("cloudflare:workers");
     const res = await exports.default.fetch(ready.url, { method: "HEAD" });
     expect(res.status).toBe(200);
     expect(res.headers.get("etag")).toBe(ready.etag);
