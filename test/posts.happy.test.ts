@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { call } from "./support/client";
+import { call, serverTiming } from "./support/client";
 import { insertComment, insertMedia, publishRows } from "./support/db";
 import { createPost, createTenant, inMinutes } from "./support/seed";
 
@@ -431,5 +431,25 @@ describe("editing a failed post", () => {
       body: { scheduled_at: inMinutes(60) },
     });
     expect(rescheduled.body.status).toBe("SCHEDULED");
+  });
+});
+
+describe("write budget", () => {
+  it("create and update cost three D1 round trips: auth, the reference checks, the writes with the read-back", async () => {
+    const t = await createTenant();
+    const created = await call("POST", "/api/v1/posts", {
+      key: t.key,
+      body: { workspace_id: t.workspace.id, accounts: t.accounts.map((a) => a.id), content: [{ text: "x" }] },
+    });
+    expect(serverTiming(created.headers)).toMatchObject({ dbTrips: 3, gateCalls: 1 });
+    const updated = await call("PUT", `/api/v1/posts/${created.body.id}`, {
+      key: t.key,
+      body: { content: [{ text: "y" }] },
+    });
+    expect(serverTiming(updated.headers)).toMatchObject({ dbTrips: 3, gateCalls: 1 });
+    const fetched = await call("GET", `/api/v1/posts/${created.body.id}`, { key: t.key });
+    expect(serverTiming(fetched.headers)).toMatchObject({ dbTrips: 2, gateCalls: 1 });
+    const deleted = await call("DELETE", `/api/v1/posts/${created.body.id}`, { key: t.key });
+    expect(serverTiming(deleted.headers)).toMatchObject({ dbTrips: 2, gateCalls: 1 });
   });
 });

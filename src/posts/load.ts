@@ -70,7 +70,7 @@ export function postStatements(db: Database, ids: IdSubquery, includeComments: b
   ] as const;
 }
 
-type Results = readonly [
+export type PostResults = readonly [
   Post[],
   Workspace[],
   PostPlatform[],
@@ -86,7 +86,7 @@ export function assemblePosts([
   labelRows,
   mediaRows,
   commentRows,
-]: Results): LoadedPost[] {
+]: PostResults): LoadedPost[] {
   const workspaceById = new Map(workspaceRows.map((w) => [w.id, w]));
   const byPost = <T extends { postId: number }>(items: T[]) => Map.groupBy(items, (item) => item.postId);
   const rowsBy = byPost(rows);

@@ -6,7 +6,7 @@ import { type Platform, type PostStatus, postLabels, postMedia, postPlatforms } 
 import type { Database } from "../http/types";
 import { settingsFor } from "./settings";
 
-type Statement = Parameters<Database["batch"]>[0][number];
+export type Statement = Parameters<Database["batch"]>[0][number];
 
 export type TargetAccount = { id: number; platform: Platform };
 

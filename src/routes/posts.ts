@@ -18,7 +18,7 @@ import { createRouter } from "../http/router";
 import type { Database } from "../http/types";
 import { idParam, validate } from "../http/validate";
 import { publicOrigin } from "../lib/origin";
-import { assemblePosts, postStatements } from "../posts/load";
+import { assemblePosts, type PostResults, postStatements } from "../posts/load";
 import { type PresentContext, presentPosts } from "../posts/present";
 import { nextState, type PostState, ruleErrors, statusOf } from "../posts/rules";
 import {
@@ -34,6 +34,7 @@ import {
   insertMedia,
   insertRows,
   replaceRows,
+  type Statement,
   type TargetAccount,
   updateRowSettings,
 } from "../posts/write";
@@ -107,6 +108,22 @@ function throwIfErrors(...groups: Array<Record<string, string[]>>) {
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
 }
 
+/**
+ * Runs a post's writes and reads it back in the same batch (one round trip): `postId` may be SQL, the
+ * id of the post the batch itself inserts.
+ */
+async function writeAndLoad(db: Database, writes: Statement[], postId: number | SQL, ctx: PresentContext) {
+  const ids = db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
+  const reads = postStatements(db, ids, ctx.includeComments);
+  const [first, ...rest]: Statement[] = [...writes, ...reads];
+  const results = await db.batch([first!, ...rest]);
+  const [presented] = await presentPosts(
+    assemblePosts(results.slice(-reads.length) as unknown as PostResults),
+    ctx,
+  );
+  return presented!;
+}
+
 async function loadOne(db: Database, userId: number, postId: number, ctx: PresentContext) {
   const ids = db
     .select({ id: posts.id })
@@ -174,25 +191,27 @@ export const postsRouter = createRouter()
 
     const status = statusOf(state);
     const newPostId = sql`(SELECT max(id) FROM posts)`;
-    const [[created]] = await db.batch([
-      db
-        .insert(posts)
-        .values({
+    const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: false };
+    const post = await writeAndLoad(
+      db,
+      [
+        db.insert(posts).values({
           workspaceId: input.workspace_id,
           userId: principal.userId,
           content: input.content.map((item) => item.text),
           ...stateFields(state, status),
           remainingPosts: state.repeatable ? state.repeatableTimes : null,
           autoPlug: input.auto_plug ?? null,
-        })
-        .returning({ id: posts.id }),
-      ...insertRows(db, newPostId, refs.accounts, status, input.settings),
-      ...insertMedia(db, newPostId, input.content),
-      ...insertLabels(db, newPostId, input.labels ?? []),
-    ]);
-    if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [created!.id]);
-    const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: false };
-    return c.json(await loadOne(db, principal.userId, created!.id, ctx), 201);
+        }),
+        ...insertRows(db, newPostId, refs.accounts, status, input.settings),
+        ...insertMedia(db, newPostId, input.content),
+        ...insertLabels(db, newPostId, input.labels ?? []),
+      ],
+      newPostId,
+      ctx,
+    );
+    if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [post.id]);
+    return c.json(post, 201);
   })
   .get("/:id", idPath, validate("query", getPostQuery), async (c) => {
     const { db, principal } = c.var;
@@ -236,30 +255,35 @@ export const postsRouter = createRouter()
       input.repeatable !== undefined ||
       input.repeatable_times !== undefined ||
       post.repeatable !== state.repeatable;
-    await db.batch([
-      db
-        .update(posts)
-        .set({
-          ...stateFields(state, status),
-          ...(input.content ? { content: input.content.map((item) => item.text) } : {}),
-          ...(repeatChanged ? { remainingPosts: state.repeatable ? state.repeatableTimes : null } : {}),
-          ...(input.auto_plug !== undefined ? { autoPlug: input.auto_plug } : {}),
-          updatedAt: now,
-        })
-        .where(eq(posts.id, id)),
-      ...(input.accounts ? replaceRows(db, id, existingRows, refs.accounts, status, input.settings) : []),
-      ...(input.settings ? updateRowSettings(db, id, input.settings) : []),
-      db.update(postPlatforms).set({ status, updatedAt: now }).where(eq(postPlatforms.postId, id)),
-      ...(input.content
-        ? [db.delete(postMedia).where(eq(postMedia.postId, id)), ...insertMedia(db, id, input.content)]
-        : []),
-      ...(input.labels
-        ? [db.delete(postLabels).where(eq(postLabels.postId, id)), ...insertLabels(db, id, input.labels)]
-        : []),
-    ]);
-    if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [id]);
     const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: false };
-    return c.json(await loadOne(db, principal.userId, id, ctx));
+    const updated = await writeAndLoad(
+      db,
+      [
+        db
+          .update(posts)
+          .set({
+            ...stateFields(state, status),
+            ...(input.content ? { content: input.content.map((item) => item.text) } : {}),
+            ...(repeatChanged ? { remainingPosts: state.repeatable ? state.repeatableTimes : null } : {}),
+            ...(input.auto_plug !== undefined ? { autoPlug: input.auto_plug } : {}),
+            updatedAt: now,
+          })
+          .where(eq(posts.id, id)),
+        ...(input.accounts ? replaceRows(db, id, existingRows, refs.accounts, status, input.settings) : []),
+        ...(input.settings ? updateRowSettings(db, id, input.settings) : []),
+        db.update(postPlatforms).set({ status, updatedAt: now }).where(eq(postPlatforms.postId, id)),
+        ...(input.content
+          ? [db.delete(postMedia).where(eq(postMedia.postId, id)), ...insertMedia(db, id, input.content)]
+          : []),
+        ...(input.labels
+          ? [db.delete(postLabels).where(eq(postLabels.postId, id)), ...insertLabels(db, id, input.labels)]
+          : []),
+      ],
+      id,
+      ctx,
+    );
+    if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [id]);
+    return c.json(updated);
   })
   .delete("/:id", idPath, async (c) => {
     const { db, principal } = c.var;
