@@ -112,3 +112,6 @@ export const hexColor = () =>
   z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "The color must be a hex color such as #4F46E5." });
 
 export const positiveId = () => z.int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** The `{id}` path parameter of a resource route, validated as idParam("id"). */
+export const idPath = () => validate("param", z.object({ id: idParam("id") }));

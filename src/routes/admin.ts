@@ -16,7 +16,7 @@ import { bearerToken } from "../http/auth";
 import { ApiError, invalidField, notFound, unauthenticated } from "../http/errors";
 import { createRouter } from "../http/router";
 import type { AppEnv, Database } from "../http/types";
-import { idParam, validate } from "../http/validate";
+import { idPath, validate } from "../http/validate";
 import { encryptSecret, timingSafeEqualText } from "../lib/crypto";
 import { presentAccountList, presentWorkspace } from "../workspaces/present";
 
@@ -28,8 +28,6 @@ const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
   if (!given || !timingSafeEqualText(given, expected)) throw unauthenticated();
   await next();
 });
-
-const idPath = validate("param", z.object({ id: idParam("id") }));
 
 async function requireUser(db: Database, userId: number) {
   const user = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get();
@@ -97,7 +95,7 @@ export const adminRouter = createRouter()
     ]);
     return c.json(presentWorkspace(workspace!), 201);
   })
-  .post("/workspaces/:id/members", idPath, validate("json", addMemberBody), async (c) => {
+  .post("/workspaces/:id/members", idPath(), validate("json", addMemberBody), async (c) => {
     const { db } = c.var;
     const { id } = c.req.valid("param");
     const { user_id } = c.req.valid("json");
@@ -153,7 +151,7 @@ export const adminRouter = createRouter()
       .get();
     return c.json({ id: row.id, key }, 201);
   })
-  .post("/api-keys/:id/signing-secret", idPath, async (c) => {
+  .post("/api-keys/:id/signing-secret", idPath(), async (c) => {
     const { db } = c.var;
     const { id } = c.req.valid("param");
     const secret = generateSigningSecret();
@@ -166,7 +164,7 @@ export const adminRouter = createRouter()
     if (!updated) throw notFound("API key");
     return c.json({ signing_secret: secret }, 201);
   })
-  .put("/users/:id/subscription", idPath, validate("json", subscriptionBody), async (c) => {
+  .put("/users/:id/subscription", idPath(), validate("json", subscriptionBody), async (c) => {
     const { db } = c.var;
     const { id } = c.req.valid("param");
     const { status } = c.req.valid("json");

@@ -5,12 +5,11 @@ import { labels, workspaces } from "../db/schema";
 import { requireAbility } from "../http/abilities";
 import { notFound } from "../http/errors";
 import { createRouter } from "../http/router";
-import { hexColor, idParam, positiveId, validate } from "../http/validate";
+import { hexColor, idPath, positiveId, validate } from "../http/validate";
 import { presentLabel } from "../labels/present";
 import { inUserWorkspaces } from "../workspaces/access";
 
 const labelFields = { name: z.string().trim().min(1).max(255), color: hexColor() };
-const idPath = validate("param", z.object({ id: idParam("id") }));
 
 export const labelsRouter = createRouter()
   .use(requireAbility("labels"))
@@ -58,7 +57,7 @@ export const labelsRouter = createRouter()
       .get();
     return c.json(presentLabel(label, workspace), 201);
   })
-  .put("/:id", idPath, validate("json", z.object(labelFields)), async (c) => {
+  .put("/:id", idPath(), validate("json", z.object(labelFields)), async (c) => {
     const { db, principal } = c.var;
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
@@ -79,7 +78,7 @@ export const labelsRouter = createRouter()
     if (!label || !workspace[0]) throw notFound("Label");
     return c.json(presentLabel(label, workspace[0]));
   })
-  .delete("/:id", idPath, async (c) => {
+  .delete("/:id", idPath(), async (c) => {
     const { db, principal } = c.var;
     const { id } = c.req.valid("param");
     const deleted = await db

@@ -8,7 +8,7 @@ import { requireAbility } from "../http/abilities";
 import { notFound } from "../http/errors";
 import { pageQuery, paginate } from "../http/pagination";
 import { createRouter } from "../http/router";
-import { idParam, positiveId, validate } from "../http/validate";
+import { idPath, positiveId, validate } from "../http/validate";
 import { publicOrigin } from "../lib/origin";
 import { MAX_ITEMS_PER_REQUEST, mediaLimits } from "../media/config";
 import { markFailed } from "../media/import-queue";
@@ -129,7 +129,7 @@ export const mediaRouter = createRouter()
       }),
     });
   })
-  .delete("/:id", requireAbility("posts"), validate("param", z.object({ id: idParam() })), async (c) => {
+  .delete("/:id", requireAbility("posts"), idPath(), async (c) => {
     const { db, principal } = c.var;
     const { id } = c.req.valid("param");
     const deleted = await db

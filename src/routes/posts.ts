@@ -16,7 +16,7 @@ import { invalidField, notFound, validationFailed } from "../http/errors";
 import { paginate } from "../http/pagination";
 import { createRouter } from "../http/router";
 import type { Database } from "../http/types";
-import { idParam, validate } from "../http/validate";
+import { idPath, validate } from "../http/validate";
 import { publicOrigin } from "../lib/origin";
 import { assemblePosts, type PostResults, postStatements } from "../posts/load";
 import { type PresentContext, presentPosts } from "../posts/present";
@@ -40,8 +40,6 @@ import {
 } from "../posts/write";
 import { enqueuePublish } from "../publishing/messages";
 import { inUserWorkspaces } from "../workspaces/access";
-
-const idPath = validate("param", z.object({ id: idParam("id") }));
 
 /** Reads the accounts, labels and media a request names, scoped to one workspace (an SQL expression). */
 function referenceStatements(db: Database, workspaceId: number | SQL, input: PostInput) {
@@ -213,14 +211,14 @@ export const postsRouter = createRouter()
     if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [post.id]);
     return c.json(post, 201);
   })
-  .get("/:id", idPath, validate("query", getPostQuery), async (c) => {
+  .get("/:id", idPath(), validate("query", getPostQuery), async (c) => {
     const { db, principal } = c.var;
     const { id } = c.req.valid("param");
     const { include_comments } = c.req.valid("query");
     const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: include_comments };
     return c.json(await loadOne(db, principal.userId, id, ctx));
   })
-  .put("/:id", idPath, validate("json", updatePostBody), async (c) => {
+  .put("/:id", idPath(), validate("json", updatePostBody), async (c) => {
     const { db, principal } = c.var;
     const { id } = c.req.valid("param");
     const input = c.req.valid("json");
@@ -285,7 +283,7 @@ export const postsRouter = createRouter()
     if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [id]);
     return c.json(updated);
   })
-  .delete("/:id", idPath, async (c) => {
+  .delete("/:id", idPath(), async (c) => {
     const { db, principal } = c.var;
     const { id } = c.req.valid("param");
     // Rows, media links, labels and comments go with it (ON DELETE CASCADE); a queued publish job
