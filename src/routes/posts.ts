@@ -1,6 +1,5 @@
 // Posts: list (paginated, every accessible workspace), create, get, update, delete.
 import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
 import {
   accounts,
   labels,
