@@ -6,7 +6,7 @@ import { getCookie } from "hono/cookie";
 import { apiKeys } from "../db/schema";
 import { delegationAuth, requireSigningSecret } from "../delegation/auth";
 import { platformNotConfigured, renderDelegationError, unsupportedPlatform } from "../delegation/errors";
-import { htmlPage, invalidLinkPage, redirectTo } from "../delegation/html";
+import { htmlPage, invalidLinkPage, NO_STORE_HEADERS, redirectTo } from "../delegation/html";
 import {
   AUTHORIZE_PATH,
   browserCookie,
@@ -87,6 +87,9 @@ async function currentSigningSecret(env: Env, db: Database, keyId: number): Prom
 
 const browser = createRouter()
   .get("/authorize/:token", async (c) => {
+    // Hono runs GET handlers for HEAD too; that would spend the single-use link on a link checker's
+    // probe. A HEAD only learns that the URL exists.
+    if (c.req.method === "HEAD") return new Response(null, { status: 204, headers: NO_STORE_HEADERS });
     const id = await readAuthorizeToken(c.env, c.req.param("token"));
     if (!id)
       return invalidLinkPage("This connection link is not valid. It may have been copied incompletely.");

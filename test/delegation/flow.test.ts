@@ -175,6 +175,16 @@ describe("delegation: single use and expiry", () => {
     }
   });
 
+  it("a HEAD request (a link checker's probe) does not spend the link", async () => {
+    const app = await createApp();
+    const authorizeUrl = await createSession(app);
+    const probe = await new Browser().request("HEAD", authorizeUrl);
+    expect(probe.status).toBe(204);
+    expect(probe.headers.get("cache-control")).toBe("no-store");
+    const { landed } = await runFlow(authorizeUrl);
+    expect(landed.searchParams.get("sig")).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("expired_request when the link is opened again after a completed flow", async () => {
     const app = await createApp();
     const authorizeUrl = await createSession(app);
