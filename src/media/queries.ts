@@ -1,10 +1,10 @@
 // Media queries: the workspace/folder check every write starts with, and chunked inserts.
 import { and, eq } from "drizzle-orm";
 import { chunkRows } from "../db/chunk";
-import { folders, type Media, media, workspaces } from "../db/schema";
+import { folders, type Media, media } from "../db/schema";
 import { invalidField, notFound } from "../http/errors";
 import type { Database } from "../http/types";
-import { inUserWorkspaces } from "../workspaces/access";
+import { accessibleWorkspace } from "../workspaces/access";
 
 /** 404 `Workspace not found.` unless the user can access it; 422 on `folder_id` unless it is a folder of it. */
 export async function requireTarget(
@@ -13,10 +13,7 @@ export async function requireTarget(
   workspaceId: number,
   folderId: number | null | undefined,
 ): Promise<void> {
-  const workspace = db
-    .select({ id: workspaces.id })
-    .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), inUserWorkspaces(db, workspaces.id, userId)));
+  const workspace = accessibleWorkspace(db, userId, workspaceId);
   const folder = db
     .select({ id: folders.id })
     .from(folders)

@@ -1,13 +1,13 @@
 // Media library folders: create (201) and list. Ability `posts` (the spec names it for folders).
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { folders, workspaces } from "../db/schema";
+import { folders } from "../db/schema";
 import { presentFolder } from "../folders/present";
 import { requireAbility } from "../http/abilities";
 import { invalidField, notFound } from "../http/errors";
 import { createRouter } from "../http/router";
 import { hexColor, positiveId, validate } from "../http/validate";
-import { inUserWorkspaces } from "../workspaces/access";
+import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/access";
 
 const createFolderBody = z.object({
   workspace_id: positiveId(),
@@ -33,10 +33,7 @@ export const foldersRouter = createRouter()
           ? isNull(folders.parentId)
           : eq(folders.parentId, parent_id);
     const [[workspace], rows] = await db.batch([
-      db
-        .select()
-        .from(workspaces)
-        .where(and(eq(workspaces.id, workspace_id), inUserWorkspaces(db, workspaces.id, principal.userId))),
+      accessibleWorkspace(db, principal.userId, workspace_id),
       db
         .select()
         .from(folders)
@@ -56,12 +53,7 @@ export const foldersRouter = createRouter()
     const { db, principal } = c.var;
     const body = c.req.valid("json");
     const [[workspace], parents] = await db.batch([
-      db
-        .select()
-        .from(workspaces)
-        .where(
-          and(eq(workspaces.id, body.workspace_id), inUserWorkspaces(db, workspaces.id, principal.userId)),
-        ),
+      accessibleWorkspace(db, principal.userId, body.workspace_id),
       db
         .select({ id: folders.id })
         .from(folders)

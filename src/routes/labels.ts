@@ -7,7 +7,7 @@ import { notFound } from "../http/errors";
 import { createRouter } from "../http/router";
 import { hexColor, idPath, positiveId, validate } from "../http/validate";
 import { presentLabel } from "../labels/present";
-import { inUserWorkspaces } from "../workspaces/access";
+import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/access";
 
 const labelFields = { name: z.string().trim().min(1).max(255), color: hexColor() };
 
@@ -44,11 +44,7 @@ export const labelsRouter = createRouter()
   .post("/", validate("json", z.object({ workspace_id: positiveId(), ...labelFields })), async (c) => {
     const { db, principal } = c.var;
     const body = c.req.valid("json");
-    const workspace = await db
-      .select()
-      .from(workspaces)
-      .where(and(eq(workspaces.id, body.workspace_id), inUserWorkspaces(db, workspaces.id, principal.userId)))
-      .get();
+    const workspace = await accessibleWorkspace(db, principal.userId, body.workspace_id).get();
     if (!workspace) throw notFound("Workspace");
     const label = await db
       .insert(labels)

@@ -1,15 +1,6 @@
 // Posts: list (paginated, every accessible workspace), create, get, update, delete.
 import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import {
-  accounts,
-  labels,
-  media,
-  postLabels,
-  postMedia,
-  postPlatforms,
-  posts,
-  workspaces,
-} from "../db/schema";
+import { accounts, labels, media, postLabels, postMedia, postPlatforms, posts } from "../db/schema";
 import { requireAbility } from "../http/abilities";
 import { invalidField, notFound, validationFailed } from "../http/errors";
 import { paginate } from "../http/pagination";
@@ -38,7 +29,7 @@ import {
   updateRowSettings,
 } from "../posts/write";
 import { enqueuePublish } from "../publishing/messages";
-import { inUserWorkspaces } from "../workspaces/access";
+import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/access";
 
 /** Reads the accounts, labels and media a request names, scoped to one workspace (an SQL expression). */
 function referenceStatements(db: Database, workspaceId: number | SQL, input: PostInput) {
@@ -173,12 +164,7 @@ export const postsRouter = createRouter()
     const input = c.req.valid("json");
     const now = new Date();
     const [workspace, accountRows, labelRows, mediaRows] = await db.batch([
-      db
-        .select({ id: workspaces.id })
-        .from(workspaces)
-        .where(
-          and(eq(workspaces.id, input.workspace_id), inUserWorkspaces(db, workspaces.id, principal.userId)),
-        ),
+      accessibleWorkspace(db, principal.userId, input.workspace_id),
       ...referenceStatements(db, input.workspace_id, input),
     ]);
     if (workspace.length === 0) throw notFound("Workspace");

@@ -1,7 +1,7 @@
 // Tenant scope: every query of a user's data is limited to the workspaces the user is a member of.
-import { eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { workspaceMembers } from "../db/schema";
+import { workspaceMembers, workspaces } from "../db/schema";
 import type { Database } from "../http/types";
 
 /** `column IN (SELECT workspace_id FROM workspace_members WHERE user_id = ?)`, usable inside a batch. */
@@ -13,4 +13,12 @@ export function inUserWorkspaces(db: Database, column: SQLiteColumn, userId: num
       .from(workspaceMembers)
       .where(eq(workspaceMembers.userId, userId)),
   );
+}
+
+/** The workspace, if the user is a member of it (an empty result otherwise); usable inside a batch. */
+export function accessibleWorkspace(db: Database, userId: number, workspaceId: number) {
+  return db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.id, workspaceId), inUserWorkspaces(db, workspaces.id, userId)));
 }
