@@ -1,33 +1,31 @@
 // Counts what a request spends (D1 round trips, Durable Object calls) for the Server-Timing header.
-export class Meter {
-  dbMs = 0;
-  dbTrips = 0;
-  gateMs = 0;
-  gateCalls = 0;
+type Spend = { ms: number; count: number };
 
-  async db<T>(work: () => Promise<T>): Promise<T> {
-    const start = performance.now();
-    try {
-      return await work();
-    } finally {
-      this.dbMs += performance.now() - start;
-      this.dbTrips += 1;
-    }
+export class Meter {
+  readonly #db: Spend = { ms: 0, count: 0 };
+  readonly #gate: Spend = { ms: 0, count: 0 };
+
+  db<T>(work: () => Promise<T>): Promise<T> {
+    return Meter.#time(this.#db, work);
   }
 
-  async gate<T>(work: () => Promise<T>): Promise<T> {
+  gate<T>(work: () => Promise<T>): Promise<T> {
+    return Meter.#time(this.#gate, work);
+  }
+
+  static async #time<T>(spend: Spend, work: () => Promise<T>): Promise<T> {
     const start = performance.now();
     try {
       return await work();
     } finally {
-      this.gateMs += performance.now() - start;
-      this.gateCalls += 1;
+      spend.ms += performance.now() - start;
+      spend.count += 1;
     }
   }
 
   header(): string {
-    const entries = [`db;dur=${this.dbMs.toFixed(1)};desc="${this.dbTrips}"`];
-    if (this.gateCalls > 0) entries.push(`gate;dur=${this.gateMs.toFixed(1)}`);
+    const entries = [`db;dur=${this.#db.ms.toFixed(1)};desc="${this.#db.count}"`];
+    if (this.#gate.count > 0) entries.push(`gate;dur=${this.#gate.ms.toFixed(1)}`);
     return entries.join(", ");
   }
 }
