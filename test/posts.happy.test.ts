@@ -151,39 +151,27 @@ describe("POST /api/v1/posts", () => {
   it("publish_now marks the post PUBLISHING and sends it to the publish queue", async () => {
     const t = await createTenant();
     const sent = vi.spyOn(env.PUBLISH_QUEUE, "sendBatch");
-    const res = await call("POST", "/api/v1/posts", {
-      key: t.key,
-      body: {
-        workspace_id: t.workspace.id,
-        accounts: [t.accounts[0]!.id],
-        content: [{ text: "Now" }],
-        publish_now: true,
-      },
+    const post = await createPost(t, {
+      content: [{ text: "Now" }],
+      publish_now: true,
     });
-    expect(res.status).toBe(201);
-    expect(res.body.status).toBe("PUBLISHING");
-    expect(res.body.scheduled_at).not.toBeNull();
-    expect(sent).toHaveBeenCalledWith([{ body: { post_id: res.body.id } }]);
+    expect(post.status).toBe("PUBLISHING");
+    expect(post.scheduled_at).not.toBeNull();
+    expect(sent).toHaveBeenCalledWith([{ body: { post_id: post.id } }]);
     sent.mockRestore();
   });
 
   it("stores a repeatable post with remaining_posts counting from repeatable_times", async () => {
     const t = await createTenant();
-    const res = await call("POST", "/api/v1/posts", {
-      key: t.key,
-      body: {
-        workspace_id: t.workspace.id,
-        accounts: [t.accounts[0]!.id],
-        content: [{ text: "Weekly tip" }],
-        scheduled_at: inMinutes(60),
-        repeatable: true,
-        repeatable_times: 4,
-        repeatable_gap: 1,
-        repeatable_gap_unit: "weeks",
-      },
+    const post = await createPost(t, {
+      content: [{ text: "Weekly tip" }],
+      scheduled_at: inMinutes(60),
+      repeatable: true,
+      repeatable_times: 4,
+      repeatable_gap: 1,
+      repeatable_gap_unit: "weeks",
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    expect(post).toMatchObject({
       repeatable: true,
       repeatable_times: 4,
       repeatable_gap: 1,
@@ -249,17 +237,11 @@ describe("POST /api/v1/posts", () => {
 
   it("returns a twitter poll's options and duration when it is enabled", async () => {
     const t = await createTenant();
-    const res = await call("POST", "/api/v1/posts", {
-      key: t.key,
-      body: {
-        workspace_id: t.workspace.id,
-        accounts: [t.accounts[0]!.id],
-        content: [{ text: "Which one?" }],
-        settings: { twitter: { poll: { enabled: true, options: ["A", "B"], duration_minutes: 1440 } } },
-      },
+    const post = await createPost(t, {
+      content: [{ text: "Which one?" }],
+      settings: { twitter: { poll: { enabled: true, options: ["A", "B"], duration_minutes: 1440 } } },
     });
-    expect(res.status).toBe(201);
-    expect(res.body.platforms[0].settings.poll).toEqual({
+    expect(post.platforms[0].settings.poll).toEqual({
       enabled: true,
       options: ["A", "B"],
       duration_minutes: 1440,
