@@ -1,40 +1,42 @@
-// The Hono app: middleware order, routers, and the one error path.
-import { Hono } from "hono";
+// The Hono app: middleware order, where each resource is mounted, the API description, and the one
+// error path. Every route is declared in its resource's folder (src/<resource>/index.ts).
+import { accountsRouter } from "./accounts";
+import { adminRouter } from "./admin";
+import { delegationRouter } from "./delegation";
+import { docsRouter } from "./docs";
+import { foldersRouter } from "./folders";
 import { authenticate } from "./http/auth";
 import { requestContext } from "./http/context";
-import { renderError } from "./http/errors";
+import type { ApiEnv, BareEnv } from "./http/env";
+import { renderError, routeNotFound } from "./http/errors";
+import { registerDocument } from "./http/openapi";
 import { rateLimit } from "./http/rate-limit";
-import type { AppEnv } from "./http/types";
-import { accountsRouter } from "./routes/accounts";
-import { adminRouter } from "./routes/admin";
-import { delegationRouter } from "./routes/delegation";
-import { foldersRouter } from "./routes/folders";
-import { labelsRouter } from "./routes/labels";
-import { mediaRouter } from "./routes/media";
-import { mediaLinksRouter } from "./routes/media-links";
-import { postsRouter } from "./routes/posts";
-import { sandboxRouter } from "./routes/sandbox";
-import { workspacesRouter } from "./routes/workspaces";
+import { createRouter } from "./http/router";
+import { labelsRouter } from "./labels";
+import { mediaRouter } from "./media";
+import { mediaLinksRouter } from "./media/link-routes";
+import { sandboxRouter } from "./platforms/sandbox";
+import { postsRouter } from "./posts";
+import { workspacesRouter } from "./workspaces";
 
-// Every /api/v1 resource sits behind the same gate: API key, then the per-user rate limit.
-// Mounted per resource so that an unknown path is a plain 404, not a 401.
-const resources = {
-  "/workspaces": workspacesRouter,
-  "/accounts": accountsRouter,
-  "/posts": postsRouter,
-  "/labels": labelsRouter,
-  "/folders": foldersRouter,
-  "/media": mediaRouter,
-};
+// Every /api/v1 resource sits behind the same gate: API key, then the per-user rate limit. The gate is
+// mounted per resource so that an unknown path is a plain 404, not a 401.
+const RESOURCES = ["/workspaces", "/accounts", "/posts", "/labels", "/folders", "/media"] as const;
+const api = createRouter<ApiEnv>();
+for (const path of RESOURCES) api.use(`${path}/*`, authenticate, rateLimit);
+api
+  .route("/workspaces", workspacesRouter)
+  .route("/accounts", accountsRouter)
+  .route("/posts", postsRouter)
+  .route("/labels", labelsRouter)
+  .route("/folders", foldersRouter)
+  .route("/media", mediaRouter);
 
-const api = new Hono<AppEnv>();
-for (const [path, router] of Object.entries(resources)) {
-  api.use(`${path}/*`, authenticate, rateLimit).route(path, router);
-}
-
-export const app = new Hono<AppEnv>()
+export const app = createRouter<BareEnv>();
+app
   .use("/api/*", requestContext)
   .use("/admin/*", requestContext)
+  .use("/media/*", requestContext)
   .route("/api/v1", api)
   .route("/admin/v1", adminRouter)
   // OAuth delegation: the session endpoint (API key, rate limit) and the browser's authorize/callback.
@@ -43,7 +45,12 @@ export const app = new Hono<AppEnv>()
   .route("/sandbox", sandboxRouter)
   // Signed media links: public, the signature is the credential (no API key, no rate limit).
   .route("/media", mediaLinksRouter)
-  .get("/", (c) => c.json({ name: "social-publishing-api", docs: "See README.md", api: "/api/v1" }));
+  // GET /openapi.json and the reference page rendered from it at /docs.
+  .route("/", docsRouter)
+  .get("/", (c) =>
+    c.json({ name: "social-publishing-api", api: "/api/v1", reference: "/docs", openapi: "/openapi.json" }),
+  );
+registerDocument(app);
 
-app.notFound((c) => c.json({ message: "Route not found." }, 404));
+app.notFound((c) => renderError(routeNotFound(), c));
 app.onError(renderError);

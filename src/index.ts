@@ -4,7 +4,7 @@ import { createDb } from "./db/client";
 import { claimDuePosts } from "./publishing/claim";
 import { dispatchQueue } from "./queues";
 
-export { Gate } from "./gate";
+export { Coordinator } from "./coordinator";
 
 export default {
   fetch: app.fetch,

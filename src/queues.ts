@@ -1,5 +1,7 @@
-// Queue dispatch on batch.queue. Each consumer is idempotent: delivery is at least once.
-import { consumeMediaImport, consumeMediaImportDeadLetters } from "./media/import-queue";
+// The queue registry: dispatch on batch.queue. Each consumer is idempotent (delivery is at least once).
+// A queue without a consumer is a configuration error: its messages are retried, and then land in the
+// dead-letter queue, instead of being acknowledged and lost.
+import { consumeMediaImport, consumeMediaImportDeadLetters } from "./media/import/consumer";
 
 export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
@@ -8,11 +10,14 @@ const handlers: Record<string, QueueHandler> = {
   "media-import-dlq": consumeMediaImportDeadLetters,
 };
 
+/** The registry key of a queue: preview and staging copies share their production queue's consumer. */
+export const queueKey = (name: string) => name.replace(/-(preview|staging)$/, "");
+
 export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) {
-  const handler = handlers[batch.queue.replace(/-(preview|staging)$/, "")];
+  const handler = handlers[queueKey(batch.queue)];
   if (!handler) {
-    console.warn(`no consumer for queue ${batch.queue}; acknowledging ${batch.messages.length} message(s)`);
-    batch.ackAll();
+    console.error(`no consumer for queue ${batch.queue}: retrying ${batch.messages.length} message(s)`);
+    batch.retryAll();
     return;
   }
   await handler(batch, env, ctx);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ABILITIES, PLATFORMS, SUBSCRIPTION_STATUSES } from "../db/schema";
-import { isoDateTime, positiveId } from "../http/validate";
+import { ABILITIES, PLATFORMS, SUBSCRIPTION_STATUSES } from "../db/enums";
+import { bodyId, isoDateTime } from "../lib/schemas";
 
 const name = () => z.string().trim().min(1).max(255);
 
@@ -26,7 +26,7 @@ const timezone = z.string().refine(
 );
 
 export const createWorkspaceBody = z.object({
-  user_id: positiveId(),
+  user_id: bodyId(),
   name: name(),
   slug: z
     .string()
@@ -46,10 +46,10 @@ export const createWorkspaceBody = z.object({
   logo: z.url().max(2048).nullable().default(null),
 });
 
-export const addMemberBody = z.object({ user_id: positiveId() });
+export const addMemberBody = z.object({ user_id: bodyId() });
 
 export const createAccountBody = z.object({
-  workspace_id: positiveId(),
+  workspace_id: bodyId(),
   platform: z.enum(PLATFORMS),
   username: name(),
   name: name(),
@@ -58,7 +58,7 @@ export const createAccountBody = z.object({
 });
 
 export const createApiKeyBody = z.object({
-  user_id: positiveId(),
+  user_id: bodyId(),
   name: name().default("API key"),
   abilities: z.array(z.enum(ABILITIES)).max(ABILITIES.length),
   // Past instants are accepted on purpose: operators and tests create already-expired keys.

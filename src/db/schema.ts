@@ -2,6 +2,16 @@
 // (`timestamp_ms`); they are rendered in the owning workspace's zone by the presenters.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  type Ability,
+  DEFAULTS,
+  GAP_UNITS,
+  MEDIA_STATES,
+  PLATFORMS,
+  POST_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  WORKSPACE_TYPES,
+} from "./enums";
 
 const id = () => integer("id").primaryKey({ autoIncrement: true });
 const createdAt = () =>
@@ -12,27 +22,6 @@ const updatedAt = () =>
   integer("updated_at", { mode: "timestamp_ms" })
     .notNull()
     .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
-
-export const ABILITIES = ["posts", "workspaces", "accounts", "labels"] as const;
-export type Ability = (typeof ABILITIES)[number];
-
-export const PLATFORMS = [
-  "tiktok",
-  "instagram",
-  "twitter",
-  "linkedin",
-  "youtube",
-  "facebook",
-  "pinterest",
-  "threads",
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-export const SUBSCRIPTION_STATUSES = ["active", "trialing", "grace_period", "canceled", "none"] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
-export const POST_STATUSES = ["DRAFT", "SCHEDULED", "PUBLISHING", "PUBLISHED", "FAILED"] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
 
 export const users = sqliteTable("users", {
   id: id(),
@@ -77,12 +66,10 @@ export const workspaces = sqliteTable("workspaces", {
   id: id(),
   name: text("name").notNull(),
   slug: text("slug").notNull().unique(),
-  type: text("type", { enum: ["PERSONAL", "ORGANIZATION"] })
-    .notNull()
-    .default("PERSONAL"),
+  type: text("type", { enum: WORKSPACE_TYPES }).notNull().default(DEFAULTS.workspaceType),
   logo: text("logo"),
-  timezone: text("timezone").notNull().default("UTC"),
-  language: text("language").notNull().default("en"),
+  timezone: text("timezone").notNull().default(DEFAULTS.timezone),
+  language: text("language").notNull().default(DEFAULTS.language),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -148,9 +135,7 @@ export const posts = sqliteTable(
     repeatable: integer("repeatable", { mode: "boolean" }).notNull().default(false),
     repeatableTimes: integer("repeatable_times"),
     repeatableGap: integer("repeatable_gap"),
-    repeatableGapUnit: text("repeatable_gap_unit", {
-      enum: ["minutes", "hours", "days", "weeks", "months"],
-    }),
+    repeatableGapUnit: text("repeatable_gap_unit", { enum: GAP_UNITS }),
     remainingPosts: integer("remaining_posts"),
     autoPlug: text("auto_plug", { mode: "json" }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
@@ -248,7 +233,7 @@ export const folders = sqliteTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     parentId: integer("parent_id"),
     name: text("name").notNull(),
-    color: text("color").notNull().default("#4F46E5"),
+    color: text("color").notNull().default(DEFAULTS.folderColor),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -257,8 +242,6 @@ export const folders = sqliteTable(
     index("folders_parent_id_idx").on(t.parentId),
   ],
 );
-
-export const MEDIA_STATES = ["processing", "ready", "failed"] as const;
 
 export const media = sqliteTable(
   "media",

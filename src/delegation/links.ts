@@ -15,8 +15,6 @@ const PLATFORM_STATE = new RegExp(`^(${ID})\\.([A-Za-z0-9_-]{43})$`);
 export const CALLBACK_PATH = "/api/oauth/delegate/callback";
 export const AUTHORIZE_PATH = "/api/oauth/delegate/authorize";
 
-export const flowName = (id: string) => `delegation:${id}`;
-
 async function mac(env: Pick<Env, "ENCRYPTION_KEY">, id: string): Promise<string> {
   const key = await derivedHmacKey(env.ENCRYPTION_KEY, "delegation-token-v1");
   const digest = await crypto.subtle.sign("HMAC", key, utf8(id));

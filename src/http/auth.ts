@@ -1,10 +1,11 @@
 // Bearer API keys: SHA-256 of the key, one indexed lookup, a principal for the rest of the request.
 import { eq } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
+import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { sha256Hex } from "../lib/crypto";
-import { expiredKey, unauthenticated } from "./errors";
-import type { AppEnv, Database, Principal } from "./types";
+import type { ApiEnv, Principal } from "./env";
+import { expiredKey, invalidApiKey, missingApiKey, unauthenticated } from "./errors";
 
 export type KeyLookup =
   | { kind: "missing" }
@@ -43,10 +44,19 @@ export async function lookupKey(
 }
 
 /** The API v1 authentication: 401 `Unauthenticated.` or `Expired`. */
-export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
+export const authenticate = createMiddleware<ApiEnv>(async (c, next) => {
   const result = await lookupKey(c.var.db, c.req.header("authorization"));
   if (result.kind === "expired") throw expiredKey();
   if (result.kind !== "ok") throw unauthenticated();
+  c.set("principal", result.principal);
+  await next();
+});
+
+/** The delegation session endpoint's authentication: the same lookup, answered with its codes. */
+export const authenticateDelegation = createMiddleware<ApiEnv>(async (c, next) => {
+  const result = await lookupKey(c.var.db, c.req.header("authorization"));
+  if (result.kind === "missing") throw missingApiKey();
+  if (result.kind !== "ok") throw invalidApiKey(result.kind === "expired");
   c.set("principal", result.principal);
   await next();
 });

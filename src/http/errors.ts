@@ -1,18 +1,33 @@
-// One error type and one envelope for every failure the API answers.
+// One error type, one envelope, one renderer for every failure the service answers. Errors are built
+// only by the factories below. A route picks how failures look with `errorStyle`: the API's
+// `{message}` (default), the delegation endpoint's `{code, message}`, or an HTML page for browsers.
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+import { PLATFORMS } from "../db/enums";
+import { htmlPage } from "../lib/html";
+import { messagesByField } from "./messages";
 
-export type ErrorBody = { message: string } & Record<string, unknown>;
+export type ErrorBody = { message: string; errors?: Record<string, string[]> };
+export type ErrorStyle = "json" | "coded" | "html";
 
 export class ApiError extends HTTPException {
   readonly body: ErrorBody;
   readonly headers: Record<string, string>;
+  /** The machine-readable code the delegation endpoint answers with (`missing_api_key`, …). */
+  readonly code: string | undefined;
 
-  constructor(status: ContentfulStatusCode, body: ErrorBody, headers: Record<string, string> = {}) {
+  constructor(
+    status: ContentfulStatusCode,
+    body: ErrorBody,
+    options: { headers?: Record<string, string>; code?: string } = {},
+  ) {
     super(status, { message: body.message });
     this.body = body;
-    this.headers = headers;
+    this.headers = options.headers ?? {};
+    this.code = options.code;
   }
 }
 
@@ -20,7 +35,16 @@ export const unauthenticated = () => new ApiError(401, { message: "Unauthenticat
 export const expiredKey = () => new ApiError(401, { message: "Expired" });
 export const forbidden = () => new ApiError(403, { message: "Forbidden - Insufficient permissions" });
 export const notFound = (what: string) => new ApiError(404, { message: `${what} not found.` });
+export const routeNotFound = () => new ApiError(404, { message: "Route not found." });
 export const badRequest = (message: string) => new ApiError(400, { message });
+export const conflict = (message: string, headers: Record<string, string> = {}) =>
+  new ApiError(409, { message }, { headers });
+export const unsupportedMediaType = (type = "application/json") =>
+  new ApiError(415, { message: `The request body must be sent as ${type}.` });
+export const forbiddenLink = (message: string) => new ApiError(403, { message });
+
+export const tooManyAttempts = (headers: Record<string, string>) =>
+  new ApiError(429, { message: "Too Many Attempts." }, { headers });
 
 /** Laravel's 422: the first message, "(and N more errors)", and every message by field. */
 export function validationFailed(errors: Record<string, string[]>): ApiError {
@@ -33,14 +57,81 @@ export function validationFailed(errors: Record<string, string[]>): ApiError {
 /** A single-field 422, for rules checked against the database after the schema passed. */
 export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
 
-export function renderError(err: Error, c: Context): Response {
-  if (err instanceof ApiError) {
-    return c.json(err.body, err.status, err.headers);
-  }
+/** The 422 of a failed zod parse. */
+export const invalidInput = (error: { issues: readonly z.core.$ZodIssue[] }, input: unknown) =>
+  validationFailed(messagesByField(error.issues, input));
+
+// The delegation session endpoint's codes (spec, "Delegation session creation").
+const coded = (status: 401 | 422, code: string, message: string) =>
+  new ApiError(status, { message }, { code });
+
+export const missingApiKey = () =>
+  coded(401, "missing_api_key", "An API key is required: send it as Authorization: Bearer <key>.");
+export const invalidApiKey = (expired: boolean) =>
+  coded(401, "invalid_api_key", expired ? "The API key has expired." : "The API key is invalid.");
+export const noSigningSecret = () =>
+  coded(
+    422,
+    "no_signing_secret",
+    "This API key has no signing secret. Generate one in the API key settings before creating delegation sessions.",
+  );
+export const unsupportedPlatform = (platform: string) =>
+  coded(
+    422,
+    "unsupported_platform",
+    `The platform "${platform}" is not supported. Supported platforms: ${PLATFORMS.join(", ")}.`,
+  );
+export const platformNotConfigured = (platform: string) =>
+  coded(
+    422,
+    "unsupported_platform",
+    `The platform "${platform}" is not configured on this service: its OAuth app credentials are missing.`,
+  );
+
+/** The code of an error that carries none, on the coded style. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: "invalid_request",
+  404: "not_found",
+  415: "invalid_request",
+  422: "invalid_request",
+  429: "rate_limited",
+};
+
+/** Sets the error style for the routes it is mounted on. */
+export const errorStyle = (style: ErrorStyle) =>
+  createMiddleware<{ Variables: { errorStyle?: ErrorStyle } }>(async (c, next) => {
+    c.set("errorStyle", style);
+    await next();
+  });
+
+/** Anything thrown, as an ApiError: ours as is, Hono's client errors in our envelope, the rest a 500. */
+function toApiError(err: Error, c: Context): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException && err.status === 415) return unsupportedMediaType();
   if (err instanceof HTTPException && err.status < 500) {
-    // Hono's own client errors (malformed JSON, malformed form data): same envelope.
-    return c.json({ message: err.message.endsWith(".") ? err.message : `${err.message}.` }, err.status);
+    // Malformed JSON or form data.
+    return new ApiError(err.status, { message: err.message.endsWith(".") ? err.message : `${err.message}.` });
   }
   console.error("unhandled error", c.req.method, new URL(c.req.url).pathname, err);
-  return c.json({ message: "Server Error" }, 500);
+  return new ApiError(500, { message: "Server Error" });
+}
+
+export function renderError(err: Error, c: Context): Response {
+  const error = toApiError(err, c);
+  const style = (c.get("errorStyle") as ErrorStyle | undefined) ?? "json";
+  if (style === "html") {
+    const failed = error.status >= 500;
+    return htmlPage({
+      status: failed ? 500 : 400,
+      title: failed ? "Something went wrong" : "This request cannot be completed",
+      body: failed
+        ? "<h1>Something went wrong</h1><p>The connection could not be completed. Please try again later.</p>"
+        : "<h1>This request cannot be completed</h1><p>Go back to the application you came from and start again.</p>",
+    });
+  }
+  if (style === "coded") {
+    const code = error.code ?? CODE_BY_STATUS[error.status] ?? "server_error";
+    return c.json({ code, ...error.body }, error.status, error.headers);
+  }
+  return c.json(error.body, error.status, error.headers);
 }

@@ -1,30 +1,6 @@
 // Laravel's LengthAwarePaginator, as JSON: the totals, the page URLs, and the `links` window
 // (onEachSide = 3) with "..." separators. Other query parameters are kept in every URL.
-import { z } from "zod";
-
-export const MAX_PER_PAGE = 100;
-
-export const pageQuery = (defaultPerPage = MAX_PER_PAGE) => ({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(defaultPerPage),
-});
-
 export type PageLink = { url: string | null; label: string; active: boolean };
-
-export type Paginator = {
-  current_page: number;
-  first_page_url: string;
-  from: number | null;
-  last_page: number;
-  last_page_url: string;
-  links: PageLink[];
-  next_page_url: string | null;
-  path: string;
-  per_page: number;
-  prev_page_url: string | null;
-  to: number | null;
-  total: number;
-};
 
 const ON_EACH_SIDE = 3;
 
@@ -39,45 +15,52 @@ export function pageWindow(current: number, last: number): Array<number | "...">
   return [1, 2, "...", ...range(current - ON_EACH_SIDE, current + ON_EACH_SIDE), "...", last - 1, last];
 }
 
-export function paginate(opts: {
-  url: URL;
+export type PageRequest = {
+  /** The URL the client asked for; its path and query are kept, its origin replaced by `origin`. */
+  requestUrl: string;
+  /** The service's public origin (PUBLIC_BASE_URL or the request's). */
+  origin: string;
   page: number;
   perPage: number;
-  total: number;
-  count: number;
-}): Paginator {
-  const { url, page, perPage, total, count } = opts;
-  const path = `${url.origin}${url.pathname}`;
+};
+
+/** One page of a list: `{data, current_page, …, total}`, the one shape every paginated list answers. */
+export function paginated<T>(request: PageRequest, data: T[], total: number) {
+  const { page, perPage } = request;
+  const requested = new URL(request.requestUrl);
+  const path = `${request.origin}${requested.pathname}`;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const pageUrl = (n: number) => {
-    const params = new URLSearchParams(url.search);
+    const params = new URLSearchParams(requested.search);
     params.delete("page");
     params.append("page", String(n));
     return `${path}?${params.toString()}`;
   };
   const prev = page > 1 ? pageUrl(page - 1) : null;
   const next = page < lastPage ? pageUrl(page + 1) : null;
-  const from = count > 0 ? (page - 1) * perPage + 1 : null;
+  const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
+  const links: PageLink[] = [
+    { url: prev, label: "&laquo; Previous", active: false },
+    ...pageWindow(page, lastPage).map((n) =>
+      n === "..."
+        ? { url: null, label: "...", active: false }
+        : { url: pageUrl(n), label: String(n), active: n === page },
+    ),
+    { url: next, label: "Next &raquo;", active: false },
+  ];
   return {
+    data,
     current_page: page,
     first_page_url: pageUrl(1),
     from,
     last_page: lastPage,
     last_page_url: pageUrl(lastPage),
-    links: [
-      { url: prev, label: "&laquo; Previous", active: false },
-      ...pageWindow(page, lastPage).map((n) =>
-        n === "..."
-          ? { url: null, label: "...", active: false }
-          : { url: pageUrl(n), label: String(n), active: n === page },
-      ),
-      { url: next, label: "Next &raquo;", active: false },
-    ],
+    links,
     next_page_url: next,
     path,
     per_page: perPage,
     prev_page_url: prev,
-    to: from === null ? null : from + count - 1,
+    to: from === null ? null : from + data.length - 1,
     total,
   };
 }

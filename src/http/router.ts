@@ -1,5 +1,69 @@
-// One factory for every router, so each carries the app's Env types.
-import { Hono } from "hono";
-import type { AppEnv } from "./types";
+// One factory for every router and one way to declare a route: `createRouter<Env>()` gives an
+// OpenAPIHono whose validation failures throw into the app's one error renderer, and `apiRoute()` /
+// `publicRoute()` declare a route with its request and response schemas, so the same zod schemas
+// validate the request, type the handler's answer and write the OpenAPI document.
+import { createRoute, type Hook, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { Env } from "hono";
+import type { Ability } from "../db/enums";
+import { requireAbility } from "./abilities";
+import { badRequest, invalidInput } from "./errors";
+import { type ErrorStatus, errorResponses } from "./openapi";
 
-export const createRouter = () => new Hono<AppEnv>();
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Every validation failure: a JSON body that is not an object is a 400, field errors a Laravel 422.
+ * (A body sent with another content type never gets here: the route's media-type gate answers 415.)
+ */
+export function validationHook(result: Parameters<Hook<unknown, Env, string, undefined>>[0]): undefined {
+  const data = (result as { data?: unknown }).data;
+  if (result.target === "json" && !isPlainObject(data))
+    throw badRequest("The request body must be a JSON object.");
+  if (!result.success) throw invalidInput(result.error, data);
+  return undefined;
+}
+
+export const createRouter = <E extends Env>() =>
+  new OpenAPIHono<E>({ defaultHook: (result) => validationHook(result) });
+
+type RouteSpec = Omit<RouteConfig, "middleware" | "security"> & {
+  /** Statuses this route can answer besides its successes and the ones every route of its kind has. */
+  errors?: readonly ErrorStatus[];
+  /** Error bodies carry a `code` (the delegation session endpoint). */
+  coded?: boolean;
+};
+
+/** The statuses every route of a kind can answer. */
+const API_ERRORS = [401, 403, 429] as const;
+const bodyErrors = (spec: RouteSpec) => (spec.request?.body ? ([400, 415, 422] as const) : []);
+const paramErrors = (spec: RouteSpec) =>
+  spec.request?.params || spec.request?.query ? ([422] as const) : [];
+
+/** An /api/v1 route: bearer API key, rate limit, the ability it needs. */
+export function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
+  const { errors = [], coded: _coded, ...route } = spec;
+  return createRoute({
+    ...route,
+    description: `${route.description ? `${route.description}\n\n` : ""}Requires an API key with the \`${ability}\` ability.`,
+    security: [{ apiKey: [] }],
+    "x-required-ability": ability,
+    middleware: [requireAbility(ability)] as const,
+    responses: {
+      ...route.responses,
+      ...errorResponses([...API_ERRORS, ...bodyErrors(spec), ...paramErrors(spec), ...errors]),
+    },
+  } as unknown as R & { middleware: [ReturnType<typeof requireAbility>] });
+}
+
+/** A route outside the API key gate (operator API, media links, delegation session), declared alike. */
+export function publicRoute<const R extends RouteSpec>(spec: R & { security?: RouteConfig["security"] }) {
+  const { errors = [], coded, ...route } = spec;
+  return createRoute({
+    ...route,
+    responses: {
+      ...route.responses,
+      ...errorResponses([...bodyErrors(spec), ...paramErrors(spec), ...errors], { coded }),
+    },
+  } as unknown as R);
+}

@@ -1,10 +1,10 @@
 // Media queries: the workspace/folder check every write starts with, and chunked inserts.
 import { and, eq } from "drizzle-orm";
-import { chunkRows } from "../db/chunk";
+import { chunkForD1, runBatch } from "../db/batch";
+import type { Database } from "../db/client";
 import { folders, type Media, media } from "../db/schema";
 import { invalidField, notFound } from "../http/errors";
-import type { Database } from "../http/types";
-import { accessibleWorkspace } from "../workspaces/access";
+import { accessibleWorkspace } from "../workspaces/queries";
 
 /** 404 `Workspace not found.` unless the user can access it; 422 on `folder_id` unless it is a folder of it. */
 export async function requireTarget(
@@ -27,19 +27,14 @@ export async function requireTarget(
 
 export type NewMedia = typeof media.$inferInsert;
 
-// A media insert binds at most 14 parameters per row.
-const PARAMS_PER_ROW = 14;
-
 /** Inserts rows in one batch (one round trip), in order, and returns them with their ids. */
 export async function insertMedia(db: Database, rows: NewMedia[]): Promise<Media[]> {
   const now = new Date();
   const full = rows.map((row) => ({ createdAt: now, updatedAt: now, ...row }));
-  const statements = chunkRows(full, PARAMS_PER_ROW).map((chunk) =>
-    db.insert(media).values(chunk).returning(),
+  const results = await runBatch(
+    db,
+    chunkForD1(full).map((chunk) => db.insert(media).values(chunk).returning()),
   );
-  if (statements.length === 0) return [];
-  const [first, ...rest] = statements;
-  const results = await db.batch([first!, ...rest]);
   // One transaction, so ids grow in insertion order; RETURNING itself promises no order.
   return results.flat().sort((a, b) => a.id - b.id);
 }

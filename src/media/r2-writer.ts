@@ -4,7 +4,7 @@
 //    nothing is held; the FixedLengthStream also refuses a body longer or shorter than promised;
 //  - without one, the bytes are cut into equal parts of a multipart upload: one part is held.
 // Either way the bytes read before the body's type was known (its head) are written first.
-import { ImportFailure } from "./failure";
+import { ImportFailure } from "./import/failure";
 import { type Head, TooLarge } from "./streams";
 
 /** R2 wants every part but the last of one size, at least 5 MiB. */

@@ -1,5 +1,5 @@
 // Stream helpers for moving bodies without holding them: the first bytes of a body, its promised length.
-import { ImportFailure } from "./failure";
+import { ImportFailure } from "./import/failure";
 
 /** The first bytes of a body, and the body itself, unlocked and positioned right after them. */
 export type Head = {

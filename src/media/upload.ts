@@ -2,12 +2,11 @@
 // The file streams into R2 as it arrives (type from its first bytes, size capped per type); the fields
 // may come before or after it. When they come first, the workspace and folder are checked before a
 // byte is stored; when they come after, a refused upload's object is deleted again.
-import type { Context } from "hono";
 import { z } from "zod";
+import type { Database } from "../db/client";
 import type { Media } from "../db/schema";
-import { ApiError, badRequest, validationFailed } from "../http/errors";
-import type { AppEnv } from "../http/types";
-import { toValidationError } from "../http/validate";
+import { badRequest, invalidInput, unsupportedMediaType, validationFailed } from "../http/errors";
+import { textId } from "../lib/schemas";
 import { capFor, type MediaLimits, mediaLimits } from "./config";
 import { type FormPart, formBoundary, MultipartError, readMultipart } from "./multipart";
 import { mediaName } from "./names";
@@ -19,15 +18,9 @@ import { readHead, TooLarge } from "./streams";
 const MAX_FIELD_BYTES = 4096;
 const MAX_ALT = 1000;
 
-const integerField = (name: string) =>
-  z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, { message: `The ${name} field must be an integer.` })
-    .transform(Number);
-
 const uploadFields = z.object({
-  workspace_id: integerField("workspace id"),
-  folder_id: z.preprocess((v) => (v === "" ? undefined : v), integerField("folder id").optional()),
+  workspace_id: textId(),
+  folder_id: z.preprocess((v) => (v === "" ? undefined : v), textId().optional()),
   alt: z.string().max(MAX_ALT).optional(),
 });
 
@@ -38,14 +31,20 @@ export const newMediaKey = () => `media/${crypto.randomUUID()}`;
 
 type Stored = { key: string; object: R2Object; sniffed: Sniffed; filename: string | null };
 
-export async function receiveUpload(c: Context<AppEnv>): Promise<Media> {
-  const boundary = formBoundary(c.req.header("content-type"));
-  if (!boundary)
-    throw new ApiError(415, { message: "The request body must be sent as multipart/form-data." });
-  const body = c.req.raw.body;
+export type UploadRequest = {
+  contentType: string | undefined;
+  body: ReadableStream<Uint8Array> | null;
+  env: Env;
+  db: Database;
+  userId: number;
+};
+
+export async function receiveUpload({ contentType, body, env, db, userId }: UploadRequest): Promise<Media> {
+  const boundary = formBoundary(contentType);
+  if (!boundary) throw unsupportedMediaType("multipart/form-data");
   if (!body) throw validationFailed({ file: ["The file field is required."] });
-  const { db, principal } = c.var;
-  const limits = mediaLimits(c.env);
+  const principal = { userId };
+  const limits = mediaLimits(env);
   const fields: Record<string, string> = {};
   let stored: Stored | null = null;
   let checked: string | null = null;
@@ -65,7 +64,7 @@ export async function receiveUpload(c: Context<AppEnv>): Promise<Media> {
           await requireTarget(db, principal.userId, early.data.workspace_id, early.data.folder_id);
           checked = target(early.data);
         }
-        stored = await storeFile(c.env.MEDIA, part, limits);
+        stored = await storeFile(env.MEDIA, part, limits);
       } else if (TEXT_FIELDS.has(part.name)) {
         fields[part.name] = await readText(part.body, part.name);
       } else {
@@ -76,7 +75,7 @@ export async function receiveUpload(c: Context<AppEnv>): Promise<Media> {
     const parsed = uploadFields.safeParse(fields);
     const errors: Record<string, string[]> = {};
     if (!parsed.success) {
-      Object.assign(errors, toValidationError(parsed.error, fields).body.errors as Record<string, string[]>);
+      Object.assign(errors, invalidInput(parsed.error, fields).body.errors);
     }
     if (!stored) errors.file = ["The file field is required."];
     if (!parsed.success || !stored) throw validationFailed(errors);
@@ -101,7 +100,7 @@ export async function receiveUpload(c: Context<AppEnv>): Promise<Media> {
     ]);
     return row!;
   } catch (error) {
-    if (stored) await c.env.MEDIA.delete(stored.key).catch(() => {});
+    if (stored) await env.MEDIA.delete(stored.key).catch(() => {});
     if (error instanceof MultipartError) throw badRequest("Malformed multipart/form-data body.");
     throw error;
   }

@@ -1,5 +1,5 @@
 // Every platform's spec, by name.
-import type { Platform } from "../db/schema";
+import type { Platform } from "../db/enums";
 import { facebook } from "./facebook";
 import { instagram } from "./instagram";
 import { linkedin } from "./linkedin";

@@ -1,18 +1,17 @@
 // Which adapter serves a platform: the sandbox (SANDBOX=true), the real platform when its OAuth app is
 // configured (`<PLATFORM>_CLIENT_ID` / `_CLIENT_SECRET`), else none.
-import type { Platform } from "../db/schema";
+import type { Platform } from "../db/enums";
 import { createAdapter } from "./adapter";
 import { isPlatform, SPECS } from "./catalog";
-import { sandboxClient } from "./sandbox/app";
 import { sandboxEndpoints, sandboxFetch, sandboxPosting } from "./sandbox/client";
+import { sandboxEnabled } from "./sandbox/enabled";
+import { sandboxClient } from "./sandbox/index";
 import type { Credentials, Fetch, PlatformAdapter } from "./types";
 
 export type AdapterLookup =
   | { kind: "ok"; adapter: PlatformAdapter }
   | { kind: "unsupported" }
   | { kind: "not_configured"; label: string };
-
-export const sandboxEnabled = (env: Pick<Env, "SANDBOX">) => env.SANDBOX === "true";
 
 /** The OAuth app credentials for a platform from env, or null when either half is missing. */
 export function platformCredentials(env: Env, platform: Platform): Credentials | null {

@@ -1,6 +1,6 @@
 // The one interface every platform adapter implements, and the declarative spec each platform module
 // fills in. Delegation uses the OAuth half; publishing uses publish/insights.
-import type { Platform } from "../db/schema";
+import type { Platform } from "../db/enums";
 
 export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 

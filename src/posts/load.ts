@@ -1,6 +1,7 @@
 // Reads whole posts in one D1 batch. `ids` is a subquery (one post, or one page of posts), so every
 // statement of the batch can be built before any of them runs: one round trip for any page size.
 import { asc, desc, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
 import {
   type Comment,
   comments,
@@ -16,7 +17,6 @@ import {
   type Workspace,
   workspaces,
 } from "../db/schema";
-import type { Database } from "../http/types";
 
 export type LoadedPost = {
   post: Post;

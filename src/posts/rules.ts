@@ -1,5 +1,6 @@
 // The cross-field rules of a post, checked on the state the post will have after the request.
-import type { Post, PostStatus } from "../db/schema";
+import type { PostStatus } from "../db/enums";
+import type { Post } from "../db/schema";
 import type { PostInput } from "./schemas";
 
 export type PostState = {

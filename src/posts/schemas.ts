@@ -1,23 +1,20 @@
 // Request schemas of the posts API. Cross-field rules that need the stored post (update) or the clock
 // live in rules.ts, so create and update share them.
 import { z } from "zod";
-import { pageQuery } from "../http/pagination";
-import { isoDateTime, positiveId } from "../http/validate";
+import { AUTO_PLUG_METRICS, GAP_UNITS } from "../db/enums";
+import { bodyId, isoDateTime, pageQuery, queryFlag } from "../lib/schemas";
 import { settingsInput } from "./settings";
-
-export const GAP_UNITS = ["minutes", "hours", "days", "weeks", "months"] as const;
-export const AUTO_PLUG_METRICS = ["likes", "comments", "shares", "impressions"] as const;
 
 const uniqueIds = (max: number) =>
   z
-    .array(positiveId())
+    .array(bodyId())
     .max(max)
     .refine((ids) => new Set(ids).size === ids.length, { message: "The ids must be distinct." });
 
 const contentItem = z
   .object({
     text: z.string().max(63_206).default(""),
-    media: z.array(positiveId()).max(20).default([]),
+    media: z.array(bodyId()).max(20).default([]),
   })
   .superRefine((item, ctx) => {
     if (item.text.trim() === "" && item.media.length === 0)
@@ -47,7 +44,7 @@ const postFields = {
   auto_plug: autoPlugInput.nullable().optional(),
 };
 
-export const createPostBody = z.object({ workspace_id: positiveId(), ...postFields });
+export const createPostBody = z.object({ workspace_id: bodyId(), ...postFields });
 export const updatePostBody = z.object({
   ...postFields,
   accounts: postFields.accounts.optional(),
@@ -56,9 +53,5 @@ export const updatePostBody = z.object({
 
 export type PostInput = z.output<typeof updatePostBody>;
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0"], { message: "The include comments field must be true or false." })
-  .transform((v) => v === "true" || v === "1");
-
-export const listPostsQuery = z.object({ ...pageQuery(100), include_comments: booleanFlag.default(false) });
-export const getPostQuery = z.object({ include_comments: booleanFlag.default(false) });
+export const listPostsQuery = z.object({ ...pageQuery(100), include_comments: queryFlag().default(false) });
+export const getPostQuery = z.object({ include_comments: queryFlag().default(false) });

@@ -1,7 +1,7 @@
 // Per-platform post settings: one strict schema per platform, defaults filled in, so every platform
 // row carries the complete settings object its platform's publisher needs. Twitter's keys are the spec's.
 import { z } from "zod";
-import type { Platform } from "../db/schema";
+import type { Platform } from "../db/enums";
 
 const id = () => z.string().trim().min(1).max(64).nullable().default(null);
 const text = (max: number) => z.string().max(max).nullable().default(null);

@@ -1,12 +1,11 @@
 // Builds the statements that write a post and its children. Callers run them in one db.batch, which
 // D1 executes as one transaction.
 import { and, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
-import { chunkRows } from "../db/chunk";
-import { type Platform, type PostStatus, postLabels, postMedia, postPlatforms } from "../db/schema";
-import type { Database } from "../http/types";
+import { chunkForD1, type Statement } from "../db/batch";
+import type { Database } from "../db/client";
+import type { Platform, PostStatus } from "../db/enums";
+import { postLabels, postMedia, postPlatforms } from "../db/schema";
 import { settingsFor } from "./settings";
-
-export type Statement = Parameters<Database["batch"]>[0][number];
 
 export type TargetAccount = { id: number; platform: Platform };
 
@@ -27,7 +26,7 @@ export function insertRows(
     analytics: {},
     postedOn: [],
   }));
-  return chunkRows(values, 10).map((chunk) => db.insert(postPlatforms).values(chunk));
+  return chunkForD1(values).map((chunk) => db.insert(postPlatforms).values(chunk));
 }
 
 export function insertMedia(
@@ -38,12 +37,12 @@ export function insertMedia(
   const values = content.flatMap((item, itemIndex) =>
     item.media.map((mediaId, position) => ({ postId: postId as number, itemIndex, position, mediaId })),
   );
-  return chunkRows(values, 4).map((chunk) => db.insert(postMedia).values(chunk));
+  return chunkForD1(values).map((chunk) => db.insert(postMedia).values(chunk));
 }
 
 export function insertLabels(db: Database, postId: number | SQL, labelIds: number[]): Statement[] {
   const values = labelIds.map((labelId) => ({ postId: postId as number, labelId }));
-  return chunkRows(values, 2).map((chunk) => db.insert(postLabels).values(chunk));
+  return chunkForD1(values).map((chunk) => db.insert(postLabels).values(chunk));
 }
 
 /** Replaces the target accounts of a stored post, keeping the rows (and settings) of kept accounts. */

@@ -1,8 +1,8 @@
 // The cron's half of publishing: claim every due scheduled post with one conditional UPDATE … RETURNING
 // (so each is enqueued once, however often the cron overlaps) and hand the ids to the publish queue.
 import { and, eq, inArray, lte } from "drizzle-orm";
+import type { Database } from "../db/client";
 import { postPlatforms, posts } from "../db/schema";
-import type { Database } from "../http/types";
 import { enqueuePublish } from "./messages";
 
 export async function claimDuePosts(db: Database, queue: Queue, now: Date): Promise<number[]> {

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { PLATFORMS } from "../../src/db/schema";
+import { PLATFORMS } from "../../src/db/enums";
 import { admin } from "../support/client";
 import {
   APP_CALLBACK,
@@ -197,7 +197,7 @@ describe("delegation: single use and expiry", () => {
     const app = await createApp();
     const state = randomState();
     const authorizeUrl = await createSession(app, { state });
-    const stub = env.GATE.getByName(`delegation:${flowIdOf(authorizeUrl)}`);
+    const stub = env.COORDINATOR.getByName(`delegation:${flowIdOf(authorizeUrl)}`);
     // The alarm is set for creation + 15 min; firing it now is the clock reaching that moment.
     const scheduled = await runInDurableObject(stub, (_, ctx) => ctx.storage.getAlarm());
     expect(scheduled).toBeGreaterThan(Date.now() + 14 * 60_000);
@@ -343,7 +343,7 @@ describe("delegation: nothing about the connected account is stored", () => {
       expect(dump, `table ${name}`).not.toContain(platformId);
     }
 
-    const stub = env.GATE.getByName(`delegation:${flowIdOf(authorizeUrl)}`);
+    const stub = env.COORDINATOR.getByName(`delegation:${flowIdOf(authorizeUrl)}`);
     const stored = await runInDurableObject(stub, async (_, ctx) => ({
       rows: ctx.storage.sql.exec("SELECT * FROM delegation_flow").toArray(),
       kv: [...(await ctx.storage.list())],
@@ -365,7 +365,7 @@ describe("delegation: nothing about the connected account is stored", () => {
     const app = await createApp();
     const authorizeUrl = await createSession(app);
     await runFlow(authorizeUrl);
-    const stub = env.GATE.getByName(`delegation:${flowIdOf(authorizeUrl)}`);
+    const stub = env.COORDINATOR.getByName(`delegation:${flowIdOf(authorizeUrl)}`);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const rows = await runInDurableObject(stub, (_, ctx) =>
       ctx.storage.sql

@@ -4,7 +4,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
-import { retryDelay } from "../../src/media/import-queue";
+import { retryDelay } from "../../src/media/import/consumer";
 import { createTenant } from "../support/seed";
 import {
   bytesOf,

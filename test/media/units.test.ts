@@ -1,9 +1,9 @@
 // Pure rules of the media library: magic bytes, names, ranges, the multipart reader, page meta tags.
 import { describe, expect, it } from "vitest";
+import { decodeEntities, pageMedia } from "../../src/media/import/resolve";
 import { formBoundary, readMultipart } from "../../src/media/multipart";
 import { mediaName } from "../../src/media/names";
 import { parseRange } from "../../src/media/range";
-import { decodeEntities, pageMedia } from "../../src/media/resolve";
 import { declaredType, looksLikeMarkup, sniffMedia } from "../../src/media/sniff";
 import { readHead } from "../../src/media/streams";
 import { jpegBytes, mp4Bytes, pngBytes, webmBytes } from "./support";

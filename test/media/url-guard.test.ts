@@ -7,7 +7,7 @@ import {
   parseAllowList,
   parseIPv4,
   parseIPv6,
-} from "../../src/media/url-guard";
+} from "../../src/media/import/url-guard";
 import { REFUSED } from "./ssrf-table";
 import { Origins, redirect } from "./support";
 

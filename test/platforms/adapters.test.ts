@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PLATFORMS, type Platform } from "../../src/db/schema";
+import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { createAdapter, pkceChallenge } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
 import { type Fetch, NotImplementedError, PlatformError } from "../../src/platforms/types";

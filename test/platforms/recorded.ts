@@ -1,6 +1,6 @@
 // Responses as each platform's documentation shows them (ids and tokens are the docs' examples or
 // look-alikes), replayed to the adapters through an injected fetch.
-import type { Platform } from "../../src/db/schema";
+import type { Platform } from "../../src/db/enums";
 
 export type Recorded = {
   token: unknown;

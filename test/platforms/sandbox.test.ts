@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PLATFORMS, type Platform } from "../../src/db/schema";
+import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { pkceChallenge } from "../../src/platforms/adapter";
 import { lookupAdapter } from "../../src/platforms/index";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";

@@ -1,14 +1,14 @@
 // How adapters reach the sandbox: an in-process fetch that hands requests straight to the sandbox app
 // (never the network), the sandbox's endpoints on the service's own origin, and its posting calls.
 import { Hono } from "hono";
-import type { Platform } from "../../db/schema";
-import type { AppEnv } from "../../http/types";
+import type { Platform } from "../../db/enums";
+import type { BareEnv } from "../../http/env";
 import type { Posting } from "../adapter";
 import { callPlatform } from "../adapter";
 import { type Endpoints, type Fetch, PlatformError, type PostMetrics, type PublishedPost } from "../types";
-import { sandboxApp } from "./app";
+import { sandboxApp } from "./index";
 
-const mounted = new Hono<AppEnv>().route("/sandbox", sandboxApp);
+const mounted = new Hono<BareEnv>().route("/sandbox", sandboxApp);
 
 /** A fetch that only reaches `${origin}/sandbox/…`, answered in-process by the sandbox app. */
 export function sandboxFetch(env: Env, origin: string): Fetch {

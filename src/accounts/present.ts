@@ -1,0 +1,28 @@
+// The spec's shapes of an account: short (inside a workspace), list, and analytics forms.
+import type { Account } from "../db/schema";
+
+export const presentAccountShort = (a: Account) => ({
+  id: a.id,
+  platform: a.platform,
+  username: a.username,
+  name: a.name,
+  avatar: a.avatar,
+});
+
+export const presentAccount = (a: Account) => ({
+  ...presentAccountShort(a),
+  workspace_id: a.workspaceId,
+});
+
+export const presentAccountAnalytics = (a: Account, now = Date.now()) => ({
+  id: a.id,
+  workspace_id: a.workspaceId,
+  platform: a.platform,
+  username: a.username,
+  name: a.name,
+  avatar: a.avatar,
+  has_expired: a.tokenExpiresAt !== null && a.tokenExpiresAt.getTime() <= now,
+  is_default: a.isDefault,
+  support_threads: a.supportThreads,
+  is_verified: a.isVerified,
+});

@@ -1,0 +1,162 @@
+// One delegation flow per Coordinator instance (`delegation:<id>`), in its SQLite storage. The instance
+// runs one method at a time and every read-check-write below is synchronous SQL, so "first open wins"
+// and "first callback wins" are exact under any concurrency. Alarms drive time: the authorize link
+// expires at creation + 15 min, an opened flow at opening + 15 min, and a finished or expired flow is
+// kept 24 h (so a late click still reaches the application with expired_request), then deleted.
+// Nothing about the connected account is ever written here.
+import { timingSafeEqualText } from "../lib/crypto";
+
+export const AUTHORIZE_TTL_MS = 15 * 60_000;
+export const FLOW_TTL_MS = 15 * 60_000;
+export const RETENTION_MS = 24 * 3_600_000;
+
+export type FlowStatus = "pending" | "opened" | "completed" | "expired";
+
+export type NewFlow = { platform: string; callbackUrl: string; state: string; keyId: number };
+
+/** Where a browser goes back to: the application's callback and its state. */
+export type FlowTarget = { platform: string; callbackUrl: string; state: string };
+
+export type Opening = { browserHash: string; stateSecret: string; codeVerifier: string; redirectUri: string };
+export type OpenResult =
+  | { kind: "unknown" }
+  | { kind: "expired"; target: FlowTarget }
+  | { kind: "ok"; target: FlowTarget };
+
+export type Finishing = { stateSecret: string; browserHash: string | null };
+export type FinishResult =
+  | { kind: "unknown" }
+  | { kind: "used" | "expired" | "wrong_browser"; target: FlowTarget }
+  | { kind: "ok"; target: FlowTarget; keyId: number; codeVerifier: string; redirectUri: string };
+
+type Row = {
+  status: FlowStatus;
+  platform: string;
+  callback_url: string;
+  state: string;
+  key_id: number;
+  expires_at: number;
+  opened_at: number | null;
+  browser_hash: string | null;
+  state_secret: string | null;
+  code_verifier: string | null;
+  redirect_uri: string | null;
+};
+
+function table(storage: DurableObjectStorage) {
+  storage.sql.exec(`CREATE TABLE IF NOT EXISTS delegation_flow (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    status TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    callback_url TEXT NOT NULL,
+    state TEXT NOT NULL,
+    key_id INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    opened_at INTEGER,
+    browser_hash TEXT,
+    state_secret TEXT,
+    code_verifier TEXT,
+    redirect_uri TEXT
+  )`);
+  return storage.sql;
+}
+
+const readRow = (storage: DurableObjectStorage): Row | undefined =>
+  table(storage).exec<Row>("SELECT * FROM delegation_flow WHERE id = 1").toArray()[0];
+
+const targetOf = (row: Row): FlowTarget => ({
+  platform: row.platform,
+  callbackUrl: row.callback_url,
+  state: row.state,
+});
+
+/** Ends a flow: no more secrets held, and the row goes after the retention period. */
+async function retire(storage: DurableObjectStorage, status: "completed" | "expired", now: number) {
+  storage.sql.exec(
+    "UPDATE delegation_flow SET status = ?, browser_hash = NULL, state_secret = NULL, code_verifier = NULL WHERE id = 1",
+    status,
+  );
+  await storage.setAlarm(now + RETENTION_MS);
+}
+
+export async function createFlow(storage: DurableObjectStorage, flow: NewFlow, now: number): Promise<void> {
+  if (readRow(storage)) throw new Error("delegation flow already exists");
+  storage.sql.exec(
+    "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?)",
+    flow.platform,
+    flow.callbackUrl,
+    flow.state,
+    flow.keyId,
+    now,
+    now + AUTHORIZE_TTL_MS,
+  );
+  await storage.setAlarm(now + AUTHORIZE_TTL_MS);
+}
+
+/** The browser opened the authorize URL: only the first open of a live link proceeds. */
+export async function openFlow(
+  storage: DurableObjectStorage,
+  opening: Opening,
+  now: number,
+): Promise<OpenResult> {
+  const row = readRow(storage);
+  if (!row) return { kind: "unknown" };
+  const target = targetOf(row);
+  if (row.status !== "pending") return { kind: "expired", target };
+  if (now >= row.expires_at) {
+    await retire(storage, "expired", now);
+    return { kind: "expired", target };
+  }
+  storage.sql.exec(
+    "UPDATE delegation_flow SET status = 'opened', opened_at = ?, browser_hash = ?, state_secret = ?, code_verifier = ?, redirect_uri = ? WHERE id = 1",
+    now,
+    opening.browserHash,
+    opening.stateSecret,
+    opening.codeVerifier,
+    opening.redirectUri,
+  );
+  await storage.setAlarm(now + FLOW_TTL_MS);
+  return { kind: "ok", target };
+}
+
+/** The platform sent the browser back: the first matching callback from the same browser completes. */
+export async function finishFlow(
+  storage: DurableObjectStorage,
+  finishing: Finishing,
+  now: number,
+): Promise<FinishResult> {
+  const row = readRow(storage);
+  if (!row || row.opened_at === null) return { kind: "unknown" };
+  const target = targetOf(row);
+  if (row.status === "completed") return { kind: "used", target };
+  if (row.status !== "opened") return { kind: "expired", target };
+  if (!row.state_secret || !timingSafeEqualText(finishing.stateSecret, row.state_secret))
+    return { kind: "unknown" };
+  if (now >= row.opened_at + FLOW_TTL_MS) {
+    await retire(storage, "expired", now);
+    return { kind: "expired", target };
+  }
+  // A callback from another browser neither proceeds nor burns the flow of the one that started it.
+  if (
+    !finishing.browserHash ||
+    !row.browser_hash ||
+    !timingSafeEqualText(finishing.browserHash, row.browser_hash)
+  ) {
+    return { kind: "wrong_browser", target };
+  }
+  const { key_id: keyId, code_verifier: codeVerifier, redirect_uri: redirectUri } = row;
+  await retire(storage, "completed", now);
+  return { kind: "ok", target, keyId, codeVerifier: codeVerifier ?? "", redirectUri: redirectUri ?? "" };
+}
+
+/** The alarm: a live flow expires; a finished or expired one is deleted. */
+export async function flowAlarm(storage: DurableObjectStorage, now: number): Promise<void> {
+  const row = readRow(storage);
+  if (!row) return;
+  if (row.status === "pending" || row.status === "opened") {
+    await retire(storage, "expired", now);
+    return;
+  }
+  await storage.deleteAll();
+}

@@ -1,0 +1,54 @@
+// The Coordinator: the Durable Object that makes exact what must be exact under concurrency. One
+// instance per name: `user:<id>` holds that user's rate window; `delegation:<id>` holds one single-use
+// OAuth flow. An instance runs one method at a time and every read-check-write is synchronous SQL, so
+// counts and "first one wins" need no locks. The rules live beside this file.
+import { DurableObject } from "cloudflare:workers";
+import {
+  createFlow,
+  type Finishing,
+  finishFlow,
+  flowAlarm,
+  type NewFlow,
+  type Opening,
+  openFlow,
+} from "./flow";
+import { hitWindow, loadWindow, type RateDecision, type Window } from "./rate-window";
+
+export type { RateDecision } from "./rate-window";
+
+export const userCoordinator = (userId: number) => `user:${userId}`;
+export const flowCoordinator = (flowId: string) => `delegation:${flowId}`;
+
+export class Coordinator extends DurableObject<Env> {
+  #window: Window | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.#window = loadWindow(ctx.storage.sql);
+    });
+  }
+
+  /** Counts one request against the user's window. `now` is injectable so tests need not wait. */
+  hit(limit: number, windowMs: number, now = Date.now()): RateDecision {
+    const { decision, window } = hitWindow(this.ctx.storage.sql, this.#window, limit, windowMs, now);
+    this.#window = window;
+    return decision;
+  }
+
+  createDelegation(flow: NewFlow, now = Date.now()) {
+    return createFlow(this.ctx.storage, flow, now);
+  }
+
+  openDelegation(opening: Opening, now = Date.now()) {
+    return openFlow(this.ctx.storage, opening, now);
+  }
+
+  finishDelegation(finishing: Finishing, now = Date.now()) {
+    return finishFlow(this.ctx.storage, finishing, now);
+  }
+
+  override async alarm() {
+    await flowAlarm(this.ctx.storage, Date.now());
+  }
+}

@@ -1,0 +1,39 @@
+// A fixed rate window that opens at its first request (Laravel's throttle), kept in the Coordinator's
+// SQLite storage. Refused requests neither extend nor consume the window.
+export type RateDecision = {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix ms at which the current window closes. */
+  resetAt: number;
+};
+
+export type Window = { start: number; count: number };
+
+export function loadWindow(sql: SqlStorage): Window | null {
+  sql.exec(
+    "CREATE TABLE IF NOT EXISTS rate_window (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL, count INTEGER NOT NULL)",
+  );
+  const row = sql.exec<{ start: number; count: number }>("SELECT start, count FROM rate_window").toArray()[0];
+  return row ? { start: row.start, count: row.count } : null;
+}
+
+/** Counts one request; returns the decision and the window to keep (persisted when it changed). */
+export function hitWindow(
+  sql: SqlStorage,
+  current: Window | null,
+  limit: number,
+  windowMs: number,
+  now: number,
+): { decision: RateDecision; window: Window } {
+  const window = !current || now >= current.start + windowMs ? { start: now, count: 0 } : current;
+  const resetAt = window.start + windowMs;
+  if (window.count >= limit) return { decision: { allowed: false, limit, remaining: 0, resetAt }, window };
+  window.count += 1;
+  sql.exec(
+    "INSERT INTO rate_window (id, start, count) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET start = excluded.start, count = excluded.count",
+    window.start,
+    window.count,
+  );
+  return { decision: { allowed: true, limit, remaining: limit - window.count, resetAt }, window };
+}

@@ -1,0 +1,43 @@
+// Every enumeration and default the service stores, in one place: the schema, the request validators
+// and the response schemas all read them from here.
+
+export const ABILITIES = ["posts", "workspaces", "accounts", "labels"] as const;
+export type Ability = (typeof ABILITIES)[number];
+
+export const PLATFORMS = [
+  "tiktok",
+  "instagram",
+  "twitter",
+  "linkedin",
+  "youtube",
+  "facebook",
+  "pinterest",
+  "threads",
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const SUBSCRIPTION_STATUSES = ["active", "trialing", "grace_period", "canceled", "none"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const WORKSPACE_TYPES = ["PERSONAL", "ORGANIZATION"] as const;
+export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
+
+export const POST_STATUSES = ["DRAFT", "SCHEDULED", "PUBLISHING", "PUBLISHED", "FAILED"] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+export const GAP_UNITS = ["minutes", "hours", "days", "weeks", "months"] as const;
+export type GapUnit = (typeof GAP_UNITS)[number];
+
+export const AUTO_PLUG_METRICS = ["likes", "comments", "shares", "impressions"] as const;
+export type AutoPlugMetric = (typeof AUTO_PLUG_METRICS)[number];
+
+export const MEDIA_STATES = ["processing", "ready", "failed"] as const;
+export type MediaState = (typeof MEDIA_STATES)[number];
+
+export const DEFAULTS = {
+  workspaceType: "PERSONAL",
+  timezone: "UTC",
+  language: "en",
+  folderColor: "#4F46E5",
+  apiKeyName: "API key",
+} as const satisfies Record<string, string>;

@@ -1,0 +1,72 @@
+// Media library folders: create (201) and list. Ability `posts` (the spec names it for folders).
+import { z } from "zod";
+import { folders } from "../db/schema";
+import type { ApiEnv } from "../http/env";
+import { invalidField, notFound } from "../http/errors";
+import { jsonBody, jsonContent } from "../http/openapi";
+import { apiRoute, createRouter } from "../http/router";
+import { accessibleWorkspace } from "../workspaces/queries";
+import { presentFolder } from "./present";
+import { folderOfWorkspace, foldersOfWorkspace } from "./queries";
+import { createFolderBody, folderSchema, listFoldersQuery } from "./schemas";
+
+const tags = ["Folders"];
+
+export const foldersRouter = createRouter<ApiEnv>()
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/",
+      tags,
+      summary: "List folders",
+      description: "Folders of one workspace, by name.",
+      request: { query: listFoldersQuery },
+      responses: { 200: jsonContent(z.object({ data: z.array(folderSchema) }), "The folders.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { workspace_id, parent_id } = c.req.valid("query");
+      const [[workspace], rows] = await db.batch([
+        accessibleWorkspace(db, principal.userId, workspace_id),
+        foldersOfWorkspace(db, principal.userId, workspace_id, parent_id),
+      ]);
+      if (!workspace) throw notFound("Workspace");
+      return c.json({ data: rows.map((folder) => presentFolder(folder, workspace)) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "post",
+      path: "/",
+      tags,
+      summary: "Create a folder",
+      description: "Its `id` is usable as `folder_id` in media imports and uploads.",
+      request: { body: jsonBody(createFolderBody) },
+      responses: { 201: jsonContent(folderSchema, "The folder.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const body = c.req.valid("json");
+      const [[workspace], parents] = await db.batch([
+        accessibleWorkspace(db, principal.userId, body.workspace_id),
+        folderOfWorkspace(db, body.workspace_id, body.parent_id ?? 0),
+      ]);
+      if (!workspace) throw notFound("Workspace");
+      // A new folder can only hang below an existing one of the same workspace, so no cycle can form.
+      if (body.parent_id !== null && parents.length === 0)
+        throw invalidField("parent_id", "The selected parent id is invalid.");
+      const folder = await db
+        .insert(folders)
+        .values({
+          workspaceId: body.workspace_id,
+          name: body.name,
+          color: body.color,
+          parentId: body.parent_id,
+        })
+        .returning()
+        .get();
+      return c.json(presentFolder(folder, workspace), 201);
+    },
+  );

@@ -1,0 +1,34 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { folders } from "../db/schema";
+import { inUserWorkspaces } from "../workspaces/queries";
+
+/** A folder of the workspace, by id (an empty result otherwise); usable inside a batch. */
+export const folderOfWorkspace = (db: Database, workspaceId: number, folderId: number) =>
+  db
+    .select({ id: folders.id })
+    .from(folders)
+    .where(and(eq(folders.id, folderId), eq(folders.workspaceId, workspaceId)));
+
+/** The folders of a workspace the user can access, under `parent` (a folder id, "root", or all). */
+export const foldersOfWorkspace = (
+  db: Database,
+  userId: number,
+  workspaceId: number,
+  parent: number | "root" | undefined,
+) =>
+  db
+    .select()
+    .from(folders)
+    .where(
+      and(
+        eq(folders.workspaceId, workspaceId),
+        inUserWorkspaces(db, folders.workspaceId, userId),
+        parent === undefined
+          ? undefined
+          : parent === "root"
+            ? isNull(folders.parentId)
+            : eq(folders.parentId, parent),
+      ),
+    )
+    .orderBy(asc(folders.name), asc(folders.id));

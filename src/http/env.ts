@@ -1,0 +1,26 @@
+// The router environments. Each says which request variables are set on its routes, so that reading
+// `c.var.db` where no database was attached, or `c.var.principal` before authentication, fails to
+// compile.
+import type { Database } from "../db/client";
+import type { Ability } from "../db/enums";
+import type { ErrorStyle } from "./errors";
+import type { Meter } from "./meter";
+
+export type Principal = {
+  userId: number;
+  keyId: number;
+  abilities: Ability[];
+  expiresAt: Date | null;
+  signingSecretEnc: string | null;
+};
+
+type BaseVariables = { errorStyle?: ErrorStyle };
+
+/** Routes with nothing attached (the sandbox platform, the API reference). */
+export type BareEnv = { Bindings: Env; Variables: BaseVariables };
+
+/** Routes with the metered database (the operator API, media links, the delegation browser pages). */
+export type DbEnv = { Bindings: Env; Variables: BaseVariables & { db: Database; meter: Meter } };
+
+/** Routes behind an API key: the database and the key's principal. */
+export type ApiEnv = { Bindings: Env; Variables: DbEnv["Variables"] & { principal: Principal } };

@@ -1,0 +1,151 @@
+// The parts of the OpenAPI document every route shares: the error bodies, the rate-limit headers, the
+// security schemes, and the document's header.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env as HonoEnv } from "hono";
+import { z } from "zod";
+import { publicOrigin } from "../lib/origin";
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 415 | 422 | 429;
+
+const message = z.object({ message: z.string() }).meta({ id: "Error" });
+const validation = z.object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) }).meta({
+  id: "ValidationError",
+  example: {
+    message: "The name field is required. (and 1 more error)",
+    errors: { name: ["The name field is required."], color: ["The color field is required."] },
+  },
+});
+const coded = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    errors: z.record(z.string(), z.array(z.string())).optional(),
+  })
+  .meta({
+    id: "CodedError",
+    example: { code: "no_signing_secret", message: "This API key has no signing secret." },
+  });
+
+const rateHeaders = {
+  "X-RateLimit-Limit": { description: "Requests allowed per minute (60).", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requests left in this minute.", schema: { type: "integer" } },
+} as const;
+
+const ERRORS: Record<ErrorStatus, { description: string; example: string }> = {
+  400: {
+    description: "Malformed JSON, or a body that is not a JSON object.",
+    example: "Malformed JSON in request body.",
+  },
+  401: {
+    description: "Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`.",
+    example: "Unauthenticated.",
+  },
+  403: {
+    description: "The key lacks the ability this operation needs.",
+    example: "Forbidden - Insufficient permissions",
+  },
+  404: {
+    description: "No such record among the workspaces the key's user can access.",
+    example: "Post not found.",
+  },
+  409: {
+    description: "The record is in a state that does not allow this now.",
+    example: "A post cannot be edited while it is being published.",
+  },
+  415: {
+    description: "The body was not sent with the content type this operation takes.",
+    example: "The request body must be sent as application/json.",
+  },
+  422: {
+    description: "Field errors, Laravel style: the first message and every message by field.",
+    example: "",
+  },
+  429: {
+    description: "More than 60 requests in a minute for this user, across all of the user's keys.",
+    example: "Too Many Attempts.",
+  },
+};
+
+/** The documented answers of the given error statuses, with the shared bodies and headers. */
+export function errorResponses(statuses: readonly ErrorStatus[], options: { coded?: boolean } = {}) {
+  const responses: Record<number, object> = {};
+  for (const status of new Set(statuses)) {
+    const { description, example } = ERRORS[status];
+    const schema = options.coded ? coded : status === 422 ? validation : message;
+    responses[status] = {
+      description,
+      content: {
+        "application/json": {
+          schema,
+          ...(status !== 422 && !options.coded ? { example: { message: example } } : {}),
+        },
+      },
+      ...(status === 429
+        ? {
+            headers: {
+              ...rateHeaders,
+              "Retry-After": {
+                description: "Seconds until the window reopens.",
+                schema: { type: "integer" },
+              },
+              "X-RateLimit-Reset": {
+                description: "Unix time the window reopens.",
+                schema: { type: "integer" },
+              },
+            },
+          }
+        : {}),
+    };
+  }
+  return responses;
+}
+
+/** Serves the document of every route registered on `app` at GET /openapi.json. */
+export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "An API key (`spk_…`), created by the operator API and shown once. Each key carries abilities: `posts`, `workspaces`, `accounts`, `labels`.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The operator token (`ADMIN_TOKEN`). The operator API does not exist while it is unset.",
+  });
+  app.doc31("/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Social publishing API",
+      version: "1.0.0",
+      description: [
+        "Workspaces, connected social accounts, posts published to eight platforms, labels, a media library, engagement analytics, and OAuth delegation that returns a signed proof of account ownership.",
+        "",
+        "Every `/api/v1` request carries `Authorization: Bearer <API key>`. Each user may make 60 requests per minute across all of their keys; every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`, and `Server-Timing` says what the request spent (`db` round trips, `gate` Durable Object calls).",
+      ].join("\n"),
+    },
+    servers: [{ url: publicOrigin(c.env as Pick<Env, "PUBLIC_BASE_URL">, c.req.url) }],
+    tags: [
+      { name: "Workspaces" },
+      { name: "Accounts" },
+      { name: "Posts" },
+      { name: "Labels" },
+      { name: "Folders" },
+      { name: "Media" },
+      { name: "Delegation" },
+      { name: "Operator", description: "Stands in for the account web app: users, workspaces, keys." },
+    ],
+  }));
+}
+
+/** A JSON answer of a route declaration. */
+export const jsonContent = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** A required JSON request body of a route declaration. */
+export const jsonBody = <S extends z.ZodType>(schema: S) => ({
+  content: { "application/json": { schema } },
+  required: true,
+});

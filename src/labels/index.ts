@@ -1,0 +1,108 @@
+// Labels: list, create (201), update, delete. Ability `labels`.
+import { z } from "zod";
+import { labels } from "../db/schema";
+import type { ApiEnv } from "../http/env";
+import { notFound } from "../http/errors";
+import { jsonBody, jsonContent } from "../http/openapi";
+import { apiRoute, createRouter } from "../http/router";
+import { idParams, messageSchema } from "../lib/schemas";
+import { accessibleWorkspace } from "../workspaces/queries";
+import { presentLabel } from "./present";
+import { labelOfUser, labelsOfUser, workspaceOfLabel } from "./queries";
+import { createLabelBody, labelSchema, listLabelsQuery, updateLabelBody } from "./schemas";
+
+const tags = ["Labels"];
+
+export const labelsRouter = createRouter<ApiEnv>()
+  .openapi(
+    apiRoute("labels", {
+      method: "get",
+      path: "/",
+      tags,
+      summary: "List labels",
+      description: "Labels of every accessible workspace, or of the one `workspace_id` names, oldest first.",
+      request: { query: listLabelsQuery },
+      responses: { 200: jsonContent(z.object({ data: z.array(labelSchema) }), "The labels.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { workspace_id } = c.req.valid("query");
+      const [workspaceRows, rows] = await db.batch(labelsOfUser(db, principal.userId, workspace_id));
+      if (workspace_id && workspaceRows.length === 0) throw notFound("Workspace");
+      const byId = new Map(workspaceRows.map((w) => [w.id, w]));
+      return c.json({ data: rows.map((label) => presentLabel(label, byId.get(label.workspaceId)!)) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("labels", {
+      method: "post",
+      path: "/",
+      tags,
+      summary: "Create a label",
+      request: { body: jsonBody(createLabelBody) },
+      responses: { 201: jsonContent(labelSchema, "The label.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const body = c.req.valid("json");
+      const workspace = await accessibleWorkspace(db, principal.userId, body.workspace_id).get();
+      if (!workspace) throw notFound("Workspace");
+      const label = await db
+        .insert(labels)
+        .values({ workspaceId: workspace.id, name: body.name, color: body.color })
+        .returning()
+        .get();
+      return c.json(presentLabel(label, workspace), 201);
+    },
+  )
+  .openapi(
+    apiRoute("labels", {
+      method: "put",
+      path: "/{id}",
+      tags,
+      summary: "Update a label",
+      request: { params: idParams, body: jsonBody(updateLabelBody) },
+      responses: { 200: jsonContent(labelSchema, "The label.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const [updated, workspace] = await db.batch([
+        db
+          .update(labels)
+          .set({ name: body.name, color: body.color, updatedAt: new Date() })
+          .where(labelOfUser(db, principal.userId, id))
+          .returning(),
+        workspaceOfLabel(db, id),
+      ]);
+      const label = updated[0];
+      if (!label || !workspace[0]) throw notFound("Label");
+      return c.json(presentLabel(label, workspace[0]), 200);
+    },
+  )
+  .openapi(
+    apiRoute("labels", {
+      method: "delete",
+      path: "/{id}",
+      tags,
+      summary: "Delete a label",
+      description: "Posts keep existing; they just lose the label.",
+      request: { params: idParams },
+      responses: { 200: jsonContent(messageSchema, "Deleted.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const deleted = await db
+        .delete(labels)
+        .where(labelOfUser(db, principal.userId, id))
+        .returning({ id: labels.id });
+      if (deleted.length === 0) throw notFound("Label");
+      return c.json({ message: "Label deleted successfully." }, 200);
+    },
+  );

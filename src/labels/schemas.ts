@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { bodyId, hexColor, textId, zonedTime } from "../lib/schemas";
+import { workspaceSchema } from "../workspaces/schemas";
+
+const labelFields = {
+  name: z.string().trim().min(1).max(255).meta({ example: "Launch" }),
+  color: hexColor(),
+};
+
+export const listLabelsQuery = z.object({ workspace_id: textId().optional() });
+export const createLabelBody = z.object({ workspace_id: bodyId(), ...labelFields });
+export const updateLabelBody = z.object(labelFields);
+
+export const labelSchema = z
+  .strictObject({
+    id: z.int(),
+    name: z.string(),
+    color: z.string(),
+    workspace: workspaceSchema,
+    created_at: zonedTime(),
+    updated_at: zonedTime(),
+  })
+  .meta({ id: "Label" });

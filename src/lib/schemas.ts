@@ -1,0 +1,94 @@
+// The zod primitives every resource's schemas are built from: one rule for each kind of input (ids in
+// bodies, queries and paths; page numbers; dates; colours) and the shared shapes of answers. Messages
+// use Laravel's `:attribute` placeholder, which the error module fills in with the field's name.
+import { z } from "zod";
+import { DEFAULTS } from "../db/enums";
+
+const INTEGER = "The :attribute field must be a positive integer.";
+const DIGITS = /^[1-9][0-9]{0,15}$/;
+
+/** A positive safe integer in a JSON body. JSON has one number type: 1.0 and 1e1 arrive as 1 and 10. */
+export const bodyId = () =>
+  z
+    .int({ error: INTEGER })
+    .min(1, { error: INTEGER })
+    .max(Number.MAX_SAFE_INTEGER, { error: INTEGER })
+    .meta({ example: 1 });
+
+/**
+ * A positive safe integer written in a query or a path: plain decimal digits only, so `0x1`, `1e1`,
+ * `1.0`, ` 7 ` and `007` are refused with the same message as a body id.
+ */
+export const textId = () =>
+  z
+    .string({ error: INTEGER })
+    .regex(DIGITS, { error: INTEGER })
+    .transform(Number)
+    .pipe(z.int().max(Number.MAX_SAFE_INTEGER, { error: INTEGER }))
+    .meta({ type: "integer", minimum: 1, example: 1 });
+
+/** `{id}` of a resource path. */
+export const idParams = z.object({ id: textId() });
+
+/** A whole number from a query string, plain digits within [min, max]. */
+export const queryInt = (min: number, max: number) => {
+  const message = `The :attribute field must be an integer from ${min} to ${max}.`;
+  return z
+    .string({ error: message })
+    .regex(/^[0-9]{1,16}$/, { error: message })
+    .transform(Number)
+    .pipe(z.int().min(min, { error: message }).max(max, { error: message }))
+    .meta({ type: "integer", minimum: min, maximum: max });
+};
+
+export const MAX_PER_PAGE = 100;
+
+/** `page` and `per_page` of a paginated list. */
+export const pageQuery = (defaultPerPage = MAX_PER_PAGE) => ({
+  page: queryInt(1, 1_000_000).default(1),
+  per_page: queryInt(1, MAX_PER_PAGE).default(defaultPerPage),
+});
+
+/** `true`/`false` (or 1/0) in a query string. */
+export const queryFlag = () =>
+  z
+    .enum(["true", "false", "1", "0"], { error: "The :attribute field must be true or false." })
+    .transform((v) => v === "true" || v === "1")
+    .meta({ type: "boolean" });
+
+/** ISO 8601 with an offset or Z, turned into a Date. */
+export const isoDateTime = () =>
+  z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value))
+    .meta({ example: "2026-11-21T09:15:00+01:00" });
+
+export const hexColor = () =>
+  z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, { error: "The color must be a hex color such as #4F46E5." })
+    .meta({ example: DEFAULTS.folderColor });
+
+/** A timestamp as answers render it: ISO 8601 in the workspace's zone. */
+export const zonedTime = () => z.string().meta({ example: "2026-11-21T09:15:00+01:00" });
+
+/** `{message}` answers of deletes and other calls that return no record. */
+export const messageSchema = z.object({ message: z.string() }).meta({ id: "Message" });
+
+/** Laravel's LengthAwarePaginator fields around a page of `item`. */
+export const paginated = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    current_page: z.int(),
+    first_page_url: z.string(),
+    from: z.int().nullable(),
+    last_page: z.int(),
+    last_page_url: z.string(),
+    links: z.array(z.object({ url: z.string().nullable(), label: z.string(), active: z.boolean() })),
+    next_page_url: z.string().nullable(),
+    path: z.string(),
+    per_page: z.int(),
+    prev_page_url: z.string().nullable(),
+    to: z.int().nullable(),
+    total: z.int(),
+  });

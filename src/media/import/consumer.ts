@@ -1,0 +1,147 @@
+// The `media-import` queue consumer: streams each item's body from its origin into R2, then marks it
+// ready. Messages carry only `{media_id}`. Idempotent: an item that is no longer processing is skipped,
+// and the R2 key is fixed per item, so a redelivered message stores the same single object. Transient
+// faults retry with exponential backoff; after the last retry the message lands in `media-import-dlq`,
+// whose consumer marks the item failed.
+import { and, eq } from "drizzle-orm";
+import { createDb, type Database } from "../../db/client";
+import { media } from "../../db/schema";
+import { capFor, mediaLimits } from "../config";
+import { putInParts, putKnownLength } from "../r2-writer";
+import { declaredType, SNIFF_BYTES } from "../sniff";
+import { declaredLength, readHead } from "../streams";
+import { ImportFailure, statusFailure } from "./failure";
+import { describe, FETCH_HEADERS } from "./resolve";
+import { guardedFetch, parseAllowList } from "./url-guard";
+
+export type MediaImportMessage = { media_id: number };
+
+export const isImportMessage = (body: unknown): body is MediaImportMessage =>
+  typeof body === "object" &&
+  body !== null &&
+  Number.isSafeInteger((body as MediaImportMessage).media_id) &&
+  (body as MediaImportMessage).media_id > 0;
+
+/** Seconds before retry n (1-based): 10, 20, 40, 80, 160, capped at 10 minutes. */
+export const retryDelay = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
+
+export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const db = createDb(env.DB);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      if (!isImportMessage(message.body)) {
+        console.warn("media-import: dropping a malformed message", message.id);
+        return message.ack();
+      }
+      const id = message.body.media_id;
+      try {
+        await importMedia(env, db, id);
+        message.ack();
+      } catch (error) {
+        if (error instanceof ImportFailure && error.permanent) {
+          try {
+            await markFailed(db, id, error.message);
+            return message.ack();
+          } catch (markError) {
+            console.error("media-import: could not mark an item failed", id, markError);
+          }
+        } else if (!(error instanceof ImportFailure)) {
+          console.error("media-import: unexpected failure", id, error);
+        }
+        message.retry({ delaySeconds: retryDelay(message.attempts) });
+      }
+    }),
+  );
+}
+
+/** Dead letters: the item's retries are exhausted, so it is failed for good. */
+export async function consumeMediaImportDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const db = createDb(env.DB);
+  for (const message of batch.messages) {
+    if (isImportMessage(message.body)) {
+      const key = await markFailed(db, message.body.media_id, "import retries exhausted");
+      // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
+      if (key) await env.MEDIA.delete(key);
+    }
+    message.ack();
+  }
+}
+
+/** Fails an item still processing; answers its R2 key, or null when it was not processing. */
+export async function markFailed(db: Database, id: number, reason: string): Promise<string | null> {
+  const [row] = await db
+    .update(media)
+    .set({ state: "failed", progress: 0, size: 0, error: reason.slice(0, 500), updatedAt: new Date() })
+    .where(and(eq(media.id, id), eq(media.state, "processing")))
+    .returning({ r2Key: media.r2Key });
+  return row?.r2Key ?? null;
+}
+
+/** Downloads one item into R2. Throws ImportFailure (permanent or not) or any transient fault. */
+export async function importMedia(env: Env, db: Database, id: number): Promise<"stored" | "skipped"> {
+  const row = await db
+    .select({ state: media.state, sourceUrl: media.sourceUrl, r2Key: media.r2Key })
+    .from(media)
+    .where(eq(media.id, id))
+    .get();
+  if (row?.state !== "processing") return "skipped";
+  if (!row.sourceUrl) throw new ImportFailure("no source URL", true);
+
+  const limits = mediaLimits(env);
+  const { response, url } = await guardedFetch(row.sourceUrl, {
+    allow: parseAllowList(env.IMPORT_ALLOWED_PRIVATE_HOSTS),
+    headers: FETCH_HEADERS,
+    signal: AbortSignal.timeout(limits.downloadMs),
+  });
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw statusFailure(response.status);
+  }
+  const length = declaredLength(response);
+  const start = await readHead(response.body, SNIFF_BYTES);
+  let candidate: ReturnType<typeof describe>;
+  try {
+    // The same rules as at request time (type by the first bytes, cap by Content-Length): the origin
+    // may serve something else by now.
+    candidate = describe(
+      row.sourceUrl,
+      url,
+      declaredType(response.headers.get("content-type")),
+      start.head,
+      length,
+      limits,
+    );
+  } catch (error) {
+    await start.body.cancel();
+    throw error;
+  }
+  // With a length, the rest of the body is piped natively and can be no longer than promised; without
+  // one, the bytes are counted into multipart parts and the download is cut off at the type's cap.
+  const object =
+    length === null
+      ? await putInParts(env.MEDIA, row.r2Key, start, capFor(limits, candidate.kind), candidate.mime)
+      : await putKnownLength(env.MEDIA, row.r2Key, start, length, candidate.mime);
+
+  const updated = await db
+    .update(media)
+    .set({
+      state: "ready",
+      progress: 100,
+      size: object.size,
+      mimeType: candidate.mime,
+      type: candidate.kind,
+      etag: object.httpEtag,
+      error: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(media.id, id), eq(media.state, "processing")))
+    .returning({ id: media.id });
+  if (updated.length === 0) {
+    // Deleted (or failed for good) while the bytes were moving: leave no orphan. A twin delivery that
+    // finished first wrote the same key, so a ready item keeps its object.
+    const now = await db.select({ state: media.state }).from(media).where(eq(media.id, id)).get();
+    if (!now || now.state === "failed") await env.MEDIA.delete(row.r2Key);
+    return "skipped";
+  }
+  return "stored";
+}

@@ -1,0 +1,215 @@
+// The route-contract suite every /api/v1 route, the delegation session endpoint and the operator API
+// pass (after unkey's common-tests): authentication, abilities, the rate limit, malformed and
+// mistyped bodies, other tenants' ids, the Server-Timing budget, and every answer checked against the
+// response schema the OpenAPI document declares for it, so the document cannot drift from the code.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { app } from "../../src/app";
+import { ADMIN_TOKEN, type Answer, call, serverTiming } from "./client";
+import { ALL_ABILITIES, createKey, createTenant } from "./seed";
+
+export type Tenant = Awaited<ReturnType<typeof createTenant>>;
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+export type ContractRequest = { path: string; body?: unknown; headers?: Record<string, string> };
+
+export type RouteContract = {
+  method: Method;
+  /** The path as the OpenAPI document writes it: `/api/v1/labels/{id}`. */
+  route: string;
+  /** `api`: an API key with `ability` (null: any key); `admin`: the operator token. */
+  auth: "api" | "admin";
+  ability?: string | null;
+  /** The answer's style of error body: `{message}` or the delegation endpoint's `{code, message}`. */
+  coded?: boolean;
+  /** A valid request by `tenant`, built fresh for each check. */
+  request: (tenant: Tenant) => Promise<ContractRequest> | ContractRequest;
+  /** Its success status. */
+  status: number;
+  /** A request by an attacker naming `victim`'s record; it must be a 404 that changes nothing. */
+  foreign?: (victim: Tenant) => Promise<ContractRequest> | ContractRequest;
+  /** Whether the route takes a JSON body (then malformed JSON is a 400 and another type a 415). */
+  jsonBody?: boolean;
+  /** The most D1 round trips and Durable Object calls the success may spend. */
+  budget: { db: number; gate: number };
+  /** Prepares the tenant before each check (accounts, subscriptions, signing secrets, …). */
+  setup?: (tenant: Tenant) => Promise<void>;
+};
+
+type RouteDefinition = {
+  type: "route";
+  route: {
+    method: string;
+    path: string;
+    responses: Record<string, { content?: Record<string, { schema?: z.ZodType }> }>;
+  };
+};
+
+const definitions = () =>
+  (app.openAPIRegistry.definitions as unknown as Array<{ type: string }>).filter(
+    (d): d is RouteDefinition => d.type === "route",
+  );
+
+/** The zod schema the OpenAPI document declares for (method, route, status). */
+export function documentedSchema(method: string, route: string, status: number): z.ZodType {
+  const definition = definitions().find(
+    (d) => d.route.method === method.toLowerCase() && d.route.path === route,
+  );
+  if (!definition) throw new Error(`${method} ${route} is not in the OpenAPI document`);
+  const schema = definition.route.responses[String(status)]?.content?.["application/json"]?.schema;
+  if (!schema) throw new Error(`${method} ${route} does not document a JSON ${status} answer`);
+  return schema;
+}
+
+/** Asserts that an answer is one the document declares, body included. */
+export function expectDocumented(method: string, route: string, answer: Answer) {
+  const parsed = documentedSchema(method, route, answer.status).safeParse(answer.body);
+  if (!parsed.success) {
+    throw new Error(
+      `${method} ${route} answered ${answer.status} with a body its schema refuses: ${JSON.stringify(parsed.error.issues, null, 2)}\n${JSON.stringify(answer.body, null, 2).slice(0, 2000)}`,
+    );
+  }
+}
+
+const send = (contract: RouteContract, request: ContractRequest, key: string | null, extra: object = {}) =>
+  call(contract.method, request.path, {
+    key,
+    body: request.body,
+    headers: request.headers,
+    ...extra,
+  });
+
+const keyOf = (contract: RouteContract, tenant: Tenant) =>
+  contract.auth === "admin" ? ADMIN_TOKEN : tenant.key;
+
+async function prepared(contract: RouteContract) {
+  const tenant = await createTenant();
+  await contract.setup?.(tenant);
+  return tenant;
+}
+
+/** Spends the user's whole rate window directly in the Coordinator, as 60 requests would. */
+async function exhaustRateLimit(userId: number) {
+  const coordinator = env.COORDINATOR.getByName(`user:${userId}`);
+  for (let i = 0; i < 60; i++) await coordinator.hit(60, 60_000);
+}
+
+export function routeContract(contract: RouteContract) {
+  const { method, route } = contract;
+  const unauthenticated = contract.coded ? { missing: "missing_api_key", invalid: "invalid_api_key" } : null;
+
+  describe(`${method} ${route}: route contract`, () => {
+    it(`answers ${contract.status} with its documented schema, within its budget`, async () => {
+      const tenant = await prepared(contract);
+      const res = await send(contract, await contract.request(tenant), keyOf(contract, tenant));
+      expect(res.status, JSON.stringify(res.body)).toBe(contract.status);
+      expectDocumented(method, route, res);
+      const spent = serverTiming(res.headers);
+      expect(spent.dbTrips).toBeLessThanOrEqual(contract.budget.db);
+      expect(spent.gateCalls).toBeLessThanOrEqual(contract.budget.gate);
+    });
+
+    it("answers 401 without a key and with an unknown one", async () => {
+      const tenant = await prepared(contract);
+      const request = await contract.request(tenant);
+      for (const [key, code] of [
+        [null, unauthenticated?.missing],
+        [contract.auth === "admin" ? "wrong-admin-token" : "spk_not-a-real-key", unauthenticated?.invalid],
+      ] as const) {
+        const res = await send(contract, request, key);
+        expect(res.status).toBe(401);
+        expectDocumented(method, route, res);
+        if (code) expect(res.body.code).toBe(code);
+        else expect(res.body).toEqual({ message: "Unauthenticated." });
+      }
+    });
+
+    if (contract.auth === "api") {
+      it("answers 401 for an expired key", async () => {
+        const tenant = await prepared(contract);
+        const expired = await createKey(
+          tenant.user.id,
+          ALL_ABILITIES,
+          new Date(Date.now() - 1000).toISOString(),
+        );
+        const res = await send(contract, await contract.request(tenant), expired.key);
+        expect(res.status).toBe(401);
+        expectDocumented(method, route, res);
+        if (unauthenticated) expect(res.body.code).toBe(unauthenticated.invalid);
+        else expect(res.body).toEqual({ message: "Expired" });
+      });
+
+      it("answers 429 with its headers once the user's minute is spent", async () => {
+        const tenant = await prepared(contract);
+        const request = await contract.request(tenant);
+        await exhaustRateLimit(tenant.user.id);
+        const res = await send(contract, request, tenant.key);
+        expect(res.status).toBe(429);
+        expectDocumented(method, route, res);
+        expect(res.body.message).toBe("Too Many Attempts.");
+        expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+        expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        expect(Number(res.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+      });
+    }
+
+    if (contract.auth === "api" && contract.ability) {
+      const ability = contract.ability;
+      it(`answers 403 for a key without the ${ability} ability`, async () => {
+        const tenant = await prepared(contract);
+        const others = ALL_ABILITIES.filter((a) => a !== ability);
+        const { key } = await createKey(tenant.user.id, others);
+        const res = await send(contract, await contract.request(tenant), key);
+        expect(res.status).toBe(403);
+        expectDocumented(method, route, res);
+        expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions" });
+      });
+    }
+
+    if (contract.jsonBody) {
+      it("answers 400 for malformed JSON or a body that is not an object, 415 for another type", async () => {
+        const tenant = await prepared(contract);
+        const { path } = await contract.request(tenant);
+        const key = keyOf(contract, tenant);
+        for (const [raw, message] of [
+          ["{not json", "Malformed JSON in request body."],
+          ["[1,2]", "The request body must be a JSON object."],
+        ]) {
+          const res = await call(method, path, {
+            key,
+            rawBody: raw,
+            headers: { "content-type": "application/json" },
+          });
+          expect(res.status).toBe(400);
+          expectDocumented(method, route, res);
+          expect(res.body.message).toBe(message);
+        }
+        const typed = await call(method, path, {
+          key,
+          rawBody: "name=x",
+          headers: { "content-type": "text/plain" },
+        });
+        expect(typed.status).toBe(415);
+        expectDocumented(method, route, typed);
+        expect(typed.body.message).toBe("The request body must be sent as application/json.");
+      });
+    }
+
+    if (contract.foreign) {
+      const foreign = contract.foreign;
+      it("answers 404 for another tenant's record", async () => {
+        const victim = await prepared(contract);
+        const attacker = await prepared(contract);
+        const res = await send(contract, await foreign(victim), keyOf(contract, attacker));
+        expect(res.status).toBe(404);
+        expectDocumented(method, route, res);
+      });
+    }
+  });
+}
+
+/** Every route the document declares, as "METHOD path", for completeness checks. */
+export const documentedRoutes = () =>
+  definitions().map((d) => `${d.route.method.toUpperCase()} ${d.route.path}`);

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { call, serverTiming } from "../support/client";
+import { createAccount, createKey, createTenant, createUser, createWorkspace } from "../support/seed";
+
+describe("GET /api/v1/workspaces", () => {
+  it("lists the user's workspaces with their accounts in short form", async () => {
+    const tenant = await createTenant({ timezone: "Europe/Paris", type: "ORGANIZATION", language: "fr" });
+    const res = await call("GET", "/api/v1/workspaces", { key: tenant.key });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(1);
+    const [workspace] = res.body.data;
+    expect(Object.keys(workspace).sort()).toEqual(
+      ["accounts", "id", "language", "logo", "name", "slug", "timezone", "type"].sort(),
+    );
+    expect(workspace).toMatchObject({
+      id: tenant.workspace.id,
+      type: "ORGANIZATION",
+      timezone: "Europe/Paris",
+      language: "fr",
+      logo: null,
+    });
+    expect(workspace.accounts.map((a: { id: number }) => a.id)).toEqual(tenant.accounts.map((a) => a.id));
+    for (const account of workspace.accounts) {
+      expect(Object.keys(account).sort()).toEqual(["avatar", "id", "name", "platform", "username"]);
+    }
+  });
+
+  it("never shows another user's workspace, and shows a shared one to every member", async () => {
+    const alice = await createTenant();
+    const bob = await createTenant();
+    const shared = await createWorkspace(alice.user.id, { name: "Shared" });
+    await createAccount(shared.id, "youtube");
+    const { call: _ } = { call };
+    const member = await call("POST", `/admin/v1/workspaces/${shared.id}/members`, {
+      key: "test-admin-token",
+      body: { user_id: bob.user.id },
+    });
+    expect(member.status).toBe(201);
+
+    const aliceView = await call("GET", "/api/v1/workspaces", { key: alice.key });
+    const bobView = await call("GET", "/api/v1/workspaces", { key: bob.key });
+    const ids = (res: typeof aliceView) => res.body.data.map((w: { id: number }) => w.id);
+    expect(ids(aliceView)).toEqual([alice.workspace.id, shared.id]);
+    expect(ids(bobView)).toEqual([bob.workspace.id, shared.id]);
+    expect(ids(aliceView)).not.toContain(bob.workspace.id);
+  });
+
+  it("answers an empty list for a user with no workspace", async () => {
+    const user = await createUser();
+    const { key } = await createKey(user.id);
+    const res = await call("GET", "/api/v1/workspaces", { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: [] });
+  });
+
+  it("costs one auth lookup plus one batch and one Durable Object call", async () => {
+    const tenant = await createTenant();
+    const res = await call("GET", "/api/v1/workspaces", { key: tenant.key });
+    const timing = serverTiming(res.headers);
+    expect(timing.dbTrips).toBeLessThanOrEqual(2);
+    expect(timing.gateCalls).toBe(1);
+  });
+});
