@@ -42,6 +42,12 @@ export const conflict = (message: string, headers: Record<string, string> = {}) 
 export const unsupportedMediaType = (type = "application/json") =>
   new ApiError(415, { message: `The request body must be sent as ${type}.` });
 export const forbiddenLink = (message: string) => new ApiError(403, { message });
+export const rangeNotSatisfiable = (size: number, headers: Record<string, string> = {}) =>
+  new ApiError(
+    416,
+    { message: "The requested range is not satisfiable." },
+    { headers: { ...headers, "Content-Range": `bytes */${size}` } },
+  );
 
 export const tooManyAttempts = (headers: Record<string, string>) =>
   new ApiError(429, { message: "Too Many Attempts." }, { headers });

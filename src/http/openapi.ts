@@ -5,7 +5,7 @@ import type { Env as HonoEnv } from "hono";
 import { z } from "zod";
 import { publicOrigin } from "../lib/origin";
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 415 | 422 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 415 | 416 | 422 | 429;
 
 const message = z.object({ message: z.string() }).meta({ id: "Error" });
 const validation = z.object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) }).meta({
