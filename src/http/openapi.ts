@@ -56,6 +56,10 @@ const ERRORS: Record<ErrorStatus, { description: string; example: string }> = {
     description: "The body was not sent with the content type this operation takes.",
     example: "The request body must be sent as application/json.",
   },
+  416: {
+    description: "The Range header asks for bytes past the end.",
+    example: "The requested range is not satisfiable.",
+  },
   422: {
     description: "Field errors, Laravel style: the first message and every message by field.",
     example: "",
