@@ -12,7 +12,7 @@ import {
   type Opening,
   openFlow,
 } from "./flow";
-import { hitWindow, loadWindow, type RateDecision, type Window } from "./rate-window";
+import { hitWindow, keyUses, loadWindow, type RateDecision, recordKeyUse, type Window } from "./rate-window";
 
 export type { RateDecision } from "./rate-window";
 
@@ -29,11 +29,20 @@ export class Coordinator extends DurableObject<Env> {
     });
   }
 
-  /** Counts one request against the user's window. `now` is injectable so tests need not wait. */
-  hit(limit: number, windowMs: number, now = Date.now()): RateDecision {
+  /**
+   * Counts one request against the user's window, and records that `keyId` was used. `now` is
+   * injectable so tests need not wait.
+   */
+  hit(limit: number, windowMs: number, now = Date.now(), keyId?: number): RateDecision {
     const { decision, window } = hitWindow(this.ctx.storage.sql, this.#window, limit, windowMs, now);
     this.#window = window;
+    if (keyId !== undefined) recordKeyUse(this.ctx.storage.sql, keyId, now);
     return decision;
+  }
+
+  /** Unix ms of the last request made with each of the user's keys that was ever used. */
+  lastKeyUses(): Record<number, number> {
+    return keyUses(this.ctx.storage.sql);
   }
 
   createDelegation(flow: NewFlow, now = Date.now()) {

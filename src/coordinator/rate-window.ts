@@ -14,6 +14,7 @@ export function loadWindow(sql: SqlStorage): Window | null {
   sql.exec(
     "CREATE TABLE IF NOT EXISTS rate_window (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL, count INTEGER NOT NULL)",
   );
+  sql.exec("CREATE TABLE IF NOT EXISTS key_use (key_id INTEGER PRIMARY KEY, last_used_at INTEGER NOT NULL)");
   const row = sql.exec<{ start: number; count: number }>("SELECT start, count FROM rate_window").toArray()[0];
   return row ? { start: row.start, count: row.count } : null;
 }
@@ -36,4 +37,25 @@ export function hitWindow(
     window.count,
   );
   return { decision: { allowed: true, limit, remaining: limit - window.count, resetAt }, window };
+}
+
+/**
+ * When each of the user's keys was last used: recorded here, with the rate window the request already
+ * visits, so that no request pays a D1 write for it.
+ */
+export function recordKeyUse(sql: SqlStorage, keyId: number, now: number) {
+  sql.exec(
+    "INSERT INTO key_use (key_id, last_used_at) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET last_used_at = excluded.last_used_at",
+    keyId,
+    now,
+  );
+}
+
+export function keyUses(sql: SqlStorage): Record<number, number> {
+  const uses: Record<number, number> = {};
+  for (const row of sql.exec<{ key_id: number; last_used_at: number }>(
+    "SELECT key_id, last_used_at FROM key_use",
+  ))
+    uses[row.key_id] = row.last_used_at;
+  return uses;
 }

@@ -9,7 +9,10 @@ export const RATE_WINDOW_MS = 60_000;
 
 export const rateLimit = createMiddleware<ApiEnv>(async (c, next) => {
   const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
-  const decision = await c.var.meter.gate(() => coordinator.hit(RATE_LIMIT, RATE_WINDOW_MS));
+  const { keyId } = c.var.principal;
+  const decision = await c.var.meter.gate(() =>
+    coordinator.hit(RATE_LIMIT, RATE_WINDOW_MS, Date.now(), keyId),
+  );
   const headers: Record<string, string> = {
     "X-RateLimit-Limit": String(decision.limit),
     "X-RateLimit-Remaining": String(decision.remaining),
