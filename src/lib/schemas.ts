@@ -24,7 +24,8 @@ export const textId = () =>
     .string({ error: INTEGER })
     .regex(DIGITS, { error: INTEGER })
     .transform(Number)
-    .pipe(z.int().max(Number.MAX_SAFE_INTEGER, { error: INTEGER }))
+    // Sixteen digits can pass Number.MAX_SAFE_INTEGER, where two ids would collide.
+    .pipe(z.number().refine(Number.isSafeInteger, { error: INTEGER }))
     .meta({ type: "integer", minimum: 1, example: 1 });
 
 /** `{id}` of a resource path. */
