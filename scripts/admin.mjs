@@ -7,6 +7,7 @@ const COMMANDS = {
   "create-user": { method: "POST", path: () => "/users", flags: "--name --email" },
   "find-user": {
     method: "GET",
+    body: false,
     path: (f) => `/users?email=${encodeURIComponent(f.email ?? "")}`,
     flags: "--email",
   },
@@ -30,7 +31,21 @@ const COMMANDS = {
     path: () => "/api-keys",
     flags: "--user_id --abilities posts,workspaces,accounts,labels [--name --expires_at]",
   },
-  "signing-secret": { method: "POST", path: (f) => `/api-keys/${f.id}/signing-secret`, flags: "--id" },
+  "signing-secret": {
+    method: "POST",
+    body: false,
+    path: (f) => `/api-keys/${f.id}/signing-secret`,
+    flags: "--id",
+  },
+  "list-api-keys": {
+    method: "GET",
+    body: false,
+    path: (f) => `/users/${f.user_id}/api-keys`,
+    flags: "--user_id",
+  },
+  // A compromised key: revoke it, or roll it (a new key with the same grants; the old one stops at once).
+  "revoke-api-key": { method: "DELETE", body: false, path: (f) => `/api-keys/${f.id}`, flags: "--id" },
+  "roll-api-key": { method: "POST", body: false, path: (f) => `/api-keys/${f.id}/roll`, flags: "--id" },
   "set-subscription": {
     method: "PUT",
     path: (f) => `/users/${f.user_id}/subscription`,
@@ -80,7 +95,8 @@ try {
   const baseUrl = flags.url ?? process.env.ADMIN_URL ?? "http://localhost:8787";
   const token = flags.token ?? process.env.ADMIN_TOKEN ?? readVars(".dev.vars").ADMIN_TOKEN;
   if (!token) throw new Error("no admin token: pass --token, set ADMIN_TOKEN, or create .dev.vars");
-  const body = spec.method === "GET" ? undefined : toBody(command, flags);
+  // Commands whose flags only fill the path send no body.
+  const body = spec.body === false ? undefined : toBody(command, flags);
   const answer = await adminCall(baseUrl, token, spec.method, spec.path(flags), body);
   process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
 } catch (error) {

@@ -3,6 +3,8 @@
 // missing.
 import { describe, expect, it } from "vitest";
 import { accountsContracts } from "./accounts/contract";
+import { adminContracts } from "./admin/contract";
+import { delegationContracts } from "./delegation/contract";
 import { foldersContracts } from "./folders/contract";
 import { labelsContracts } from "./labels/contract";
 import { documentedRoutes, type RouteContract, routeContract } from "./support/contract";
@@ -13,6 +15,8 @@ const CONTRACTS: RouteContract[] = [
   ...accountsContracts,
   ...labelsContracts,
   ...foldersContracts,
+  ...delegationContracts,
+  ...adminContracts,
 ];
 
 for (const contract of CONTRACTS) routeContract(contract);

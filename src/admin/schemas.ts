@@ -1,15 +1,25 @@
+// The operator API's request bodies and answers. Workspaces and accounts answer in the shapes the
+// /api/v1 routes use (workspaceSchema, accountSchema).
 import { z } from "zod";
-import { ABILITIES, PLATFORMS, SUBSCRIPTION_STATUSES } from "../db/enums";
+import { ABILITIES, DEFAULTS, PLATFORMS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../db/enums";
 import { bodyId, isoDateTime } from "../lib/schemas";
 
 const name = () => z.string().trim().min(1).max(255);
 
 export const createUserBody = z.object({
-  name: name(),
+  name: name().meta({ example: "Ada Lovelace" }),
   email: z
     .email()
     .max(255)
-    .transform((email) => email.toLowerCase()),
+    .transform((email) => email.toLowerCase())
+    .meta({ example: "ada@example.com" }),
+});
+
+export const findUserQuery = z.object({
+  email: z
+    .email()
+    .transform((email) => email.toLowerCase())
+    .meta({ example: "ada@example.com" }),
 });
 
 /** Zones the runtime knows; an unknown zone would break every timestamp of the workspace. */
@@ -27,22 +37,23 @@ const timezone = z.string().refine(
 
 export const createWorkspaceBody = z.object({
   user_id: bodyId(),
-  name: name(),
+  name: name().meta({ example: "Acme" }),
   slug: z
     .string()
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
       message: "The slug may only contain lowercase letters, digits and dashes.",
     })
     .max(100)
-    .optional(),
-  type: z.enum(["PERSONAL", "ORGANIZATION"]).default("PERSONAL"),
-  timezone: timezone.default("UTC"),
+    .optional()
+    .meta({ description: "Derived from the name (and made unique) when absent." }),
+  type: z.enum(WORKSPACE_TYPES).default(DEFAULTS.workspaceType),
+  timezone: timezone.default(DEFAULTS.timezone),
   language: z
     .string()
     .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, {
       message: "The language must be a language code such as en or pt-BR.",
     })
-    .default("en"),
+    .default(DEFAULTS.language),
   logo: z.url().max(2048).nullable().default(null),
 });
 
@@ -59,10 +70,58 @@ export const createAccountBody = z.object({
 
 export const createApiKeyBody = z.object({
   user_id: bodyId(),
-  name: name().default("API key"),
+  name: name().default(DEFAULTS.apiKeyName),
   abilities: z.array(z.enum(ABILITIES)).max(ABILITIES.length),
   // Past instants are accepted on purpose: operators and tests create already-expired keys.
   expires_at: isoDateTime().nullable().default(null),
 });
 
 export const subscriptionBody = z.object({ status: z.enum(SUBSCRIPTION_STATUSES) });
+
+export type NewUser = z.output<typeof createUserBody>;
+export type NewWorkspace = z.output<typeof createWorkspaceBody>;
+export type NewAccount = z.output<typeof createAccountBody>;
+export type NewApiKey = z.output<typeof createApiKeyBody>;
+
+export const userSchema = z
+  .strictObject({ id: z.int(), name: z.string(), email: z.string() })
+  .meta({ id: "User" });
+
+export const membershipSchema = z
+  .strictObject({ workspace_id: z.int(), user_id: z.int() })
+  .meta({ id: "Membership" });
+
+export const subscriptionSchema = z
+  .strictObject({ user_id: z.int(), status: z.enum(SUBSCRIPTION_STATUSES) })
+  .meta({ id: "Subscription" });
+
+export const issuedKeySchema = z
+  .strictObject({
+    id: z.int(),
+    key: z.string().meta({ description: "The key itself: shown this once, stored only as a hash." }),
+  })
+  .meta({ id: "IssuedApiKey" });
+
+export const signingSecretSchema = z
+  .strictObject({
+    signing_secret: z
+      .string()
+      .meta({ description: "Signs delegation proofs. Shown this once, stored encrypted." }),
+  })
+  .meta({ id: "SigningSecret" });
+
+const utcTime = () => z.iso.datetime().meta({ example: "2026-11-21T08:15:00.000Z" });
+
+export const apiKeySchema = z
+  .strictObject({
+    id: z.int(),
+    name: z.string(),
+    prefix: z.string().meta({ description: "The key's first characters, to recognise it; never the key." }),
+    abilities: z.array(z.enum(ABILITIES)),
+    expires_at: utcTime().nullable(),
+    last_used_at: utcTime()
+      .nullable()
+      .meta({ description: "The key's last authenticated request; null if it was never used." }),
+    created_at: utcTime(),
+  })
+  .meta({ id: "ApiKey" });

@@ -1,44 +1,22 @@
-// OAuth delegation (/api/oauth/delegate): the session an application's server creates, the authorize
-// URL its user's browser opens, and the callback the platform sends that browser back to.
-import { eq } from "drizzle-orm";
-import { getCookie } from "hono/cookie";
+// OAuth delegation (/api/oauth/delegate): the session endpoint an application's server calls, declared
+// contract-first and documented with the whole flow, and the mounting of the browser's pages
+// (browser-routes.ts).
 import { createMiddleware } from "hono/factory";
 import { flowCoordinator } from "../coordinator";
-import {
-  AUTHORIZE_TTL_MS,
-  type FinishResult,
-  FLOW_TTL_MS,
-  type FlowTarget,
-  type OpenResult,
-} from "../coordinator/flow";
-import type { Database } from "../db/client";
-import { apiKeys } from "../db/schema";
+import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
+import { PLATFORMS } from "../db/enums";
 import { authenticateDelegation } from "../http/auth";
 import type { ApiEnv, DbEnv } from "../http/env";
 import { errorStyle, noSigningSecret, platformNotConfigured, unsupportedPlatform } from "../http/errors";
-import { validate } from "../http/legacy";
+import { jsonBody, jsonContent } from "../http/openapi";
 import { rateLimit } from "../http/rate-limit";
-import { createRouter } from "../http/router";
-import { decryptSecret, randomToken, sha256Hex } from "../lib/crypto";
-import { invalidLinkPage, NO_STORE_HEADERS, redirectTo } from "../lib/html";
+import { createRouter, publicRoute } from "../http/router";
 import { publicOrigin } from "../lib/origin";
-import { pkceChallenge } from "../platforms/adapter";
-import { isPlatform, SPECS } from "../platforms/catalog";
 import { lookupAdapter } from "../platforms/index";
-import { PlatformError } from "../platforms/types";
-import {
-  AUTHORIZE_PATH,
-  browserCookie,
-  browserCookieName,
-  CALLBACK_PATH,
-  clearBrowserCookie,
-  newAuthorizeToken,
-  platformState,
-  readAuthorizeToken,
-  readPlatformState,
-} from "./links";
-import { type CallbackError, errorLocation, proofLocation } from "./proof";
-import { sessionBody } from "./schemas";
+import { browserRouter } from "./browser-routes";
+import { AUTHORIZE_PATH, newAuthorizeToken } from "./links";
+import { PROOF_TTL_SECONDS } from "./proof";
+import { sessionBody, sessionResponse } from "./schemas";
 
 /** A key without a signing secret cannot create sessions, whatever the body says. */
 const requireSigningSecret = createMiddleware<ApiEnv>(async (c, next) => {
@@ -46,13 +24,39 @@ const requireSigningSecret = createMiddleware<ApiEnv>(async (c, next) => {
   await next();
 });
 
-const sessions = createRouter<ApiEnv>().post(
-  "/sessions",
-  errorStyle("coded"),
-  authenticateDelegation,
-  rateLimit,
-  requireSigningSecret,
-  validate("json", sessionBody),
+const DESCRIPTION = `Starts a delegation: the user of your application proves which account they own on a platform, and your server receives a signed proof. The service keeps nothing about the account.
+
+1. Your server calls this endpoint with an API key that has a **signing secret** (any key works, no ability needed; the call counts against the user's 60 requests per minute). Platforms: ${PLATFORMS.join(", ")}.
+2. Send the user's browser to \`authorize_url\`. It is single-use and expires after \`expires_in\` seconds (${AUTHORIZE_TTL_MS / 1000}); the service sends the browser on to the platform's consent page.
+3. The platform sends the browser back to the service, which redirects it to your \`callback_url\` with, on success: \`platform\`, \`platform_id\` (the platform's permanent user id), \`handle\`, \`state\` (yours, unchanged), \`expires\` (Unix seconds, ${PROOF_TTL_SECONDS / 60} minutes ahead) and \`sig\`.
+4. Trust the proof only if all three hold:
+   - \`sig\` is the lowercase hex HMAC-SHA256, keyed with the signing secret, of \`platform={platform}&platform_id={platform_id}&handle={handle}&state={state}&expires={expires}\` (the values as received, decoded, not URL-encoded again), compared in constant time;
+   - \`expires\` is in the future;
+   - \`state\` is the one you generated for this user, not used before (mark it used).
+
+   The package's \`social-publishing-api/verify-proof\` module does all three.
+
+When the connection does not complete, \`callback_url\` receives \`error\`, \`error_description\` and \`state\` instead:
+- \`access_denied\`: the user declined on the platform;
+- \`connection_failed\`: the platform failed, the flow took too long, it was finished in another browser, or the key lost its signing secret meanwhile;
+- \`expired_request\`: the link was already used or has expired.
+
+Errors of this endpoint carry a \`code\`: \`missing_api_key\`, \`invalid_api_key\` (401); \`no_signing_secret\`, \`unsupported_platform\`, \`invalid_request\` (422, field errors under \`errors\`); \`invalid_request\` (400, 415); \`rate_limited\` (429).`;
+
+const sessions = createRouter<DbEnv>().openapi(
+  publicRoute({
+    method: "post",
+    path: "/sessions",
+    tags: ["Delegation"],
+    summary: "Create a delegation session",
+    description: DESCRIPTION,
+    audience: "coded",
+    security: [{ apiKey: [] }],
+    middleware: [errorStyle("coded"), authenticateDelegation, rateLimit, requireSigningSecret] as const,
+    request: { body: jsonBody(sessionBody) },
+    responses: { 200: jsonContent(sessionResponse, "The link to send the user's browser to.") },
+    errors: [401, 422, 429],
+  }),
   async (c) => {
     const { platform, callback_url, state } = c.req.valid("json");
     const origin = publicOrigin(c.env, c.req.url);
@@ -60,166 +64,17 @@ const sessions = createRouter<ApiEnv>().post(
     if (lookup.kind === "unsupported") throw unsupportedPlatform(platform);
     if (lookup.kind === "not_configured") throw platformNotConfigured(platform);
     const { id, token } = await newAuthorizeToken(c.env);
-    const gate = c.env.COORDINATOR.getByName(flowCoordinator(id));
+    const coordinator = c.env.COORDINATOR.getByName(flowCoordinator(id));
     const keyId = c.var.principal.keyId;
     await c.var.meter.gate(() =>
-      gate.createDelegation({ platform, callbackUrl: callback_url, state, keyId }),
+      coordinator.createDelegation({ platform, callbackUrl: callback_url, state, keyId }),
     );
     c.header("Cache-Control", "no-store");
-    return c.json({
-      authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`,
-      expires_in: AUTHORIZE_TTL_MS / 1000,
-    });
+    return c.json(
+      { authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`, expires_in: AUTHORIZE_TTL_MS / 1000 },
+      200,
+    );
   },
 );
 
-const label = (platform: string) => (isPlatform(platform) ? SPECS[platform].label : platform);
-
-const backToApp = (target: FlowTarget, error: CallbackError, description: string, cookies: string[] = []) =>
-  redirectTo(
-    errorLocation(target.callbackUrl, error, description, target.state),
-    cookies.map((cookie) => ["Set-Cookie", cookie]),
-  );
-
-/** The signing secret of the key that created the flow, read now: a regenerated one applies at once. */
-async function currentSigningSecret(env: Env, db: Database, keyId: number): Promise<string | null> {
-  const key = await db
-    .select({ secret: apiKeys.signingSecretEnc, expiresAt: apiKeys.expiresAt })
-    .from(apiKeys)
-    .where(eq(apiKeys.id, keyId))
-    .get();
-  if (!key?.secret || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) return null;
-  return decryptSecret(env.ENCRYPTION_KEY, key.secret);
-}
-
-const browser = createRouter<DbEnv>()
-  .use("/authorize/*", errorStyle("html"))
-  .use("/callback", errorStyle("html"))
-  .get("/authorize/:token", async (c) => {
-    // Hono runs GET handlers for HEAD too; that would spend the single-use link on a link checker's
-    // probe. A HEAD only learns that the URL exists.
-    if (c.req.method === "HEAD") return new Response(null, { status: 204, headers: NO_STORE_HEADERS });
-    const id = await readAuthorizeToken(c.env, c.req.param("token"));
-    if (!id)
-      return invalidLinkPage("This connection link is not valid. It may have been copied incompletely.");
-    const origin = publicOrigin(c.env, c.req.url);
-    const browserSecret = randomToken(32);
-    const stateSecret = randomToken(32);
-    const codeVerifier = randomToken(32);
-    const redirectUri = `${origin}${CALLBACK_PATH}`;
-    const gate = c.env.COORDINATOR.getByName(flowCoordinator(id));
-    const browserHash = await sha256Hex(browserSecret);
-    const opened = await c.var.meter.gate<OpenResult>(async () =>
-      gate.openDelegation({ browserHash, stateSecret, codeVerifier, redirectUri }),
-    );
-    if (opened.kind === "unknown") return invalidLinkPage("This connection link is not valid.");
-    const { target } = opened;
-    if (opened.kind === "expired") {
-      return backToApp(
-        target,
-        "expired_request",
-        "This connection link was already used or has expired. Start again from the application.",
-      );
-    }
-    const lookup = lookupAdapter(c.env, target.platform, origin);
-    if (lookup.kind !== "ok") {
-      return backToApp(
-        target,
-        "connection_failed",
-        `${label(target.platform)} is not available on this service.`,
-      );
-    }
-    const { adapter } = lookup;
-    const location = adapter.authorizeUrl({
-      redirectUri,
-      state: platformState(id, stateSecret),
-      codeChallenge: adapter.pkce ? await pkceChallenge(codeVerifier) : undefined,
-    });
-    return redirectTo(location, [
-      ["Set-Cookie", browserCookie(id, browserSecret, origin, FLOW_TTL_MS / 1000)],
-    ]);
-  })
-  .get("/callback", async (c) => {
-    const parsed = readPlatformState(c.req.query("state"));
-    if (!parsed) return invalidLinkPage("This sign-in response does not belong to a connection request.");
-    const origin = publicOrigin(c.env, c.req.url);
-    const browserSecret = getCookie(c, browserCookieName(parsed.id));
-    const gate = c.env.COORDINATOR.getByName(flowCoordinator(parsed.id));
-    const finished = await c.var.meter.gate<FinishResult>(async () =>
-      gate.finishDelegation({
-        stateSecret: parsed.secret,
-        browserHash: browserSecret ? await sha256Hex(browserSecret) : null,
-      }),
-    );
-    switch (finished.kind) {
-      case "unknown":
-        return invalidLinkPage("This sign-in response does not belong to a connection request.");
-      case "used":
-        return backToApp(
-          finished.target,
-          "expired_request",
-          "This connection request was already completed.",
-        );
-      case "expired":
-        return backToApp(
-          finished.target,
-          "connection_failed",
-          "The connection took too long. Start again from the application.",
-        );
-      case "wrong_browser":
-        return backToApp(
-          finished.target,
-          "connection_failed",
-          "The connection was finished in a different browser from the one that started it.",
-        );
-    }
-    const { target, keyId, codeVerifier, redirectUri } = finished;
-    const clear = [clearBrowserCookie(parsed.id, origin)];
-    const name = label(target.platform);
-    const failed = (description: string) => backToApp(target, "connection_failed", description, clear);
-    const lookup = lookupAdapter(c.env, target.platform, origin);
-    if (lookup.kind !== "ok") return failed(`${name} is not available on this service.`);
-    const { adapter } = lookup;
-    const error = c.req.query("error");
-    if (error !== undefined) {
-      if (adapter.isDenial(error)) {
-        return backToApp(
-          target,
-          "access_denied",
-          `The user declined to connect their ${name} account.`,
-          clear,
-        );
-      }
-      return failed(`${name} did not complete the sign-in.`);
-    }
-    const code = c.req.query("code");
-    if (!code) return failed(`${name} did not complete the sign-in.`);
-    let identity: Awaited<ReturnType<typeof adapter.identity>>;
-    try {
-      const token = await adapter.exchangeCode({
-        code,
-        redirectUri,
-        codeVerifier: adapter.pkce ? codeVerifier : undefined,
-      });
-      // The token is used for this one call and dropped: nothing about the account is kept.
-      identity = await adapter.identity(token);
-    } catch (error) {
-      if (!(error instanceof PlatformError)) throw error;
-      console.warn(`delegation: ${error.message}`);
-      return failed(`${name} did not complete the connection.`);
-    }
-    const secret = await currentSigningSecret(c.env, c.var.db, keyId);
-    if (!secret) return failed("The API key that requested this connection is no longer valid.");
-    const location = await proofLocation(
-      target.callbackUrl,
-      secret,
-      { platform: target.platform, state: target.state, ...identity },
-      Date.now(),
-    );
-    return redirectTo(
-      location,
-      clear.map((cookie) => ["Set-Cookie", cookie]),
-    );
-  });
-
-export const delegationRouter = createRouter<DbEnv>().route("/", sessions).route("/", browser);
+export const delegationRouter = createRouter<DbEnv>().route("/", sessions).route("/", browserRouter);

@@ -3,7 +3,7 @@
 //
 // authorize token = id (16 random bytes) + a MAC of the id (HMAC-SHA256 under a key derived from
 // ENCRYPTION_KEY, first 16 bytes), both base64url: tampered or invented tokens are refused without
-// touching a Durable Object. The flow lives in the Gate instance `delegation:<id>`.
+// touching a Durable Object. The flow lives in the Coordinator instance `delegation:<id>`.
 import { derivedHmacKey, randomToken, timingSafeEqualText } from "../lib/crypto";
 import { toBase64Url, utf8 } from "../lib/encoding";
 

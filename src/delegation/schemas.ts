@@ -1,5 +1,6 @@
-// The body of POST /api/oauth/delegate/sessions.
+// The body and the answer of POST /api/oauth/delegate/sessions.
 import { z } from "zod";
+import { PLATFORMS } from "../db/enums";
 
 export const STATE_MAX = 512;
 export const CALLBACK_URL_MAX = 2048;
@@ -44,16 +45,41 @@ const callbackUrl = z
   // The URL serialisation (spaces and non-ASCII percent-encoded) is what the Location header carries.
   .transform((value) => new URL(value).href);
 
+// The platform is any short string here: an unknown one is the coded `unsupported_platform`, not a
+// field error, so it is checked in the handler.
 export const sessionBody = z.object({
-  platform: z.string().min(1).max(64),
-  callback_url: callbackUrl,
+  platform: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: `One of: ${PLATFORMS.join(", ")}.`, example: "twitter" }),
+  callback_url: callbackUrl.meta({
+    description:
+      "Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.",
+    example: "https://app.example.com/oauth/callback",
+  }),
   state: z
     .string()
     .min(1)
     .refine((value) => length(value) <= STATE_MAX, {
       message: `The state field must not be greater than ${STATE_MAX} characters.`,
     })
-    .refine((value) => value.isWellFormed(), { message: "The state field must be valid Unicode text." }),
+    .refine((value) => value.isWellFormed(), { message: "The state field must be valid Unicode text." })
+    .meta({
+      description: `1 to ${STATE_MAX} characters your application generated for this user's attempt; it comes back on callback_url, signed.`,
+      example: "c1f0e6d2-5b7a-4f0e-9a61-2d3c4b5a6f70",
+    }),
 });
+
+export const sessionResponse = z
+  .strictObject({
+    authorize_url: z.url().meta({
+      description: "Single-use link for the user's browser; it names nothing of the request.",
+      example:
+        "https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw",
+    }),
+    expires_in: z.int().meta({ description: "Seconds the link stays usable.", example: 900 }),
+  })
+  .meta({ id: "DelegationSession" });
 
 export type SessionBody = z.infer<typeof sessionBody>;

@@ -15,7 +15,7 @@ const validation = z.object({ message: z.string(), errors: z.record(z.string(), 
     errors: { name: ["The name field is required."], color: ["The color field is required."] },
   },
 });
-const coded = z
+const codedError = z
   .object({
     code: z.string(),
     message: z.string(),
@@ -70,18 +70,35 @@ const ERRORS: Record<ErrorStatus, { description: string; example: string }> = {
   },
 };
 
+/** Who answers: the API's `{message}`, the delegation endpoint's `{code, message}`, or the operator API. */
+export type ErrorAudience = "api" | "coded" | "operator";
+
+/** Where an audience's errors mean something else than the API's. */
+const WORDING: Record<Exclude<ErrorAudience, "api">, Partial<Record<ErrorStatus, string>>> = {
+  coded: {
+    401: "`missing_api_key` without a key; `invalid_api_key` for an unknown or expired one.",
+    422: "`invalid_request` with Laravel-style `errors` for field errors; `no_signing_secret`; `unsupported_platform`.",
+    429: "`rate_limited`: more than 60 requests in a minute for this user, across all of the user's keys.",
+  },
+  operator: {
+    401: "Missing or wrong operator token.",
+    404: "No such record; every operator route answers 404 while `ADMIN_TOKEN` is unset.",
+  },
+};
+
 /** The documented answers of the given error statuses, with the shared bodies and headers. */
-export function errorResponses(statuses: readonly ErrorStatus[], options: { coded?: boolean } = {}) {
+export function errorResponses(statuses: readonly ErrorStatus[], audience: ErrorAudience = "api") {
+  const coded = audience === "coded";
   const responses: Record<number, object> = {};
   for (const status of new Set(statuses)) {
     const { description, example } = ERRORS[status];
-    const schema = options.coded ? coded : status === 422 ? validation : message;
+    const schema = coded ? codedError : status === 422 ? validation : message;
     responses[status] = {
-      description,
+      description: (audience !== "api" && WORDING[audience][status]) || description,
       content: {
         "application/json": {
           schema,
-          ...(status !== 422 && !options.coded ? { example: { message: example } } : {}),
+          ...(status !== 422 && !coded ? { example: { message: example } } : {}),
         },
       },
       ...(status === 429

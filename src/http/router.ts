@@ -7,7 +7,7 @@ import type { Env } from "hono";
 import type { Ability } from "../db/enums";
 import { requireAbility } from "./abilities";
 import { badRequest, invalidInput } from "./errors";
-import { type ErrorStatus, errorResponses } from "./openapi";
+import { type ErrorAudience, type ErrorStatus, errorResponses } from "./openapi";
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -30,8 +30,8 @@ export const createRouter = <E extends Env>() =>
 type RouteSpec = Omit<RouteConfig, "middleware" | "security"> & {
   /** Statuses this route can answer besides its successes and the ones every route of its kind has. */
   errors?: readonly ErrorStatus[];
-  /** Error bodies carry a `code` (the delegation session endpoint). */
-  coded?: boolean;
+  /** Whose error wording and bodies: `coded` carries a `code` (the delegation session endpoint). */
+  audience?: ErrorAudience;
 };
 
 /** The statuses every route of a kind can answer. */
@@ -42,7 +42,7 @@ const paramErrors = (spec: RouteSpec) =>
 
 /** An /api/v1 route: bearer API key, rate limit, the ability it needs. */
 export function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
-  const { errors = [], coded: _coded, ...route } = spec;
+  const { errors = [], audience: _audience, ...route } = spec;
   return createRoute({
     ...route,
     description: `${route.description ? `${route.description}\n\n` : ""}Requires an API key with the \`${ability}\` ability.`,
@@ -58,12 +58,12 @@ export function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
 
 /** A route outside the API key gate (operator API, media links, delegation session), declared alike. */
 export function publicRoute<const R extends RouteSpec>(spec: R & { security?: RouteConfig["security"] }) {
-  const { errors = [], coded, ...route } = spec;
+  const { errors = [], audience, ...route } = spec;
   return createRoute({
     ...route,
     responses: {
       ...route.responses,
-      ...errorResponses([...bodyErrors(spec), ...paramErrors(spec), ...errors], { coded }),
+      ...errorResponses([...bodyErrors(spec), ...paramErrors(spec), ...errors], audience),
     },
   } as unknown as R);
 }

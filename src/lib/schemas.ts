@@ -5,12 +5,15 @@ import { z } from "zod";
 import { DEFAULTS } from "../db/enums";
 
 const INTEGER = "The :attribute field must be a positive integer.";
+const REQUIRED = "The :attribute field is required.";
+/** The id rule's message; a missing value keeps Laravel's "is required". */
+const idError = (issue: { input?: unknown }) => (issue.input === undefined ? REQUIRED : INTEGER);
 const DIGITS = /^[1-9][0-9]{0,15}$/;
 
 /** A positive safe integer in a JSON body. JSON has one number type: 1.0 and 1e1 arrive as 1 and 10. */
 export const bodyId = () =>
   z
-    .int({ error: INTEGER })
+    .int({ error: idError })
     .min(1, { error: INTEGER })
     .max(Number.MAX_SAFE_INTEGER, { error: INTEGER })
     .meta({ example: 1 });
@@ -21,7 +24,7 @@ export const bodyId = () =>
  */
 export const textId = () =>
   z
-    .string({ error: INTEGER })
+    .string({ error: idError })
     .regex(DIGITS, { error: INTEGER })
     .transform(Number)
     // Sixteen digits can pass Number.MAX_SAFE_INTEGER, where two ids would collide.

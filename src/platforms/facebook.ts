@@ -5,7 +5,6 @@
 
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
 import { accessToken, flatIdentity } from "./adapter";
-import { digits } from "./sandbox/ids";
 import type { PlatformSpec } from "./types";
 
 const GRAPH = "https://graph.facebook.com/v25.0";
@@ -35,10 +34,4 @@ export const facebook: PlatformSpec = {
     return { url: `${endpoint}?${query}` };
   },
   parseIdentity: flatIdentity("id", "name"),
-  sandbox: {
-    denial: "access_denied",
-    platformId: (digest) => digits(digest, 17),
-    tokenResponse: (token) => ({ access_token: token, token_type: "bearer", expires_in: 5183944 }),
-    identityResponse: (id, handle) => ({ id, name: handle }),
-  },
 };

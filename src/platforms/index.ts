@@ -5,7 +5,7 @@ import { createAdapter } from "./adapter";
 import { isPlatform, SPECS } from "./catalog";
 import { sandboxEndpoints, sandboxFetch, sandboxPosting } from "./sandbox/client";
 import { sandboxEnabled } from "./sandbox/enabled";
-import { sandboxClient } from "./sandbox/index";
+import { sandboxClient } from "./sandbox/shapes";
 import type { Credentials, Fetch, PlatformAdapter } from "./types";
 
 export type AdapterLookup =

@@ -2,7 +2,6 @@
 // api.instagram.com, the profile read from graph.instagram.com /me, whose `user_id` is the professional
 // account's id (`id` is app-scoped). developers.facebook.com › Instagram Platform › Business Login.
 import { accessToken, child, flatIdentity, tokenInQuery } from "./adapter";
-import { digits } from "./sandbox/ids";
 import type { PlatformSpec } from "./types";
 
 export const instagram: PlatformSpec = {
@@ -26,12 +25,4 @@ export const instagram: PlatformSpec = {
   },
   identityRequest: tokenInQuery("user_id,username"),
   parseIdentity: flatIdentity("user_id", "username"),
-  sandbox: {
-    denial: "access_denied",
-    platformId: (digest) => `178414${digits(digest, 11)}`,
-    tokenResponse: (token, id) => ({
-      data: [{ access_token: token, user_id: id, permissions: "instagram_business_basic" }],
-    }),
-    identityResponse: (id, handle) => ({ user_id: id, username: handle, id }),
-  },
 };

@@ -3,7 +3,6 @@
 // exposes no public handle through this product: `name` stands in. learn.microsoft.com › LinkedIn ›
 // Sign In with LinkedIn using OpenID Connect; Authorization Code Flow.
 import { accessToken, bearerGet, flatIdentity } from "./adapter";
-import { letters } from "./sandbox/ids";
 import type { PlatformSpec } from "./types";
 
 export const linkedin: PlatformSpec = {
@@ -23,21 +22,4 @@ export const linkedin: PlatformSpec = {
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
   parseIdentity: flatIdentity("sub", "name"),
-  sandbox: {
-    denial: "user_cancelled_authorize",
-    platformId: (digest) => letters(digest, 10),
-    tokenResponse: (token) => ({
-      access_token: token,
-      expires_in: 5183999,
-      scope: "openid,profile",
-      token_type: "Bearer",
-    }),
-    identityResponse: (id, handle) => ({
-      sub: id,
-      name: handle,
-      given_name: handle,
-      family_name: "",
-      locale: { country: "US", language: "en" },
-    }),
-  },
 };

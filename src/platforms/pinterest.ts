@@ -2,7 +2,6 @@
 // Basic client authentication, identity from GET /v5/user_account. No PKCE is documented.
 // developers.pinterest.com › Set up authentication and authorization; user_account.
 import { accessToken, bearerGet, flatIdentity } from "./adapter";
-import { digits } from "./sandbox/ids";
 import type { PlatformSpec } from "./types";
 
 export const pinterest: PlatformSpec = {
@@ -22,31 +21,4 @@ export const pinterest: PlatformSpec = {
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
   parseIdentity: flatIdentity("id", "username"),
-  sandbox: {
-    denial: "access_denied",
-    platformId: (digest) => digits(digest, 18),
-    tokenResponse: (token) => ({
-      access_token: token,
-      refresh_token: "pinr.sandbox",
-      response_type: "authorization_code",
-      token_type: "bearer",
-      expires_in: 2592000,
-      refresh_token_expires_in: 31536000,
-      scope: "user_accounts:read",
-    }),
-    identityResponse: (id, handle) => ({
-      account_type: "PINNER",
-      id,
-      username: handle,
-      profile_image: "",
-      website_url: "",
-      about: "",
-      business_name: null,
-      board_count: 0,
-      pin_count: 0,
-      follower_count: 0,
-      following_count: 0,
-      monthly_views: 0,
-    }),
-  },
 };

@@ -2,7 +2,6 @@
 // /oauth/access_token (answers access_token and user_id), identity from /v1.0/me. No PKCE.
 // developers.facebook.com › Threads › Get Access Tokens; Threads Profiles.
 import { accessToken, flatIdentity, tokenInQuery } from "./adapter";
-import { digits } from "./sandbox/ids";
 import type { PlatformSpec } from "./types";
 
 export const threads: PlatformSpec = {
@@ -22,10 +21,4 @@ export const threads: PlatformSpec = {
   parseToken: (body) => accessToken(body, "user_id"),
   identityRequest: tokenInQuery("id,username"),
   parseIdentity: flatIdentity("id", "username"),
-  sandbox: {
-    denial: "access_denied",
-    platformId: (digest) => digits(digest, 17),
-    tokenResponse: (token, id) => ({ access_token: token, user_id: id }),
-    identityResponse: (id, handle) => ({ id, username: handle }),
-  },
 };

@@ -1,7 +1,6 @@
 // TikTok Login Kit for Web (OAuth v2). PKCE is only for the mobile and desktop kits, so the web flow sends
 // none. `username` needs user.info.profile. developers.tiktok.com › Login Kit for Web; Get User Info.
 
-import { toHex } from "../lib/encoding";
 import { accessToken, bearerGet, child, text } from "./adapter";
 import type { PlatformSpec } from "./types";
 
@@ -32,25 +31,5 @@ export const tiktok: PlatformSpec = {
     return id
       ? { platform_id: id, handle: text(user, "username") ?? text(user, "display_name") ?? "" }
       : null;
-  },
-  sandbox: {
-    denial: "access_denied",
-    platformId(digest) {
-      const hex = toHex(digest);
-      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-    },
-    tokenResponse: (token, id) => ({
-      access_token: token,
-      expires_in: 86400,
-      open_id: id,
-      refresh_expires_in: 31536000,
-      refresh_token: "rft.sandbox",
-      scope: SCOPES.join(","),
-      token_type: "Bearer",
-    }),
-    identityResponse: (id, handle) => ({
-      data: { user: { open_id: id, username: handle, display_name: handle } },
-      error: { code: "ok", message: "", log_id: "sandbox" },
-    }),
   },
 };

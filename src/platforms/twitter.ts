@@ -1,7 +1,6 @@
 // X (Twitter): OAuth 2.0 Authorization Code Flow with PKCE (required), confidential client (HTTP Basic on
 // the token endpoint), identity from GET /2/users/me. docs.x.com › OAuth 2.0 › User access token.
 import { accessToken, bearerGet, child, flatIdentity } from "./adapter";
-import { digits } from "./sandbox/ids";
 import type { PlatformSpec } from "./types";
 
 const SCOPES = ["tweet.read", "users.read"];
@@ -23,15 +22,4 @@ export const twitter: PlatformSpec = {
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
   parseIdentity: (body, token) => flatIdentity("id", "username")(child(body, "data"), token),
-  sandbox: {
-    denial: "access_denied",
-    platformId: (digest) => digits(digest, 18),
-    tokenResponse: (token) => ({
-      token_type: "bearer",
-      expires_in: 7200,
-      access_token: token,
-      scope: SCOPES.join(" "),
-    }),
-    identityResponse: (id, handle) => ({ data: { id, name: handle, username: handle } }),
-  },
 };

@@ -54,7 +54,8 @@ export class NotImplementedError extends Error {
 
 /**
  * Everything that differs between platforms, as data plus small parsers. `createAdapter` turns a spec
- * into a PlatformAdapter; the sandbox reads the same spec to answer "like the real platform would".
+ * into a PlatformAdapter. (How the sandbox imitates each platform is the sandbox's own business:
+ * sandbox/shapes.ts.)
  */
 export type PlatformSpec = {
   platform: Platform;
@@ -83,12 +84,4 @@ export type PlatformSpec = {
     credentials: Credentials,
   ): Promise<{ url: string; headers?: Record<string, string> }>;
   parseIdentity(body: unknown, token: PlatformToken): Identity | null;
-  /** How the platform shapes its answers, for the sandbox. */
-  sandbox: {
-    /** The `error` the platform redirects with on a refusal. */
-    denial: string;
-    platformId(digest: Uint8Array): string;
-    tokenResponse(accessToken: string, platformId: string): unknown;
-    identityResponse(platformId: string, handle: string): unknown;
-  };
 };

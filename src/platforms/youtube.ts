@@ -2,7 +2,6 @@
 // user's channel (channels.list mine=true): the channel id and its @handle (customUrl), else its title.
 // developers.google.com › Using OAuth 2.0 for Web Server Applications; YouTube Data API › Channels: list.
 import { accessToken, bearerGet, child, text } from "./adapter";
-import { letters } from "./sandbox/ids";
 import type { PlatformSpec } from "./types";
 
 const SCOPES = ["https://www.googleapis.com/auth/youtube.readonly"];
@@ -33,28 +32,5 @@ export const youtube: PlatformSpec = {
     const snippet = child(channel, "snippet");
     const handle = text(snippet, "customUrl")?.replace(/^@/, "") ?? text(snippet, "title") ?? "";
     return { platform_id: id, handle };
-  },
-  sandbox: {
-    denial: "access_denied",
-    platformId: (digest) => `UC${letters(digest, 22)}`,
-    tokenResponse: (token) => ({
-      access_token: token,
-      expires_in: 3599,
-      scope: SCOPES.join(" "),
-      token_type: "Bearer",
-    }),
-    identityResponse: (id, handle) => ({
-      kind: "youtube#channelListResponse",
-      etag: "sandbox",
-      pageInfo: { totalResults: 1, resultsPerPage: 5 },
-      items: [
-        {
-          kind: "youtube#channel",
-          etag: "sandbox",
-          id,
-          snippet: { title: handle, description: "", customUrl: `@${handle}` },
-        },
-      ],
-    }),
   },
 };

@@ -1,278 +1,147 @@
-// Posts: list (paginated, every accessible workspace), create, get, update, delete.
-import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import { insertedId, type Statement } from "../db/batch";
-import type { Database } from "../db/client";
-import { accounts, labels, media, postLabels, postMedia, postPlatforms, posts } from "../db/schema";
-import { requireAbility } from "../http/abilities";
+// Posts: list (paginated, every accessible workspace), create (201), get, update, delete. Ability
+// `posts`. The router parses, calls the posts modules and answers; the rules live beside it.
+import type { Context } from "hono";
 import type { ApiEnv } from "../http/env";
-import { invalidField, notFound, validationFailed } from "../http/errors";
-import { idPath, validate } from "../http/legacy";
+import { jsonBody, jsonContent } from "../http/openapi";
 import { paginated } from "../http/pagination";
-import { createRouter } from "../http/router";
+import { apiRoute, createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
-import { enqueuePublish } from "../publishing/messages";
-import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/queries";
-import { assemblePosts, type PostResults, postStatements } from "./load";
-import { type PresentContext, presentPosts } from "./present";
-import { nextState, type PostState, ruleErrors, statusOf } from "./rules";
-import { createPostBody, getPostQuery, listPostsQuery, type PostInput, updatePostBody } from "./schemas";
+import { idParams, messageSchema } from "../lib/schemas";
+import type { PresentContext } from "./present";
+import { deletePost, loadPost, pageOfPosts } from "./queries";
+import { createPost, type SaveContext, updatePost } from "./save";
 import {
-  idsOrNothing,
-  insertLabels,
-  insertMedia,
-  insertRows,
-  replaceRows,
-  type TargetAccount,
-  updateRowSettings,
-} from "./write";
+  createPostBody,
+  getPostQuery,
+  listPostsQuery,
+  postPageSchema,
+  postSchema,
+  updatePostBody,
+} from "./schemas";
 
-/** Reads the accounts, labels and media a request names, scoped to one workspace (an SQL expression). */
-function referenceStatements(db: Database, workspaceId: number | SQL, input: PostInput) {
-  const mediaIds = [...new Set((input.content ?? []).flatMap((item) => item.media))];
-  return [
-    db
-      .select({ id: accounts.id, platform: accounts.platform })
-      .from(accounts)
-      .where(and(eq(accounts.workspaceId, workspaceId), idsOrNothing(accounts.id, input.accounts ?? []))),
-    db
-      .select({ id: labels.id })
-      .from(labels)
-      .where(and(eq(labels.workspaceId, workspaceId), idsOrNothing(labels.id, input.labels ?? []))),
-    db
-      .select({ id: media.id, state: media.state })
-      .from(media)
-      .where(and(eq(media.workspaceId, workspaceId), idsOrNothing(media.id, mediaIds))),
-  ] as const;
-}
+const tags = ["Posts"];
 
-type References = {
-  accounts: TargetAccount[];
-  labelIds: Set<number>;
-  media: Map<number, "processing" | "ready" | "failed">;
-};
+const STATUSES =
+  "A post is a DRAFT (no `scheduled_at`), SCHEDULED (published by the scheduler once `scheduled_at` passes), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status and, once PUBLISHED, its metrics in `analytics`.";
 
-/** 422 naming each account, label or media id that is not of the post's workspace. */
-function referenceErrors(input: PostInput, refs: References): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  const accountIds = new Set(refs.accounts.map((a) => a.id));
-  input.accounts?.forEach((id, i) => {
-    if (!accountIds.has(id)) errors[`accounts.${i}`] = [`The selected accounts.${i} is invalid.`];
-  });
-  input.labels?.forEach((id, i) => {
-    if (!refs.labelIds.has(id)) errors[`labels.${i}`] = [`The selected labels.${i} is invalid.`];
-  });
-  input.content?.forEach((item, i) => {
-    item.media.forEach((id, j) => {
-      const state = refs.media.get(id);
-      if (!state || state === "failed")
-        errors[`content.${i}.media.${j}`] = [`The selected content.${i}.media.${j} is invalid.`];
-    });
-  });
-  return errors;
-}
+const SETTINGS =
+  "`settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.";
 
-function toReferences(
-  accountRows: TargetAccount[],
-  labelRows: Array<{ id: number }>,
-  mediaRows: Array<{ id: number; state: "processing" | "ready" | "failed" }>,
-  input: PostInput,
-): References {
-  const byId = new Map(accountRows.map((a) => [a.id, a]));
-  return {
-    // In the order the client gave them: that is the order of the platform rows.
-    accounts: (input.accounts ?? []).flatMap((id) => byId.get(id) ?? []),
-    labelIds: new Set(labelRows.map((l) => l.id)),
-    media: new Map(mediaRows.map((m) => [m.id, m.state])),
-  };
-}
+const REPEAT =
+  "`repeatable: true` publishes the post `repeatable_times` times, `repeatable_gap` `repeatable_gap_unit` apart; the three fields are required with it and refused without it. `remaining_posts` counts the repetitions left.";
 
-function throwIfErrors(...groups: Array<Record<string, string[]>>) {
-  const errors = Object.assign({}, ...groups);
-  if (Object.keys(errors).length > 0) throw validationFailed(errors);
-}
+const AUTO_PLUG =
+  "`auto_plug` posts one follow-up reply with `text` once the published post's `metric` (likes by default) reaches `threshold`.";
 
-/**
- * Runs a post's writes and reads it back in the same batch (one round trip): `postId` may be SQL, the
- * id of the post the batch itself inserts.
- */
-async function writeAndLoad(db: Database, writes: Statement[], postId: number | SQL, ctx: PresentContext) {
-  const ids = db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
-  const reads = postStatements(db, ids, ctx.includeComments);
-  const [first, ...rest]: Statement[] = [...writes, ...reads];
-  const results = await db.batch([first!, ...rest]);
-  const [presented] = await presentPosts(
-    assemblePosts(results.slice(-reads.length) as unknown as PostResults),
-    ctx,
-  );
-  return presented!;
-}
-
-async function loadOne(db: Database, userId: number, postId: number, ctx: PresentContext) {
-  const ids = db
-    .select({ id: posts.id })
-    .from(posts)
-    .where(and(eq(posts.id, postId), inUserWorkspaces(db, posts.workspaceId, userId)));
-  const results = await db.batch(postStatements(db, ids, ctx.includeComments));
-  const [presented] = await presentPosts(assemblePosts(results), ctx);
-  if (!presented) throw notFound("Post");
-  return presented;
-}
-
-const stateFields = (state: PostState, status: ReturnType<typeof statusOf>) => ({
-  status,
-  scheduledAt: state.scheduledAt,
-  publishNow: state.publishNow,
-  repeatable: state.repeatable,
-  repeatableTimes: state.repeatableTimes,
-  repeatableGap: state.repeatableGap,
-  repeatableGapUnit: state.repeatableGapUnit,
+/** How answers are rendered: media links are signed for the service's public origin. */
+const links = (c: Context<ApiEnv>) => ({ env: c.env, origin: publicOrigin(c.env, c.req.url) });
+const presenting = (c: Context<ApiEnv>, includeComments: boolean): PresentContext => ({
+  ...links(c),
+  includeComments,
 });
+const saving = (c: Context<ApiEnv>): SaveContext => ({ ...links(c), queue: c.env.PUBLISH_QUEUE });
 
 export const postsRouter = createRouter<ApiEnv>()
-  .use(requireAbility("posts"))
-  .get("/", validate("query", listPostsQuery), async (c) => {
-    const { db, principal } = c.var;
-    const { page, per_page, include_comments } = c.req.valid("query");
-    const mine = inUserWorkspaces(db, posts.workspaceId, principal.userId);
-    const pageIds = db
-      .select({ id: posts.id })
-      .from(posts)
-      .where(mine)
-      .orderBy(desc(posts.id))
-      .limit(per_page)
-      .offset((page - 1) * per_page);
-    const [[totals], ...results] = await db.batch([
-      db.select({ total: count() }).from(posts).where(mine),
-      ...postStatements(db, pageIds, include_comments),
-    ]);
-    const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: include_comments };
-    const data = await presentPosts(assemblePosts(results), ctx);
-    return c.json(
-      paginated(
-        { requestUrl: c.req.url, origin: ctx.origin, page, perPage: per_page },
-        data,
-        totals?.total ?? 0,
-      ),
-    );
-  })
-  .post("/", validate("json", createPostBody), async (c) => {
-    const { db, principal } = c.var;
-    const input = c.req.valid("json");
-    const now = new Date();
-    const [workspace, accountRows, labelRows, mediaRows] = await db.batch([
-      accessibleWorkspace(db, principal.userId, input.workspace_id),
-      ...referenceStatements(db, input.workspace_id, input),
-    ]);
-    if (workspace.length === 0) throw notFound("Workspace");
-    const refs = toReferences(accountRows, labelRows, mediaRows, input);
-    const state = nextState(null, input, now);
-    throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs));
-
-    const status = statusOf(state);
-    const newPostId = insertedId(posts);
-    const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: false };
-    const post = await writeAndLoad(
-      db,
-      [
-        db.insert(posts).values({
-          workspaceId: input.workspace_id,
-          userId: principal.userId,
-          content: input.content.map((item) => item.text),
-          ...stateFields(state, status),
-          remainingPosts: state.repeatable ? state.repeatableTimes : null,
-          autoPlug: input.auto_plug ?? null,
-        }),
-        ...insertRows(db, newPostId, refs.accounts, status, input.settings),
-        ...insertMedia(db, newPostId, input.content),
-        ...insertLabels(db, newPostId, input.labels ?? []),
-      ],
-      newPostId,
-      ctx,
-    );
-    if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [post.id]);
-    return c.json(post, 201);
-  })
-  .get("/:id", idPath(), validate("query", getPostQuery), async (c) => {
-    const { db, principal } = c.var;
-    const { id } = c.req.valid("param");
-    const { include_comments } = c.req.valid("query");
-    const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: include_comments };
-    return c.json(await loadOne(db, principal.userId, id, ctx));
-  })
-  .put("/:id", idPath(), validate("json", updatePostBody), async (c) => {
-    const { db, principal } = c.var;
-    const { id } = c.req.valid("param");
-    const input = c.req.valid("json");
-    const now = new Date();
-    const workspaceOfPost = sql`(SELECT workspace_id FROM ${posts} WHERE ${posts.id} = ${id})`;
-    const [[post], existingRows, accountRows, labelRows, mediaRows] = await db.batch([
-      db
-        .select()
-        .from(posts)
-        .where(and(eq(posts.id, id), inUserWorkspaces(db, posts.workspaceId, principal.userId))),
-      db
-        .select({ accountId: postPlatforms.accountId })
-        .from(postPlatforms)
-        .where(eq(postPlatforms.postId, id)),
-      ...referenceStatements(db, workspaceOfPost, input),
-    ]);
-    if (!post) throw notFound("Post");
-    if (post.status === "PUBLISHED" || post.status === "PUBLISHING") {
-      throw invalidField(
-        "status",
-        post.status === "PUBLISHED"
-          ? "A published post cannot be edited."
-          : "A post cannot be edited while it is being published.",
-      );
-    }
-    const refs = toReferences(accountRows, labelRows, mediaRows, input);
-    const state = nextState(post, input, now);
-    throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs));
-
-    const status = statusOf(state);
-    const repeatChanged =
-      input.repeatable !== undefined ||
-      input.repeatable_times !== undefined ||
-      post.repeatable !== state.repeatable;
-    const ctx = { env: c.env, origin: publicOrigin(c.env, c.req.url), includeComments: false };
-    const updated = await writeAndLoad(
-      db,
-      [
-        db
-          .update(posts)
-          .set({
-            ...stateFields(state, status),
-            ...(input.content ? { content: input.content.map((item) => item.text) } : {}),
-            ...(repeatChanged ? { remainingPosts: state.repeatable ? state.repeatableTimes : null } : {}),
-            ...(input.auto_plug !== undefined ? { autoPlug: input.auto_plug } : {}),
-            updatedAt: now,
-          })
-          .where(eq(posts.id, id)),
-        ...(input.accounts ? replaceRows(db, id, existingRows, refs.accounts, status, input.settings) : []),
-        ...(input.settings ? updateRowSettings(db, id, input.settings) : []),
-        db.update(postPlatforms).set({ status, updatedAt: now }).where(eq(postPlatforms.postId, id)),
-        ...(input.content
-          ? [db.delete(postMedia).where(eq(postMedia.postId, id)), ...insertMedia(db, id, input.content)]
-          : []),
-        ...(input.labels
-          ? [db.delete(postLabels).where(eq(postLabels.postId, id)), ...insertLabels(db, id, input.labels)]
-          : []),
-      ],
-      id,
-      ctx,
-    );
-    if (status === "PUBLISHING") await enqueuePublish(c.env.PUBLISH_QUEUE, [id]);
-    return c.json(updated);
-  })
-  .delete("/:id", idPath(), async (c) => {
-    const { db, principal } = c.var;
-    const { id } = c.req.valid("param");
-    // Rows, media links, labels and comments go with it (ON DELETE CASCADE); a queued publish job
-    // or a cron claim then finds no post and publishes nothing.
-    const deleted = await db
-      .delete(posts)
-      .where(and(eq(posts.id, id), inUserWorkspaces(db, posts.workspaceId, principal.userId)))
-      .returning({ id: posts.id });
-    if (deleted.length === 0) throw notFound("Post");
-    return c.json({ message: "Post deleted successfully." });
-  });
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/",
+      tags,
+      summary: "List posts",
+      description: `The posts of every workspace the key's user can access, newest first, 100 per page unless \`per_page\` says otherwise.\n\n${STATUSES}`,
+      request: { query: listPostsQuery },
+      responses: { 200: jsonContent(postPageSchema, "One page of posts.") },
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { page, per_page, include_comments } = c.req.valid("query");
+      const ctx = presenting(c, include_comments);
+      const { data, total } = await pageOfPosts(db, principal.userId, { page, perPage: per_page }, ctx);
+      const request = { requestUrl: c.req.url, origin: ctx.origin, page, perPage: per_page };
+      return c.json(paginated(request, data, total), 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "post",
+      path: "/",
+      tags,
+      summary: "Create a post",
+      description: [
+        "Creates a post in `workspace_id` for the given accounts of that workspace, one platform row per account. Without `scheduled_at` or `publish_now` it is a DRAFT; with `scheduled_at` it is SCHEDULED; with `publish_now` it is PUBLISHING and queued at once. Accounts, labels and media of another workspace, and failed media, are refused by index (`accounts.1`, `content.0.media.2`).",
+        STATUSES,
+        SETTINGS,
+        REPEAT,
+        AUTO_PLUG,
+      ].join("\n\n"),
+      request: { body: jsonBody(createPostBody) },
+      responses: { 201: jsonContent(postSchema, "The post.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const post = await createPost(db, principal.userId, c.req.valid("json"), saving(c));
+      return c.json(post, 201);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/{id}",
+      tags,
+      summary: "Get a post",
+      description: `The post with its platform rows, labels and media, and its comments when \`include_comments\` is true.\n\n${STATUSES}`,
+      request: { params: idParams, query: getPostQuery },
+      responses: { 200: jsonContent(postSchema, "The post.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const { include_comments } = c.req.valid("query");
+      return c.json(await loadPost(db, principal.userId, id, presenting(c, include_comments)), 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "put",
+      path: "/{id}",
+      tags,
+      summary: "Update a post",
+      description: [
+        "A partial update: every field is optional and a field left out keeps its stored value. `content`, `labels` and `accounts` replace the stored lists wholesale; rows of accounts that stay keep their settings, new accounts get a row with their platform's defaults (or `settings`), and rows of dropped accounts are removed. `settings` replaces the settings of the rows of the platforms it names. `scheduled_at: null` turns the post back into a DRAFT, `publish_now: true` publishes it now; a stored `scheduled_at` that has already passed is dropped rather than re-armed unless the post is still SCHEDULED. `repeatable: false` clears the repeat fields, and `remaining_posts` restarts from `repeatable_times` when `repeatable` or `repeatable_times` is given. `auto_plug: null` removes the follow-up. Every platform row takes the post's new status.",
+        "A post that is PUBLISHING or PUBLISHED cannot be edited: the answer is a 422 on `status`.",
+        STATUSES,
+        SETTINGS,
+        REPEAT,
+        AUTO_PLUG,
+      ].join("\n\n"),
+      request: { params: idParams, body: jsonBody(updatePostBody) },
+      responses: { 200: jsonContent(postSchema, "The post.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const post = await updatePost(db, principal.userId, id, c.req.valid("json"), saving(c));
+      return c.json(post, 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "delete",
+      path: "/{id}",
+      tags,
+      summary: "Delete a post",
+      description:
+        "Deletes the post with its platform rows, media links, labels and comments; the media stay in the library. A post deleted while queued is not published.",
+      request: { params: idParams },
+      responses: { 200: jsonContent(messageSchema, "Deleted.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      await deletePost(db, principal.userId, c.req.valid("param").id);
+      return c.json({ message: "Post deleted successfully." }, 200);
+    },
+  );

@@ -1,9 +1,14 @@
-// The Post shape, identical in every answer (create, get, update, list items).
-
+// The Post shape, identical in every answer (create, get, update, list items), typed by the documented
+// schema so the presenter cannot drift from the API reference.
+import type { z } from "zod";
 import { isoOrNull, toPostedOn, toZonedIso } from "../lib/time";
 import { signMediaUrl } from "../media/links";
 import { presentWorkspace } from "../workspaces/present";
 import type { LoadedPost } from "./load";
+import type { postSchema } from "./schemas";
+
+export type PresentedPost = z.output<typeof postSchema>;
+type Row = PresentedPost["platforms"][number];
 
 export type PresentContext = { env: Pick<Env, "ENCRYPTION_KEY">; origin: string; includeComments: boolean };
 
@@ -20,12 +25,16 @@ function linkSigner(ctx: PresentContext) {
   };
 }
 
-export async function presentPosts(loaded: LoadedPost[], ctx: PresentContext) {
+export async function presentPosts(loaded: LoadedPost[], ctx: PresentContext): Promise<PresentedPost[]> {
   const sign = linkSigner(ctx);
   return Promise.all(loaded.map((post) => presentOne(post, ctx, sign)));
 }
 
-async function presentOne(loaded: LoadedPost, ctx: PresentContext, sign: (id: number) => Promise<string>) {
+async function presentOne(
+  loaded: LoadedPost,
+  ctx: PresentContext,
+  sign: (id: number) => Promise<string>,
+): Promise<PresentedPost> {
   const { post, workspace } = loaded;
   const zone = workspace.timezone;
   const content = await Promise.all(
@@ -45,7 +54,7 @@ async function presentOne(loaded: LoadedPost, ctx: PresentContext, sign: (id: nu
     })),
   );
   const postedOn = [...new Set(loaded.rows.flatMap((row) => row.postedOn))].sort((a, b) => a - b);
-  const presented = {
+  return {
     id: post.id,
     content,
     status: post.status,
@@ -63,11 +72,14 @@ async function presentOne(loaded: LoadedPost, ctx: PresentContext, sign: (id: nu
       platform: row.platform,
       posted_on: row.postedOn.map((ms) => toPostedOn(new Date(ms), zone)),
       status: row.status,
-      settings: row.settings,
+      // Untyped JSON columns: settings hold what the platform's request schema produced, analytics the
+      // metrics object.
+      settings: row.settings as Row["settings"],
       // Only published rows carry metrics (spec rule 2).
-      analytics: row.status === "PUBLISHED" ? row.analytics : {},
+      analytics: row.status === "PUBLISHED" ? (row.analytics as Row["analytics"]) : {},
     })),
-    auto_plug: post.autoPlug ?? null,
+    // Written by the request's auto_plug schema.
+    auto_plug: (post.autoPlug as PresentedPost["auto_plug"]) ?? null,
     created_at: toZonedIso(post.createdAt, zone),
     updated_at: toZonedIso(post.updatedAt, zone),
     comments: ctx.includeComments
@@ -81,7 +93,4 @@ async function presentOne(loaded: LoadedPost, ctx: PresentContext, sign: (id: nu
         }))
       : [],
   };
-  return presented;
 }
-
-export type PresentedPost = Awaited<ReturnType<typeof presentPosts>>[number];

@@ -1,9 +1,10 @@
-// Request schemas of the posts API. Cross-field rules that need the stored post (update) or the clock
-// live in rules.ts, so create and update share them.
+// The posts API's schemas: the requests (cross-field rules that need the stored post or the clock live in
+// rules.ts, so create and update share them) and the Post every answer carries.
 import { z } from "zod";
-import { AUTO_PLUG_METRICS, GAP_UNITS } from "../db/enums";
-import { bodyId, isoDateTime, pageQuery, queryFlag } from "../lib/schemas";
-import { settingsInput } from "./settings";
+import { AUTO_PLUG_METRICS, GAP_UNITS, PLATFORMS, POST_STATUSES } from "../db/enums";
+import { bodyId, isoDateTime, pageQuery, paginated, queryFlag, zonedTime } from "../lib/schemas";
+import { workspaceSchema } from "../workspaces/schemas";
+import { rowSettingsSchema, settingsInput } from "./settings";
 
 const uniqueIds = (max: number) =>
   z
@@ -14,12 +15,17 @@ const uniqueIds = (max: number) =>
 const contentItem = z
   .object({
     text: z.string().max(63_206).default(""),
-    media: z.array(bodyId()).max(20).default([]),
+    media: z
+      .array(bodyId())
+      .max(20)
+      .default([])
+      .meta({ description: "Ids of media library items of the post's workspace, in order." }),
   })
   .superRefine((item, ctx) => {
     if (item.text.trim() === "" && item.media.length === 0)
       ctx.addIssue({ code: "custom", path: ["text"], message: "Each content item needs text or media." });
-  });
+  })
+  .meta({ description: "One item of the post (a thread has several): text, media, or both." });
 
 /** An automatic follow-up reply, posted once when the published post passes an engagement threshold. */
 export const autoPlugInput = z
@@ -28,19 +34,55 @@ export const autoPlugInput = z
     metric: z.enum(AUTO_PLUG_METRICS).default("likes"),
     threshold: z.int().min(1).max(1_000_000_000),
   })
-  .strict();
+  .strict()
+  .meta({
+    description:
+      "A follow-up reply posted once, when the published post's `metric` reaches `threshold`. `null` removes it.",
+  });
 
 const postFields = {
-  accounts: uniqueIds(50).min(1),
+  accounts: uniqueIds(50).min(1).meta({
+    description: "Accounts of the workspace to publish to; each gets a platform row, in this order.",
+  }),
   content: z.array(contentItem).min(1).max(25),
-  scheduled_at: isoDateTime().nullable().optional(),
-  publish_now: z.boolean().optional(),
-  labels: uniqueIds(50).optional(),
-  settings: settingsInput.optional(),
-  repeatable: z.boolean().optional(),
-  repeatable_times: z.int().min(1).max(100).nullable().optional(),
-  repeatable_gap: z.int().min(1).max(1000).nullable().optional(),
-  repeatable_gap_unit: z.enum(GAP_UNITS).nullable().optional(),
+  scheduled_at: isoDateTime()
+    .nullable()
+    .optional()
+    .meta({ description: "When to publish (in the future, with an offset). `null` makes the post a draft." }),
+  publish_now: z
+    .boolean()
+    .optional()
+    .meta({ description: "Publish right away (status PUBLISHING). Not together with `scheduled_at`." }),
+  labels: uniqueIds(50)
+    .optional()
+    .meta({ description: "Label ids of the post's workspace; replaces the post's labels." }),
+  settings: settingsInput.optional().meta({
+    description:
+      "Per-platform settings keyed by platform (`twitter`, `tiktok`, …), each applied to that platform's rows. Omitted keys take their defaults.",
+  }),
+  repeatable: z
+    .boolean()
+    .optional()
+    .meta({ description: "Publish again `repeatable_times` times, `repeatable_gap` units apart." }),
+  repeatable_times: z
+    .int()
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional()
+    .meta({ description: "Required when `repeatable` is true, refused otherwise." }),
+  repeatable_gap: z
+    .int()
+    .min(1)
+    .max(1000)
+    .nullable()
+    .optional()
+    .meta({ description: "Required when `repeatable` is true, refused otherwise." }),
+  repeatable_gap_unit: z
+    .enum(GAP_UNITS)
+    .nullable()
+    .optional()
+    .meta({ description: "Required when `repeatable` is true, refused otherwise." }),
   auto_plug: autoPlugInput.nullable().optional(),
 };
 
@@ -52,6 +94,101 @@ export const updatePostBody = z.object({
 });
 
 export type PostInput = z.output<typeof updatePostBody>;
+export type CreatePostInput = z.output<typeof createPostBody>;
 
-export const listPostsQuery = z.object({ ...pageQuery(100), include_comments: queryFlag().default(false) });
-export const getPostQuery = z.object({ include_comments: queryFlag().default(false) });
+const includeComments = queryFlag()
+  .default(false)
+  .meta({ description: "Include each post's comments (otherwise `comments` is empty)." });
+
+export const listPostsQuery = z.object({ ...pageQuery(100), include_comments: includeComments });
+export const getPostQuery = z.object({ include_comments: includeComments });
+
+// Answers.
+
+const postedOn = z
+  .string()
+  .meta({ description: "When it was published, in the workspace's zone.", example: "2026-11-21 09:15 AM" });
+
+const postMediaSchema = z
+  .strictObject({
+    id: z.int(),
+    name: z.string(),
+    url: z.string().meta({ description: "A signed link, valid for at least 24 hours." }),
+    type: z.string().meta({ description: "MIME type.", example: "image/jpeg" }),
+    size: z.int().meta({ description: "Bytes." }),
+  })
+  .meta({ id: "PostMedia" });
+
+const metricsSchema = z
+  .strictObject({
+    comments: z.int(),
+    likes: z.int(),
+    shares: z.int(),
+    impressions: z.int(),
+    quotes: z.int(),
+    saves: z.int(),
+    engagement_rate: z.number(),
+  })
+  .meta({ id: "PostMetrics" });
+
+const platformRowSchema = z
+  .strictObject({
+    account_id: z.int(),
+    platform: z.enum(PLATFORMS),
+    posted_on: z.array(postedOn),
+    status: z.enum(POST_STATUSES),
+    settings: rowSettingsSchema,
+    analytics: z
+      .union([metricsSchema, z.strictObject({})])
+      .meta({ description: "The row's engagement once PUBLISHED; `{}` before." }),
+  })
+  .meta({ id: "PostPlatform", description: "The post on one of its accounts." });
+
+const autoPlugSchema = z
+  .strictObject({ text: z.string(), metric: z.enum(AUTO_PLUG_METRICS), threshold: z.int() })
+  .meta({ id: "AutoPlug" });
+
+const commentSchema = z
+  .strictObject({
+    id: z.int(),
+    content: z.string(),
+    author_name: z.string(),
+    platform: z.enum(PLATFORMS),
+    created_at: zonedTime(),
+    contact: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "The author's CRM contact when known: `name`, `username`, `profile_url`, …" }),
+  })
+  .meta({ id: "PostComment" });
+
+export const postSchema = z
+  .strictObject({
+    id: z.int(),
+    content: z.array(z.strictObject({ text: z.string(), media: z.array(postMediaSchema) })),
+    status: z.enum(POST_STATUSES).meta({
+      description:
+        "DRAFT (no schedule), SCHEDULED (waits for `scheduled_at`), PUBLISHING (queued or being published), PUBLISHED, FAILED.",
+    }),
+    posted_on: z.array(postedOn).meta({ description: "Every time any row was published, oldest first." }),
+    scheduled_at: zonedTime().nullable(),
+    repeatable: z.boolean(),
+    repeatable_times: z.int().nullable(),
+    repeatable_gap: z.int().nullable(),
+    repeatable_gap_unit: z.enum(GAP_UNITS).nullable(),
+    remaining_posts: z.int().nullable().meta({ description: "Repetitions left; null unless repeatable." }),
+    workspace: workspaceSchema,
+    labels: z.array(z.strictObject({ id: z.int(), name: z.string(), color: z.string() })),
+    platforms: z.array(platformRowSchema),
+    // A union rather than .nullable(): the generator would otherwise make the AutoPlug component itself nullable.
+    auto_plug: z.union([autoPlugSchema, z.null()]),
+    created_at: zonedTime(),
+    updated_at: zonedTime(),
+    comments: z.array(commentSchema).meta({ description: "Empty unless `include_comments` was asked." }),
+  })
+  .meta({
+    id: "Post",
+    description: "A post, its platform rows and its media; times in the workspace's zone.",
+  });
+
+export const postPageSchema = paginated(postSchema).meta({ id: "PostPage" });

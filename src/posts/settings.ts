@@ -1,7 +1,9 @@
-// Per-platform post settings: one strict schema per platform, defaults filled in, so every platform
-// row carries the complete settings object its platform's publisher needs. Twitter's keys are the spec's.
+// Per-platform post settings: one strict request schema per platform, defaults filled in, so every
+// platform row carries the complete settings object its platform's publisher needs (Twitter's keys are
+// the spec's); and the documented shape of that complete object, checked at compile time against what
+// the request schema produces, so the API reference cannot drift from the validator.
 import { z } from "zod";
-import type { Platform } from "../db/enums";
+import { PLATFORMS, type Platform } from "../db/enums";
 
 const id = () => z.string().trim().min(1).max(64).nullable().default(null);
 const text = (max: number) => z.string().max(max).nullable().default(null);
@@ -28,10 +30,11 @@ const twitterPoll = z
         message: "The poll duration minutes are required when the poll is enabled.",
       });
   })
+  // The refinement above guarantees options and duration when enabled.
   .transform((poll) =>
     poll.enabled
-      ? { enabled: true, options: poll.options, duration_minutes: poll.duration_minutes }
-      : { enabled: false },
+      ? { enabled: true as const, options: poll.options!, duration_minutes: poll.duration_minutes! }
+      : { enabled: false as const },
   );
 
 export const PLATFORM_SETTINGS = {
@@ -127,6 +130,104 @@ export const settingsInput = z
     },
   )
   .strict();
+
+const nullableId = () => z.string().nullable();
+const nullableText = () => z.string().nullable();
+
+/** The complete settings object of a platform row, as answers render it: every key present. */
+const SETTINGS_SCHEMAS = {
+  twitter: z
+    .strictObject({
+      for_super_followers_only: z.boolean(),
+      reply_settings: z.enum(["everyone", "following", "mentionedUsers", "subscribers", "verified"]),
+      quote_tweet_id: nullableId(),
+      reply: z.strictObject({ in_reply_to_tweet_id: nullableId() }),
+      community_id: nullableId(),
+      share_with_followers: z.boolean(),
+      text: nullableText(),
+      poll: z.union([
+        z.strictObject({
+          enabled: z.literal(true),
+          options: z.array(z.string()),
+          duration_minutes: z.int(),
+        }),
+        z.strictObject({ enabled: z.literal(false) }),
+      ]),
+    })
+    .meta({ id: "TwitterSettings", description: "Settings of an X (Twitter) row." }),
+  tiktok: z
+    .strictObject({
+      privacy_level: z.enum([
+        "PUBLIC_TO_EVERYONE",
+        "MUTUAL_FOLLOW_FRIENDS",
+        "FOLLOWER_OF_CREATOR",
+        "SELF_ONLY",
+      ]),
+      title: nullableText(),
+      disable_duet: z.boolean(),
+      disable_stitch: z.boolean(),
+      disable_comment: z.boolean(),
+      brand_content_toggle: z.boolean(),
+      brand_organic_toggle: z.boolean(),
+      is_aigc: z.boolean(),
+    })
+    .meta({ id: "TiktokSettings", description: "Settings of a TikTok row." }),
+  youtube: z
+    .strictObject({
+      title: nullableText(),
+      privacy_status: z.enum(["public", "unlisted", "private"]),
+      made_for_kids: z.boolean(),
+      tags: z.array(z.string()),
+      category_id: nullableId(),
+    })
+    .meta({ id: "YoutubeSettings", description: "Settings of a YouTube row." }),
+  pinterest: z
+    .strictObject({
+      board_id: nullableId(),
+      title: nullableText(),
+      link: z.string().nullable(),
+      alt_text: nullableText(),
+    })
+    .meta({ id: "PinterestSettings", description: "Settings of a Pinterest row." }),
+  instagram: z
+    .strictObject({
+      post_type: z.enum(["post", "reel", "story"]),
+      share_to_feed: z.boolean(),
+      collaborators: z.array(z.string()),
+      location_id: nullableId(),
+    })
+    .meta({ id: "InstagramSettings", description: "Settings of an Instagram row." }),
+  facebook: z
+    .strictObject({
+      post_type: z.enum(["post", "reel", "story"]),
+      link: z.string().nullable(),
+    })
+    .meta({ id: "FacebookSettings", description: "Settings of a Facebook row." }),
+  linkedin: z
+    .strictObject({
+      visibility: z.enum(["PUBLIC", "CONNECTIONS", "LOGGED_IN"]),
+      disable_reshare: z.boolean(),
+      document_title: nullableText(),
+    })
+    .meta({ id: "LinkedinSettings", description: "Settings of a LinkedIn row." }),
+  threads: z
+    .strictObject({
+      reply_control: z.enum(["everyone", "accounts_you_follow", "mentioned_only"]),
+      topic_tag: nullableText(),
+    })
+    .meta({ id: "ThreadsSettings", description: "Settings of a Threads row." }),
+} satisfies Record<Platform, z.ZodType>;
+
+// Compile-time proof that each documented shape is exactly what its request schema produces.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Documented = { [P in Platform]: z.output<(typeof SETTINGS_SCHEMAS)[P]> };
+true satisfies Same<PlatformSettings, Documented>;
+
+/** A row's settings: the complete object of the row's platform. */
+export const rowSettingsSchema = z.union(PLATFORMS.map((p) => SETTINGS_SCHEMAS[p])).meta({
+  description:
+    "The complete settings of the row's platform: what `settings` gave, every other key at its default.",
+});
 
 /** The complete settings of a platform row: what the client sent, with every default filled in. */
 export function settingsFor(

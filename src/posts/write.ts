@@ -1,10 +1,13 @@
 // Builds the statements that write a post and its children. Callers run them in one db.batch, which
 // D1 executes as one transaction.
-import { and, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
-import { chunkForD1, type Statement } from "../db/batch";
+import { and, eq, notInArray, type SQL, sql } from "drizzle-orm";
+import { chunkForD1, insertedId, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform, PostStatus } from "../db/enums";
-import { postLabels, postMedia, postPlatforms } from "../db/schema";
+import { type Post, postLabels, postMedia, postPlatforms, posts } from "../db/schema";
+import type { References } from "./references";
+import type { PostState } from "./rules";
+import type { CreatePostInput, PostInput } from "./schemas";
 import { settingsFor } from "./settings";
 
 export type TargetAccount = { id: number; platform: Platform };
@@ -89,5 +92,84 @@ export function updateRowSettings(
   );
 }
 
-export const idsOrNothing = (column: Parameters<typeof inArray>[0], ids: number[]) =>
-  ids.length ? inArray(column, ids) : sql`0`;
+/** The post's columns that follow from its merged state. */
+const stateFields = (state: PostState, status: PostStatus) => ({
+  status,
+  scheduledAt: state.scheduledAt,
+  publishNow: state.publishNow,
+  repeatable: state.repeatable,
+  repeatableTimes: state.repeatableTimes,
+  repeatableGap: state.repeatableGap,
+  repeatableGapUnit: state.repeatableGapUnit,
+});
+
+/**
+ * Inserts a post with its rows, media links and labels. The children name the new post by
+ * `insertedId(posts)`, which is also the id to read it back by in the same batch.
+ */
+export function createStatements(
+  db: Database,
+  userId: number,
+  input: CreatePostInput,
+  refs: References,
+  state: PostState,
+  status: PostStatus,
+): Statement[] {
+  const postId = insertedId(posts);
+  return [
+    db.insert(posts).values({
+      workspaceId: input.workspace_id,
+      userId,
+      content: input.content.map((item) => item.text),
+      ...stateFields(state, status),
+      remainingPosts: state.repeatable ? state.repeatableTimes : null,
+      autoPlug: input.auto_plug ?? null,
+    }),
+    ...insertRows(db, postId, refs.accounts, status, input.settings),
+    ...insertMedia(db, postId, input.content),
+    ...insertLabels(db, postId, input.labels ?? []),
+  ];
+}
+
+/**
+ * Applies a partial update: the fields the request gives replace the stored ones (lists wholesale),
+ * the others stay; every platform row takes the post's new status.
+ */
+export function updateStatements(
+  db: Database,
+  stored: Post,
+  existingRows: Array<{ accountId: number }>,
+  input: PostInput,
+  refs: References,
+  state: PostState,
+  status: PostStatus,
+  now: Date,
+): Statement[] {
+  const id = stored.id;
+  // remaining_posts restarts from repeatable_times when the request sets either repeat flag or count.
+  const repeatChanged =
+    input.repeatable !== undefined ||
+    input.repeatable_times !== undefined ||
+    stored.repeatable !== state.repeatable;
+  return [
+    db
+      .update(posts)
+      .set({
+        ...stateFields(state, status),
+        ...(input.content ? { content: input.content.map((item) => item.text) } : {}),
+        ...(repeatChanged ? { remainingPosts: state.repeatable ? state.repeatableTimes : null } : {}),
+        ...(input.auto_plug !== undefined ? { autoPlug: input.auto_plug } : {}),
+        updatedAt: now,
+      })
+      .where(eq(posts.id, id)),
+    ...(input.accounts ? replaceRows(db, id, existingRows, refs.accounts, status, input.settings) : []),
+    ...(input.settings ? updateRowSettings(db, id, input.settings) : []),
+    db.update(postPlatforms).set({ status, updatedAt: now }).where(eq(postPlatforms.postId, id)),
+    ...(input.content
+      ? [db.delete(postMedia).where(eq(postMedia.postId, id)), ...insertMedia(db, id, input.content)]
+      : []),
+    ...(input.labels
+      ? [db.delete(postLabels).where(eq(postLabels.postId, id)), ...insertLabels(db, id, input.labels)]
+      : []),
+  ];
+}

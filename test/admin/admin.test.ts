@@ -132,7 +132,7 @@ describe("POST /admin/v1/workspaces/{id}/members", () => {
     expect((await admin("POST", "/workspaces/99999999/members", { user_id: user.id })).status).toBe(404);
     const nonNumeric = await admin("POST", "/workspaces/abc/members", { user_id: user.id });
     expect(nonNumeric.status).toBe(422);
-    expect(nonNumeric.body.errors).toEqual({ id: ["The id must be an integer."] });
+    expect(nonNumeric.body.errors).toEqual({ id: ["The id field must be a positive integer."] });
     const ws = await createWorkspace(user.id);
     const unknown = await admin("POST", `/workspaces/${ws.id}/members`, { user_id: 99_999_999 });
     expect(unknown.status).toBe(422);

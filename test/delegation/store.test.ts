@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 
-// The flow rules of the Gate, driven with explicit clock values through its RPC methods.
+// The flow rules of the Coordinator, driven with explicit clock values through its RPC methods.
 const flow = {
   platform: "twitter",
   callbackUrl: "https://app.example.test/cb",
@@ -20,7 +20,7 @@ const fresh = () => env.COORDINATOR.getByName(`delegation:unit-${crypto.randomUU
 const T0 = 1_800_000_000_000;
 const MIN = 60_000;
 
-describe("Gate delegation flows", () => {
+describe("Coordinator delegation flows", () => {
   it("opens until just before creation + 15 min, and not at 15 min", async () => {
     const early = fresh();
     await early.createDelegation(flow, T0);

@@ -31,7 +31,7 @@ export async function createSession(app: App, body: Record<string, unknown> = {}
   return res.body.authorize_url;
 }
 
-/** The flow id inside an authorize URL (its Gate instance is `delegation:<id>`). */
+/** The flow id inside an authorize URL (its Coordinator instance is `delegation:<id>`). */
 export const flowIdOf = (authorizeUrl: string) => authorizeUrl.split("/").at(-1)!.slice(0, 22);
 
 type Cookie = { value: string; path: string };

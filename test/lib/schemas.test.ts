@@ -44,11 +44,14 @@ describe("bodyId (ids in JSON bodies)", () => {
   it.each([0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, 1e300, "1", "0x1", null, true])(
     "refuses %j with the shared message",
     (value) => {
-      expect(messageOf(bodyId(), value)).toEqual(
-        value === null ? ["The workspace id field must be a positive integer."] : REFUSED,
-      );
+      expect(messageOf(bodyId(), value)).toEqual(REFUSED);
     },
   );
+
+  it("says a missing id is required, in bodies and queries alike", () => {
+    expect(messageOf(bodyId(), undefined)).toEqual(["The workspace id field is required."]);
+    expect(messageOf(textId(), undefined)).toEqual(["The workspace id field is required."]);
+  });
 });
 
 describe("queryInt", () => {

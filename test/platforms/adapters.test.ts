@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { createAdapter, pkceChallenge } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
+import { SANDBOX_SHAPES } from "../../src/platforms/sandbox/shapes";
 import { type Fetch, NotImplementedError, PlatformError } from "../../src/platforms/types";
 import { hmacHex } from "../delegation/support";
 import { RECORDED } from "./recorded";
@@ -280,7 +281,7 @@ describe.each(PLATFORMS)("%s adapter", (platform) => {
 
   it("recognises the platform's refusal error and nothing else as a denial", () => {
     const adapter = adapterFor(platform, replay().fetch);
-    expect(adapter.isDenial(spec.sandbox.denial)).toBe(true);
+    expect(adapter.isDenial(SANDBOX_SHAPES[platform].denial)).toBe(true);
     expect(adapter.isDenial("server_error")).toBe(false);
     expect(adapter.isDenial("invalid_scope")).toBe(false);
   });

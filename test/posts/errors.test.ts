@@ -121,12 +121,12 @@ describe("post validation", () => {
       });
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
-        message: "The id must be an integer.",
-        errors: { id: ["The id must be an integer."] },
+        message: "The id field must be a positive integer.",
+        errors: { id: ["The id field must be a positive integer."] },
       });
     }
-    expect((await call("DELETE", "/api/v1/posts/0", { key: t.key })).status).toBe(422);
-    expect((await call("DELETE", "/api/v1/posts/99999999999999999999", { key: t.key })).status).toBe(422);
+    for (const id of ["0", "99999999999999999999", "0x1", "1e1", "007"])
+      expect((await call("DELETE", `/api/v1/posts/${id}`, { key: t.key })).status).toBe(422);
   });
 
   it("422 on update for a past scheduled_at and for repeat fields that do not fit together", async () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { call, serverTiming } from "../support/client";
+import { expectDocumented } from "../support/contract";
 import { insertComment, insertMedia, publishRows } from "../support/db";
 import { createPost, createTenant, inMinutes } from "../support/seed";
 
@@ -39,6 +40,7 @@ describe("POST /api/v1/posts", () => {
       },
     });
     expect(res.status).toBe(201);
+    expectDocumented("POST", "/api/v1/posts", res);
     const post = res.body;
     expect(Object.keys(post).sort()).toEqual(
       [
@@ -204,6 +206,8 @@ describe("POST /api/v1/posts", () => {
       },
     });
     expect(res.status).toBe(201);
+    // Every platform's complete settings object is one the document declares.
+    expectDocumented("POST", "/api/v1/posts", res);
     const settings = Object.fromEntries(
       res.body.platforms.map((p: { platform: string; settings: unknown }) => [p.platform, p.settings]),
     );
@@ -280,6 +284,7 @@ describe("GET /api/v1/posts/{id}", () => {
     });
     await insertComment(id, { platform: "linkedin", content: "Great", author_name: "Alan" });
     const published = await call("GET", `/api/v1/posts/${id}?include_comments=true`, { key: t.key });
+    expectDocumented("GET", "/api/v1/posts/{id}", published);
     expect(published.body.status).toBe("PUBLISHED");
     expect(published.body.posted_on).toEqual(["2026-11-21 09:05 AM"]);
     for (const row of published.body.platforms) {

@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Platform } from "../../src/db/enums";
+import { settingsFor } from "../../src/posts/settings";
 import { call, serverTiming } from "../support/client";
+import { expectDocumented } from "../support/contract";
 import { insertComment, insertMedia } from "../support/db";
 import { createAccount, createTenant, createWorkspace } from "../support/seed";
 
@@ -9,7 +12,7 @@ async function seedPosts(
   workspaceId: number,
   userId: number,
   n: number,
-  extras?: { accounts: number[]; labels: number[]; media: number[] },
+  extras?: { accounts: Array<{ id: number; platform: Platform }>; labels: number[]; media: number[] },
 ) {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -25,11 +28,12 @@ async function seedPosts(
       ),
     ];
     if (extras) {
-      for (const accountId of extras.accounts)
+      // Rows as the API writes them: the account's platform and that platform's complete settings.
+      for (const account of extras.accounts)
         statements.push(
           env.DB.prepare(
-            "INSERT INTO post_platforms (post_id, account_id, platform, status, settings, analytics, posted_on) VALUES ((SELECT max(id) FROM posts), ?, 'twitter', 'DRAFT', '{}', '{}', '[]')",
-          ).bind(accountId),
+            "INSERT INTO post_platforms (post_id, account_id, platform, status, settings, analytics, posted_on) VALUES ((SELECT max(id) FROM posts), ?, ?, 'DRAFT', ?, '{}', '[]')",
+          ).bind(account.id, account.platform, JSON.stringify(settingsFor(account.platform, undefined))),
         );
       for (const labelId of extras.labels)
         statements.push(
@@ -181,7 +185,7 @@ describe("GET /api/v1/posts pagination", () => {
 });
 
 describe("GET /api/v1/posts budget", () => {
-  it("reads a full page of 100 rich posts with comments in one auth lookup and one batch", async () => {
+  it("reads a full page of 100 rich posts with comments in one auth lookup and one batch, as documented", async () => {
     const t = await createTenant();
     const third = await createAccount(t.workspace.id, "threads");
     const labels: number[] = [];
@@ -194,7 +198,10 @@ describe("GET /api/v1/posts budget", () => {
     }
     const media = [await insertMedia(t.workspace.id), await insertMedia(t.workspace.id)];
     const ids = await seedPosts(t.workspace.id, t.user.id, 100, {
-      accounts: [t.accounts[0]!.id, third.id],
+      accounts: [
+        { id: t.accounts[0]!.id, platform: "twitter" },
+        { id: third.id, platform: "threads" },
+      ],
       labels,
       media,
     });
@@ -211,6 +218,7 @@ describe("GET /api/v1/posts budget", () => {
       expect(post.content[1].media).toHaveLength(1);
       expect(post.comments).toHaveLength(1);
     }
+    expectDocumented("GET", "/api/v1/posts", res);
     const timing = serverTiming(res.headers);
     expect(timing.dbTrips).toBe(2);
     expect(timing.gateCalls).toBe(1);

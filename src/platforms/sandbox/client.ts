@@ -1,16 +1,12 @@
-// How adapters reach the sandbox: an in-process fetch that hands requests straight to the sandbox app
+// How adapters reach the sandbox: an in-process fetch that hands requests straight to the sandbox router
 // (never the network), the sandbox's endpoints on the service's own origin, and its posting calls.
-import { Hono } from "hono";
 import type { Platform } from "../../db/enums";
-import type { BareEnv } from "../../http/env";
 import type { Posting } from "../adapter";
 import { callPlatform } from "../adapter";
 import { type Endpoints, type Fetch, PlatformError, type PostMetrics, type PublishedPost } from "../types";
-import { sandboxApp } from "./index";
+import { sandboxInProcess } from "./index";
 
-const mounted = new Hono<BareEnv>().route("/sandbox", sandboxApp);
-
-/** A fetch that only reaches `${origin}/sandbox/…`, answered in-process by the sandbox app. */
+/** A fetch that only reaches `${origin}/sandbox/…`, answered in-process by the sandbox router. */
 export function sandboxFetch(env: Env, origin: string): Fetch {
   return async (input, init) => {
     const request = new Request(input, init);
@@ -20,7 +16,7 @@ export function sandboxFetch(env: Env, origin: string): Fetch {
         `the sandbox fetch only reaches ${origin}/sandbox/, not ${url.origin}${url.pathname}`,
       );
     }
-    return mounted.fetch(request, env);
+    return sandboxInProcess.fetch(request, env);
   };
 }
 

@@ -1,0 +1,89 @@
+// Operator API: API keys and their lifecycle (issue, list, revoke, roll) and signing secrets. A
+// compromised key is rolled: the old key stops working at once and a new one takes its place.
+import { z } from "zod";
+import { userCoordinator } from "../coordinator";
+import type { DbEnv } from "../http/env";
+import { notFound } from "../http/errors";
+import { jsonBody, jsonContent } from "../http/openapi";
+import { createRouter } from "../http/router";
+import { idParams, messageSchema } from "../lib/schemas";
+import { issueKey, issueSigningSecret, keysOfUser, revokeKey, rollKey } from "./key-queries";
+import { operatorRoute } from "./operator-routes";
+import { presentApiKey } from "./present";
+import { apiKeySchema, createApiKeyBody, issuedKeySchema, signingSecretSchema } from "./schemas";
+
+export const apiKeysRouter = createRouter<DbEnv>()
+  .openapi(
+    operatorRoute({
+      method: "post",
+      path: "/api-keys",
+      summary: "Create an API key",
+      description: "The key is in this answer only; it is stored as a hash.",
+      request: { body: jsonBody(createApiKeyBody) },
+      responses: { 201: jsonContent(issuedKeySchema, "The key, shown once.") },
+    }),
+    async (c) => c.json(await issueKey(c.var.db, c.req.valid("json")), 201),
+  )
+  .openapi(
+    operatorRoute({
+      method: "get",
+      path: "/users/{id}/api-keys",
+      summary: "List a user's API keys",
+      description: "Oldest first. Each key shows its prefix, never the key.",
+      request: { params: idParams },
+      responses: { 200: jsonContent(z.object({ data: z.array(apiKeySchema) }), "The keys.") },
+    }),
+    async (c) => {
+      const { db, meter } = c.var;
+      const { id } = c.req.valid("param");
+      const [user, keys] = await db.batch(keysOfUser(db, id));
+      if (user.length === 0) throw notFound("User");
+      // Last use is recorded by the user's Coordinator on each request, not in D1.
+      const uses: Record<number, number> =
+        keys.length === 0
+          ? {}
+          : await meter.gate(() => c.env.COORDINATOR.getByName(userCoordinator(id)).lastKeyUses());
+      return c.json({ data: keys.map((key) => presentApiKey(key, uses[key.id])) }, 200);
+    },
+  )
+  .openapi(
+    operatorRoute({
+      method: "delete",
+      path: "/api-keys/{id}",
+      summary: "Revoke an API key",
+      description: "The key's very next request is refused (401).",
+      request: { params: idParams },
+      responses: { 200: jsonContent(messageSchema, "Revoked.") },
+    }),
+    async (c) => {
+      await revokeKey(c.var.db, c.req.valid("param").id);
+      return c.json({ message: "API key revoked successfully." }, 200);
+    },
+  )
+  .openapi(
+    operatorRoute({
+      method: "post",
+      path: "/api-keys/{id}/roll",
+      summary: "Roll an API key",
+      description:
+        "Replaces a (compromised) key: a new key, with a new id, for the same user with the same name, abilities and expiry; the old key is refused from this moment. The signing secret carries over unchanged: it is a separate credential, rotated by its own call (`POST /admin/v1/api-keys/{id}/signing-secret`).",
+      request: { params: idParams },
+      responses: { 201: jsonContent(issuedKeySchema, "The new key, shown once.") },
+    }),
+    async (c) => c.json(await rollKey(c.var.db, c.req.valid("param").id), 201),
+  )
+  .openapi(
+    operatorRoute({
+      method: "post",
+      path: "/api-keys/{id}/signing-secret",
+      summary: "Generate a signing secret",
+      description:
+        "A new secret for signing delegation proofs, replacing any earlier one. Shown once, stored encrypted.",
+      request: { params: idParams },
+      responses: { 201: jsonContent(signingSecretSchema, "The secret, shown once.") },
+    }),
+    async (c) => {
+      const secret = await issueSigningSecret(c.var.db, c.env.ENCRYPTION_KEY, c.req.valid("param").id);
+      return c.json({ signing_secret: secret }, 201);
+    },
+  );

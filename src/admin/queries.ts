@@ -1,0 +1,112 @@
+// The operator API's writes of users, workspaces, memberships, accounts and subscriptions, with the
+// checks each needs. Lookups that only decide an error share one batch with the others they go with.
+import { eq, like } from "drizzle-orm";
+import { insertedId } from "../db/batch";
+import type { Database } from "../db/client";
+import type { SubscriptionStatus } from "../db/enums";
+import { accounts, subscriptions, users, workspaceMembers, workspaces } from "../db/schema";
+import { invalidField, notFound } from "../http/errors";
+import type { NewAccount, NewUser, NewWorkspace } from "./schemas";
+
+const userColumns = { id: users.id, name: users.name, email: users.email };
+
+/** The user's id if it exists; usable inside a batch. */
+export const userById = (db: Database, userId: number) =>
+  db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+
+const workspaceById = (db: Database, workspaceId: number) =>
+  db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId));
+
+/** A `user_id` in a body that names no user. */
+export const unknownUser = () => invalidField("user_id", "The selected user id is invalid.");
+
+export async function requireUser(db: Database, userId: number) {
+  if (!(await userById(db, userId).get())) throw unknownUser();
+}
+
+export async function createUser(db: Database, user: NewUser) {
+  // The unique email index decides, so two concurrent creations cannot both succeed.
+  const created = await db
+    .insert(users)
+    .values(user)
+    .onConflictDoNothing({ target: users.email })
+    .returning(userColumns)
+    .get();
+  if (!created) throw invalidField("email", "The email has already been taken.");
+  return created;
+}
+
+export const usersByEmail = (db: Database, email: string) =>
+  db.select(userColumns).from(users).where(eq(users.email, email));
+
+export const slugify = (name: string) =>
+  name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80) || "workspace";
+
+/** `base`, or `base-2`, `base-3`, … : the first one not taken. */
+export function freeSlug(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Creates the workspace with the user as its member: two round trips (the checks, the writes). */
+export async function createWorkspace(db: Database, { user_id, slug, ...fields }: NewWorkspace) {
+  const base = slug ?? slugify(fields.name);
+  const [user, taken] = await db.batch([
+    userById(db, user_id),
+    // An explicit slug must be free; a derived one takes the first free suffix (slugs are [a-z0-9-],
+    // so LIKE has no wildcard to escape).
+    db
+      .select({ slug: workspaces.slug })
+      .from(workspaces)
+      .where(slug ? eq(workspaces.slug, slug) : like(workspaces.slug, `${base}%`)),
+  ]);
+  if (user.length === 0) throw unknownUser();
+  if (slug && taken.length > 0) throw invalidField("slug", "The slug has already been taken.");
+  const [[workspace]] = await db.batch([
+    db
+      .insert(workspaces)
+      .values({ ...fields, slug: slug ?? freeSlug(base, new Set(taken.map((row) => row.slug))) })
+      .returning(),
+    // Same transaction: the membership points at the row the first statement inserted.
+    db.insert(workspaceMembers).values({ workspaceId: insertedId(workspaces), userId: user_id }),
+  ]);
+  return workspace!;
+}
+
+/** Adds the user to the workspace; adding a member again changes nothing. */
+export async function addMember(db: Database, workspaceId: number, userId: number) {
+  const [workspace, user] = await db.batch([workspaceById(db, workspaceId), userById(db, userId)]);
+  if (workspace.length === 0) throw notFound("Workspace");
+  if (user.length === 0) throw unknownUser();
+  await db.insert(workspaceMembers).values({ workspaceId, userId }).onConflictDoNothing();
+}
+
+export async function createAccount(db: Database, account: NewAccount) {
+  if (!(await workspaceById(db, account.workspace_id).get()))
+    throw invalidField("workspace_id", "The selected workspace id is invalid.");
+  return db
+    .insert(accounts)
+    .values({
+      workspaceId: account.workspace_id,
+      platform: account.platform,
+      username: account.username,
+      name: account.name,
+      avatar: account.avatar,
+      isVerified: account.is_verified,
+    })
+    .returning()
+    .get();
+}
+
+export async function setSubscription(db: Database, userId: number, status: SubscriptionStatus) {
+  if (!(await userById(db, userId).get())) throw notFound("User");
+  await db
+    .insert(subscriptions)
+    .values({ userId, status })
+    .onConflictDoUpdate({ target: subscriptions.userId, set: { status, updatedAt: new Date() } });
+}
