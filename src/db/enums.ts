@@ -31,6 +31,9 @@ export type GapUnit = (typeof GAP_UNITS)[number];
 export const AUTO_PLUG_METRICS = ["likes", "comments", "shares", "impressions"] as const;
 export type AutoPlugMetric = (typeof AUTO_PLUG_METRICS)[number];
 
+export const MEDIA_KINDS = ["image", "video"] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
 export const MEDIA_STATES = ["processing", "ready", "failed"] as const;
 export type MediaState = (typeof MEDIA_STATES)[number];
 

@@ -6,6 +6,7 @@ import {
   type Ability,
   DEFAULTS,
   GAP_UNITS,
+  MEDIA_KINDS,
   MEDIA_STATES,
   PLATFORMS,
   POST_STATUSES,
@@ -255,7 +256,7 @@ export const media = sqliteTable(
     // Internal R2 object key; never shown to clients.
     r2Key: text("r2_key").notNull(),
     mimeType: text("mime_type").notNull(),
-    type: text("type").notNull(),
+    type: text("type", { enum: MEDIA_KINDS }).notNull(),
     size: integer("size").notNull().default(0),
     state: text("state", { enum: MEDIA_STATES }).notNull().default("ready"),
     progress: integer("progress").notNull().default(100),

@@ -33,7 +33,8 @@ const rateHeaders = {
 
 const ERRORS: Record<ErrorStatus, { description: string; example: string }> = {
   400: {
-    description: "Malformed JSON, or a body that is not a JSON object.",
+    description:
+      "A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data.",
     example: "Malformed JSON in request body.",
   },
   401: {
@@ -70,8 +71,11 @@ const ERRORS: Record<ErrorStatus, { description: string; example: string }> = {
   },
 };
 
-/** Who answers: the API's `{message}`, the delegation endpoint's `{code, message}`, or the operator API. */
-export type ErrorAudience = "api" | "coded" | "operator";
+/**
+ * Who answers: the API's `{message}`, the delegation endpoint's `{code, message}`, the operator API, or
+ * a signed media link.
+ */
+export type ErrorAudience = "api" | "coded" | "operator" | "link";
 
 /** Where an audience's errors mean something else than the API's. */
 const WORDING: Record<Exclude<ErrorAudience, "api">, Partial<Record<ErrorStatus, string>>> = {
@@ -84,7 +88,14 @@ const WORDING: Record<Exclude<ErrorAudience, "api">, Partial<Record<ErrorStatus,
     401: "Missing or wrong operator token.",
     404: "No such record; every operator route answers 404 while `ADMIN_TOKEN` is unset.",
   },
+  link: {
+    403: "The signature does not match, or the link has expired (`Invalid signature.`, `This link has expired.`).",
+    404: "No such media item, or its import failed.",
+    409: "The item is still being imported; try again after `Retry-After` seconds.",
+  },
 };
+
+const header = (description: string) => ({ description, schema: { type: "integer" } });
 
 /** The documented answers of the given error statuses, with the shared bodies and headers. */
 export function errorResponses(statuses: readonly ErrorStatus[], audience: ErrorAudience = "api") {

@@ -20,6 +20,10 @@ export const DEFAULT_LIMITS: MediaLimits = {
 export const RESOLVE_TIMEOUT_MS = 10_000;
 /** The part of a page read for its meta tags. */
 export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+/** Time an import request spends resolving URLs and pages; inputs not started by then are skipped. */
+export const RESOLVE_BUDGET_MS = 25_000;
+/** URLs one import request may name. */
+export const MAX_URLS_PER_REQUEST = 50;
 /** Media taken from one page, and items created by one request. */
 export const MAX_MEDIA_PER_PAGE = 10;
 export const MAX_ITEMS_PER_REQUEST = 100;

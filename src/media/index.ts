@@ -1,140 +1,142 @@
 // The media library: URL import (bytes moved by the media-import queue), file upload, list, delete.
 // Every endpoint needs the `posts` ability (the spec leaves the import's ability open; media exist to
 // be attached to posts, and folders, their sibling, are named for `posts`).
-import { and, count, desc, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
-import { media, workspaces } from "../db/schema";
-import { requireAbility } from "../http/abilities";
 import type { ApiEnv } from "../http/env";
 import { notFound } from "../http/errors";
-import { idPath, validate } from "../http/legacy";
+import { jsonBody, jsonContent } from "../http/openapi";
 import { paginated } from "../http/pagination";
-import { createRouter } from "../http/router";
+import { apiRoute, createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
-import { bodyId, pageQuery, textId } from "../lib/schemas";
-import { inUserWorkspaces } from "../workspaces/queries";
-import { MAX_ITEMS_PER_REQUEST, mediaLimits } from "./config";
-import { markFailed } from "./import/consumer";
-import { type Candidate, resolveAll } from "./import/resolve";
-import { MAX_URL_LENGTH, parseAllowList } from "./import/url-guard";
+import { idParams, messageSchema, paginated as pageOf } from "../lib/schemas";
+import { DEFAULT_LIMITS, MAX_ITEMS_PER_REQUEST, MAX_MEDIA_PER_PAGE, mediaLimits } from "./config";
+import { startImport } from "./import/start";
+import { MAX_REDIRECTS, parseAllowList } from "./import/url-guard";
 import { presentMediaList } from "./present";
-import { insertMedia, requireTarget } from "./queries";
-import { newMediaKey, receiveUpload } from "./upload";
+import { deleteMediaOfUser, mediaPage } from "./queries";
+import {
+  importedMediaSchema,
+  importMediaBody,
+  listMediaQuery,
+  mediaItemSchema,
+  uploadFormSchema,
+} from "./schemas";
+import { SUPPORTED_TYPES } from "./sniff";
+import { MAX_FIELD_BYTES, receiveUpload } from "./upload";
 
-/** Time the request spends resolving URLs and pages; inputs not started by then are skipped. */
-const RESOLVE_BUDGET_MS = 25_000;
+const tags = ["Media"];
 
-const importBody = z.object({
-  workspace_id: bodyId(),
-  urls: z.array(z.string().max(MAX_URL_LENGTH)).min(1).max(50),
-  folder_id: bodyId().nullish(),
-});
-
-const listQuery = z.object({
-  workspace_id: textId().optional(),
-  folder_id: textId().optional(),
-  ...pageQuery(),
-});
+const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+const CAPS = `Accepted: ${SUPPORTED_TYPES}; the first bytes decide, whatever the name or declared type says. At most ${mib(DEFAULT_LIMITS.image)} per image and ${mib(DEFAULT_LIMITS.video)} per video unless the operator configured other caps.`;
 
 export const mediaRouter = createRouter<ApiEnv>()
-  .post("/upload/url", requireAbility("posts"), validate("json", importBody), async (c) => {
-    const { db, principal } = c.var;
-    const body = c.req.valid("json");
-    await requireTarget(db, principal.userId, body.workspace_id, body.folder_id);
-
-    const resolved = await resolveAll(body.urls, {
-      allow: parseAllowList(c.env.IMPORT_ALLOWED_PRIVATE_HOSTS),
-      limits: mediaLimits(c.env),
-      stopAt: Date.now() + RESOLVE_BUDGET_MS,
-    });
-    const candidates = new Map<string, Candidate>();
-    for (const found of resolved.flat()) {
-      if (candidates.size < MAX_ITEMS_PER_REQUEST && !candidates.has(found.url))
-        candidates.set(found.url, found);
-    }
-    if (candidates.size === 0) return c.json({ media: [], count_stored: 0 });
-
-    const rows = await insertMedia(
-      db,
-      [...candidates.values()].map((found) => ({
+  .openapi(
+    apiRoute("posts", {
+      method: "post",
+      path: "/upload/url",
+      tags,
+      summary: "Import media from URLs",
+      description: [
+        `Each URL is a direct image or video link, or a page: a page gives one item per Open Graph / Twitter Card media tag (\`og:image\`, \`og:video\`, \`twitter:image\`, …), at most ${MAX_MEDIA_PER_PAGE}. Redirects are followed (at most ${MAX_REDIRECTS}). ${CAPS}`,
+        `URLs that cannot be used are skipped, not refused: private or local addresses, unreachable origins, anything that is not an image or a video, media over the cap, and inputs not reached within the request's time budget. The answer lists the items created (at most ${MAX_ITEMS_PER_REQUEST}, a URL named twice counts once), in input order; \`count_stored\` is 0 when nothing could be used.`,
+        "The items come back with `is_processing: true` and `progress: 0`: the bytes are downloaded in the background. Once stored, an item has `is_processing: false` and `progress: 100`; until then its `url` answers 409. A download that fails for good leaves `is_processing: false` with `progress: 0`, and its `url` answers 404.",
+      ].join("\n\n"),
+      request: { body: jsonBody(importMediaBody) },
+      responses: { 200: jsonContent(importedMediaSchema, "The items created, still processing.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const body = c.req.valid("json");
+      const rows = await startImport({
+        db,
+        queue: c.env.MEDIA_IMPORT_QUEUE,
+        allow: parseAllowList(c.env.IMPORT_ALLOWED_PRIVATE_HOSTS),
+        limits: mediaLimits(c.env),
+        userId: principal.userId,
         workspaceId: body.workspace_id,
         folderId: body.folder_id ?? null,
-        name: found.name,
-        r2Key: newMediaKey(),
-        mimeType: found.mime,
-        type: found.kind,
-        size: found.size,
-        state: "processing" as const,
-        progress: 0,
-        sourceUrl: found.url,
-      })),
-    );
-    try {
-      await c.env.MEDIA_IMPORT_QUEUE.sendBatch(rows.map((row) => ({ body: { media_id: row.id } })));
-    } catch (error) {
-      await Promise.all(rows.map((row) => markFailed(db, row.id, "could not be queued"))).catch(() => {});
-      throw error;
-    }
-    const items = await presentMediaList(c.env, publicOrigin(c.env, c.req.url), rows);
-    return c.json({ media: items, count_stored: items.length });
-  })
-  .post("/upload", requireAbility("posts"), async (c) => {
-    const row = await receiveUpload({
-      contentType: c.req.header("content-type"),
-      body: c.req.raw.body,
-      env: c.env,
-      db: c.var.db,
-      userId: c.var.principal.userId,
-    });
-    const [item] = await presentMediaList(c.env, publicOrigin(c.env, c.req.url), [row]);
-    return c.json(item, 201);
-  })
-  .get("/", requireAbility("posts"), validate("query", listQuery), async (c) => {
-    const { db, principal } = c.var;
-    const query = c.req.valid("query");
-    const scope = and(
-      inUserWorkspaces(db, media.workspaceId, principal.userId),
-      query.workspace_id ? eq(media.workspaceId, query.workspace_id) : undefined,
-      query.folder_id ? eq(media.folderId, query.folder_id) : undefined,
-    );
-    const [totals, rows, workspace] = await db.batch([
-      db.select({ total: count() }).from(media).where(scope),
-      db
-        .select()
-        .from(media)
-        .where(scope)
-        .orderBy(desc(media.id))
-        .limit(query.per_page)
-        .offset((query.page - 1) * query.per_page),
-      db
-        .select({ id: workspaces.id })
-        .from(workspaces)
-        .where(
-          and(
-            inArray(workspaces.id, query.workspace_id ? [query.workspace_id] : []),
-            inUserWorkspaces(db, workspaces.id, principal.userId),
-          ),
-        ),
-    ]);
-    if (query.workspace_id && workspace.length === 0) throw notFound("Workspace");
-    const origin = publicOrigin(c.env, c.req.url);
-    return c.json(
-      paginated(
-        { requestUrl: c.req.url, origin, page: query.page, perPage: query.per_page },
-        await presentMediaList(c.env, origin, rows),
-        totals[0]?.total ?? 0,
-      ),
-    );
-  })
-  .delete("/:id", requireAbility("posts"), idPath(), async (c) => {
-    const { db, principal } = c.var;
-    const { id } = c.req.valid("param");
-    const deleted = await db
-      .delete(media)
-      .where(and(eq(media.id, id), inUserWorkspaces(db, media.workspaceId, principal.userId)))
-      .returning({ r2Key: media.r2Key });
-    if (deleted.length === 0) throw notFound("Media");
-    // An import still running finds its row gone and removes what it wrote (see import-queue.ts).
-    await c.env.MEDIA.delete(deleted[0]!.r2Key);
-    return c.json({ message: "Media deleted successfully." });
-  });
+        urls: body.urls,
+      });
+      const items = await presentMediaList(c.env, publicOrigin(c.env, c.req.url), rows);
+      return c.json({ media: items, count_stored: items.length }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "post",
+      path: "/upload",
+      tags,
+      summary: "Upload a file",
+      description: [
+        `A \`multipart/form-data\` body with one \`file\` and the \`workspace_id\` (and optionally \`folder_id\`, \`alt\`), in any order; each text field at most ${MAX_FIELD_BYTES} bytes. ${CAPS} A file over its cap is a 422.`,
+        "The item is stored at once: `is_processing: false`, `progress: 100`. A body sent as anything but multipart/form-data is a 415, a malformed one a 400.",
+      ].join("\n\n"),
+      request: {
+        // A plain schema, so no validator reads the body: receiveUpload streams it into R2.
+        body: { content: { "multipart/form-data": { schema: uploadFormSchema } }, required: true },
+      },
+      responses: { 201: jsonContent(mediaItemSchema, "The item, ready.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const row = await receiveUpload({
+        contentType: c.req.header("content-type"),
+        body: c.req.raw.body,
+        db: c.var.db,
+        bucket: c.env.MEDIA,
+        limits: mediaLimits(c.env),
+        userId: c.var.principal.userId,
+      });
+      const [item] = await presentMediaList(c.env, publicOrigin(c.env, c.req.url), [row]);
+      return c.json(item!, 201);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/",
+      tags,
+      summary: "List media",
+      description:
+        "The items of every accessible workspace, or of the workspace and folder named, newest first, processing and failed imports included. Each `url` is signed afresh.",
+      request: { query: listMediaQuery },
+      responses: { 200: jsonContent(pageOf(mediaItemSchema), "One page of items.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const query = c.req.valid("query");
+      const { rows, total } = await mediaPage(db, principal.userId, {
+        workspaceId: query.workspace_id,
+        folderId: query.folder_id,
+        page: query.page,
+        perPage: query.per_page,
+      });
+      const origin = publicOrigin(c.env, c.req.url);
+      const items = await presentMediaList(c.env, origin, rows);
+      const page = { requestUrl: c.req.url, origin, page: query.page, perPage: query.per_page };
+      return c.json(paginated(page, items, total), 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "delete",
+      path: "/{id}",
+      tags,
+      summary: "Delete a media item",
+      description:
+        "Deletes the item and its bytes; its links stop working. An import still processing is deleted too (its download leaves nothing behind).",
+      request: { params: idParams },
+      responses: { 200: jsonContent(messageSchema, "Deleted.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const key = await deleteMediaOfUser(db, principal.userId, id);
+      if (!key) throw notFound("Media");
+      // An import still running finds its row gone and removes what it wrote (see import/consumer.ts).
+      await c.env.MEDIA.delete(key);
+      return c.json({ message: "Media deleted successfully." }, 200);
+    },
+  );

@@ -1,21 +1,8 @@
-// The spec's Media item. `url` is always a signed, expiring
-// link served by GET /media/{id}; R2 keys never leave the worker.
+// The spec's Media item. `url` is always a signed, expiring link served by GET /media/{id}; R2 keys
+// never leave the worker.
 import type { Media } from "../db/schema";
 import { signMediaUrl } from "./links";
-
-export type MediaItem = {
-  id: number;
-  name: string;
-  url: string;
-  mime_type: string;
-  size: number;
-  is_processing: boolean;
-  type: string;
-  ai_generated_id: number | null;
-  is_reference: boolean;
-  progress: number;
-  alt: string | null;
-};
+import type { MediaItem } from "./schemas";
 
 export const presentMedia = (m: Media, url: string): MediaItem => ({
   id: m.id,
@@ -24,6 +11,7 @@ export const presentMedia = (m: Media, url: string): MediaItem => ({
   mime_type: m.mimeType,
   size: m.size,
   is_processing: m.state === "processing",
+  // The column is text; only a sniffed kind is ever written to it.
   type: m.type,
   ai_generated_id: m.aiGeneratedId,
   is_reference: m.isReference,

@@ -1,10 +1,12 @@
-// Media queries: the workspace/folder check every write starts with, and chunked inserts.
-import { and, eq } from "drizzle-orm";
+// Media queries: the workspace/folder check every write starts with, chunked inserts, the paginated
+// list, the tenant-scoped delete, and the lookup behind a signed link.
+import { and, count, desc, eq } from "drizzle-orm";
 import { chunkForD1, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
-import { folders, type Media, media } from "../db/schema";
+import { type Media, media } from "../db/schema";
+import { folderOfWorkspace } from "../folders/queries";
 import { invalidField, notFound } from "../http/errors";
-import { accessibleWorkspace } from "../workspaces/queries";
+import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/queries";
 
 /** 404 `Workspace not found.` unless the user can access it; 422 on `folder_id` unless it is a folder of it. */
 export async function requireTarget(
@@ -14,11 +16,9 @@ export async function requireTarget(
   folderId: number | null | undefined,
 ): Promise<void> {
   const workspace = accessibleWorkspace(db, userId, workspaceId);
-  const folder = db
-    .select({ id: folders.id })
-    .from(folders)
-    .where(and(eq(folders.id, folderId ?? 0), eq(folders.workspaceId, workspaceId)));
-  const [workspaceRows, folderRows] = folderId ? await db.batch([workspace, folder]) : [await workspace, []];
+  const [workspaceRows, folderRows] = folderId
+    ? await db.batch([workspace, folderOfWorkspace(db, workspaceId, folderId)])
+    : [await workspace, []];
   if (workspaceRows.length === 0) throw notFound("Workspace");
   if (folderId && folderRows.length === 0) {
     throw invalidField("folder_id", "The selected folder id is invalid.");
@@ -38,3 +38,54 @@ export async function insertMedia(db: Database, rows: NewMedia[]): Promise<Media
   // One transaction, so ids grow in insertion order; RETURNING itself promises no order.
   return results.flat().sort((a, b) => a.id - b.id);
 }
+
+export type MediaFilter = { workspaceId?: number; folderId?: number; page: number; perPage: number };
+
+/**
+ * One page of the user's items, newest first, and their total, in one round trip; 404 when the
+ * workspace asked for is not one of the user's (checked in the same batch).
+ */
+export async function mediaPage(db: Database, userId: number, filter: MediaFilter) {
+  const scope = and(
+    inUserWorkspaces(db, media.workspaceId, userId),
+    filter.workspaceId ? eq(media.workspaceId, filter.workspaceId) : undefined,
+    filter.folderId ? eq(media.folderId, filter.folderId) : undefined,
+  );
+  const [totals, rows, workspace] = await db.batch([
+    db.select({ total: count() }).from(media).where(scope),
+    db
+      .select()
+      .from(media)
+      .where(scope)
+      .orderBy(desc(media.id))
+      .limit(filter.perPage)
+      .offset((filter.page - 1) * filter.perPage),
+    accessibleWorkspace(db, userId, filter.workspaceId ?? 0),
+  ]);
+  if (filter.workspaceId && workspace.length === 0) throw notFound("Workspace");
+  return { rows, total: totals[0]?.total ?? 0 };
+}
+
+/** Deletes the item if the user can access it; answers its R2 key, or null when there was none. */
+export async function deleteMediaOfUser(db: Database, userId: number, id: number): Promise<string | null> {
+  const [deleted] = await db
+    .delete(media)
+    .where(and(eq(media.id, id), inUserWorkspaces(db, media.workspaceId, userId)))
+    .returning({ r2Key: media.r2Key });
+  return deleted?.r2Key ?? null;
+}
+
+/** What a signed link needs of an item (the signature already stands for the tenant check). */
+export const mediaToServe = (db: Database, id: number) =>
+  db
+    .select({
+      state: media.state,
+      r2Key: media.r2Key,
+      mimeType: media.mimeType,
+      name: media.name,
+      size: media.size,
+      etag: media.etag,
+    })
+    .from(media)
+    .where(eq(media.id, id))
+    .get();

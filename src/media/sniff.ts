@@ -1,7 +1,10 @@
 // What a body is, from its first bytes: the media types the library stores, and markup that must never
 // be stored as an image. A declared Content-Type is only a hint; the bytes decide.
 
-export type MediaKind = "image" | "video";
+/** The `type` of a media item. */
+import type { MediaKind } from "../db/enums";
+
+export type { MediaKind } from "../db/enums";
 export type Sniffed = { mime: string; kind: MediaKind; ext: string };
 
 /** Enough bytes for every signature below (WebM's DocType sits within the first few dozen). */

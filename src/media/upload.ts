@@ -2,27 +2,19 @@
 // The file streams into R2 as it arrives (type from its first bytes, size capped per type); the fields
 // may come before or after it. When they come first, the workspace and folder are checked before a
 // byte is stored; when they come after, a refused upload's object is deleted again.
-import { z } from "zod";
 import type { Database } from "../db/client";
 import type { Media } from "../db/schema";
 import { badRequest, invalidInput, unsupportedMediaType, validationFailed } from "../http/errors";
-import { textId } from "../lib/schemas";
-import { capFor, type MediaLimits, mediaLimits } from "./config";
+import { capFor, type MediaLimits } from "./config";
 import { type FormPart, formBoundary, MultipartError, readMultipart } from "./multipart";
 import { mediaName } from "./names";
 import { insertMedia, requireTarget } from "./queries";
 import { putInParts } from "./r2-writer";
+import { uploadFields } from "./schemas";
 import { SNIFF_BYTES, type Sniffed, SUPPORTED_TYPES, sniffMedia } from "./sniff";
 import { readHead, TooLarge } from "./streams";
 
-const MAX_FIELD_BYTES = 4096;
-const MAX_ALT = 1000;
-
-const uploadFields = z.object({
-  workspace_id: textId(),
-  folder_id: z.preprocess((v) => (v === "" ? undefined : v), textId().optional()),
-  alt: z.string().max(MAX_ALT).optional(),
-});
+export const MAX_FIELD_BYTES = 4096;
 
 const TEXT_FIELDS = new Set(["workspace_id", "folder_id", "alt"]);
 
@@ -32,19 +24,21 @@ export const newMediaKey = () => `media/${crypto.randomUUID()}`;
 type Stored = { key: string; object: R2Object; sniffed: Sniffed; filename: string | null };
 
 export type UploadRequest = {
+  /** The request's Content-Type header. */
   contentType: string | undefined;
   body: ReadableStream<Uint8Array> | null;
-  env: Env;
   db: Database;
+  bucket: R2Bucket;
+  limits: MediaLimits;
   userId: number;
 };
 
-export async function receiveUpload({ contentType, body, env, db, userId }: UploadRequest): Promise<Media> {
-  const boundary = formBoundary(contentType);
+/** Stores the uploaded file and creates its item (ready at once). */
+export async function receiveUpload(request: UploadRequest): Promise<Media> {
+  const { body, db, bucket, limits, userId } = request;
+  const boundary = formBoundary(request.contentType);
   if (!boundary) throw unsupportedMediaType("multipart/form-data");
   if (!body) throw validationFailed({ file: ["The file field is required."] });
-  const principal = { userId };
-  const limits = mediaLimits(env);
   const fields: Record<string, string> = {};
   let stored: Stored | null = null;
   let checked: string | null = null;
@@ -61,10 +55,10 @@ export async function receiveUpload({ contentType, body, env, db, userId }: Uplo
         if (stored) throw validationFailed({ file: ["Only one file can be uploaded at a time."] });
         const early = uploadFields.safeParse(fields);
         if (early.success) {
-          await requireTarget(db, principal.userId, early.data.workspace_id, early.data.folder_id);
+          await requireTarget(db, userId, early.data.workspace_id, early.data.folder_id);
           checked = target(early.data);
         }
-        stored = await storeFile(env.MEDIA, part, limits);
+        stored = await storeFile(bucket, part, limits);
       } else if (TEXT_FIELDS.has(part.name)) {
         fields[part.name] = await readText(part.body, part.name);
       } else {
@@ -80,8 +74,7 @@ export async function receiveUpload({ contentType, body, env, db, userId }: Uplo
     if (!stored) errors.file = ["The file field is required."];
     if (!parsed.success || !stored) throw validationFailed(errors);
     const data = parsed.data;
-    if (checked !== target(data))
-      await requireTarget(db, principal.userId, data.workspace_id, data.folder_id);
+    if (checked !== target(data)) await requireTarget(db, userId, data.workspace_id, data.folder_id);
 
     const [row] = await insertMedia(db, [
       {
@@ -100,7 +93,7 @@ export async function receiveUpload({ contentType, body, env, db, userId }: Uplo
     ]);
     return row!;
   } catch (error) {
-    if (stored) await env.MEDIA.delete(stored.key).catch(() => {});
+    if (stored) await bucket.delete(stored.key).catch(() => {});
     if (error instanceof MultipartError) throw badRequest("Malformed multipart/form-data body.");
     throw error;
   }

@@ -71,7 +71,7 @@ describe("labels", () => {
     [{ color: "red" }, "color", "The color must be a hex color such as #4F46E5."],
     [{ color: "#12345" }, "color", "The color must be a hex color such as #4F46E5."],
     [{ color: undefined }, "color", "The color field is required."],
-    [{ workspace_id: "abc" }, "workspace_id", "The workspace id field must be an integer."],
+    [{ workspace_id: "abc" }, "workspace_id", "The workspace id field must be a positive integer."],
   ])("422 for %j", async (patch, field, message) => {
     const t = await createTenant();
     const body = { workspace_id: t.workspace.id, name: "ok", color: "#000000", ...patch };

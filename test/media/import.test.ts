@@ -4,7 +4,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app";
-import { call } from "../support/client";
+import { call, serverTiming } from "../support/client";
+import { expectDocumented } from "../support/contract";
 import { createKey, createTenant, createWorkspace } from "../support/seed";
 import { REFUSED } from "./ssrf-table";
 import {
@@ -49,6 +50,10 @@ describe("direct links", () => {
       urls: [`${host}/photos/sunset%20beach.png`],
     });
     expect(res.status).toBe(200);
+    // The route contract's import stores nothing (no fake origins there): the item's shape and the
+    // budget (auth, workspace check, insert) are checked here.
+    expectDocumented("POST", "/api/v1/media/upload/url", res);
+    expect(serverTiming(res.headers).dbTrips).toBeLessThanOrEqual(3);
     expect(res.body.count_stored).toBe(1);
     const [item] = res.body.media;
     expectMediaItem(item);

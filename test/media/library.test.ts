@@ -7,27 +7,17 @@ import { createKey, createTenant, createWorkspace } from "../support/seed";
 import {
   bytesOf,
   expectMediaItem,
+  type Field,
   fetchLink,
+  file,
+  form,
   insertProcessing,
   jpegBytes,
   mediaRow,
   mp4Bytes,
   pngBytes,
+  upload,
 } from "./support";
-
-type Field = [name: string, value: string | File];
-
-const form = (fields: Field[]) => {
-  const data = new FormData();
-  for (const [name, value] of fields) data.append(name, value);
-  return data;
-};
-
-const file = (bytes: Uint8Array, name: string, type = "application/octet-stream") =>
-  new File([bytes], name, { type });
-
-const upload = (key: string, fields: Field[]) =>
-  call("POST", "/api/v1/media/upload", { key, rawBody: form(fields) });
 
 const storedKeys = async () => (await env.MEDIA.list({ prefix: "media/" })).objects.map((o) => o.key);
 
@@ -160,7 +150,7 @@ describe("POST /api/v1/media/upload", () => {
           ["workspace_id", "abc"],
           ["file", png()],
         ],
-        { workspace_id: ["The workspace id field must be an integer."] },
+        { workspace_id: ["The workspace id field must be a positive integer."] },
       ],
       [
         [
@@ -342,7 +332,7 @@ describe("DELETE /api/v1/media/{id}", () => {
     for (const id of ["abc", "1.5", "-1", "0"]) {
       const res = await call("DELETE", `/api/v1/media/${id}`, { key: tenant.key });
       expect(res.status, id).toBe(422);
-      expect(res.body.errors).toEqual({ id: ["The id must be an integer."] });
+      expect(res.body.errors).toEqual({ id: ["The id field must be a positive integer."] });
     }
     expect((await call("DELETE", `/api/v1/media/${theirs.id}`)).status).toBe(401);
   });

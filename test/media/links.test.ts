@@ -1,8 +1,10 @@
 // GET /media/{id}?expires=&sig=: the signed links in every Media item's `url`.
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { app } from "../../src/app";
 import { signMediaUrl } from "../../src/media/links";
 import { ORIGIN } from "../support/client";
+import { expectDocumented } from "../support/contract";
 import { createTenant } from "../support/seed";
 import { bytesOf, fetchLink, insertProcessing, jpegBytes } from "./support";
 
@@ -146,5 +148,66 @@ describe("refusals", () => {
     expect((await fetchLink(lost.url)).status).toBe(404);
 
     expect((await fetchLink(`${ORIGIN}/media/abc?expires=1&sig=00`)).status).toBe(404);
+  });
+});
+
+describe("the document", () => {
+  type Documented = { headers?: Record<string, unknown>; content?: Record<string, unknown> };
+  const documented = () => {
+    const definition = (
+      app.openAPIRegistry.definitions as unknown as Array<{
+        type: string;
+        route?: { method: string; path: string; responses: Record<string, Documented>; security?: unknown };
+      }>
+    ).find((d) => d.type === "route" && d.route?.method === "get" && d.route.path === "/media/{id}");
+    expect(definition, "GET /media/{id} is in the OpenAPI document").toBeDefined();
+    return definition!.route!;
+  };
+
+  /** The answer carries every header its documented response names. */
+  const expectDocumentedHeaders = (res: Response) => {
+    const response = documented().responses[String(res.status)];
+    expect(response, `a documented ${res.status}`).toBeDefined();
+    for (const name of Object.keys(response!.headers ?? {})) {
+      expect(res.headers.get(name), `${res.status} ${name}`).not.toBeNull();
+    }
+  };
+
+  it("documents the bytes (200, 206) with their headers, and 304, with no security", async () => {
+    const route = documented();
+    expect(route.security).toBeUndefined();
+    for (const status of ["200", "206"]) {
+      const response = route.responses[status]!;
+      expect(Object.keys(response.content ?? {})).toEqual(["image/*", "video/*"]);
+      expect(Object.keys(response.headers ?? {})).toEqual(
+        expect.arrayContaining(["Content-Type", "Content-Length", "ETag", "Accept-Ranges"]),
+      );
+    }
+    expect(Object.keys(route.responses["206"]!.headers ?? {})).toContain("Content-Range");
+    expect(route.responses["304"]).toBeDefined();
+
+    const whole = await fetchLink(ready.url);
+    expect(whole.status).toBe(200);
+    expectDocumentedHeaders(whole);
+    const part = await fetchLink(ready.url, { range: "bytes=0-9" });
+    expect(part.status).toBe(206);
+    expectDocumentedHeaders(part);
+    const cached = await fetchLink(ready.url, { "if-none-match": ready.etag });
+    expect(cached.status).toBe(304);
+    expectDocumentedHeaders(cached);
+  });
+
+  it("answers 403, 404, 409 and 416 with their documented bodies", async () => {
+    const processing = await insertProcessing(workspaceId, "https://cdn.example.test/a.mp4");
+    const answers = [
+      [403, await fetchLink(`${ORIGIN}/media/${ready.id}`)],
+      [404, await fetchLink(`${ORIGIN}/media/abc?expires=1&sig=00`)],
+      [409, await fetchLink(await signMediaUrl(env, ORIGIN, processing.id))],
+      [416, await fetchLink(ready.url, { range: "bytes=20000-" })],
+    ] as const;
+    for (const [status, res] of answers) {
+      expect(res.status).toBe(status);
+      expectDocumented("GET", "/media/{id}", { status, body: await res.json(), headers: res.headers });
+    }
   });
 });

@@ -157,6 +157,21 @@ export async function importUrls(key: string, body: Record<string, unknown>) {
   return call("POST", "/api/v1/media/upload/url", { key, body });
 }
 
+export type Field = [name: string, value: string | File];
+
+/** A multipart/form-data body with the fields in the order given. */
+export const form = (fields: Field[]) => {
+  const data = new FormData();
+  for (const [name, value] of fields) data.append(name, value);
+  return data;
+};
+
+export const file = (bytes: Uint8Array, name: string, type = "application/octet-stream") =>
+  new File([bytes], name, { type });
+
+export const upload = (key: string, fields: Field[]) =>
+  call("POST", "/api/v1/media/upload", { key, rawBody: form(fields) });
+
 /** GET on a signed link through the worker's fetch, as a browser would: no API key. */
 export const fetchLink = (url: string, headers: Record<string, string> = {}) =>
   exports.default.fetch(url, { headers });

@@ -21,7 +21,8 @@ export async function call<T = any>(
   const headers = new Headers(options.headers);
   if (options.key) headers.set("authorization", `Bearer ${options.key}`);
   let body: BodyInit | undefined = options.rawBody;
-  if (options.body !== undefined) {
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
