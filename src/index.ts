@@ -5,6 +5,7 @@ import { claimDuePosts } from "./publishing/claim";
 import { dispatchQueue } from "./queues";
 
 export { Coordinator } from "./coordinator";
+export { SandboxStore } from "./platforms/sandbox/store";
 
 export default {
   fetch: app.fetch,

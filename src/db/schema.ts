@@ -145,6 +145,7 @@ export const posts = sqliteTable(
   (t) => [
     index("posts_workspace_id_idx").on(t.workspaceId, t.id),
     index("posts_due_idx").on(t.status, t.scheduledAt),
+    index("posts_status_updated_idx").on(t.status, t.updatedAt),
   ],
 );
 
@@ -185,15 +186,24 @@ export const postPlatforms = sqliteTable(
     postUrl: text("post_url"),
     // UTC instants (ms) at which this row was published, one per repetition.
     postedOn: text("posted_on", { mode: "json" }).$type<number[]>().notNull(),
-    error: text("error"),
+    // The platform's answer to the last failed attempt: {code, message}, null once published.
+    error: text("error", { mode: "json" }).$type<RowError>(),
     attempts: integer("attempts").notNull().default(0),
+    // The lease of the attempt in flight: a consumer publishes a row only while it holds it, and a lease
+    // older than the attempt timeout is taken over (the worker died).
+    attemptId: text("attempt_id"),
+    attemptStartedAt: integer("attempt_started_at", { mode: "timestamp_ms" }),
     analyticsSyncedAt: integer("analytics_synced_at", { mode: "timestamp_ms" }),
+    // Auto-plug: claimed once per row (plugged_at), then the reply's id once the platform has it.
+    pluggedAt: integer("plugged_at", { mode: "timestamp_ms" }),
+    plugPostId: text("plug_post_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("post_platforms_post_id_idx").on(t.postId),
     index("post_platforms_account_id_idx").on(t.accountId, t.platformPostId),
+    index("post_platforms_sync_idx").on(t.status, t.analyticsSyncedAt),
   ],
 );
 
@@ -290,8 +300,15 @@ export const comments = sqliteTable(
     contact: text("contact", { mode: "json" }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index("comments_post_id_idx").on(t.postId, t.id)],
+  (t) => [
+    index("comments_post_id_idx").on(t.postId, t.id),
+    // Sync stores each platform comment once, however often it runs.
+    uniqueIndex("comments_platform_comment_unique").on(t.postId, t.platform, t.platformCommentId),
+  ],
 );
+
+/** A platform row's last failure, as its platform reported it. */
+export type RowError = { code: string; message: string } | null;
 
 export type User = typeof users.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
