@@ -1,4 +1,4 @@
-// A tiny third-party application, as the README's "Verify a proof" describes it: its server creates a
+// A tiny third-party application, as docs/guide.md ("Verify a proof") describes it: its server creates a
 // delegation session with its API key (never sent to the browser), sends the user's browser to
 // authorize_url, and verifies the proof on its callback with the package's verifier.
 import { randomBytes } from "node:crypto";

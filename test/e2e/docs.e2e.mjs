@@ -1,0 +1,87 @@
+// The API reference in a real browser: `wrangler dev` (as the delegation test runs it), a headless
+// Chromium (./browser.mjs) opens /docs, Swagger UI renders every operation of /openapi.json, and not
+// one request the page makes leaves the worker's origin (the page must work offline).
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { findChromium, launchChromium } from "./browser.mjs";
+import { startWorker } from "./worker.mjs";
+
+// Operations the reference must show, whatever else it holds.
+const REQUIRED = [
+  ["get", "/api/v1/workspaces"],
+  ["get", "/api/v1/labels"],
+  ["get", "/api/v1/posts"],
+  ["post", "/api/oauth/delegate/sessions"],
+];
+const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
+
+/** Every operation of an OpenAPI document, as `[method, path]`. */
+const operationsOf = (document) =>
+  Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((method) => METHODS.has(method))
+      .map((method) => [method, path]),
+  );
+
+test("/docs renders the API reference from the worker's own origin", { timeout: 240_000 }, async (t) => {
+  const chromium = findChromium();
+  const cleanup = [];
+  t.after(async () => {
+    for (const undo of cleanup.reverse()) await undo();
+  });
+  const profile = mkdtempSync(join(tmpdir(), "docs-e2e-chromium-"));
+  cleanup.push(() => rmSync(profile, { recursive: true, force: true }));
+  const base = await startWorker(cleanup);
+  const origin = new URL(base).origin;
+
+  const documentAnswer = await fetch(`${base}/openapi.json`, { signal: AbortSignal.timeout(30_000) });
+  assert.equal(documentAnswer.status, 200);
+  const documented = operationsOf(await documentAnswer.json());
+  const listed = (method, path) => documented.some(([m, p]) => m === method && p === path);
+  for (const [method, path] of REQUIRED) {
+    assert.ok(listed(method, path), `${method.toUpperCase()} ${path} is missing from /openapi.json`);
+  }
+
+  const context = await launchChromium(profile, { path: chromium.path });
+  cleanup.push(() => context.close());
+  // Every request of every page, recorded; one for another origin is also refused, so that the test
+  // itself stays offline whatever the page tries.
+  const requests = [];
+  context.on("request", (request) => requests.push(request.url()));
+  const offOrigin = (url) => url.protocol !== "data:" && url.origin !== origin;
+  await context.route(offOrigin, (route) => route.abort("blockedbyclient"));
+
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(30_000);
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+
+  const answer = await page.goto(`${base}/docs`);
+  assert.equal(answer?.status(), 200);
+  assert.match(answer.headers()["content-security-policy"], /default-src 'none'/);
+
+  for (const [method, path] of REQUIRED) {
+    const summary = page.locator(`.opblock.opblock-${method} .opblock-summary-path[data-path="${path}"]`);
+    await summary.first().waitFor({ state: "visible" });
+  }
+  // Swagger UI shows every operation the document has, no more, no fewer.
+  assert.equal(await page.locator(".opblock").count(), documented.length);
+  await page.waitForLoadState("networkidle");
+
+  const paths = requests.map((url) => new URL(url)).map((url) => (offOrigin(url) ? url.href : url.pathname));
+  for (const path of ["/docs", "/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js", "/openapi.json"]) {
+    assert.ok(paths.includes(path), `the page did not request ${path}: ${paths.join(", ")}`);
+  }
+  assert.deepEqual(
+    requests.filter((url) => offOrigin(new URL(url))),
+    [],
+    "requests left the worker's origin",
+  );
+  assert.deepEqual(problems, []);
+});
