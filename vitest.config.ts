@@ -15,6 +15,8 @@ export default defineConfig(async () => {
             ENCRYPTION_KEY: "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
             ADMIN_TOKEN: "test-admin-token",
             SANDBOX: "true",
+            // Background work (queue consumers, the cron) builds URLs on the tests' origin.
+            PUBLIC_BASE_URL: "https://api.example.test",
           },
         },
       }),

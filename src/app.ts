@@ -2,6 +2,7 @@
 // error path. Every route is declared in its resource's folder (src/<resource>/index.ts).
 import { accountsRouter } from "./accounts";
 import { adminRouter } from "./admin";
+import { analyticsRouter } from "./analytics";
 import { delegationRouter } from "./delegation";
 import { docsRouter } from "./docs";
 import { foldersRouter } from "./folders";
@@ -21,7 +22,15 @@ import { workspacesRouter } from "./workspaces";
 
 // Every /api/v1 resource sits behind the same gate: API key, then the per-user rate limit. The gate is
 // mounted per resource so that an unknown path is a plain 404, not a 401.
-const RESOURCES = ["/workspaces", "/accounts", "/posts", "/labels", "/folders", "/media"] as const;
+const RESOURCES = [
+  "/workspaces",
+  "/accounts",
+  "/posts",
+  "/labels",
+  "/folders",
+  "/media",
+  "/analytics",
+] as const;
 const api = createRouter<ApiEnv>();
 for (const path of RESOURCES) api.use(`${path}/*`, authenticate, rateLimit);
 api
@@ -30,7 +39,8 @@ api
   .route("/posts", postsRouter)
   .route("/labels", labelsRouter)
   .route("/folders", foldersRouter)
-  .route("/media", mediaRouter);
+  .route("/media", mediaRouter)
+  .route("/analytics", analyticsRouter);
 
 export const app = createRouter<BareEnv>();
 app

@@ -1,7 +1,8 @@
 // Worker entry: HTTP, queue consumers, the cron, and the Durable Object class.
+
+import { refreshAnalytics } from "./analytics/refresh";
 import { app } from "./app";
-import { createDb } from "./db/client";
-import { claimDuePosts } from "./publishing/claim";
+import { sweepPublishing } from "./publishing/sweep";
 import { dispatchQueue } from "./queues";
 
 export { Coordinator } from "./coordinator";
@@ -10,7 +11,9 @@ export { SandboxStore } from "./platforms/sandbox/store";
 export default {
   fetch: app.fetch,
   queue: dispatchQueue,
+  // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed.
   async scheduled(controller, env) {
-    await claimDuePosts(createDb(env.DB), env.PUBLISH_QUEUE, new Date(controller.scheduledTime));
+    const now = new Date(controller.scheduledTime);
+    await Promise.all([sweepPublishing(env, now), refreshAnalytics(env, now)]);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,13 +1,19 @@
 // The queue registry: dispatch on batch.queue. Each consumer is idempotent (delivery is at least once).
 // A queue without a consumer is a configuration error: its messages are retried, and then land in the
 // dead-letter queue, instead of being acknowledged and lost.
+import { consumeAnalyticsSync, consumeAnalyticsSyncDeadLetters } from "./analytics/consumer";
 import { consumeMediaImport, consumeMediaImportDeadLetters } from "./media/import/consumer";
+import { consumePublish, consumePublishDeadLetters } from "./publishing/consumer";
 
 export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
 const handlers: Record<string, QueueHandler> = {
   "media-import": consumeMediaImport,
   "media-import-dlq": consumeMediaImportDeadLetters,
+  publish: consumePublish,
+  "publish-dlq": consumePublishDeadLetters,
+  "analytics-sync": consumeAnalyticsSync,
+  "analytics-sync-dlq": consumeAnalyticsSyncDeadLetters,
 };
 
 /** The registry key of a queue: preview and staging copies share their production queue's consumer. */
