@@ -2,7 +2,7 @@
 // Dependency-free: only WebCrypto and URLSearchParams, so it runs in Node ≥ 20, Workers, Deno and
 // browsers. Exported by the package as "social-publishing-api/verify-proof".
 //
-// A proof is trusted only if all three hold (spec, "Delegation flow" step 4):
+// A proof is trusted only if all three hold (docs/guide.md, "Verify a proof"):
 //   1. `sig` is the lowercase hex HMAC-SHA256, keyed with the signing secret, of
 //      `platform={platform}&platform_id={platform_id}&handle={handle}&state={state}&expires={expires}`
 //      (values as received, not URL-encoded), compared in constant time;

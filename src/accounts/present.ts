@@ -1,4 +1,4 @@
-// The spec's shapes of an account: short (inside a workspace), list, and analytics forms.
+// The API's shapes of an account: short (inside a workspace), list, and analytics forms.
 import type { Account } from "../db/schema";
 
 export const presentAccountShort = (a: Account) => ({

@@ -1,4 +1,4 @@
-// The spec's three forms of an account: short (inside a workspace), list, and analytics.
+// The API's three forms of an account: short (inside a workspace), list, and analytics.
 import { z } from "zod";
 import { PLATFORMS } from "../db/enums";
 

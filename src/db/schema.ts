@@ -167,7 +167,7 @@ export const postMedia = sqliteTable(
   ],
 );
 
-// One row per target account of a post: the spec's "platform row".
+// One row per target account of a post: the API's "platform row".
 export const postPlatforms = sqliteTable(
   "post_platforms",
   {

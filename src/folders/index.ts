@@ -1,4 +1,4 @@
-// Media library folders: create (201) and list. Ability `posts` (the spec names it for folders).
+// Media library folders: create (201) and list. Ability `posts` (folders hold what posts attach).
 import { z } from "zod";
 import { folders } from "../db/schema";
 import type { ApiEnv } from "../http/env";

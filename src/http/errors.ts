@@ -67,7 +67,7 @@ export const invalidField = (field: string, message: string) => validationFailed
 export const invalidInput = (error: { issues: readonly z.core.$ZodIssue[] }, input: unknown) =>
   validationFailed(messagesByField(error.issues, input));
 
-// The delegation session endpoint's codes (spec, "Delegation session creation").
+// The delegation session endpoint's codes (docs/guide.md, "OAuth delegation").
 const coded = (status: 401 | 422, code: string, message: string) =>
   new ApiError(status, { message }, { code });
 

@@ -1,4 +1,4 @@
-// Size and time caps of the media library, from env vars with defaults (see README "Media library").
+// Size and time caps of the media library, from env vars with defaults (see docs/guide.md, "Media").
 import type { MediaKind } from "./sniff";
 
 export type MediaLimits = {

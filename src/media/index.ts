@@ -1,6 +1,6 @@
 // The media library: URL import (bytes moved by the media-import queue), file upload, list, delete.
-// Every endpoint needs the `posts` ability (the spec leaves the import's ability open; media exist to
-// be attached to posts, and folders, their sibling, are named for `posts`).
+// Every endpoint needs the `posts` ability: media exist to be attached to posts, and folders, their
+// sibling, are named for `posts`.
 import type { ApiEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";

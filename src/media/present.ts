@@ -1,4 +1,4 @@
-// The spec's Media item. `url` is always a signed, expiring link served by GET /media/{id}; R2 keys
+// The API's Media item. `url` is always a signed, expiring link served by GET /media/{id}; R2 keys
 // never leave the worker.
 import type { Media } from "../db/schema";
 import { signMediaUrl } from "./links";

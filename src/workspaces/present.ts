@@ -1,6 +1,6 @@
 import type { Workspace } from "../db/schema";
 
-/** The spec's Workspace (without accounts). */
+/** The API's Workspace (without accounts). */
 export const presentWorkspace = (w: Workspace) => ({
   id: w.id,
   name: w.name,

@@ -3,7 +3,7 @@ import { call } from "../support/client";
 import { createKey, createTenant, createWorkspace } from "../support/seed";
 
 describe("labels", () => {
-  it("creates (201), lists, updates and deletes a label with the spec's shape", async () => {
+  it("creates (201), lists, updates and deletes a label with the documented shape", async () => {
     const t = await createTenant({ timezone: "Asia/Tokyo" });
     const created = await call("POST", "/api/v1/labels", {
       key: t.key,

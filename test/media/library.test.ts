@@ -1,4 +1,4 @@
-// Upload from a file, the paginated list, and delete: the media library endpoints the spec leaves to us.
+// Upload from a file, the paginated list, and delete: the media library endpoints beyond URL import.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
