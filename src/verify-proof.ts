@@ -57,6 +57,25 @@ export type VerifyOptions = {
 
 const FIELDS = ["platform", "platform_id", "handle", "state", "expires"] as const;
 
+/** The platforms the service delegates for; a proof naming anything else was not made by it. */
+export const PROOF_PLATFORMS = [
+  "tiktok",
+  "instagram",
+  "twitter",
+  "linkedin",
+  "youtube",
+  "facebook",
+  "pinterest",
+  "threads",
+] as const;
+
+/**
+ * The signed string joins raw values with `&` and `=`, so a value holding either could move the
+ * boundaries between fields under the same signature. The service never signs such a value; a
+ * verifier must refuse one.
+ */
+export const isSignableValue = (value: string) => !/[&=]/.test(value);
+
 /** The exact string the service signs. */
 export function proofMessage(fields: { [K in keyof ProofFields]: string | number }): string {
   return FIELDS.map((name) => `${name}=${fields[name]}`).join("&");
@@ -112,6 +131,10 @@ export async function verifyProof(
     values[name] = all[0] as string;
   }
   if (!/^\d{1,15}$/.test(values.expires ?? "")) return { ok: false, reason: "malformed" };
+  if (!(PROOF_PLATFORMS as readonly string[]).includes(values.platform as string))
+    return { ok: false, reason: "malformed" };
+  if (FIELDS.some((name) => !isSignableValue(values[name] as string)))
+    return { ok: false, reason: "malformed" };
   const proof: Proof = {
     platform: values.platform as string,
     platform_id: values.platform_id as string,

@@ -160,6 +160,7 @@ export const browserRouter = createRouter<DbEnv>()
       { platform: target.platform, state: target.state, ...identity },
       Date.now(),
     );
+    if (!location) return failed(`${name} answered with an account id this service cannot vouch for.`);
     return redirectTo(
       location,
       clear.map((cookie) => ["Set-Cookie", cookie]),

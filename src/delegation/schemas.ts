@@ -1,6 +1,7 @@
 // The body and the answer of POST /api/oauth/delegate/sessions.
 import { z } from "zod";
 import { PLATFORMS } from "../db/enums";
+import { isSignableValue } from "../verify-proof";
 
 export const STATE_MAX = 512;
 export const CALLBACK_URL_MAX = 2048;
@@ -65,6 +66,8 @@ export const sessionBody = z.object({
       message: `The state field must not be greater than ${STATE_MAX} characters.`,
     })
     .refine((value) => value.isWellFormed(), { message: "The state field must be valid Unicode text." })
+    // The state is signed into the proof, whose string joins values with & and =.
+    .refine(isSignableValue, { message: "The state field must not contain & or =." })
     .meta({
       description: `1 to ${STATE_MAX} characters your application generated for this user's attempt; it comes back on callback_url, signed.`,
       example: "c1f0e6d2-5b7a-4f0e-9a61-2d3c4b5a6f70",

@@ -10,7 +10,7 @@ async function proofQuery(overrides: Record<string, string> = {}, secret = SECRE
   const fields = {
     platform: "twitter",
     platform_id: "1234567890",
-    handle: "Ada & Co = Zoë",
+    handle: "Ada, Co + Zoë ✓",
     state: "app-state-1",
     expires: String(NOW / 1000 + 300),
     ...overrides,
@@ -30,7 +30,7 @@ describe("verifyProof", () => {
       proof: {
         platform: "twitter",
         platform_id: "1234567890",
-        handle: "Ada & Co = Zoë",
+        handle: "Ada, Co + Zoë ✓",
         state: "app-state-1",
         expires: NOW / 1000 + 300,
         sig: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -74,7 +74,7 @@ describe("verifyProof", () => {
   it.each([
     ["platform", "tiktok"],
     ["platform_id", "1234567891"],
-    ["handle", "Ada & Co = Zoe"],
+    ["handle", "Ada, Co + Zoe ✓"],
     ["state", "app-state-2"],
     ["expires", String(NOW / 1000 + 301)],
   ])("refuses a proof whose %s was changed, without touching the state", async (field, value) => {
