@@ -10,7 +10,7 @@ import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema, paginated as pageOf } from "../lib/schemas";
 import { DEFAULT_LIMITS, MAX_ITEMS_PER_REQUEST, MAX_MEDIA_PER_PAGE, mediaLimits } from "./config";
 import { startImport } from "./import/start";
-import { MAX_REDIRECTS, parseAllowList } from "./import/url-guard";
+import { importGuard, MAX_REDIRECTS } from "./import/url-guard";
 import { presentMediaList } from "./present";
 import { deleteMediaOfUser, mediaPage } from "./queries";
 import {
@@ -50,7 +50,7 @@ export const mediaRouter = createRouter<ApiEnv>()
       const rows = await startImport({
         db,
         queue: c.env.MEDIA_IMPORT_QUEUE,
-        allow: parseAllowList(c.env.IMPORT_ALLOWED_PRIVATE_HOSTS),
+        guard: importGuard(c.env),
         limits: mediaLimits(c.env),
         userId: principal.userId,
         workspaceId: body.workspace_id,

@@ -6,9 +6,31 @@ import { call } from "../support/client";
 
 export type OriginHandler = (request: Request) => Response | Promise<Response>;
 
+/** A resolver that says every name is a public address (tests of everything but DNS itself). */
+export const publicDns = async (_host: string) => ["93.184.215.14"];
+
+/** The DoH endpoint the importer asks (wrangler.toml IMPORT_DNS_RESOLVER). */
+const DOH = "https://cloudflare-dns.com/dns-query";
+
 export class Origins {
   readonly handlers = new Map<string, OriginHandler>();
   readonly requested: string[] = [];
+  /** DNS answers by host name; a name not listed resolves to a public address. */
+  readonly dns = new Map<string, string[]>();
+
+  /** Makes `host` resolve to `addresses` (A and AAAA alike) for the importer's DNS-over-HTTPS lookups. */
+  resolve(host: string, addresses: string[]): this {
+    this.dns.set(host, addresses);
+    return this;
+  }
+
+  #dohAnswer(url: URL): Response {
+    const name = url.searchParams.get("name") ?? "";
+    const type = url.searchParams.get("type") === "AAAA" ? 28 : 1;
+    const wanted = (this.dns.get(name) ?? ["93.184.215.14"]).filter((a) => a.includes(":") === (type === 28));
+    const Answer = wanted.map((data) => ({ name, type, TTL: 60, data }));
+    return Response.json({ Status: 0, Answer }, { headers: { "content-type": "application/dns-json" } });
+  }
 
   /** Answers `url` (exact, as the fetcher normalises it) with a fresh response per call. */
   on(url: string, handler: OriginHandler): this {
@@ -19,6 +41,7 @@ export class Origins {
   install() {
     return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const request = new Request(input as RequestInfo, init as RequestInit);
+      if (request.url.startsWith(`${DOH}?`)) return this.#dohAnswer(new URL(request.url));
       this.requested.push(request.url);
       const handler = this.handlers.get(request.url);
       return handler ? handler(request) : new Response("no such origin", { status: 404 });

@@ -9,7 +9,9 @@ import {
   parseIPv6,
 } from "../../src/media/import/url-guard";
 import { REFUSED } from "./ssrf-table";
-import { Origins, redirect } from "./support";
+import { Origins, publicDns, redirect } from "./support";
+
+const PUBLIC_GUARD = { allow: new Set<string>(), resolve: publicDns };
 
 const ALLOWED: Array<[url: string, what: string]> = [
   ["https://cdn.example.com/a.png", "public name"],
@@ -101,7 +103,7 @@ describe("guardedFetch", () => {
       .on("https://a.example.test/start", () => redirect("https://b.example.test/next", 301))
       .on("https://b.example.test/next", () => redirect("/final.png", 307))
       .on("https://b.example.test/final.png", () => new Response("ok"));
-    const { response, url } = await guardedFetch("https://a.example.test/start", { allow: new Set() });
+    const { response, url } = await guardedFetch("https://a.example.test/start", { guard: PUBLIC_GUARD });
     expect(response.status).toBe(200);
     expect(url.href).toBe("https://b.example.test/final.png");
     expect(spy.mock.calls.every(([, init]) => (init as RequestInit).redirect === "manual")).toBe(true);
@@ -110,9 +112,11 @@ describe("guardedFetch", () => {
   it("refuses a redirect to a private address without fetching it", async () => {
     origins.install();
     origins.on("https://a.example.test/start", () => redirect("http://0x7f000001:8080/secret"));
-    await expect(guardedFetch("https://a.example.test/start", { allow: new Set() })).rejects.toMatchObject({
-      permanent: true,
-    });
+    await expect(guardedFetch("https://a.example.test/start", { guard: PUBLIC_GUARD })).rejects.toMatchObject(
+      {
+        permanent: true,
+      },
+    );
     expect(origins.requested).toEqual(["https://a.example.test/start"]);
   });
 
@@ -120,17 +124,17 @@ describe("guardedFetch", () => {
     origins.install();
     for (let i = 0; i < 7; i++) origins.on(`https://a.example.test/${i}`, () => redirect(`/${i + 1}`));
     origins.on("https://a.example.test/5", () => new Response("five hops in"));
-    const ok = await guardedFetch("https://a.example.test/0", { allow: new Set() });
+    const ok = await guardedFetch("https://a.example.test/0", { guard: PUBLIC_GUARD });
     expect(await ok.response.text()).toBe("five hops in");
     origins.on("https://a.example.test/5", () => redirect("/6"));
-    await expect(guardedFetch("https://a.example.test/0", { allow: new Set() })).rejects.toThrow(
+    await expect(guardedFetch("https://a.example.test/0", { guard: PUBLIC_GUARD })).rejects.toThrow(
       /more than 5 redirects/,
     );
   });
 
   it("makes a network fault a transient failure", async () => {
     vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("connection reset"));
-    await expect(guardedFetch("https://a.example.test/x", { allow: new Set() })).rejects.toMatchObject({
+    await expect(guardedFetch("https://a.example.test/x", { guard: PUBLIC_GUARD })).rejects.toMatchObject({
       permanent: false,
     });
   });

@@ -12,7 +12,7 @@ import { declaredType, SNIFF_BYTES } from "../sniff";
 import { declaredLength, readHead } from "../streams";
 import { ImportFailure, statusFailure } from "./failure";
 import { describe, FETCH_HEADERS } from "./resolve";
-import { guardedFetch, parseAllowList } from "./url-guard";
+import { guardedFetch, importGuard } from "./url-guard";
 
 export type MediaImportMessage = { media_id: number };
 
@@ -89,7 +89,7 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<"
 
   const limits = mediaLimits(env);
   const { response, url } = await guardedFetch(row.sourceUrl, {
-    allow: parseAllowList(env.IMPORT_ALLOWED_PRIVATE_HOSTS),
+    guard: importGuard(env),
     headers: FETCH_HEADERS,
     signal: AbortSignal.timeout(limits.downloadMs),
   });

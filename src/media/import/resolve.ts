@@ -14,7 +14,7 @@ import {
 } from "../sniff";
 import { declaredLength, readHead } from "../streams";
 import { ImportFailure, statusFailure } from "./failure";
-import { checkImportUrl, guardedFetch } from "./url-guard";
+import { checkImportUrl, guardedFetch, type ImportGuard } from "./url-guard";
 
 export type Candidate = {
   /** The URL the consumer downloads (redirects are followed, and checked, again there). */
@@ -27,7 +27,7 @@ export type Candidate = {
 };
 
 export type ResolveOptions = {
-  allow: ReadonlySet<string>;
+  guard: ImportGuard;
   limits: MediaLimits;
   /** Epoch ms after which no new fetch starts. */
   stopAt: number;
@@ -73,7 +73,7 @@ export async function resolveAll(
 
 /** One input: a direct media link or a page. Anything refused or unreachable gives no candidate. */
 export async function resolveInput(input: string, options: ResolveOptions): Promise<Candidate[]> {
-  if (!checkImportUrl(input, options.allow).ok) return [];
+  if (!checkImportUrl(input, options.guard.allow).ok) return [];
   try {
     const { response, url } = await open(input, options);
     if (declaredType(response.headers.get("content-type")) === "page") {
@@ -103,7 +103,7 @@ async function open(link: string, options: ResolveOptions) {
   const budget = Math.min(RESOLVE_TIMEOUT_MS, options.stopAt - Date.now());
   if (budget <= 0) throw new ImportFailure("out of time", false);
   const opened = await guardedFetch(link, {
-    allow: options.allow,
+    guard: options.guard,
     headers: FETCH_HEADERS,
     signal: AbortSignal.timeout(budget),
   });

@@ -8,12 +8,13 @@ import { insertMedia, requireTarget } from "../queries";
 import { newMediaKey } from "../upload";
 import { type MediaImportMessage, markFailed } from "./consumer";
 import { type Candidate, resolveAll } from "./resolve";
+import type { ImportGuard } from "./url-guard";
 
 export type ImportRequest = {
   db: Database;
   queue: Queue<MediaImportMessage>;
-  /** IMPORT_ALLOWED_PRIVATE_HOSTS, parsed. */
-  allow: ReadonlySet<string>;
+  /** The SSRF guard: IMPORT_ALLOWED_PRIVATE_HOSTS and the name resolver. */
+  guard: ImportGuard;
   limits: MediaLimits;
   userId: number;
   workspaceId: number;
@@ -27,7 +28,7 @@ export async function startImport(request: ImportRequest): Promise<Media[]> {
   await requireTarget(db, userId, workspaceId, folderId);
 
   const resolved = await resolveAll(request.urls, {
-    allow: request.allow,
+    guard: request.guard,
     limits: request.limits,
     stopAt: Date.now() + RESOLVE_BUDGET_MS,
   });

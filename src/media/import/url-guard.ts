@@ -1,8 +1,8 @@
 // The one SSRF guard of media import: which URLs may be fetched, and a fetch that re-checks every
-// redirect hop. Workers cannot resolve DNS, so the checks are on what the URL names: schemes, the
-// address in every spelling the URL parser accepts, and names that mean "this machine" or "this
-// network". Names that resolve to private addresses are the job of the runtime's second line of
-// defence, the `global_fetch_strictly_public` compatibility flag in wrangler.toml.
+// redirect hop. The checks cover what the URL names (schemes, the address in every spelling the URL
+// parser accepts, names that mean "this machine" or "this network") and what a name resolves to: every
+// name is resolved over DNS-over-HTTPS (dns.ts) before each hop, and any non-public answer refuses it.
+import { DEFAULT_DOH_ENDPOINT, dohResolver, type Resolver } from "./dns";
 import { ImportFailure } from "./failure";
 
 export const MAX_URL_LENGTH = 2048;
@@ -165,8 +165,43 @@ export function isPublicIPv6(groups: number[]): boolean {
   return true;
 }
 
+/** What decides whether a URL may be fetched: the test-only allow list and the name resolver. */
+export type ImportGuard = { allow: ReadonlySet<string>; resolve: Resolver };
+
+export const importGuard = (
+  env: Partial<Pick<Env, "IMPORT_ALLOWED_PRIVATE_HOSTS" | "IMPORT_DNS_RESOLVER">>,
+): ImportGuard => ({
+  allow: parseAllowList(env.IMPORT_ALLOWED_PRIVATE_HOSTS),
+  resolve: dohResolver(env.IMPORT_DNS_RESOLVER?.trim() || DEFAULT_DOH_ENDPOINT),
+});
+
+const isAddressLiteral = (host: string) =>
+  host.startsWith("[") || /^(0x[0-9a-f]*|[0-9]+)$/.test(host.split(".").at(-1) ?? "");
+
+/** Why an address a name resolved to must not be fetched, or null when it is public. */
+export function addressRefusal(address: string): string | null {
+  if (address.includes(":")) {
+    const groups = parseIPv6(address);
+    return groups && isPublicIPv6(groups) ? null : `resolves to a private or reserved address (${address})`;
+  }
+  const v4 = parseIPv4(address);
+  return v4 !== null && isPublicIPv4(v4) ? null : `resolves to a private or reserved address (${address})`;
+}
+
+/** A name's every address must be public (an address literal was checked as such already). */
+async function checkResolved(url: URL, guard: ImportGuard): Promise<void> {
+  const host = stripDots(url.hostname.toLowerCase());
+  if (isAddressLiteral(host) || guard.allow.has(`${host}:${url.port || defaultPort(url)}`)) return;
+  const addresses = await guard.resolve(host);
+  if (addresses.length === 0) throw new ImportFailure(`refused URL: ${host} does not resolve`, true);
+  for (const address of addresses) {
+    const refusal = addressRefusal(address);
+    if (refusal) throw new ImportFailure(`refused URL: ${host} ${refusal}`, true);
+  }
+}
+
 export type GuardedFetchOptions = {
-  allow: ReadonlySet<string>;
+  guard: ImportGuard;
   signal?: AbortSignal;
   headers?: HeadersInit;
   maxRedirects?: number;
@@ -185,8 +220,10 @@ export async function guardedFetch(
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   let target: string | URL = input;
   for (let hop = 0; ; hop++) {
-    const check = checkImportUrl(target, options.allow);
+    const check = checkImportUrl(target, options.guard.allow);
     if (!check.ok) throw new ImportFailure(`refused URL: ${check.reason}`, true);
+    // Resolved at every hop: a redirect may name a host that points inside.
+    await checkResolved(check.url, options.guard);
     let response: Response;
     try {
       response = await fetch(check.url.href, {
