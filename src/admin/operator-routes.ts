@@ -5,14 +5,14 @@ import { bearerToken } from "../http/auth";
 import type { DbEnv } from "../http/env";
 import { routeNotFound, unauthenticated } from "../http/errors";
 import { publicRoute } from "../http/router";
-import { timingSafeEqualText } from "../lib/crypto";
+import { secretEquals } from "../lib/crypto";
 
 /** Absent ADMIN_TOKEN: the operator API does not exist (404). Missing or wrong token: 401. */
 export const adminOnly = createMiddleware<DbEnv>(async (c, next) => {
   const expected = c.env.ADMIN_TOKEN;
   if (!expected) throw routeNotFound();
   const given = bearerToken(c.req.header("authorization"));
-  if (!given || !timingSafeEqualText(given, expected)) throw unauthenticated();
+  if (!given || !(await secretEquals(given, expected))) throw unauthenticated();
   await next();
 });
 

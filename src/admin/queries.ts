@@ -53,29 +53,52 @@ export function freeSlug(base: string, taken: ReadonlySet<string>): string {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** Creates the workspace with the user as its member: two round trips (the checks, the writes). */
+const slugTaken = () => invalidField("slug", "The slug has already been taken.");
+
+/** D1 reports a lost race on the unique slug only through the constraint's error. */
+const isSlugConflict = (error: unknown) =>
+  String(error).includes("UNIQUE constraint failed: workspaces.slug");
+
+const SLUG_ATTEMPTS = 5;
+
+/**
+ * Creates the workspace with the user as its member: two round trips (the checks, the writes). Two
+ * requests can pick the same free slug at once; the unique index lets one win, the batch of the other
+ * rolls back whole (no membership is written), and a derived slug is simply picked again.
+ */
 export async function createWorkspace(db: Database, { user_id, slug, ...fields }: NewWorkspace) {
   const base = slug ?? slugify(fields.name);
-  const [user, taken] = await db.batch([
-    userById(db, user_id),
-    // An explicit slug must be free; a derived one takes the first free suffix (slugs are [a-z0-9-],
-    // so LIKE has no wildcard to escape).
-    db
-      .select({ slug: workspaces.slug })
-      .from(workspaces)
-      .where(slug ? eq(workspaces.slug, slug) : like(workspaces.slug, `${base}%`)),
-  ]);
-  if (user.length === 0) throw unknownUser();
-  if (slug && taken.length > 0) throw invalidField("slug", "The slug has already been taken.");
-  const [[workspace]] = await db.batch([
-    db
-      .insert(workspaces)
-      .values({ ...fields, slug: slug ?? freeSlug(base, new Set(taken.map((row) => row.slug))) })
-      .returning(),
-    // Same transaction: the membership points at the row the first statement inserted.
-    db.insert(workspaceMembers).values({ workspaceId: insertedId(workspaces), userId: user_id }),
-  ]);
-  return workspace!;
+  for (let attempt = 1; ; attempt++) {
+    const [user, taken] = await db.batch([
+      userById(db, user_id),
+      // An explicit slug must be free; a derived one takes the first free suffix (slugs are [a-z0-9-],
+      // so LIKE has no wildcard to escape).
+      db
+        .select({ slug: workspaces.slug })
+        .from(workspaces)
+        .where(slug ? eq(workspaces.slug, slug) : like(workspaces.slug, `${base}%`)),
+    ]);
+    if (user.length === 0) throw unknownUser();
+    if (slug && taken.length > 0) throw slugTaken();
+    // After a few lost races, a random suffix ends the contest.
+    const free = freeSlug(base, new Set(taken.map((row) => row.slug)));
+    const chosen = slug ?? (attempt < SLUG_ATTEMPTS ? free : `${base}-${crypto.randomUUID().slice(0, 8)}`);
+    try {
+      const [[workspace]] = await db.batch([
+        db
+          .insert(workspaces)
+          .values({ ...fields, slug: chosen })
+          .returning(),
+        // Same transaction: the membership points at the row the first statement inserted.
+        db.insert(workspaceMembers).values({ workspaceId: insertedId(workspaces), userId: user_id }),
+      ]);
+      return workspace!;
+    } catch (error) {
+      if (!isSlugConflict(error)) throw error;
+      if (slug) throw slugTaken();
+      if (attempt > SLUG_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Adds the user to the workspace; adding a member again changes nothing. */

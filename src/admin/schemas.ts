@@ -4,6 +4,10 @@ import { z } from "zod";
 import { ABILITIES, DEFAULTS, PLATFORMS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../db/enums";
 import { bodyId, isoDateTime } from "../lib/schemas";
 
+/** An image URL shown to people: http or https only (never `javascript:` or `data:`). */
+const webUrl = () =>
+  z.url({ protocol: /^https?$/, error: "The :attribute field must be an http or https URL." }).max(2048);
+
 const name = () => z.string().trim().min(1).max(255);
 
 export const createUserBody = z.object({
@@ -54,7 +58,7 @@ export const createWorkspaceBody = z.object({
       message: "The language must be a language code such as en or pt-BR.",
     })
     .default(DEFAULTS.language),
-  logo: z.url().max(2048).nullable().default(null),
+  logo: webUrl().nullable().default(null),
 });
 
 export const addMemberBody = z.object({ user_id: bodyId() });
@@ -64,7 +68,7 @@ export const createAccountBody = z.object({
   platform: z.enum(PLATFORMS),
   username: name(),
   name: name(),
-  avatar: z.url().max(2048).nullable().default(null),
+  avatar: webUrl().nullable().default(null),
   is_verified: z.boolean().default(false),
 });
 

@@ -18,7 +18,11 @@ export async function hmacSha256Hex(key: CryptoKey, message: string): Promise<st
   return toHex(await crypto.subtle.sign("HMAC", key, utf8(message)));
 }
 
-/** Constant-time string comparison; unequal lengths are unequal without touching the contents. */
+/**
+ * Constant-time comparison of values of a fixed, public length (MACs, hashes, tokens of one format);
+ * unequal lengths are unequal without touching the contents. Synchronous, so a Durable Object can
+ * check and write in one step.
+ */
 export function timingSafeEqualText(a: string, b: string): boolean {
   const left = utf8(a);
   const right = utf8(b);
@@ -26,8 +30,28 @@ export function timingSafeEqualText(a: string, b: string): boolean {
   return crypto.subtle.timingSafeEqual(left, right);
 }
 
-// ENCRYPTION_KEY is parsed and imported once per isolate per value.
-const masterKeys = new Map<string, Promise<{ aes: CryptoKey; hkdf: CryptoKey }>>();
+/**
+ * Constant-time comparison of a secret of any length (the operator token): both sides are hashed to 32
+ * bytes first, so the comparison reveals neither the contents nor the length.
+ */
+export async function secretEquals(a: string, b: string): Promise<boolean> {
+  const [left, right] = await Promise.all([
+    crypto.subtle.digest("SHA-256", utf8(a)),
+    crypto.subtle.digest("SHA-256", utf8(b)),
+  ]);
+  return crypto.subtle.timingSafeEqual(left, right);
+}
+
+/**
+ * The keys derived from ENCRYPTION_KEY, parsed and imported once per isolate per value. The raw bytes
+ * are only ever the HKDF input: secrets at rest use an AES key derived for that purpose, and every HMAC
+ * key is derived for its own purpose. `legacyAes` (the raw bytes as an AES key, as ciphertexts written
+ * before the `v2:` format used) only decrypts.
+ */
+const masterKeys = new Map<string, Promise<{ aes: CryptoKey; legacyAes: CryptoKey; hkdf: CryptoKey }>>();
+
+const SALT = new Uint8Array(32);
+export const SECRET_FORMAT = "v2:";
 
 function masterKey(encryptionKey: string | undefined) {
   if (!encryptionKey) throw new Error("ENCRYPTION_KEY is not configured");
@@ -35,16 +59,26 @@ function masterKey(encryptionKey: string | undefined) {
   if (!keys) {
     const raw = fromBase64(encryptionKey);
     if (raw.byteLength !== 32) throw new Error("ENCRYPTION_KEY must be base64 of exactly 32 bytes");
-    keys = Promise.all([
-      crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]),
-      crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey"]),
-    ]).then(([aes, hkdf]) => ({ aes, hkdf }));
+    keys = (async () => {
+      const hkdf = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey"]);
+      const [aes, legacyAes] = await Promise.all([
+        crypto.subtle.deriveKey(
+          { name: "HKDF", hash: "SHA-256", salt: SALT, info: utf8("secrets-at-rest-v2") },
+          hkdf,
+          { name: "AES-GCM", length: 256 },
+          false,
+          ["encrypt", "decrypt"],
+        ),
+        crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["decrypt"]),
+      ]);
+      return { aes, legacyAes, hkdf };
+    })();
     masterKeys.set(encryptionKey, keys);
   }
   return keys;
 }
 
-/** AES-GCM with a random 96-bit nonce; the output is base64(nonce || ciphertext). */
+/** AES-GCM with a random 96-bit nonce under the derived key; the output is `v2:` + base64(nonce || ciphertext). */
 export async function encryptSecret(encryptionKey: string | undefined, plaintext: string): Promise<string> {
   const { aes } = await masterKey(encryptionKey);
   const iv = crypto.getRandomValues(new Uint8Array(12));
@@ -52,15 +86,17 @@ export async function encryptSecret(encryptionKey: string | undefined, plaintext
   const out = new Uint8Array(iv.byteLength + sealed.byteLength);
   out.set(iv);
   out.set(sealed, iv.byteLength);
-  return toBase64(out);
+  return `${SECRET_FORMAT}${toBase64(out)}`;
 }
 
+/** Decrypts both formats: `v2:` under the derived key, and the earlier unprefixed one under the raw key. */
 export async function decryptSecret(encryptionKey: string | undefined, sealed: string): Promise<string> {
-  const { aes } = await masterKey(encryptionKey);
-  const bytes = fromBase64(sealed);
+  const { aes, legacyAes } = await masterKey(encryptionKey);
+  const current = sealed.startsWith(SECRET_FORMAT);
+  const bytes = fromBase64(current ? sealed.slice(SECRET_FORMAT.length) : sealed);
   const plain = await crypto.subtle.decrypt(
     { name: "AES-GCM", iv: bytes.slice(0, 12) },
-    aes,
+    current ? aes : legacyAes,
     bytes.slice(12),
   );
   return new TextDecoder().decode(plain);
@@ -75,7 +111,7 @@ export function derivedHmacKey(encryptionKey: string | undefined, purpose: strin
   if (!key) {
     key = masterKey(encryptionKey).then(({ hkdf }) =>
       crypto.subtle.deriveKey(
-        { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: utf8(purpose) },
+        { name: "HKDF", hash: "SHA-256", salt: SALT, info: utf8(purpose) },
         hkdf,
         { name: "HMAC", hash: "SHA-256", length: 256 },
         false,
