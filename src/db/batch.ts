@@ -9,16 +9,33 @@ export type Statement = Parameters<Database["batch"]>[0][number];
 /** D1 binds at most 100 parameters per statement. */
 export const D1_MAX_PARAMS = 100;
 
+function chunks<T>(rows: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
 /**
  * Splits rows for multi-row inserts so that no statement binds more than D1 allows. Every key of a row
- * is one bound parameter (columns left out take their SQL default and bind nothing).
+ * is one bound parameter. (An estimate: drizzle also binds the JS defaults of columns left out; prefer
+ * insertInChunks, which measures.)
  */
 export function chunkForD1<T extends object>(rows: readonly T[]): T[][] {
   const perRow = Math.max(1, ...rows.map((row) => Object.keys(row).length));
-  const size = Math.max(1, Math.floor(D1_MAX_PARAMS / perRow));
-  const chunks: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
-  return chunks;
+  return chunks(rows, Math.max(1, Math.floor(D1_MAX_PARAMS / perRow)));
+}
+
+/**
+ * Multi-row INSERT statements of `rows` into `table`, each binding at most D1's limit. The parameters
+ * a row binds are measured on drizzle's own SQL for the first row: besides the row's keys, drizzle binds
+ * the JS defaults of the columns left out.
+ */
+export function insertInChunks<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInsert"][]) {
+  if (rows.length === 0) return [];
+  const perRow = Math.max(1, db.insert(table).values(rows[0]!).toSQL().params.length);
+  return chunks(rows, Math.max(1, Math.floor(D1_MAX_PARAMS / perRow))).map((chunk) =>
+    db.insert(table).values(chunk),
+  );
 }
 
 /** Runs statements in one batch; an empty list costs no round trip. */

@@ -8,12 +8,15 @@ export type MediaLimits = {
   video: number;
   /** Wall time of one download by the queue consumer, redirects included, in milliseconds. */
   downloadMs: number;
+  /** Bytes one workspace may store in all (items being imported count with their announced size). */
+  quota: number;
 };
 
 export const DEFAULT_LIMITS: MediaLimits = {
   image: 20 * 1024 * 1024,
   video: 1024 * 1024 * 1024,
   downloadMs: 300_000,
+  quota: 10 * 1024 * 1024 * 1024,
 };
 
 /** Page resolution in the request: each URL (redirects and the HTML page read included). */
@@ -27,9 +30,17 @@ export const MAX_URLS_PER_REQUEST = 50;
 /** Media taken from one page, and items created by one request. */
 export const MAX_MEDIA_PER_PAGE = 10;
 export const MAX_ITEMS_PER_REQUEST = 100;
+/** Fetches one import request may make in all: pages, their media and every redirect hop. */
+export const MAX_FETCHES_PER_IMPORT = 100;
 
 type LimitVars = Partial<
-  Record<"MEDIA_MAX_IMAGE_BYTES" | "MEDIA_MAX_VIDEO_BYTES" | "MEDIA_IMPORT_TIMEOUT_SECONDS", string>
+  Record<
+    | "MEDIA_MAX_IMAGE_BYTES"
+    | "MEDIA_MAX_VIDEO_BYTES"
+    | "MEDIA_IMPORT_TIMEOUT_SECONDS"
+    | "MEDIA_WORKSPACE_QUOTA_BYTES",
+    string
+  >
 >;
 
 const positive = (value: string | undefined, fallback: number) => {
@@ -42,7 +53,20 @@ export function mediaLimits(env: LimitVars): MediaLimits {
     image: positive(env.MEDIA_MAX_IMAGE_BYTES, DEFAULT_LIMITS.image),
     video: positive(env.MEDIA_MAX_VIDEO_BYTES, DEFAULT_LIMITS.video),
     downloadMs: positive(env.MEDIA_IMPORT_TIMEOUT_SECONDS, DEFAULT_LIMITS.downloadMs / 1000) * 1000,
+    quota: positive(env.MEDIA_WORKSPACE_QUOTA_BYTES, DEFAULT_LIMITS.quota),
   };
 }
 
 export const capFor = (limits: MediaLimits, kind: MediaKind) => limits[kind];
+
+/** The most bytes one more item may take: its type's cap, or what is left of the workspace's quota. */
+export const roomFor = (limits: MediaLimits, kind: MediaKind, usage: number) =>
+  Math.min(capFor(limits, kind), Math.max(0, limits.quota - usage));
+
+const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+export const quotaUsedUp = (limits: MediaLimits) =>
+  `The workspace's storage quota of ${mb(limits.quota)} is used up: delete media to make room.`;
+
+export const quotaExceeded = (limits: MediaLimits, usage: number) =>
+  `The file would exceed the workspace's storage quota of ${mb(limits.quota)} (${mb(Math.max(0, limits.quota - usage))} left).`;

@@ -8,7 +8,14 @@ import { paginated } from "../http/pagination";
 import { apiRoute, createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema, paginated as pageOf } from "../lib/schemas";
-import { DEFAULT_LIMITS, MAX_ITEMS_PER_REQUEST, MAX_MEDIA_PER_PAGE, mediaLimits } from "./config";
+import {
+  DEFAULT_LIMITS,
+  MAX_FETCHES_PER_IMPORT,
+  MAX_ITEMS_PER_REQUEST,
+  MAX_MEDIA_PER_PAGE,
+  mediaLimits,
+  RESOLVE_BUDGET_MS,
+} from "./config";
 import { startImport } from "./import/start";
 import { importGuard, MAX_REDIRECTS } from "./import/url-guard";
 import { presentMediaList } from "./present";
@@ -37,7 +44,7 @@ export const mediaRouter = createRouter<ApiEnv>()
       summary: "Import media from URLs",
       description: [
         `Each URL is a direct image or video link, or a page: a page gives one item per Open Graph / Twitter Card media tag (\`og:image\`, \`og:video\`, \`twitter:image\`, …), at most ${MAX_MEDIA_PER_PAGE}. Redirects are followed (at most ${MAX_REDIRECTS}). ${CAPS}`,
-        `URLs that cannot be used are skipped, not refused: private or local addresses, unreachable origins, anything that is not an image or a video, media over the cap, and inputs not reached within the request's time budget. The answer lists the items created (at most ${MAX_ITEMS_PER_REQUEST}, a URL named twice counts once), in input order; \`count_stored\` is 0 when nothing could be used.`,
+        `URLs that cannot be used are skipped, not refused: private or local addresses (names are resolved first), unreachable origins, anything that is not an image or a video, media over the cap or over what is left of the workspace's storage quota, and inputs not reached within the request's budget (${RESOLVE_BUDGET_MS / 1000} s and ${MAX_FETCHES_PER_IMPORT} fetches in all, redirect hops included). A workspace whose quota is used up answers 422. The answer lists the items created (at most ${MAX_ITEMS_PER_REQUEST}, a URL named twice counts once), in input order; \`count_stored\` is 0 when nothing could be used.`,
         "The items come back with `is_processing: true` and `progress: 0`: the bytes are downloaded in the background. Once stored, an item has `is_processing: false` and `progress: 100`; until then its `url` answers 409. A download that fails for good leaves `is_processing: false` with `progress: 0`, and its `url` answers 404.",
       ].join("\n\n"),
       request: { body: jsonBody(importMediaBody) },
@@ -68,7 +75,7 @@ export const mediaRouter = createRouter<ApiEnv>()
       tags,
       summary: "Upload a file",
       description: [
-        `A \`multipart/form-data\` body with one \`file\` and the \`workspace_id\` (and optionally \`folder_id\`, \`alt\`), in any order; each text field at most ${MAX_FIELD_BYTES} bytes. ${CAPS} A file over its cap is a 422.`,
+        `A \`multipart/form-data\` body with the \`workspace_id\` (and optionally \`folder_id\`) BEFORE one \`file\`, and optionally \`alt\` anywhere; each text field at most ${MAX_FIELD_BYTES} bytes. The workspace, the folder and the workspace's storage quota are checked before a byte of the file is stored, so a file that comes before \`workspace_id\` is a 422. ${CAPS} A file over its cap, or over what is left of the workspace's quota, is a 422 and nothing is kept.`,
         "The item is stored at once: `is_processing: false`, `progress: 100`. A body sent as anything but multipart/form-data is a 415, a malformed one a 400.",
       ].join("\n\n"),
       request: {

@@ -1,28 +1,46 @@
 // Media queries: the workspace/folder check every write starts with, chunked inserts, the paginated
 // list, the tenant-scoped delete, and the lookup behind a signed link.
-import { and, count, desc, eq } from "drizzle-orm";
-import { chunkForD1, runBatch } from "../db/batch";
+import { and, count, desc, eq, ne, type SQL, sum } from "drizzle-orm";
+import { insertInChunks, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
 import { type Media, media } from "../db/schema";
 import { folderOfWorkspace } from "../folders/queries";
 import { invalidField, notFound } from "../http/errors";
 import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/queries";
 
-/** 404 `Workspace not found.` unless the user can access it; 422 on `folder_id` unless it is a folder of it. */
+/** Bytes a workspace's items take (or will take, for imports still running); usable inside a batch. */
+export const workspaceUsage = (db: Database, workspaceId: number | SQL, except?: number) =>
+  db
+    .select({ bytes: sum(media.size).mapWith(Number) })
+    .from(media)
+    .where(
+      and(
+        eq(media.workspaceId, workspaceId),
+        ne(media.state, "failed"),
+        except ? ne(media.id, except) : undefined,
+      ),
+    );
+
+/**
+ * 404 `Workspace not found.` unless the user can access it; 422 on `folder_id` unless it is a folder of
+ * it. Answers the bytes the workspace already stores, read in the same round trip.
+ */
 export async function requireTarget(
   db: Database,
   userId: number,
   workspaceId: number,
   folderId: number | null | undefined,
-): Promise<void> {
-  const workspace = accessibleWorkspace(db, userId, workspaceId);
-  const [workspaceRows, folderRows] = folderId
-    ? await db.batch([workspace, folderOfWorkspace(db, workspaceId, folderId)])
-    : [await workspace, []];
+): Promise<{ usage: number }> {
+  const [workspaceRows, usageRows, folderRows] = await db.batch([
+    accessibleWorkspace(db, userId, workspaceId),
+    workspaceUsage(db, workspaceId),
+    folderOfWorkspace(db, workspaceId, folderId ?? 0),
+  ]);
   if (workspaceRows.length === 0) throw notFound("Workspace");
   if (folderId && folderRows.length === 0) {
     throw invalidField("folder_id", "The selected folder id is invalid.");
   }
+  return { usage: usageRows[0]?.bytes ?? 0 };
 }
 
 export type NewMedia = typeof media.$inferInsert;
@@ -33,7 +51,7 @@ export async function insertMedia(db: Database, rows: NewMedia[]): Promise<Media
   const full = rows.map((row) => ({ createdAt: now, updatedAt: now, ...row }));
   const results = await runBatch(
     db,
-    chunkForD1(full).map((chunk) => db.insert(media).values(chunk).returning()),
+    insertInChunks(db, media, full).map((statement) => statement.returning()),
   );
   // One transaction, so ids grow in insertion order; RETURNING itself promises no order.
   return results.flat().sort((a, b) => a.id - b.id);

@@ -1,11 +1,11 @@
-// POST /api/v1/media/upload: multipart/form-data with `file`, `workspace_id`, `folder_id?`, `alt?`.
-// The file streams into R2 as it arrives (type from its first bytes, size capped per type); the fields
-// may come before or after it. When they come first, the workspace and folder are checked before a
-// byte is stored; when they come after, a refused upload's object is deleted again.
+// POST /api/v1/media/upload: multipart/form-data with `workspace_id`, `folder_id?`, then `file`, and
+// `alt?` anywhere. The workspace, the folder and the storage quota are checked before a byte of the
+// file is stored, so the target fields must come before the file; the file then streams into R2 as it
+// arrives (type from its first bytes, size capped by its type and by what is left of the quota).
 import type { Database } from "../db/client";
 import type { Media } from "../db/schema";
 import { badRequest, invalidInput, unsupportedMediaType, validationFailed } from "../http/errors";
-import { capFor, type MediaLimits } from "./config";
+import { type MediaLimits, quotaExceeded, quotaUsedUp, roomFor } from "./config";
 import { type FormPart, formBoundary, MultipartError, readMultipart } from "./multipart";
 import { mediaName } from "./names";
 import { insertMedia, requireTarget } from "./queries";
@@ -41,24 +41,28 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
   if (!body) throw validationFailed({ file: ["The file field is required."] });
   const fields: Record<string, string> = {};
   let stored: Stored | null = null;
-  let checked: string | null = null;
-  const target = (data: { workspace_id: number; folder_id?: number | undefined }) =>
-    `${data.workspace_id}:${data.folder_id ?? ""}`;
+  let target: { workspace_id: number; folder_id?: number | undefined } | null = null;
 
   try {
     for await (const part of readMultipart(body, boundary)) {
       if (part.name === "file") {
-        if (part.filename === null) {
+        if (part.filename === null || stored) {
           await part.body.cancel();
-          throw validationFailed({ file: ["The file field must be a file."] });
+          throw validationFailed({
+            file: [stored ? "Only one file can be uploaded at a time." : "The file field must be a file."],
+          });
         }
-        if (stored) throw validationFailed({ file: ["Only one file can be uploaded at a time."] });
         const early = uploadFields.safeParse(fields);
-        if (early.success) {
-          await requireTarget(db, userId, early.data.workspace_id, early.data.folder_id);
-          checked = target(early.data);
+        if (!early.success) {
+          await part.body.cancel();
+          const errors = invalidInput(early.error, fields).body.errors ?? {};
+          if (fields.workspace_id === undefined)
+            errors.workspace_id = ["The workspace id field must come before the file."];
+          throw validationFailed(errors);
         }
-        stored = await storeFile(bucket, part, limits);
+        target = early.data;
+        const { usage } = await requireTarget(db, userId, target.workspace_id, target.folder_id);
+        stored = await storeFile(bucket, part, limits, usage);
       } else if (TEXT_FIELDS.has(part.name)) {
         fields[part.name] = await readText(part.body, part.name);
       } else {
@@ -66,15 +70,17 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
       }
     }
 
+    // `alt` may follow the file; the target fields may not change after it.
     const parsed = uploadFields.safeParse(fields);
     const errors: Record<string, string[]> = {};
-    if (!parsed.success) {
-      Object.assign(errors, invalidInput(parsed.error, fields).body.errors);
-    }
-    if (!stored) errors.file = ["The file field is required."];
-    if (!parsed.success || !stored) throw validationFailed(errors);
+    if (!parsed.success) Object.assign(errors, invalidInput(parsed.error, fields).body.errors);
+    if (!stored || !target) errors.file = ["The file field is required."];
+    if (!parsed.success || !stored || !target) throw validationFailed(errors);
     const data = parsed.data;
-    if (checked !== target(data)) await requireTarget(db, userId, data.workspace_id, data.folder_id);
+    if (data.workspace_id !== target.workspace_id || data.folder_id !== target.folder_id)
+      throw validationFailed({
+        workspace_id: ["The workspace id and folder id fields must come before the file."],
+      });
 
     const [row] = await insertMedia(db, [
       {
@@ -99,14 +105,24 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
   }
 }
 
-async function storeFile(bucket: R2Bucket, part: FormPart, limits: MediaLimits): Promise<Stored> {
+async function storeFile(
+  bucket: R2Bucket,
+  part: FormPart,
+  limits: MediaLimits,
+  usage: number,
+): Promise<Stored> {
   const start = await readHead(part.body, SNIFF_BYTES);
   const sniffed = sniffMedia(start.head);
   if (!sniffed) {
     await start.body.cancel();
     throw validationFailed({ file: [`The file must be an image or a video (${SUPPORTED_TYPES}).`] });
   }
-  const cap = capFor(limits, sniffed.kind);
+  const cap = roomFor(limits, sniffed.kind, usage);
+  if (cap === 0) {
+    await start.body.cancel();
+    throw validationFailed({ file: [quotaUsedUp(limits)] });
+  }
+  const byQuota = cap < limits[sniffed.kind];
   const key = newMediaKey();
   try {
     // A part's length is not known before its closing boundary: equal multipart parts it is.
@@ -115,7 +131,11 @@ async function storeFile(bucket: R2Bucket, part: FormPart, limits: MediaLimits):
   } catch (error) {
     if (error instanceof TooLarge) {
       throw validationFailed({
-        file: [`The file must not be greater than ${Math.floor(cap / 1024)} kilobytes.`],
+        file: [
+          byQuota
+            ? quotaExceeded(limits, usage)
+            : `The file must not be greater than ${Math.floor(cap / 1024)} kilobytes.`,
+        ],
       });
     }
     throw error;

@@ -48,7 +48,7 @@ describe("POST /api/v1/media/upload", () => {
     expect(await bytesOf(served)).toEqual(png);
   });
 
-  it("takes the fields after the file, types the file by its bytes, and streams a large one in parts", async () => {
+  it("types the file by its bytes (not its name or declared type) and streams a large one in parts", async () => {
     const tenant = await createTenant();
     const folder = await call("POST", "/api/v1/folders", {
       key: tenant.key,
@@ -56,9 +56,10 @@ describe("POST /api/v1/media/upload", () => {
     });
     const video = mp4Bytes(6 * 1024 * 1024 + 17);
     const res = await upload(tenant.key, [
-      ["file", file(video, "clip", "text/plain")],
       ["workspace_id", String(tenant.workspace.id)],
       ["folder_id", String(folder.body.id)],
+      ["file", file(video, "clip", "text/plain")],
+      ["alt", "A clip"],
     ]);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -110,18 +111,24 @@ describe("POST /api/v1/media/upload", () => {
     expect(await storedKeys()).toEqual(before);
   });
 
-  it("404 for another user's workspace, with the fields before or after the file, leaving nothing stored", async () => {
+  it("404 for another user's workspace (422 when the fields come after the file), leaving nothing stored", async () => {
     const tenant = await createTenant();
     const other = await createTenant();
     const before = await storedKeys();
-    for (const fields of [
-      [["workspace_id", String(other.workspace.id)] as Field, ["file", file(pngBytes(), "a.png")] as Field],
-      [["file", file(pngBytes(), "a.png")] as Field, ["workspace_id", String(other.workspace.id)] as Field],
-    ]) {
-      const res = await upload(tenant.key, fields);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ message: "Workspace not found." });
-    }
+    const before_ = await upload(tenant.key, [
+      ["workspace_id", String(other.workspace.id)],
+      ["file", file(pngBytes(), "a.png")],
+    ]);
+    expect(before_.status).toBe(404);
+    expect(before_.body).toEqual({ message: "Workspace not found." });
+    const after = await upload(tenant.key, [
+      ["file", file(pngBytes(), "a.png")],
+      ["workspace_id", String(other.workspace.id)],
+    ]);
+    expect(after.status).toBe(422);
+    expect(after.body.errors).toEqual({
+      workspace_id: ["The workspace id field must come before the file."],
+    });
     expect(await storedKeys()).toEqual(before);
   });
 
@@ -144,7 +151,7 @@ describe("POST /api/v1/media/upload", () => {
         { folder_id: ["The selected folder id is invalid."] },
       ],
       [[["workspace_id", ws]], { file: ["The file field is required."] }],
-      [[["file", png()]], { workspace_id: ["The workspace id field is required."] }],
+      [[["file", png()]], { workspace_id: ["The workspace id field must come before the file."] }],
       [
         [
           ["workspace_id", "abc"],

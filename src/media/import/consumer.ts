@@ -3,10 +3,11 @@
 // and the R2 key is fixed per item, so a redelivered message stores the same single object. Transient
 // faults retry with exponential backoff; after the last retry the message lands in `media-import-dlq`,
 // whose consumer marks the item failed.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Database } from "../../db/client";
 import { media } from "../../db/schema";
-import { capFor, mediaLimits } from "../config";
+import { mediaLimits, roomFor } from "../config";
+import { workspaceUsage } from "../queries";
 import { putInParts, putKnownLength } from "../r2-writer";
 import { declaredType, SNIFF_BYTES } from "../sniff";
 import { declaredLength, readHead } from "../streams";
@@ -79,11 +80,19 @@ export async function markFailed(db: Database, id: number, reason: string): Prom
 
 /** Downloads one item into R2. Throws ImportFailure (permanent or not) or any transient fault. */
 export async function importMedia(env: Env, db: Database, id: number): Promise<"stored" | "skipped"> {
-  const row = await db
-    .select({ state: media.state, sourceUrl: media.sourceUrl, r2Key: media.r2Key })
-    .from(media)
-    .where(eq(media.id, id))
-    .get();
+  const [[row], [others]] = await db.batch([
+    db
+      .select({
+        state: media.state,
+        sourceUrl: media.sourceUrl,
+        r2Key: media.r2Key,
+        workspaceId: media.workspaceId,
+      })
+      .from(media)
+      .where(eq(media.id, id)),
+    // What the rest of the workspace takes: this item may fill what is left of the quota, no more.
+    workspaceUsage(db, sql`(SELECT workspace_id FROM media WHERE id = ${id})`, id),
+  ]);
   if (row?.state !== "processing") return "skipped";
   if (!row.sourceUrl) throw new ImportFailure("no source URL", true);
 
@@ -115,11 +124,16 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<"
     await start.body.cancel();
     throw error;
   }
+  const room = roomFor(limits, candidate.kind, others?.bytes ?? 0);
+  if (length !== null && length > room) {
+    await start.body.cancel();
+    throw new ImportFailure("larger than what is left of the workspace's storage quota", true);
+  }
   // With a length, the rest of the body is piped natively and can be no longer than promised; without
-  // one, the bytes are counted into multipart parts and the download is cut off at the type's cap.
+  // one, the bytes are counted into multipart parts and the download is cut off at the room left.
   const object =
     length === null
-      ? await putInParts(env.MEDIA, row.r2Key, start, capFor(limits, candidate.kind), candidate.mime)
+      ? await putInParts(env.MEDIA, row.r2Key, start, room, candidate.mime)
       : await putKnownLength(env.MEDIA, row.r2Key, start, length, candidate.mime);
 
   const updated = await db

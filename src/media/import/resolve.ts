@@ -14,7 +14,7 @@ import {
 } from "../sniff";
 import { declaredLength, readHead } from "../streams";
 import { ImportFailure, statusFailure } from "./failure";
-import { checkImportUrl, guardedFetch, type ImportGuard } from "./url-guard";
+import { checkImportUrl, type FetchBudget, guardedFetch, type ImportGuard } from "./url-guard";
 
 export type Candidate = {
   /** The URL the consumer downloads (redirects are followed, and checked, again there). */
@@ -31,6 +31,8 @@ export type ResolveOptions = {
   limits: MediaLimits;
   /** Epoch ms after which no new fetch starts. */
   stopAt: number;
+  /** What is left of the request's fetch budget (every page, media link and redirect hop counts). */
+  fetches: FetchBudget;
 };
 
 export const FETCH_HEADERS = {
@@ -104,6 +106,7 @@ async function open(link: string, options: ResolveOptions) {
   if (budget <= 0) throw new ImportFailure("out of time", false);
   const opened = await guardedFetch(link, {
     guard: options.guard,
+    fetches: options.fetches,
     headers: FETCH_HEADERS,
     signal: AbortSignal.timeout(budget),
   });

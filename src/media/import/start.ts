@@ -3,7 +3,14 @@
 // to the consumer (consumer.ts).
 import type { Database } from "../../db/client";
 import type { Media } from "../../db/schema";
-import { MAX_ITEMS_PER_REQUEST, type MediaLimits, RESOLVE_BUDGET_MS } from "../config";
+import { invalidField } from "../../http/errors";
+import {
+  MAX_FETCHES_PER_IMPORT,
+  MAX_ITEMS_PER_REQUEST,
+  type MediaLimits,
+  quotaUsedUp,
+  RESOLVE_BUDGET_MS,
+} from "../config";
 import { insertMedia, requireTarget } from "../queries";
 import { newMediaKey } from "../upload";
 import { type MediaImportMessage, markFailed } from "./consumer";
@@ -24,18 +31,24 @@ export type ImportRequest = {
 
 /** Creates (and queues) one item per media found, in input order, without repeats; skipped URLs give none. */
 export async function startImport(request: ImportRequest): Promise<Media[]> {
-  const { db, userId, workspaceId, folderId } = request;
-  await requireTarget(db, userId, workspaceId, folderId);
+  const { db, userId, workspaceId, folderId, limits } = request;
+  const { usage } = await requireTarget(db, userId, workspaceId, folderId);
+  if (usage >= limits.quota) throw invalidField("workspace_id", quotaUsedUp(limits));
 
   const resolved = await resolveAll(request.urls, {
     guard: request.guard,
-    limits: request.limits,
+    limits,
     stopAt: Date.now() + RESOLVE_BUDGET_MS,
+    fetches: { left: MAX_FETCHES_PER_IMPORT },
   });
+  // Announced sizes count against the quota now; the consumer checks the real ones as bytes arrive.
+  let planned = usage;
   const candidates = new Map<string, Candidate>();
   for (const found of resolved.flat()) {
-    if (candidates.size < MAX_ITEMS_PER_REQUEST && !candidates.has(found.url))
-      candidates.set(found.url, found);
+    if (candidates.size >= MAX_ITEMS_PER_REQUEST || candidates.has(found.url)) continue;
+    if (planned + found.size > limits.quota) continue;
+    planned += found.size;
+    candidates.set(found.url, found);
   }
   if (candidates.size === 0) return [];
 

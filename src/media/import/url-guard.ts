@@ -200,8 +200,12 @@ async function checkResolved(url: URL, guard: ImportGuard): Promise<void> {
   }
 }
 
+/** Fetches one request may still make; shared by all of its URLs. */
+export type FetchBudget = { left: number };
+
 export type GuardedFetchOptions = {
   guard: ImportGuard;
+  fetches?: FetchBudget;
   signal?: AbortSignal;
   headers?: HeadersInit;
   maxRedirects?: number;
@@ -224,6 +228,10 @@ export async function guardedFetch(
     if (!check.ok) throw new ImportFailure(`refused URL: ${check.reason}`, true);
     // Resolved at every hop: a redirect may name a host that points inside.
     await checkResolved(check.url, options.guard);
+    if (options.fetches) {
+      if (options.fetches.left <= 0) throw new ImportFailure("the request's fetch budget is spent", true);
+      options.fetches.left -= 1;
+    }
     let response: Response;
     try {
       response = await fetch(check.url.href, {
