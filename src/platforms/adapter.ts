@@ -1,5 +1,6 @@
 // Builds a PlatformAdapter from a PlatformSpec: the OAuth plumbing every platform shares, written once.
 import { toBase64Url, utf8 } from "../lib/encoding";
+import { type CallOptions, callPlatform } from "./call";
 import {
   type Credentials,
   type Endpoints,
@@ -10,25 +11,16 @@ import {
   PlatformError,
   type PlatformSpec,
   type PlatformToken,
-  type PostDraft,
-  type PostMetrics,
-  type PublishedPost,
 } from "./types";
 
-/** Outbound calls to a platform give up after this long. */
-export const PLATFORM_TIMEOUT_MS = 10_000;
-
-export type Posting = {
-  publish(accessToken: string, post: PostDraft): Promise<PublishedPost>;
-  insights(accessToken: string, postId: string): Promise<PostMetrics>;
-};
+/** The publishing half of an adapter; real platforms get "not implemented yet" until issue 11. */
+export type Publishing = Pick<PlatformAdapter, "publish" | "find" | "insights" | "comments" | "reply">;
 
 export type AdapterContext = {
   credentials: Credentials;
   endpoints: Endpoints;
   fetch: Fetch;
-  /** Publishing and insights; real platforms get "not implemented yet" until publishing lands. */
-  posting?: Posting;
+  publishing?: Publishing;
 };
 
 /** PKCE S256: base64url(SHA-256(verifier)), no padding (RFC 7636). */
@@ -51,31 +43,24 @@ export function child(value: unknown, key: string): unknown {
   return (value as Record<string, unknown>)[key];
 }
 
-/** Calls a platform and reads its JSON answer; anything but a 2xx JSON body is a PlatformError. */
-export async function callPlatform(fetcher: Fetch, what: string, url: string, init: RequestInit) {
-  let response: Response;
-  try {
-    response = await fetcher(url, { ...init, signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS) });
-  } catch (error) {
-    throw new PlatformError(`${what}: the request failed (${(error as Error).name})`);
-  }
-  const body = await response.text();
-  if (!response.ok) throw new PlatformError(`${what}: HTTP ${response.status}`);
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    throw new PlatformError(`${what}: the answer is not JSON`);
-  }
-}
+const notImplemented = (label: string): Publishing => {
+  const refuse = (what: string) => () =>
+    Promise.reject(new NotImplementedError(`${what} ${label} is not implemented yet.`));
+  return {
+    publish: refuse("Publishing to"),
+    find: refuse("Looking up posts on"),
+    insights: refuse("Insights from"),
+    comments: refuse("Comments from"),
+    reply: refuse("Replying on"),
+  };
+};
 
-const notImplemented = (label: string): Posting => ({
-  publish: () => Promise.reject(new NotImplementedError(`Publishing to ${label} is not implemented yet.`)),
-  insights: () => Promise.reject(new NotImplementedError(`Insights from ${label} are not implemented yet.`)),
-});
+/** The OAuth steps log their failures: they name the step and the status, never the platform's text. */
+const OAUTH_CALL: CallOptions = { quoteErrors: false };
 
 export function createAdapter(spec: PlatformSpec, context: AdapterContext): PlatformAdapter {
   const { credentials, endpoints, fetch: fetcher } = context;
-  const posting = context.posting ?? notImplemented(spec.label);
+  const publishing = context.publishing ?? notImplemented(spec.label);
   return {
     platform: spec.platform,
     pkce: spec.pkce,
@@ -110,7 +95,13 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
       if (spec.tokenAuth === "query") {
         params.set("client_id", credentials.clientId);
         params.set("client_secret", credentials.clientSecret);
-        body = await callPlatform(fetcher, what, `${endpoints.token}?${params}`, { method: "GET", headers });
+        body = await callPlatform(
+          fetcher,
+          what,
+          `${endpoints.token}?${params}`,
+          { method: "GET", headers },
+          OAUTH_CALL,
+        );
       } else {
         if (spec.tokenAuth === "basic") {
           headers.authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
@@ -119,31 +110,50 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
           params.set("client_secret", credentials.clientSecret);
         }
         headers["content-type"] = "application/x-www-form-urlencoded";
-        body = await callPlatform(fetcher, what, endpoints.token, { method: "POST", headers, body: params });
+        body = await callPlatform(
+          fetcher,
+          what,
+          endpoints.token,
+          { method: "POST", headers, body: params },
+          OAUTH_CALL,
+        );
       }
       // Some platforms answer 200 with an OAuth error body.
-      if (text(body, "error")) throw new PlatformError(`${what}: the platform refused the code`);
+      if (text(body, "error")) {
+        throw new PlatformError(`${what}: the platform refused the code`, {
+          kind: "permanent",
+          code: "invalid_grant",
+        });
+      }
       const token = spec.parseToken(body);
-      if (!token) throw new PlatformError(`${what}: the answer has no access token`);
+      if (!token)
+        throw new PlatformError(`${what}: the answer has no access token`, { code: "invalid_response" });
       return token;
     },
 
     async identity(token: PlatformToken) {
       const what = `${spec.label} identity`;
       const request = await spec.identityRequest(endpoints.identity, token, credentials);
-      const body = await callPlatform(fetcher, what, request.url, {
-        method: "GET",
-        headers: { accept: "application/json", ...request.headers },
-      });
+      const body = await callPlatform(
+        fetcher,
+        what,
+        request.url,
+        { method: "GET", headers: { accept: "application/json", ...request.headers } },
+        OAUTH_CALL,
+      );
       const identity = spec.parseIdentity(body, token);
-      if (!identity) throw new PlatformError(`${what}: the answer has no user id`);
+      if (!identity)
+        throw new PlatformError(`${what}: the answer has no user id`, { code: "invalid_response" });
       // A lone surrogate would not survive URL encoding, and the signature covers the value as sent.
       return { platform_id: identity.platform_id, handle: identity.handle.toWellFormed() };
     },
 
     isDenial: (error) => spec.denialErrors.includes(error),
-    publish: (accessToken, post) => posting.publish(accessToken, post),
-    insights: (accessToken, postId) => posting.insights(accessToken, postId),
+    publish: (account, draft) => publishing.publish(account, draft),
+    find: (account, fingerprint) => publishing.find(account, fingerprint),
+    insights: (account, postId) => publishing.insights(account, postId),
+    comments: (account, postId) => publishing.comments(account, postId),
+    reply: (account, postId, text, fingerprint) => publishing.reply(account, postId, text, fingerprint),
   };
 }
 

@@ -1,12 +1,14 @@
 // Which adapter serves a platform: the sandbox (SANDBOX=true), the real platform when its OAuth app is
-// configured (`<PLATFORM>_CLIENT_ID` / `_CLIENT_SECRET`), else none.
+// configured (`<PLATFORM>_CLIENT_ID` / `_CLIENT_SECRET`), else none. Delegation looks adapters up per
+// request (lookupAdapter); background work (publishing, analytics) takes publishingAdapter.
 import type { Platform } from "../db/enums";
+import { backgroundOrigin } from "../lib/origin";
 import { createAdapter } from "./adapter";
 import { isPlatform, SPECS } from "./catalog";
-import { sandboxEndpoints, sandboxFetch, sandboxPosting } from "./sandbox/client";
+import { sandboxEndpoints, sandboxFetch, sandboxPublishing } from "./sandbox/client";
 import { sandboxEnabled } from "./sandbox/enabled";
 import { sandboxClient } from "./sandbox/shapes";
-import type { Credentials, Fetch, PlatformAdapter } from "./types";
+import { type Credentials, type Fetch, type PlatformAdapter, PlatformError } from "./types";
 
 export type AdapterLookup =
   | { kind: "ok"; adapter: PlatformAdapter }
@@ -44,7 +46,7 @@ export function lookupAdapter(
         credentials: sandboxClient(name),
         endpoints: sandboxEndpoints(origin, name),
         fetch: inProcess,
-        posting: sandboxPosting(inProcess, origin, name),
+        publishing: sandboxPublishing(env, inProcess, origin, spec),
       }),
     };
   }
@@ -54,4 +56,23 @@ export function lookupAdapter(
     kind: "ok",
     adapter: createAdapter(spec, { credentials, endpoints: spec.endpoints, fetch: fetcher }),
   };
+}
+
+/**
+ * The adapter background work publishes and reads metrics through. It has no request, so the sandbox
+ * lives on `backgroundOrigin(env)` (reached in-process, never over the network). A platform without
+ * credentials cannot be published to: a permanent `platform_not_configured` PlatformError.
+ */
+export function publishingAdapter(
+  env: Env,
+  platform: Platform,
+  fetcher: Fetch = (input, init) => fetch(input, init),
+): PlatformAdapter {
+  const lookup = lookupAdapter(env, platform, backgroundOrigin(env), fetcher);
+  if (lookup.kind === "ok") return lookup.adapter;
+  const label = lookup.kind === "not_configured" ? lookup.label : platform;
+  throw new PlatformError(`${label} is not configured on this service.`, {
+    kind: "permanent",
+    code: "platform_not_configured",
+  });
 }

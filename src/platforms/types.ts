@@ -1,5 +1,5 @@
 // The one interface every platform adapter implements, and the declarative spec each platform module
-// fills in. Delegation uses the OAuth half; publishing uses publish/insights.
+// fills in. Delegation uses the OAuth half; publishing and analytics use the publishing half.
 import type { Platform } from "../db/enums";
 
 export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
@@ -17,8 +17,32 @@ export type Endpoints = { authorize: string; token: string; identity: string };
 export type AuthorizeRequest = { redirectUri: string; state: string; codeChallenge?: string };
 export type ExchangeRequest = { code: string; redirectUri: string; codeVerifier?: string };
 
-export type PostDraft = { text: string; media?: { url: string; type: string }[] };
+/** The account a publishing call acts for: its handle, the platform's user id, its access token. */
+export type AccountAuth = {
+  handle: string;
+  platformUserId: string | null;
+  /** Decrypted; null for an account connected without tokens (the sandbox mints its own). */
+  accessToken: string | null;
+};
+
+export type DraftMedia = { url: string; mime: string; kind: "image" | "video"; size: number; name: string };
+
+/** One item of a thread: the first is the post, each next one a reply to the one before. */
+export type DraftItem = { text: string; media: DraftMedia[] };
+
+export type PublishDraft = {
+  items: DraftItem[];
+  /** The row's validated per-platform settings (src/posts/settings.ts). */
+  settings: Record<string, unknown>;
+  /**
+   * A token the service controls and the platform keeps with the post (a tag, a client reference, a
+   * hidden marker), so `find` can tell whether an attempt whose answer was lost was accepted.
+   */
+  fingerprint: string;
+};
+
 export type PublishedPost = { id: string; url: string };
+
 export type PostMetrics = {
   comments: number;
   likes: number;
@@ -27,6 +51,15 @@ export type PostMetrics = {
   quotes: number;
   saves: number;
   engagement_rate: number;
+};
+
+export type PlatformComment = {
+  /** The platform's comment id: comments are stored once per (post, platform, id). */
+  id: string;
+  content: string;
+  author_name: string;
+  created_at: Date;
+  contact: { name: string; username: string; profile_url: string | null } | null;
 };
 
 export interface PlatformAdapter {
@@ -38,18 +71,57 @@ export interface PlatformAdapter {
   identity(token: PlatformToken): Promise<Identity>;
   /** Whether an `error` the platform sent back to the redirect URI means the user declined. */
   isDenial(error: string): boolean;
-  publish(accessToken: string, post: PostDraft): Promise<PublishedPost>;
-  insights(accessToken: string, postId: string): Promise<PostMetrics>;
+
+  /** Publishes a post (a thread when it has several items) on the account. */
+  publish(account: AccountAuth, draft: PublishDraft): Promise<PublishedPost>;
+  /** The post an earlier attempt published with this fingerprint, if the platform has it. */
+  find(account: AccountAuth, fingerprint: string): Promise<PublishedPost | null>;
+  insights(account: AccountAuth, platformPostId: string): Promise<PostMetrics>;
+  comments(account: AccountAuth, platformPostId: string): Promise<PlatformComment[]>;
+  /** A reply to a published post (auto-plug); `fingerprint` makes it reconcilable like a publish. */
+  reply(
+    account: AccountAuth,
+    platformPostId: string,
+    text: string,
+    fingerprint: string,
+  ): Promise<PublishedPost>;
 }
 
-/** The platform did not complete a call (HTTP error, bad answer, timeout). Never carries tokens. */
+/**
+ * How a failed call should be handled:
+ * - `permanent`: the platform refused the content or the request (4xx); retrying cannot help;
+ * - `transient`: 5xx, network faults; retry with backoff;
+ * - `rate_limited`: 429 or a quota; retry after `retryAfterSeconds`;
+ * - `auth`: the token is expired or revoked; refresh or reconnect;
+ * - `unknown_outcome`: the request may have been accepted (timeout, connection lost after sending):
+ *   reconcile with `find` before any retry.
+ */
+export type FailureKind = "permanent" | "transient" | "rate_limited" | "auth" | "unknown_outcome";
+
+/** The platform did not complete a call. Never carries tokens. */
 export class PlatformError extends Error {
   override readonly name = "PlatformError";
+  readonly kind: FailureKind;
+  /** A short machine code (`content_rejected`, `server_error`, `timeout`, …) shown in a row's `error`. */
+  readonly code: string;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    message: string,
+    options: { kind?: FailureKind; code?: string; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.kind = options.kind ?? "transient";
+    this.code = options.code ?? "platform_error";
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
 }
 
 /** A capability the adapter declares but does not implement yet (publishing to real platforms). */
-export class NotImplementedError extends Error {
-  override readonly name = "NotImplementedError";
+export class NotImplementedError extends PlatformError {
+  constructor(message: string) {
+    super(message, { kind: "permanent", code: "not_implemented" });
+  }
 }
 
 /**

@@ -286,13 +286,28 @@ describe.each(PLATFORMS)("%s adapter", (platform) => {
     expect(adapter.isDenial("invalid_scope")).toBe(false);
   });
 
-  it("declares publish and insights, not implemented yet for the real platform", async () => {
+  it("declares publishing, not implemented yet for the real platform: a permanent PlatformError", async () => {
     const adapter = adapterFor(platform, replay().fetch);
-    await expect(adapter.publish("token", { text: "hello" })).rejects.toBeInstanceOf(NotImplementedError);
-    await expect(adapter.publish("token", { text: "hello" })).rejects.toThrow(
+    const account = { handle: "ada", platformUserId: "1", accessToken: "token" };
+    const draft = { items: [{ text: "hello", media: [] }], settings: {}, fingerprint: "sp-1-1" };
+    const calls = [
+      adapter.publish(account, draft),
+      adapter.find(account, "sp-1-1"),
+      adapter.insights(account, "1"),
+      adapter.comments(account, "1"),
+      adapter.reply(account, "1", "plug", "sp-plug-1"),
+    ];
+    for (const call of calls) {
+      const error = await call.then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(NotImplementedError);
+      expect(error).toMatchObject({ kind: "permanent", code: "not_implemented" });
+    }
+    await expect(adapter.publish(account, draft)).rejects.toThrow(
       `Publishing to ${spec.label} is not implemented yet.`,
     );
-    await expect(adapter.insights("token", "1")).rejects.toBeInstanceOf(NotImplementedError);
   });
 });
 

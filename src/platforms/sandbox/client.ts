@@ -1,9 +1,19 @@
 // How adapters reach the sandbox: an in-process fetch that hands requests straight to the sandbox router
-// (never the network), the sandbox's endpoints on the service's own origin, and its posting calls.
+// (never the network), the sandbox's endpoints on the service's own origin, and its publishing calls,
+// made through callPlatform like any platform's so that failures are classified the same way.
+import { z } from "zod";
 import type { Platform } from "../../db/enums";
-import type { Posting } from "../adapter";
-import { callPlatform } from "../adapter";
-import { type Endpoints, type Fetch, PlatformError, type PostMetrics, type PublishedPost } from "../types";
+import type { Publishing } from "../adapter";
+import { callPlatform } from "../call";
+import {
+  type AccountAuth,
+  type Endpoints,
+  type Fetch,
+  PlatformError,
+  type PlatformSpec,
+  type PublishedPost,
+} from "../types";
+import { mintToken } from "./access";
 import { sandboxInProcess } from "./index";
 
 /** A fetch that only reaches `${origin}/sandbox/…`, answered in-process by the sandbox router. */
@@ -26,30 +36,111 @@ export const sandboxEndpoints = (origin: string, platform: Platform): Endpoints 
   identity: `${origin}/sandbox/${platform}/me`,
 });
 
-function isPublished(value: unknown): value is PublishedPost {
-  const post = value as PublishedPost | null;
-  return typeof post?.id === "string" && typeof post.url === "string";
+const published = z.object({ id: z.string().regex(/^\d+$/), url: z.string() });
+const foundList = z.object({ data: z.array(published) });
+const count = z.number().int().nonnegative();
+const insightsAnswer = z.object({
+  metrics: z.object({
+    comments: count,
+    likes: count,
+    shares: count,
+    impressions: count,
+    quotes: count,
+    saves: count,
+    engagement_rate: z.number().nonnegative(),
+  }),
+});
+const commentsAnswer = z.object({
+  data: z.array(
+    z.object({
+      id: z.string(),
+      text: z.string(),
+      created_at: z.iso.datetime(),
+      author: z.object({ name: z.string(), username: z.string(), profile_url: z.string() }),
+    }),
+  ),
+});
+
+/**
+ * The answer in the expected shape, else a PlatformError: after a POST the platform did act (it
+ * answered 2xx), so an unreadable answer leaves the outcome unknown; after a GET it can be asked again.
+ */
+function expect<T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST"): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new PlatformError(`${what}: unexpected answer`, {
+    kind: method === "POST" ? "unknown_outcome" : "transient",
+    code: "invalid_response",
+  });
 }
 
-export function sandboxPosting(fetcher: Fetch, origin: string, platform: Platform): Posting {
-  const base = `${origin}/sandbox/${platform}/posts`;
-  const auth = (token: string) => ({ authorization: `Bearer ${token}`, accept: "application/json" });
-  return {
-    async publish(accessToken, post) {
-      const body = await callPlatform(fetcher, `sandbox ${platform} publish`, base, {
+/** The sandbox's publishing API, acting for an account; accounts without a token get one minted. */
+export function sandboxPublishing(
+  env: Pick<Env, "ENCRYPTION_KEY">,
+  fetcher: Fetch,
+  origin: string,
+  spec: PlatformSpec,
+): Publishing {
+  const base = `${origin}/sandbox/${spec.platform}/posts`;
+  const headers = async (account: AccountAuth, body: boolean): Promise<Record<string, string>> => ({
+    authorization: `Bearer ${account.accessToken ?? (await mintToken(env, spec.platform, account.handle))}`,
+    accept: "application/json",
+    ...(body ? { "content-type": "application/json" } : {}),
+  });
+  const post = async (account: AccountAuth, what: string, url: string, body: object) =>
+    expect(
+      published,
+      await callPlatform(fetcher, `${spec.label} ${what}`, url, {
         method: "POST",
-        headers: { ...auth(accessToken), "content-type": "application/json" },
-        body: JSON.stringify(post),
-      });
-      if (!isPublished(body)) throw new PlatformError(`sandbox ${platform} publish: unexpected answer`);
-      return { id: body.id, url: body.url };
-    },
-    async insights(accessToken, postId) {
-      const url = `${base}/${encodeURIComponent(postId)}/insights`;
-      return (await callPlatform(fetcher, `sandbox ${platform} insights`, url, {
+        headers: await headers(account, true),
+        body: JSON.stringify(body),
+      }),
+      `${spec.label} ${what}`,
+      "POST",
+    );
+  const get = async <T>(account: AccountAuth, what: string, url: string, schema: z.ZodType<T>) =>
+    expect(
+      schema,
+      await callPlatform(fetcher, `${spec.label} ${what}`, url, {
         method: "GET",
-        headers: auth(accessToken),
-      })) as PostMetrics;
+        headers: await headers(account, false),
+      }),
+      `${spec.label} ${what}`,
+      "GET",
+    );
+  const postPath = (id: string) => `${base}/${encodeURIComponent(id)}`;
+  const asPublished = (answer: PublishedPost): PublishedPost => ({ id: answer.id, url: answer.url });
+
+  return {
+    async publish(account, draft) {
+      const items = draft.items.map((item) => ({
+        text: item.text,
+        media: item.media.map((media) => ({ url: media.url, type: media.mime })),
+      }));
+      return asPublished(await post(account, "publish", base, { items, fingerprint: draft.fingerprint }));
+    },
+    async find(account, fingerprint) {
+      const url = `${base}?${new URLSearchParams({ fingerprint })}`;
+      const [first] = (await get(account, "find", url, foundList)).data;
+      return first ? asPublished(first) : null;
+    },
+    async insights(account, platformPostId) {
+      const url = `${postPath(platformPostId)}/insights`;
+      return (await get(account, "insights", url, insightsAnswer)).metrics;
+    },
+    async comments(account, platformPostId) {
+      const url = `${postPath(platformPostId)}/comments`;
+      return (await get(account, "comments", url, commentsAnswer)).data.map((comment) => ({
+        id: comment.id,
+        content: comment.text,
+        author_name: comment.author.name,
+        created_at: new Date(comment.created_at),
+        contact: { ...comment.author },
+      }));
+    },
+    async reply(account, platformPostId, text, fingerprint) {
+      const url = `${postPath(platformPostId)}/replies`;
+      return asPublished(await post(account, "reply", url, { text, fingerprint }));
     },
   };
 }

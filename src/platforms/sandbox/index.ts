@@ -1,7 +1,7 @@
 // The sandbox platform: a fake of all eight platforms inside the worker (SANDBOX=true), like a payment
 // provider's test mode. A consent page, a token endpoint and an identity endpoint that answer in each
-// platform's own shapes (shapes.ts), plus publishing and deterministic insights. Codes and tokens are
-// stateless (seal.ts). Its OAuth endpoints fail the OAuth way, `{error, error_description}`, as real
+// platform's own shapes (shapes.ts), plus a publishing API (posts-routes.ts) over the SandboxStore
+// Durable Object. Codes and tokens are stateless (seal.ts). Its OAuth endpoints fail the OAuth way, `{error, error_description}`, as real
 // platforms do; anything it does not fake is the service's plain 404.
 import type { Context } from "hono";
 import type { Platform } from "../../db/enums";
@@ -12,17 +12,15 @@ import { createRouter } from "../../http/router";
 import { timingSafeEqualText } from "../../lib/crypto";
 import { invalidLinkPage } from "../../lib/html";
 import { pkceChallenge } from "../adapter";
-import { isPlatform, SPECS } from "../catalog";
 import type { PlatformSpec } from "../types";
+import { mintToken, platformOf, tokenHandle } from "./access";
 import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./consent";
 import { sandboxEnabled } from "./enabled";
-import { digits } from "./ids";
-import { sandboxMetrics } from "./metrics";
-import { CODE_PURPOSE, type CodePayload, seal, TOKEN_PURPOSE, type TokenPayload, unseal } from "./seal";
+import { sandboxPostRoutes } from "./posts-routes";
+import { CODE_PURPOSE, type CodePayload, seal, unseal } from "./seal";
 import { SANDBOX_SHAPES, sandboxClient, sandboxPlatformId } from "./shapes";
 
 const CODE_TTL_MS = 10 * 60_000;
-const POST_ID = /^\d{1,20}$/;
 
 /** Every OAuth-protocol failure, in the body real platforms answer with. */
 const oauthError = (c: Context<BareEnv>, status: 400 | 401, error: string, description: string) =>
@@ -39,18 +37,11 @@ function clientCredentials(c: Context<BareEnv>, spec: PlatformSpec, params: URLS
   return { id: params.get(spec.clientIdParam) ?? "", secret: params.get("client_secret") ?? "" };
 }
 
-async function bearerPayload(c: Context<BareEnv>, platform: Platform): Promise<TokenPayload | null> {
-  const token = bearerToken(c.req.header("authorization")) ?? c.req.query("access_token");
-  const payload = await unseal<TokenPayload>(c.env, TOKEN_PURPOSE, token);
-  return payload?.p === platform ? payload : null;
-}
+/** The handle of the request's token, if it is a valid token of `platform`. */
+const bearerHandle = (c: Context<BareEnv>, platform: Platform) =>
+  tokenHandle(c.env, platform, bearerToken(c.req.header("authorization")) ?? c.req.query("access_token"));
 
-/** The spec of the platform in the path; a platform the sandbox does not fake is a 404. */
-function specOf(c: Context<BareEnv>): PlatformSpec {
-  const name = c.req.param("platform") ?? "";
-  if (!isPlatform(name)) throw routeNotFound();
-  return SPECS[name];
-}
+const specOf = (c: Context<BareEnv>) => platformOf(c.req.param("platform"));
 
 /** /sandbox/…: exists (anything but 404) only while SANDBOX is "true". */
 export const sandboxRouter = createRouter<BareEnv>()
@@ -139,48 +130,19 @@ export const sandboxRouter = createRouter<BareEnv>()
         'Sandbox: the handle "fail" always fails the token exchange.',
       );
     }
-    const token = await seal(c.env, TOKEN_PURPOSE, {
-      p: spec.platform,
-      h: code.h,
-    } satisfies TokenPayload);
+    const token = await mintToken(c.env, spec.platform, code.h);
     return c.json(
       SANDBOX_SHAPES[spec.platform].tokenResponse(token, await sandboxPlatformId(spec.platform, code.h)),
     );
   })
   .get("/:platform/me", async (c) => {
     const spec = specOf(c);
-    const token = await bearerPayload(c, spec.platform);
-    if (!token) return oauthError(c, 401, "invalid_token", "The access token is invalid.");
-    const id = await sandboxPlatformId(spec.platform, token.h);
-    return c.json(SANDBOX_SHAPES[spec.platform].identityResponse(id, token.h));
+    const handle = await bearerHandle(c, spec.platform);
+    if (handle === null) return oauthError(c, 401, "invalid_token", "The access token is invalid.");
+    const id = await sandboxPlatformId(spec.platform, handle);
+    return c.json(SANDBOX_SHAPES[spec.platform].identityResponse(id, handle));
   })
-  .post("/:platform/posts", async (c) => {
-    const spec = specOf(c);
-    const token = await bearerPayload(c, spec.platform);
-    if (!token) return oauthError(c, 401, "invalid_token", "The access token is invalid.");
-    const post = await c.req.json().catch(() => null);
-    const textValue =
-      typeof post === "object" && post !== null ? (post as { text?: unknown }).text : undefined;
-    if (typeof textValue !== "string") return oauthError(c, 400, "invalid_request", "The post needs a text.");
-    const id = digits(crypto.getRandomValues(new Uint8Array(16)), 18);
-    const url = `${new URL(c.req.url).origin}/sandbox/${spec.platform}/posts/${id}`;
-    return c.json({ id, url }, 201);
-  })
-  .get("/:platform/posts/:id", (c) => {
-    const spec = specOf(c);
-    const id = c.req.param("id");
-    if (!POST_ID.test(id)) throw routeNotFound();
-    return c.json({ id, platform: spec.platform });
-  })
-  .get("/:platform/posts/:id/insights", async (c) => {
-    const spec = specOf(c);
-    const id = c.req.param("id");
-    if (!POST_ID.test(id)) throw routeNotFound();
-    if (!(await bearerPayload(c, spec.platform))) {
-      return oauthError(c, 401, "invalid_token", "The access token is invalid.");
-    }
-    return c.json(await sandboxMetrics(spec.platform, id));
-  });
+  .route("/", sandboxPostRoutes);
 
 /**
  * The same router at its public path, for the adapters' in-process fetch (client.ts): a request never

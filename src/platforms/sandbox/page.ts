@@ -1,0 +1,53 @@
+// The page a sandbox post's URL shows a person: the thread, its media (as links: the sandbox never
+// fetches them, and the page's CSP loads nothing), and its replies. Every value is escaped, and only
+// http(s) media URLs become links.
+import { escapeHtml, htmlPage } from "../../lib/html";
+import type { PlatformSpec } from "../types";
+import type { PostView } from "./posts";
+
+/** Escaped text with its line breaks kept. */
+const paragraph = (text: string) => `<p>${escapeHtml(text).replace(/\r?\n/g, "<br>")}</p>`;
+
+function mediaLink(url: string, type: string): string {
+  const label = `${escapeHtml(type)}: ${escapeHtml(url)}`;
+  const linkable = URL.canParse(url) && ["http:", "https:"].includes(new URL(url).protocol);
+  return linkable
+    ? `<li><a href="${escapeHtml(url)}" rel="noreferrer">${label}</a></li>`
+    : `<li>${label}</li>`;
+}
+
+export function postPage(spec: PlatformSpec, post: PostView): Response {
+  const items = post.text
+    .map((text, index) => {
+      const media = post.media.filter((m) => m.item === index).map((m) => mediaLink(m.url, m.type));
+      return `<article>
+<p class="muted">${index + 1} / ${post.text.length}</p>
+${paragraph(text)}
+${media.length ? `<ul>${media.join("")}</ul>` : ""}
+</article>`;
+    })
+    .join("\n");
+  const replies = post.replies
+    .map(
+      (reply) =>
+        `<li id="reply-${escapeHtml(reply.id)}">${paragraph(reply.text)}<p class="muted">${escapeHtml(reply.published_at)}</p></li>`,
+    )
+    .join("");
+  return htmlPage({
+    title: `Sandbox ${spec.label}: post ${post.id}`,
+    body: `<h1>Sandbox ${escapeHtml(spec.label)}</h1>
+<p><strong>@${escapeHtml(post.handle)}</strong> <span class="muted">${escapeHtml(post.published_at)}</span></p>
+${items}
+<h2>Replies (${post.replies.length})</h2>
+${replies ? `<ul>${replies}</ul>` : '<p class="muted">No replies.</p>'}`,
+  });
+}
+
+/** The page for an id the platform does not know: a 404. */
+export function missingPostPage(spec: PlatformSpec): Response {
+  const page = htmlPage({
+    title: `Sandbox ${spec.label}: post not found`,
+    body: `<h1>Sandbox ${escapeHtml(spec.label)}</h1><p>This post does not exist.</p>`,
+  });
+  return new Response(page.body, { status: 404, headers: page.headers });
+}

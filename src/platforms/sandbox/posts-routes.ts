@@ -1,0 +1,170 @@
+// The sandbox platform's publishing API, answering the way a platform's API would: JSON in, JSON out,
+// `{error: {code, message}}` with a 4xx or 5xx on failure, 429 with Retry-After, and a lost answer that
+// really is lost (#sandbox-lost: the post is stored, then the body breaks off mid-answer). The store
+// (store.ts) holds the posts; the failure triggers are in triggers.ts.
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { bearerToken } from "../../http/auth";
+import type { BareEnv } from "../../http/env";
+import { createRouter } from "../../http/router";
+import { platformOf, tokenHandle } from "./access";
+import { missingPostPage, postPage } from "./page";
+import type { Attempt } from "./posts";
+import { publishRequest, readBody, replyRequest } from "./requests";
+import type { ReplyAttempt } from "./store";
+
+const POST_ID = /^\d{1,20}$/;
+
+type Ctx = Context<BareEnv>;
+
+const failure = (
+  c: Ctx,
+  status: ContentfulStatusCode,
+  code: string,
+  message: string,
+  headers?: Record<string, string>,
+) => c.json({ error: { code, message } }, status, headers);
+
+const invalidToken = (c: Ctx) => failure(c, 401, "invalid_token", "The access token is invalid.");
+const noSuchPost = (c: Ctx) => failure(c, 404, "not_found", "No post with this id.");
+
+const storeOf = (c: Ctx) => c.env.SANDBOX_STORE.getByName(platformOf(c.req.param("platform")).platform);
+
+/** The handle the request's bearer token (or `access_token` query parameter) acts for. */
+const callerHandle = (c: Ctx) =>
+  tokenHandle(
+    c.env,
+    platformOf(c.req.param("platform")).platform,
+    bearerToken(c.req.header("authorization")) ?? c.req.query("access_token"),
+  );
+
+const postUrl = (c: Ctx, id: string) =>
+  `${new URL(c.req.url).origin}/sandbox/${platformOf(c.req.param("platform")).platform}/posts/${id}`;
+
+/**
+ * A 201 whose body breaks off after a few bytes, as when the connection drops mid-answer: the caller
+ * sees a network failure after sending, exactly as it would a real lost answer.
+ */
+function lostAnswer(): Response {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  // Nobody waits on these: the reader sees the abort, which is the point.
+  writer.write(new TextEncoder().encode('{"id":"')).catch(() => {});
+  writer.abort(new TypeError("Network connection lost.")).catch(() => {});
+  return new Response(readable, { status: 201, headers: { "content-type": "application/json" } });
+}
+
+/** The answer to a publication attempt (a post or a reply). */
+function attemptAnswer(c: Ctx, attempt: Attempt | ReplyAttempt): Response {
+  switch (attempt.kind) {
+    case "publish":
+      return c.json(
+        {
+          id: attempt.id,
+          url: postUrl(c, attempt.id),
+          published_at: new Date(attempt.publishedAt).toISOString(),
+        },
+        201,
+      );
+    case "publish_lost":
+      return lostAnswer();
+    case "reject":
+      return failure(c, 400, "content_rejected", attempt.message);
+    case "unavailable":
+      return failure(c, 503, "service_unavailable", attempt.message);
+    case "rate_limited":
+      return failure(c, 429, "rate_limited", attempt.message, {
+        "Retry-After": String(attempt.retryAfterSeconds),
+      });
+    case "no_parent":
+      return noSuchPost(c);
+  }
+}
+
+const readJson = (c: Ctx) => c.req.json<unknown>().catch(() => null);
+
+/** Whether the client asked for JSON rather than a page. */
+const wantsJson = (accept: string | undefined) =>
+  /application\/json/i.test(accept ?? "") && !/text\/html/i.test(accept ?? "");
+
+export const sandboxPostRoutes = createRouter<BareEnv>()
+  .post("/:platform/posts", async (c) => {
+    const handle = await callerHandle(c);
+    if (handle === null) return invalidToken(c);
+    const body = readBody(publishRequest, await readJson(c));
+    if (typeof body === "string") return failure(c, 400, "invalid_request", body);
+    return attemptAnswer(
+      c,
+      await storeOf(c).publish({ handle, fingerprint: body.fingerprint, items: body.items }),
+    );
+  })
+  .get("/:platform/posts", async (c) => {
+    const handle = await callerHandle(c);
+    if (handle === null) return invalidToken(c);
+    const fingerprint = c.req.query("fingerprint");
+    if (!fingerprint) return failure(c, 400, "invalid_request", "The fingerprint parameter is required.");
+    const found = await storeOf(c).find(handle, fingerprint);
+    const data = found
+      ? [{ id: found.id, url: postUrl(c, found.id), published_at: new Date(found.publishedAt).toISOString() }]
+      : [];
+    return c.json({ data });
+  })
+  .get("/:platform/posts/:id", async (c) => {
+    const spec = platformOf(c.req.param("platform"));
+    const id = c.req.param("id");
+    const json = wantsJson(c.req.header("accept"));
+    const post = POST_ID.test(id) ? await storeOf(c).post(id) : null;
+    if (!post) return json ? noSuchPost(c) : missingPostPage(spec);
+    return json ? c.json(post) : postPage(spec, post);
+  })
+  .get("/:platform/posts/:id/insights", async (c) => {
+    const spec = platformOf(c.req.param("platform"));
+    const handle = await callerHandle(c);
+    if (handle === null) return invalidToken(c);
+    const id = c.req.param("id");
+    if (!POST_ID.test(id)) return noSuchPost(c);
+    const result = await storeOf(c).insights(spec.platform, id, handle);
+    if (result.kind === "unknown") return noSuchPost(c);
+    if (result.kind === "not_owner") {
+      return failure(
+        c,
+        403,
+        "forbidden",
+        "Insights are only available to the account that published the post.",
+      );
+    }
+    return c.json({ id, metrics: result.value });
+  })
+  .get("/:platform/posts/:id/comments", async (c) => {
+    const spec = platformOf(c.req.param("platform"));
+    if ((await callerHandle(c)) === null) return invalidToken(c);
+    const id = c.req.param("id");
+    const comments = POST_ID.test(id) ? await storeOf(c).comments(spec.platform, id) : null;
+    if (!comments) return noSuchPost(c);
+    const origin = new URL(c.req.url).origin;
+    return c.json({
+      data: comments.map((comment) => ({
+        id: comment.id,
+        text: comment.text,
+        created_at: new Date(comment.created_at).toISOString(),
+        author: {
+          ...comment.author,
+          profile_url: `${origin}/sandbox/${spec.platform}/accounts/${encodeURIComponent(comment.author.username)}/posts`,
+        },
+      })),
+    });
+  })
+  .post("/:platform/posts/:id/replies", async (c) => {
+    const handle = await callerHandle(c);
+    if (handle === null) return invalidToken(c);
+    const id = c.req.param("id");
+    if (!POST_ID.test(id)) return noSuchPost(c);
+    const body = readBody(replyRequest, await readJson(c));
+    if (typeof body === "string") return failure(c, 400, "invalid_request", body);
+    const items = [{ text: body.text, media: [] }];
+    return attemptAnswer(c, await storeOf(c).reply(id, { handle, fingerprint: body.fingerprint, items }));
+  })
+  .get("/:platform/accounts/:handle/posts", async (c) => {
+    platformOf(c.req.param("platform"));
+    return c.json({ data: await storeOf(c).accountPosts(c.req.param("handle")) });
+  });
