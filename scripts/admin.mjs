@@ -46,6 +46,12 @@ const COMMANDS = {
   // A compromised key: revoke it, or roll it (a new key with the same grants; the old one stops at once).
   "revoke-api-key": { method: "DELETE", body: false, path: (f) => `/api-keys/${f.id}`, flags: "--id" },
   "roll-api-key": { method: "POST", body: false, path: (f) => `/api-keys/${f.id}/roll`, flags: "--id" },
+  // Where the key's delegation sessions may send browsers back to (empty list: anywhere https).
+  "set-callback-origins": {
+    method: "PUT",
+    path: (f) => `/api-keys/${f.id}/callback-origins`,
+    flags: "--id --callback_origins https://app.example.com,http://localhost:3000",
+  },
   "set-subscription": {
     method: "PUT",
     path: (f) => `/users/${f.user_id}/subscription`,
@@ -71,7 +77,8 @@ function toBody(command, flags) {
   for (const [name, value] of Object.entries(flags)) {
     if (["url", "token"].includes(name)) continue;
     if (PATH_ONLY.has(name) && command !== "create-account") continue;
-    if (name === "abilities") body.abilities = value === "true" ? [] : value.split(",").filter(Boolean);
+    if (name === "abilities" || name === "callback_origins")
+      body[name] = value === "true" ? [] : value.split(",").filter(Boolean);
     else if (name.endsWith("_id")) body[name] = Number(value);
     else if (name.startsWith("is_")) body[name] = value === "true";
     else body[name] = value;

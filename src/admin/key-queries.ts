@@ -21,6 +21,7 @@ export async function issueKey(db: Database, body: NewApiKey) {
       keyPrefix: prefix,
       abilities: [...new Set(body.abilities)],
       expiresAt: body.expires_at,
+      callbackOrigins: body.callback_origins,
     })
     .returning({ id: apiKeys.id })
     .get();
@@ -40,6 +41,18 @@ export async function issueSigningSecret(db: Database, encryptionKey: string | u
   return secret;
 }
 
+/** Replaces the origins the key's delegation callbacks may use. */
+export async function setCallbackOrigins(db: Database, keyId: number, origins: string[]) {
+  const updated = await db
+    .update(apiKeys)
+    .set({ callbackOrigins: origins })
+    .where(eq(apiKeys.id, keyId))
+    .returning({ id: apiKeys.id, callbackOrigins: apiKeys.callbackOrigins })
+    .get();
+  if (!updated) throw notFound("API key");
+  return { id: updated.id, callback_origins: updated.callbackOrigins ?? [] };
+}
+
 /** The user (to tell an unknown one) and the user's keys, oldest first, in one batch. */
 export const keysOfUser = (db: Database, userId: number) =>
   [
@@ -52,6 +65,7 @@ export const keysOfUser = (db: Database, userId: number) =>
         abilities: apiKeys.abilities,
         expiresAt: apiKeys.expiresAt,
         createdAt: apiKeys.createdAt,
+        callbackOrigins: apiKeys.callbackOrigins,
       })
       .from(apiKeys)
       .where(eq(apiKeys.userId, userId))
@@ -87,6 +101,7 @@ export async function rollKey(db: Database, keyId: number) {
             expiresAt: apiKeys.expiresAt,
             signingSecretEnc: apiKeys.signingSecretEnc,
             createdAt: sql<number>`${Date.now()}`.as("created_at"),
+            callbackOrigins: apiKeys.callbackOrigins,
           })
           .from(apiKeys)
           .where(eq(apiKeys.id, keyId)),

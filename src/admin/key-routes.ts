@@ -7,10 +7,24 @@ import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { createRouter } from "../http/router";
 import { idParams, messageSchema } from "../lib/schemas";
-import { issueKey, issueSigningSecret, keysOfUser, revokeKey, rollKey } from "./key-queries";
+import {
+  issueKey,
+  issueSigningSecret,
+  keysOfUser,
+  revokeKey,
+  rollKey,
+  setCallbackOrigins,
+} from "./key-queries";
 import { operatorRoute } from "./operator-routes";
 import { presentApiKey } from "./present";
-import { apiKeySchema, createApiKeyBody, issuedKeySchema, signingSecretSchema } from "./schemas";
+import {
+  apiKeySchema,
+  callbackOrigins,
+  callbackOriginsBody,
+  createApiKeyBody,
+  issuedKeySchema,
+  signingSecretSchema,
+} from "./schemas";
 
 export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
@@ -86,4 +100,25 @@ export const apiKeysRouter = createRouter<DbEnv>()
       const secret = await issueSigningSecret(c.var.db, c.env.ENCRYPTION_KEY, c.req.valid("param").id);
       return c.json({ signing_secret: secret }, 201);
     },
+  )
+  .openapi(
+    operatorRoute({
+      method: "put",
+      path: "/api-keys/{id}/callback-origins",
+      summary: "Set a key's callback origins",
+      description:
+        "The origins a delegation session created with this key may send the browser back to. With none registered, any https `callback_url` (or http on loopback) is accepted; with some, a `callback_url` on another origin is a 422 `invalid_request`, so the service never becomes an open redirect for a key's sessions.",
+      request: { params: idParams, body: jsonBody(callbackOriginsBody) },
+      responses: {
+        200: jsonContent(
+          z.strictObject({ id: z.int(), callback_origins: callbackOrigins }),
+          "The key's origins.",
+        ),
+      },
+    }),
+    async (c) =>
+      c.json(
+        await setCallbackOrigins(c.var.db, c.req.valid("param").id, c.req.valid("json").callback_origins),
+        200,
+      ),
   );

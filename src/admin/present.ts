@@ -1,7 +1,10 @@
 // The operator API's view of an API key: what identifies it, never the key or its secret.
 import type { ApiKey } from "../db/schema";
 
-type ListedKey = Pick<ApiKey, "id" | "name" | "keyPrefix" | "abilities" | "expiresAt" | "createdAt">;
+type ListedKey = Pick<
+  ApiKey,
+  "id" | "name" | "keyPrefix" | "abilities" | "expiresAt" | "createdAt" | "callbackOrigins"
+>;
 
 /** `lastUsedMs`: the key's last request as the user's Coordinator recorded it, if ever. */
 export const presentApiKey = (key: ListedKey, lastUsedMs: number | undefined) => ({
@@ -12,4 +15,5 @@ export const presentApiKey = (key: ListedKey, lastUsedMs: number | undefined) =>
   expires_at: key.expiresAt?.toISOString() ?? null,
   last_used_at: lastUsedMs === undefined ? null : new Date(lastUsedMs).toISOString(),
   created_at: key.createdAt.toISOString(),
+  callback_origins: key.callbackOrigins ?? [],
 });

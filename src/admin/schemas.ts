@@ -72,8 +72,30 @@ export const createAccountBody = z.object({
   is_verified: z.boolean().default(false),
 });
 
+/**
+ * An origin a key's delegation callbacks may use: `https://host[:port]`, or `http://` on loopback. The
+ * service redirects browsers to these, so it only ever redirects where the operator allowed.
+ */
+const callbackOrigin = z.string().refine(
+  (value) => {
+    if (!URL.canParse(value)) return false;
+    const url = new URL(value);
+    const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+    return (url.protocol === "https:" || (url.protocol === "http:" && loopback)) && url.origin === value;
+  },
+  {
+    error: "Each callback origin must be an origin such as https://app.example.com (http only on localhost).",
+  },
+);
+
+export const callbackOrigins = z.array(callbackOrigin).max(20);
+export const callbackOriginsBody = z.object({ callback_origins: callbackOrigins });
+
 export const createApiKeyBody = z.object({
   user_id: bodyId(),
+  callback_origins: callbackOrigins.default([]).meta({
+    description: "Origins the key's delegation callback_url may use; empty: any https URL.",
+  }),
   name: name().default(DEFAULTS.apiKeyName),
   abilities: z.array(z.enum(ABILITIES)).max(ABILITIES.length),
   // Past instants are accepted on purpose: operators and tests create already-expired keys.
@@ -127,5 +149,6 @@ export const apiKeySchema = z
       .nullable()
       .meta({ description: "The key's last authenticated request; null if it was never used." }),
     created_at: utcTime(),
+    callback_origins: callbackOrigins,
   })
   .meta({ id: "ApiKey" });

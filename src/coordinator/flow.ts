@@ -17,13 +17,19 @@ export type NewFlow = { platform: string; callbackUrl: string; state: string; ke
 /** Where a browser goes back to: the application's callback and its state. */
 export type FlowTarget = { platform: string; callbackUrl: string; state: string };
 
-export type Opening = { browserHash: string; stateSecret: string; codeVerifier: string; redirectUri: string };
+/** `stateSecretHash`: SHA-256 (hex) of the secret in the platform `state`; the secret itself is never kept. */
+export type Opening = {
+  browserHash: string;
+  stateSecretHash: string;
+  codeVerifier: string;
+  redirectUri: string;
+};
 export type OpenResult =
   | { kind: "unknown" }
   | { kind: "expired"; target: FlowTarget }
   | { kind: "ok"; target: FlowTarget };
 
-export type Finishing = { stateSecret: string; browserHash: string | null };
+export type Finishing = { stateSecretHash: string; browserHash: string | null };
 export type FinishResult =
   | { kind: "unknown" }
   | { kind: "used" | "expired" | "wrong_browser"; target: FlowTarget }
@@ -71,10 +77,14 @@ const targetOf = (row: Row): FlowTarget => ({
   state: row.state,
 });
 
-/** Ends a flow: no more secrets held, and the row goes after the retention period. */
+/**
+ * Ends a flow: the browser binding and the PKCE verifier go, and the row goes after the retention
+ * period. The state secret's hash stays until then: a late callback must still prove the secret before
+ * it learns anything about the flow (the application's callback and state).
+ */
 async function retire(storage: DurableObjectStorage, status: "completed" | "expired", now: number) {
   storage.sql.exec(
-    "UPDATE delegation_flow SET status = ?, browser_hash = NULL, state_secret = NULL, code_verifier = NULL WHERE id = 1",
+    "UPDATE delegation_flow SET status = ?, browser_hash = NULL, code_verifier = NULL WHERE id = 1",
     status,
   );
   await storage.setAlarm(now + RETENTION_MS);
@@ -112,7 +122,7 @@ export async function openFlow(
     "UPDATE delegation_flow SET status = 'opened', opened_at = ?, browser_hash = ?, state_secret = ?, code_verifier = ?, redirect_uri = ? WHERE id = 1",
     now,
     opening.browserHash,
-    opening.stateSecret,
+    opening.stateSecretHash,
     opening.codeVerifier,
     opening.redirectUri,
   );
@@ -128,11 +138,12 @@ export async function finishFlow(
 ): Promise<FinishResult> {
   const row = readRow(storage);
   if (!row || row.opened_at === null) return { kind: "unknown" };
+  // The secret first: without it, a callback learns nothing of the flow, not even that it was used.
+  if (!row.state_secret || !timingSafeEqualText(finishing.stateSecretHash, row.state_secret))
+    return { kind: "unknown" };
   const target = targetOf(row);
   if (row.status === "completed") return { kind: "used", target };
   if (row.status !== "opened") return { kind: "expired", target };
-  if (!row.state_secret || !timingSafeEqualText(finishing.stateSecret, row.state_secret))
-    return { kind: "unknown" };
   if (now >= row.opened_at + FLOW_TTL_MS) {
     await retire(storage, "expired", now);
     return { kind: "expired", target };

@@ -59,6 +59,8 @@ export const apiKeys = sqliteTable(
     // AES-GCM ciphertext (base64) of the delegation signing secret.
     signingSecretEnc: text("signing_secret_enc"),
     createdAt: createdAt(),
+    // Origins a delegation session's callback_url may use; empty or null: any https URL.
+    callbackOrigins: text("callback_origins", { mode: "json" }).$type<string[]>(),
   },
   (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_user_id_idx").on(t.userId)],
 );

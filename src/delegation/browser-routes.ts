@@ -54,7 +54,12 @@ export const browserRouter = createRouter<DbEnv>()
     const gate = c.env.COORDINATOR.getByName(flowCoordinator(id));
     const browserHash = await sha256Hex(browserSecret);
     const opened = await c.var.meter.gate<OpenResult>(async () =>
-      gate.openDelegation({ browserHash, stateSecret, codeVerifier, redirectUri }),
+      gate.openDelegation({
+        browserHash,
+        stateSecretHash: await sha256Hex(stateSecret),
+        codeVerifier,
+        redirectUri,
+      }),
     );
     if (opened.kind === "unknown") return invalidLinkPage("This connection link is not valid.");
     const { target } = opened;
@@ -91,7 +96,7 @@ export const browserRouter = createRouter<DbEnv>()
     const gate = c.env.COORDINATOR.getByName(flowCoordinator(parsed.id));
     const finished = await c.var.meter.gate<FinishResult>(async () =>
       gate.finishDelegation({
-        stateSecret: parsed.secret,
+        stateSecretHash: await sha256Hex(parsed.secret),
         browserHash: browserSecret ? await sha256Hex(browserSecret) : null,
       }),
     );

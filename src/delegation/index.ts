@@ -7,7 +7,13 @@ import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
 import { PLATFORMS } from "../db/enums";
 import { authenticateDelegation } from "../http/auth";
 import type { ApiEnv, DbEnv } from "../http/env";
-import { errorStyle, noSigningSecret, platformNotConfigured, unsupportedPlatform } from "../http/errors";
+import {
+  errorStyle,
+  invalidField,
+  noSigningSecret,
+  platformNotConfigured,
+  unsupportedPlatform,
+} from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { rateLimit } from "../http/rate-limit";
 import { createRouter, publicRoute } from "../http/router";
@@ -59,6 +65,10 @@ const sessions = createRouter<DbEnv>().openapi(
   }),
   async (c) => {
     const { platform, callback_url, state } = c.req.valid("json");
+    // A key with registered callback origins sends browsers nowhere else (no open redirect).
+    const allowed = c.var.principal.callbackOrigins ?? [];
+    if (allowed.length > 0 && !allowed.includes(new URL(callback_url).origin))
+      throw invalidField("callback_url", "The callback url's origin is not one registered for this API key.");
     const origin = publicOrigin(c.env, c.req.url);
     const lookup = lookupAdapter(c.env, platform, origin);
     if (lookup.kind === "unsupported") throw unsupportedPlatform(platform);

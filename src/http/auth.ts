@@ -34,6 +34,7 @@ export async function lookupKey(
       abilities: apiKeys.abilities,
       expiresAt: apiKeys.expiresAt,
       signingSecretEnc: apiKeys.signingSecretEnc,
+      callbackOrigins: apiKeys.callbackOrigins,
     })
     .from(apiKeys)
     .where(eq(apiKeys.keyHash, await sha256Hex(token)))

@@ -12,6 +12,8 @@ export type Principal = {
   abilities: Ability[];
   expiresAt: Date | null;
   signingSecretEnc: string | null;
+  /** Origins this key's delegation callbacks may use (none registered: any). */
+  callbackOrigins: string[] | null;
 };
 
 type BaseVariables = { errorStyle?: ErrorStyle };

@@ -36,6 +36,7 @@ describe("GET /admin/v1/users/{id}/api-keys", () => {
         expires_at: null,
         last_used_at: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        callback_origins: [],
       },
       {
         id: second.id,
@@ -45,6 +46,7 @@ describe("GET /admin/v1/users/{id}/api-keys", () => {
         expires_at: new Date(expiresAt).toISOString(),
         last_used_at: null,
         created_at: expect.any(String),
+        callback_origins: [],
       },
     ]);
     const text = JSON.stringify(res.body);

@@ -11,7 +11,7 @@ const flow = {
 };
 const opening = {
   browserHash: "b".repeat(64),
-  stateSecret: "s".repeat(43),
+  stateSecretHash: "s".repeat(43),
   codeVerifier: "v".repeat(43),
   redirectUri: "https://api.example.test/api/oauth/delegate/callback",
 };
@@ -37,7 +37,10 @@ describe("Coordinator delegation flows", () => {
     const gate = fresh();
     expect(await gate.openDelegation(opening, T0)).toEqual({ kind: "unknown" });
     expect(
-      await gate.finishDelegation({ stateSecret: opening.stateSecret, browserHash: opening.browserHash }, T0),
+      await gate.finishDelegation(
+        { stateSecretHash: opening.stateSecretHash, browserHash: opening.browserHash },
+        T0,
+      ),
     ).toEqual({
       kind: "unknown",
     });
@@ -47,12 +50,12 @@ describe("Coordinator delegation flows", () => {
     const gate = fresh();
     await gate.createDelegation(flow, T0);
     await gate.openDelegation(opening, T0 + 14 * MIN);
-    const finishing = { stateSecret: opening.stateSecret, browserHash: opening.browserHash };
-    expect(await gate.finishDelegation({ ...finishing, stateSecret: "x".repeat(43) }, T0 + 15 * MIN)).toEqual(
-      {
-        kind: "unknown",
-      },
-    );
+    const finishing = { stateSecretHash: opening.stateSecretHash, browserHash: opening.browserHash };
+    expect(
+      await gate.finishDelegation({ ...finishing, stateSecretHash: "x".repeat(43) }, T0 + 15 * MIN),
+    ).toEqual({
+      kind: "unknown",
+    });
     expect(await gate.finishDelegation({ ...finishing, browserHash: null }, T0 + 15 * MIN)).toEqual({
       kind: "wrong_browser",
       target,
@@ -72,7 +75,7 @@ describe("Coordinator delegation flows", () => {
     const gate = fresh();
     await gate.createDelegation(flow, T0);
     await gate.openDelegation(opening, T0);
-    const finishing = { stateSecret: opening.stateSecret, browserHash: opening.browserHash };
+    const finishing = { stateSecretHash: opening.stateSecretHash, browserHash: opening.browserHash };
     expect(await gate.finishDelegation(finishing, T0 + 15 * MIN)).toEqual({ kind: "expired", target });
     expect(await gate.finishDelegation(finishing, T0 + 15 * MIN)).toEqual({ kind: "expired", target });
   });
@@ -84,7 +87,7 @@ describe("Coordinator delegation flows", () => {
     const opened = await runInDurableObject(gate, (_, ctx) => ctx.storage.getAlarm());
     expect(opened).toBeGreaterThan(Date.now() + 14 * MIN);
     expect(await runDurableObjectAlarm(gate)).toBe(true);
-    const finishing = { stateSecret: opening.stateSecret, browserHash: opening.browserHash };
+    const finishing = { stateSecretHash: opening.stateSecretHash, browserHash: opening.browserHash };
     expect(await gate.finishDelegation(finishing)).toEqual({ kind: "expired", target });
     const retained = await runInDurableObject(gate, (_, ctx) => ctx.storage.getAlarm());
     expect(retained).toBeGreaterThan(Date.now() + 23 * 60 * MIN);
