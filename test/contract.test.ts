@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { accountsContracts } from "./accounts/contract";
 import { adminContracts } from "./admin/contract";
+import { analyticsContracts } from "./analytics/contract";
 import { delegationContracts } from "./delegation/contract";
 import { foldersContracts } from "./folders/contract";
 import { labelsContracts } from "./labels/contract";
@@ -19,6 +20,7 @@ const CONTRACTS: RouteContract[] = [
   ...foldersContracts,
   ...postsContracts,
   ...mediaContracts,
+  ...analyticsContracts,
   ...delegationContracts,
   ...adminContracts,
 ];

@@ -1,5 +1,137 @@
-// SKELETON (issue 9): the analytics endpoints (/api/v1/analytics).
+// Analytics: per post, per account, per workspace and overall totals, and an on-demand sync of a post.
+// Ability `posts`. Each report is one D1 batch after authentication; the sums are SQL's (queries.ts).
+import { z } from "zod";
 import type { ApiEnv } from "../http/env";
-import { createRouter } from "../http/router";
+import { notFound } from "../http/errors";
+import { jsonContent } from "../http/openapi";
+import { apiRoute, createRouter } from "../http/router";
+import { textId } from "../lib/schemas";
+import { enqueueSync } from "./messages";
+import {
+  presentAccountPosts,
+  presentOverallAnalytics,
+  presentPostAnalytics,
+  presentWorkspaceAnalytics,
+} from "./present";
+import { accountReport, overallReport, postReport, syncTargets, workspaceReport } from "./queries";
+import {
+  accountPostsAnalyticsSchema,
+  overallAnalyticsSchema,
+  postAnalyticsSchema,
+  syncAnswerSchema,
+  workspaceAnalyticsSchema,
+} from "./schemas";
 
-export const analyticsRouter = createRouter<ApiEnv>();
+const tags = ["Analytics"];
+
+const METRICS =
+  "Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{post}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.";
+
+export const analyticsRouter = createRouter<ApiEnv>()
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/",
+      tags,
+      summary: "Analytics of every workspace",
+      description: `Totals across every workspace the key's user can access, per workspace and per account.\n\n${METRICS}`,
+      responses: { 200: jsonContent(overallAnalyticsSchema, "The totals.") },
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const [[total], workspaceTotals, accountTotals] = await overallReport(db, principal.userId);
+      return c.json(presentOverallAnalytics(total, workspaceTotals, accountTotals), 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/posts/{post}",
+      tags,
+      summary: "Analytics of a post",
+      description: `The post's total and each of its platform rows with its account.\n\n${METRICS}`,
+      request: { params: z.object({ post: textId() }) },
+      responses: { 200: jsonContent(postAnalyticsSchema, "The post's analytics.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { post } = c.req.valid("param");
+      const [found, rows, accounts, [total]] = await postReport(db, principal.userId, post);
+      if (found.length === 0) throw notFound("Post");
+      return c.json(presentPostAnalytics(post, total, rows, accounts), 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/accounts/{account}",
+      tags,
+      summary: "Analytics of an account",
+      description: `The account's total and every platform row published (or to be published) on it, newest platform post first.\n\n${METRICS}`,
+      request: { params: z.object({ account: textId() }) },
+      responses: { 200: jsonContent(accountPostsAnalyticsSchema, "The account's analytics.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { account } = c.req.valid("param");
+      const [found, [total], rows] = await accountReport(db, principal.userId, account);
+      if (found.length === 0) throw notFound("Account");
+      return c.json(presentAccountPosts(account, total, rows), 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "get",
+      path: "/workspaces/{workspace}",
+      tags,
+      summary: "Analytics of a workspace",
+      description: `The workspace's total and each of its accounts' totals.\n\n${METRICS}`,
+      request: { params: z.object({ workspace: textId() }) },
+      responses: { 200: jsonContent(workspaceAnalyticsSchema, "The workspace's analytics.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { workspace } = c.req.valid("param");
+      const [found, [total], accountTotals] = await workspaceReport(db, principal.userId, workspace);
+      if (found.length === 0) throw notFound("Workspace");
+      return c.json(presentWorkspaceAnalytics(workspace, total, accountTotals), 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "post",
+      path: "/posts/{post}/sync",
+      tags,
+      summary: "Sync a post's analytics now",
+      description:
+        "Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.",
+      request: { params: z.object({ post: textId() }) },
+      responses: { 200: jsonContent(syncAnswerSchema, "What was queued.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { post } = c.req.valid("param");
+      const [found, subscribed, rows] = await syncTargets(db, principal.userId, post);
+      if (found.length === 0) throw notFound("Post");
+      if (subscribed.length === 0) {
+        return c.json(
+          {
+            post_id: post,
+            jobs_dispatched: 0,
+            skipped: true,
+            skip_reason: "post_owner_subscription_inactive" as const,
+          },
+          200,
+        );
+      }
+      await enqueueSync(
+        c.env.ANALYTICS_SYNC_QUEUE,
+        rows.map((row) => row.id),
+      );
+      return c.json({ post_id: post, jobs_dispatched: rows.length, skipped: false, skip_reason: null }, 200);
+    },
+  );

@@ -1,0 +1,204 @@
+// The analytics reads. Every total is computed by SQLite (json_extract over `post_platforms.analytics`,
+// SUM / GROUP BY), never by loading the rows it sums, and each report is one batch: one D1 round trip.
+import { and, asc, desc, eq, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
+import { inUserWorkspaces } from "../workspaces/queries";
+
+/** The subscription statuses under which a post owner's analytics are synced. */
+export const SYNCING_SUBSCRIPTIONS = ["active", "trialing", "grace_period"] as const;
+
+export const COUNT_METRICS = ["comments", "likes", "shares", "impressions", "quotes", "saves"] as const;
+export type CountMetric = (typeof COUNT_METRICS)[number];
+
+/** A metric of the row, or NULL when the row is not PUBLISHED: only published rows carry metrics. */
+const published = (key: CountMetric | "engagement_rate") =>
+  sql`(CASE WHEN ${postPlatforms.status} = 'PUBLISHED' THEN json_extract(${postPlatforms.analytics}, ${sql.raw(`'$.${key}'`)}) END)`;
+
+const total = (key: CountMetric) =>
+  sql<number>`coalesce(sum(${published(key)}), 0)`.mapWith(Number).as(`total_${key}`);
+
+/**
+ * The engagement rate of many rows: weighted by impressions when any row has impressions, else the
+ * mean of the non-zero rates, else 0; two decimals. (`* 1.0`: integer rates must not divide as integers.)
+ */
+const totalRate = () => {
+  const impressions = published("impressions");
+  const rate = published("engagement_rate");
+  return sql<number>`coalesce(round(CASE WHEN sum(${impressions}) > 0
+    THEN sum(${rate} * 1.0 * ${impressions}) / sum(${impressions})
+    ELSE avg(nullif(${rate}, 0)) END, 2), 0)`
+    .mapWith(Number)
+    .as("total_engagement_rate");
+};
+
+/** The select fields of a total over the rows in scope (ungrouped: one total; grouped: one per group). */
+const totalFields = () => ({
+  comments: total("comments"),
+  likes: total("likes"),
+  shares: total("shares"),
+  impressions: total("impressions"),
+  quotes: total("quotes"),
+  saves: total("saves"),
+  engagement_rate: totalRate(),
+});
+
+export type Totals = { [K in CountMetric | "engagement_rate"]: number };
+
+/** `SELECT id FROM posts` of the post if the user can access it. */
+const visiblePost = (db: Database, userId: number, postId: number) =>
+  db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.id, postId), inUserWorkspaces(db, posts.workspaceId, userId)));
+
+/** `SELECT id FROM accounts` of the accounts the user can access, optionally narrowed. */
+const visibleAccounts = (db: Database, userId: number, narrow?: SQL) =>
+  db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), narrow));
+
+/** Each account's totals over its rows, oldest account first. */
+const accountTotals = (db: Database, userId: number, narrow?: SQL) =>
+  db
+    .select({
+      accountId: accounts.id,
+      workspaceId: accounts.workspaceId,
+      platform: accounts.platform,
+      username: accounts.username,
+      total: totalFields(),
+    })
+    .from(accounts)
+    .leftJoin(postPlatforms, eq(postPlatforms.accountId, accounts.id))
+    .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), narrow))
+    .groupBy(accounts.id)
+    .orderBy(asc(accounts.id));
+
+/** The post, its rows, their accounts and the total: one batch. */
+export function postReport(db: Database, userId: number, postId: number) {
+  const ids = visiblePost(db, userId, postId);
+  const rowsOfPost = inArray(postPlatforms.postId, ids);
+  return db.batch([
+    visiblePost(db, userId, postId),
+    db
+      .select({
+        accountId: postPlatforms.accountId,
+        platform: postPlatforms.platform,
+        status: postPlatforms.status,
+        postUrl: postPlatforms.postUrl,
+        analytics: postPlatforms.analytics,
+      })
+      .from(postPlatforms)
+      .where(rowsOfPost)
+      .orderBy(asc(postPlatforms.id)),
+    db
+      .select()
+      .from(accounts)
+      .where(
+        inArray(
+          accounts.id,
+          db.select({ id: postPlatforms.accountId }).from(postPlatforms).where(rowsOfPost),
+        ),
+      ),
+    db.select(totalFields()).from(postPlatforms).where(rowsOfPost),
+  ]);
+}
+
+/** The account, its total and its rows, newest platform post first: one batch. */
+export function accountReport(db: Database, userId: number, accountId: number) {
+  const ids = visibleAccounts(db, userId, eq(accounts.id, accountId));
+  const rowsOfAccount = inArray(postPlatforms.accountId, ids);
+  return db.batch([
+    visibleAccounts(db, userId, eq(accounts.id, accountId)),
+    db.select(totalFields()).from(postPlatforms).where(rowsOfAccount),
+    db
+      .select({
+        platformPostId: postPlatforms.platformPostId,
+        postId: postPlatforms.postId,
+        platform: postPlatforms.platform,
+        status: postPlatforms.status,
+        postUrl: postPlatforms.postUrl,
+        analytics: postPlatforms.analytics,
+      })
+      .from(postPlatforms)
+      .where(rowsOfAccount)
+      // Digit strings in numeric order without casting (ids may not fit 64 bits): longer is larger.
+      // SQLite sorts NULL lowest, so rows without a platform post come last.
+      .orderBy(
+        desc(sql`length(${postPlatforms.platformPostId})`),
+        desc(postPlatforms.platformPostId),
+        desc(postPlatforms.id),
+      ),
+  ]);
+}
+
+/** The workspace, its total and its accounts' totals: one batch. */
+export function workspaceReport(db: Database, userId: number, workspaceId: number) {
+  const inWorkspace = eq(accounts.workspaceId, workspaceId);
+  return db.batch([
+    db
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .where(and(eq(workspaces.id, workspaceId), inUserWorkspaces(db, workspaces.id, userId))),
+    db
+      .select(totalFields())
+      .from(postPlatforms)
+      .where(inArray(postPlatforms.accountId, visibleAccounts(db, userId, inWorkspace))),
+    accountTotals(db, userId, inWorkspace),
+  ]);
+}
+
+/** Totals over every accessible workspace, per workspace and per account: one batch. */
+export function overallReport(db: Database, userId: number) {
+  return db.batch([
+    db
+      .select(totalFields())
+      .from(postPlatforms)
+      .where(inArray(postPlatforms.accountId, visibleAccounts(db, userId))),
+    db
+      .select({ workspaceId: workspaces.id, name: workspaces.name, total: totalFields() })
+      .from(workspaces)
+      .leftJoin(accounts, eq(accounts.workspaceId, workspaces.id))
+      .leftJoin(postPlatforms, eq(postPlatforms.accountId, accounts.id))
+      .where(inUserWorkspaces(db, workspaces.id, userId))
+      .groupBy(workspaces.id)
+      .orderBy(asc(workspaces.id)),
+    accountTotals(db, userId),
+  ]);
+}
+
+/** Whether the post's owner has a subscription that syncs analytics (a statement for a batch). */
+export const ownerSubscribed = (db: Database, postIds: SQLWrapper) =>
+  db
+    .select({ userId: subscriptions.userId })
+    .from(subscriptions)
+    .where(
+      and(
+        inArray(
+          subscriptions.userId,
+          db.select({ id: posts.userId }).from(posts).where(inArray(posts.id, postIds)),
+        ),
+        inArray(subscriptions.status, SYNCING_SUBSCRIPTIONS),
+      ),
+    );
+
+/** The post, whether its owner's subscription syncs, and its syncable rows: one batch. */
+export function syncTargets(db: Database, userId: number, postId: number) {
+  const ids = visiblePost(db, userId, postId);
+  return db.batch([
+    visiblePost(db, userId, postId),
+    ownerSubscribed(db, ids),
+    db
+      .select({ id: postPlatforms.id })
+      .from(postPlatforms)
+      .where(
+        and(
+          inArray(postPlatforms.postId, ids),
+          eq(postPlatforms.status, "PUBLISHED"),
+          isNotNull(postPlatforms.platformPostId),
+        ),
+      )
+      .orderBy(asc(postPlatforms.id)),
+  ]);
+}

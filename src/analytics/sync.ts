@@ -1,0 +1,162 @@
+// Syncing one platform row: read it, ask its platform for the post's metrics and comments, and store
+// both. Idempotent: the metrics are overwritten with the platform's latest, and each comment is stored
+// once per (post, platform, platform comment id), so a redelivered job changes nothing twice.
+import { and, eq, sql } from "drizzle-orm";
+import { chunkForD1 } from "../db/batch";
+import type { Database } from "../db/client";
+import type { Platform } from "../db/enums";
+import {
+  type Account,
+  accounts,
+  comments,
+  type Post,
+  type PostPlatform,
+  postPlatforms,
+  posts,
+} from "../db/schema";
+import { decryptSecret } from "../lib/crypto";
+import { publishingAdapter } from "../platforms";
+import {
+  type AccountAuth,
+  type PlatformAdapter,
+  type PlatformComment,
+  PlatformError,
+  type PostMetrics,
+} from "../platforms/types";
+import { COUNT_METRICS } from "./queries";
+
+/** What syncing needs from outside the database, injectable so tests can swap in a platform or a clock. */
+export type SyncDeps = {
+  /** May throw a PlatformError (a platform not configured). */
+  adapterFor(env: Env, platform: Platform): PlatformAdapter;
+  now(): number;
+};
+
+export const defaultSyncDeps: SyncDeps = { adapterFor: publishingAdapter, now: () => Date.now() };
+
+/** A row being synced, with what its platform calls and the auto-plug need. */
+export type SyncTarget = {
+  row: PostPlatform & { platformPostId: string };
+  post: Post;
+  adapter: PlatformAdapter;
+  auth: AccountAuth;
+};
+
+/** The row, its post and its account, in one batch. */
+async function loadRow(db: Database, rowId: number) {
+  const ofRow = (column: typeof postPlatforms.postId | typeof postPlatforms.accountId) =>
+    db.select({ id: column }).from(postPlatforms).where(eq(postPlatforms.id, rowId));
+  const [rows, postRows, accountRows] = await db.batch([
+    db.select().from(postPlatforms).where(eq(postPlatforms.id, rowId)),
+    db
+      .select()
+      .from(posts)
+      .where(eq(posts.id, ofRow(postPlatforms.postId))),
+    db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.id, ofRow(postPlatforms.accountId))),
+  ]);
+  return { row: rows[0], post: postRows[0], account: accountRows[0] };
+}
+
+async function accountAuth(env: Env, account: Account): Promise<AccountAuth> {
+  let accessToken: string | null = null;
+  if (account.accessTokenEnc) {
+    try {
+      accessToken = await decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc);
+    } catch {
+      throw new PlatformError("The account's access token cannot be decrypted.", {
+        kind: "auth",
+        code: "token_unreadable",
+      });
+    }
+  }
+  return { handle: account.username, platformUserId: account.platformUserId, accessToken };
+}
+
+/** Whole, non-negative counts and a finite rate, whatever the adapter answered. */
+export function cleanMetrics(metrics: PostMetrics): PostMetrics {
+  const value = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+  const clean = { engagement_rate: Math.round(value(metrics.engagement_rate) * 100) / 100 } as PostMetrics;
+  for (const key of COUNT_METRICS) clean[key] = Math.round(value(metrics[key]));
+  return clean;
+}
+
+const commentRow = (postId: number, platform: Platform, comment: PlatformComment) => ({
+  postId,
+  platform,
+  platformCommentId: comment.id,
+  content: comment.content,
+  authorName: comment.author_name,
+  contact: comment.contact,
+  createdAt: comment.created_at,
+});
+
+/**
+ * Syncs the row. Returns null when there is nothing to sync (the row is gone, no longer PUBLISHED, or
+ * has no platform post), else the target for the auto-plug. Platform failures throw PlatformError.
+ */
+export async function syncRow(
+  env: Env,
+  db: Database,
+  rowId: number,
+  deps: SyncDeps,
+): Promise<SyncTarget | null> {
+  const { row, post, account } = await loadRow(db, rowId);
+  if (!row || !post || !account || row.status !== "PUBLISHED" || !row.platformPostId) return null;
+  const platformPostId = row.platformPostId;
+  const adapter = deps.adapterFor(env, row.platform);
+  const auth = await accountAuth(env, account);
+  const [fetched, found] = await Promise.all([
+    adapter.insights(auth, platformPostId),
+    adapter.comments(auth, platformPostId),
+  ]);
+  const metrics = cleanMetrics(fetched);
+  const now = new Date(deps.now());
+  const inserts = chunkForD1(found.map((comment) => commentRow(post.id, row.platform, comment))).map(
+    (chunk) =>
+      db
+        .insert(comments)
+        .values(chunk)
+        .onConflictDoUpdate({
+          target: [comments.postId, comments.platform, comments.platformCommentId],
+          // An edited comment shows its new text; its id and time stay. An unchanged one is not
+          // written at all, so a redelivered job writes no comment.
+          set: {
+            content: sql`excluded.content`,
+            authorName: sql`excluded.author_name`,
+            contact: sql`excluded.contact`,
+          },
+          setWhere: sql`${comments.content} IS NOT excluded.content
+            OR ${comments.authorName} IS NOT excluded.author_name
+            OR ${comments.contact} IS NOT excluded.contact`,
+        }),
+  );
+  const [stored] = await db.batch([
+    // Only while the row still shows this platform post: a repetition published since then has new
+    // metrics of its own.
+    db
+      .update(postPlatforms)
+      .set({ analytics: metrics, analyticsSyncedAt: now })
+      .where(
+        and(
+          eq(postPlatforms.id, row.id),
+          eq(postPlatforms.status, "PUBLISHED"),
+          eq(postPlatforms.platformPostId, platformPostId),
+        ),
+      )
+      .returning({ id: postPlatforms.id }),
+    ...inserts,
+  ]);
+  if (stored.length === 0) return null;
+  return { row: { ...row, platformPostId, analytics: metrics }, post, adapter, auth };
+}
+
+/** Records a sync the platform refused for good: the row keeps its metrics and waits a full interval. */
+export async function recordSyncFailure(db: Database, rowId: number, now: number): Promise<void> {
+  await db
+    .update(postPlatforms)
+    .set({ analyticsSyncedAt: new Date(now) })
+    .where(and(eq(postPlatforms.id, rowId), eq(postPlatforms.status, "PUBLISHED")));
+}

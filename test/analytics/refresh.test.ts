@@ -1,0 +1,139 @@
+// The cron's scheduled refresh: which rows are due (by the age of their publication and their last
+// sync), only for owners with a syncing subscription, claimed once, bounded per run, on the sync index.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  claimDueRows,
+  dueRows,
+  REFRESH_LIMIT,
+  refreshAnalytics,
+  refreshInterval,
+} from "../../src/analytics/refresh";
+import { createDb } from "../../src/db/client";
+import type { Tenant } from "../support/contract";
+import { createTenant } from "../support/seed";
+import { metrics, postOn, publishFake, readRow, setRow, subscribe } from "./support";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** A published row of the tenant, `age` ms after publication, last synced `since` ms ago (null: never). */
+async function row(t: Tenant, now: number, age: number, since: number | null) {
+  const post = await postOn(t);
+  const id = post.rows[0]!;
+  await publishFake(id, metrics());
+  await setRow(id, { posted_on: [now - age], analytics_synced_at: since === null ? null : now - since });
+  return id;
+}
+
+/** What the cron runs every minute (called directly: the cron's other half is the publishing sweep). */
+const runCron = (at: number) => refreshAnalytics(env, new Date(at));
+
+function captureQueue() {
+  const sent = vi.spyOn(env.ANALYTICS_SYNC_QUEUE, "sendBatch").mockResolvedValue(undefined as never);
+  return () => sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => (m.body as any).row_id));
+}
+
+describe("refreshAnalytics", () => {
+  it("enqueues the rows whose last sync is older than their age's interval, once", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const now = Date.now();
+    const due = [
+      await row(t, now, 2 * HOUR, 20 * MINUTE), // first day: every 15 minutes
+      await row(t, now, 3 * DAY, 2 * HOUR), // first week: hourly
+      await row(t, now, 10 * DAY, 25 * HOUR), // later: daily
+      await row(t, now, 30 * DAY, null), // never synced
+    ];
+    const fresh = [
+      await row(t, now, 2 * HOUR, 5 * MINUTE),
+      await row(t, now, 3 * DAY, 30 * MINUTE),
+      await row(t, now, 10 * DAY, 5 * HOUR),
+    ];
+    // Not published, or published without a platform post.
+    const draft = (await postOn(t)).rows[0]!;
+    const noPlatformPost = await row(t, now, HOUR, null);
+    await setRow(noPlatformPost, { platform_post_id: null });
+    const sent = captureQueue();
+
+    await Promise.all([runCron(now), runCron(now)]);
+    expect(sent().sort((a, b) => a - b)).toEqual(due);
+    for (const id of due) expect((await readRow(id)).analytics_synced_at).toBe(now);
+    for (const id of [...fresh, draft, noPlatformPost]) expect(due).not.toContain(id);
+
+    // Claimed: the next minute's run does not enqueue them again.
+    await runCron(now + MINUTE);
+    expect(sent()).toHaveLength(due.length);
+  });
+
+  it.each(["canceled", "none", null])(
+    "leaves the rows of an owner whose subscription is %s",
+    async (status) => {
+      const t = await createTenant();
+      if (status) await subscribe(t.user.id, status);
+      const now = Date.now();
+      const id = await row(t, now, HOUR, null);
+      const sent = captureQueue();
+      await runCron(now);
+      expect(sent()).not.toContain(id);
+      expect((await readRow(id)).analytics_synced_at).toBeNull();
+    },
+  );
+
+  it.each(["active", "trialing", "grace_period"])(
+    "refreshes the rows of an owner who is %s",
+    async (status) => {
+      const t = await createTenant();
+      await subscribe(t.user.id, status);
+      const now = Date.now();
+      const id = await row(t, now, HOUR, null);
+      const sent = captureQueue();
+      await runCron(now);
+      expect(sent()).toContain(id);
+    },
+  );
+
+  it("claims at most its limit per run, the longest-unsynced first", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const now = Date.now() + 365 * DAY;
+    const db = createDb(env.DB);
+    // Rows of the other tests of this file are due too by then: claim them out of the way first.
+    await claimDueRows(db, now, 10_000);
+    const rows = [];
+    for (const since of [2 * DAY, 5 * DAY, 3 * DAY, null]) rows.push(await row(t, now, 30 * DAY, since));
+    // Never synced first, then the oldest sync.
+    expect(await claimDueRows(db, now, 2)).toEqual([rows[1], rows[3]].sort((a, b) => a! - b!));
+    expect(await claimDueRows(db, now, 2)).toEqual([rows[0], rows[2]].sort((a, b) => a! - b!));
+    expect(await claimDueRows(db, now, 2)).toEqual([]);
+    expect(REFRESH_LIMIT).toBeLessThanOrEqual(100);
+  });
+
+  it("picks the rows through post_platforms_sync_idx, in its order", async () => {
+    const query = dueRows(createDb(env.DB), Date.now(), REFRESH_LIMIT).toSQL();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
+    const plan = results.map((r) => r.detail).join("\n");
+    expect(plan).toMatch(/post_platforms USING INDEX post_platforms_sync_idx/);
+    // The owner's subscription is two key lookups per candidate row; nothing is scanned or sorted.
+    expect(plan).toMatch(/SEARCH subscriptions USING INDEX subscriptions_user_id_unique/);
+    expect(plan).not.toMatch(/\bSCAN\b|TEMP B-TREE/);
+  });
+
+  it("documents its intervals: 15 minutes the first day, hourly the first week, daily after", () => {
+    expect([0, DAY - 1, DAY, 7 * DAY - 1, 7 * DAY, 400 * DAY].map(refreshInterval)).toEqual([
+      15 * MINUTE,
+      15 * MINUTE,
+      HOUR,
+      HOUR,
+      DAY,
+      DAY,
+    ]);
+  });
+});

@@ -1,0 +1,161 @@
+// POST /api/v1/analytics/posts/{post}/sync: one job per PUBLISHED row with a platform post, nothing when
+// the post's owner has no syncing subscription, 404 for a post the caller cannot see.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { admin, call, serverTiming } from "../support/client";
+import { createKey, createTenant, createUser } from "../support/seed";
+import {
+  metrics,
+  postOn,
+  publishFake,
+  publishOnSandbox,
+  readRow,
+  sandboxAccount,
+  setRow,
+  subscribe,
+} from "./support";
+
+/** Captures what the route enqueues, without delivering it. */
+function captureQueue() {
+  const sent = vi.spyOn(env.ANALYTICS_SYNC_QUEUE, "sendBatch").mockResolvedValue(undefined as never);
+  return () => sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => m.body));
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const sync = (key: string, postId: number) => call("POST", `/api/v1/analytics/posts/${postId}/sync`, { key });
+
+describe("POST /api/v1/analytics/posts/{post}/sync", () => {
+  it.each(["active", "trialing", "grace_period"])(
+    "queues one job per PUBLISHED row with a platform post (owner %s)",
+    async (status) => {
+      const t = await createTenant();
+      await subscribe(t.user.id, status);
+      const third = (
+        await admin("POST", "/accounts", {
+          workspace_id: t.workspace.id,
+          platform: "threads",
+          username: `h${Date.now()}`,
+          name: "Third",
+        })
+      ).body.id as number;
+      const post = await postOn(t, [t.accounts[0]!.id, t.accounts[1]!.id, third]);
+      await publishFake(post.rows[0]!, metrics());
+      await publishFake(post.rows[2]!, metrics());
+      // Published but without a platform post id: nothing to sync.
+      await publishFake(post.rows[1]!, metrics());
+      await setRow(post.rows[1]!, { platform_post_id: null });
+      const sent = captureQueue();
+
+      const res = await sync(t.key, post.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ post_id: post.id, jobs_dispatched: 2, skipped: false, skip_reason: null });
+      expect(sent()).toEqual([{ row_id: post.rows[0] }, { row_id: post.rows[2] }]);
+      expect(serverTiming(res.headers)).toMatchObject({ dbTrips: 2, gateCalls: 1 });
+    },
+  );
+
+  it("queues nothing for rows that are not published", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const post = await postOn(t, [t.accounts[0]!.id, t.accounts[1]!.id]);
+    await publishFake(post.rows[0]!, metrics());
+    await setRow(post.rows[0]!, { status: "FAILED" });
+    const sent = captureQueue();
+    const res = await sync(t.key, post.id);
+    expect(res.body).toEqual({ post_id: post.id, jobs_dispatched: 0, skipped: false, skip_reason: null });
+    expect(sent()).toEqual([]);
+  });
+
+  it.each([null, "canceled", "none"])("skips when the owner's subscription is %s", async (status) => {
+    const t = await createTenant();
+    if (status) await subscribe(t.user.id, status);
+    const post = await postOn(t);
+    await publishFake(post.rows[0]!, metrics());
+    const sent = captureQueue();
+    const res = await sync(t.key, post.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      post_id: post.id,
+      jobs_dispatched: 0,
+      skipped: true,
+      skip_reason: "post_owner_subscription_inactive",
+    });
+    expect(sent()).toEqual([]);
+  });
+
+  it("goes by the post owner's subscription, not the caller's", async () => {
+    const t = await createTenant();
+    const member = await createUser();
+    await admin("POST", `/workspaces/${t.workspace.id}/members`, { user_id: member.id });
+    const memberKey = (await createKey(member.id)).key;
+    const post = await postOn(t);
+    await publishFake(post.rows[0]!, metrics());
+    const sent = captureQueue();
+
+    await subscribe(member.id);
+    const unpaidOwner = await sync(memberKey, post.id);
+    expect(unpaidOwner.body).toMatchObject({ skipped: true, jobs_dispatched: 0 });
+
+    await subscribe(member.id, "canceled");
+    await subscribe(t.user.id);
+    const paidOwner = await sync(memberKey, post.id);
+    expect(paidOwner.body).toMatchObject({ skipped: false, jobs_dispatched: 1 });
+    expect(sent()).toEqual([{ row_id: post.rows[0] }]);
+  });
+
+  it("answers 404 for another tenant's post, whatever its subscription", async () => {
+    const victim = await createTenant();
+    await subscribe(victim.user.id);
+    const post = await postOn(victim);
+    await publishFake(post.rows[0]!, metrics());
+    const attacker = await createTenant();
+    await subscribe(attacker.user.id);
+    const sent = captureQueue();
+    const res = await sync(attacker.key, post.id);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: "Post not found." });
+    expect(sent()).toEqual([]);
+  });
+
+  it("is delivered through the real queue: the metrics and comments arrive seconds later", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const post = await postOn(t);
+    await publishOnSandbox(post.rows[0]!, sandboxAccount(t));
+    const res = await sync(t.key, post.id);
+    expect(res.body).toMatchObject({ jobs_dispatched: 1, skipped: false });
+
+    let row = await readRow(post.rows[0]!);
+    for (let waited = 0; row.analytics_synced_at === null && waited < 10_000; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      row = await readRow(post.rows[0]!);
+    }
+    expect(row.analytics.impressions).toBeGreaterThan(0);
+    const report = await call("GET", `/api/v1/analytics/posts/${post.id}`, { key: t.key });
+    expect(report.body.total).toEqual(row.analytics);
+    const withComments = await call("GET", `/api/v1/posts/${post.id}?include_comments=true`, { key: t.key });
+    expect(withComments.body.comments).toHaveLength(row.analytics.comments);
+  });
+
+  it("answers 403 for a key without the posts ability", async () => {
+    const t = await createTenant();
+    const { key } = await createKey(t.user.id, ["accounts", "workspaces", "labels"]);
+    const post = await postOn(t);
+    for (const [method, path] of [
+      ["POST", `/api/v1/analytics/posts/${post.id}/sync`],
+      ["GET", `/api/v1/analytics/posts/${post.id}`],
+      ["GET", `/api/v1/analytics/accounts/${t.accounts[0]!.id}`],
+      ["GET", `/api/v1/analytics/workspaces/${t.workspace.id}`],
+      ["GET", "/api/v1/analytics"],
+    ] as const) {
+      const res = await call(method, path, { key });
+      expect([path, res.status, res.body]).toEqual([
+        path,
+        403,
+        { message: "Forbidden - Insufficient permissions" },
+      ]);
+    }
+  });
+});
