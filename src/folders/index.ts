@@ -7,8 +7,8 @@ import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoute, createRouter } from "../http/router";
 import { accessibleWorkspace } from "../workspaces/queries";
 import { presentFolder } from "./present";
-import { folderOfWorkspace, foldersOfWorkspace } from "./queries";
-import { createFolderBody, folderSchema, listFoldersQuery } from "./schemas";
+import { folderCount, folderOfWorkspace, foldersOfWorkspace } from "./queries";
+import { createFolderBody, folderSchema, listFoldersQuery, MAX_FOLDERS_PER_WORKSPACE } from "./schemas";
 
 const tags = ["Folders"];
 
@@ -41,7 +41,7 @@ export const foldersRouter = createRouter<ApiEnv>()
       path: "/",
       tags,
       summary: "Create a folder",
-      description: "Its `id` is usable as `folder_id` in media imports and uploads.",
+      description: `Its \`id\` is usable as \`folder_id\` in media imports and uploads. A workspace holds at most ${MAX_FOLDERS_PER_WORKSPACE} folders; one more is a 422 on \`workspace_id\`.`,
       request: { body: jsonBody(createFolderBody) },
       responses: { 201: jsonContent(folderSchema, "The folder.") },
       errors: [404],
@@ -49,11 +49,17 @@ export const foldersRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const body = c.req.valid("json");
-      const [[workspace], parents] = await db.batch([
+      const [[workspace], parents, [held]] = await db.batch([
         accessibleWorkspace(db, principal.userId, body.workspace_id),
         folderOfWorkspace(db, body.workspace_id, body.parent_id ?? 0),
+        folderCount(db, body.workspace_id),
       ]);
       if (!workspace) throw notFound("Workspace");
+      if ((held?.n ?? 0) >= MAX_FOLDERS_PER_WORKSPACE)
+        throw invalidField(
+          "workspace_id",
+          `A workspace holds at most ${MAX_FOLDERS_PER_WORKSPACE} folders: delete one to make room.`,
+        );
       // A new folder can only hang below an existing one of the same workspace, so no cycle can form.
       if (body.parent_id !== null && parents.length === 0)
         throw invalidField("parent_id", "The selected parent id is invalid.");

@@ -1,7 +1,11 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { folders } from "../db/schema";
 import { inUserWorkspaces } from "../workspaces/queries";
+
+/** How many folders a workspace holds; usable inside a batch. */
+export const folderCount = (db: Database, workspaceId: number) =>
+  db.select({ n: count() }).from(folders).where(eq(folders.workspaceId, workspaceId));
 
 /** A folder of the workspace, by id (an empty result otherwise); usable inside a batch. */
 export const folderOfWorkspace = (db: Database, workspaceId: number, folderId: number) =>

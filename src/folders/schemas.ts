@@ -2,6 +2,9 @@ import { z } from "zod";
 import { DEFAULTS } from "../db/enums";
 import { bodyId, hexColor, textId, zonedTime } from "../lib/schemas";
 
+/** Folders one workspace may hold, so the folders list stays bounded. */
+export const MAX_FOLDERS_PER_WORKSPACE = 1000;
+
 export const createFolderBody = z.object({
   workspace_id: bodyId(),
   name: z.string().trim().min(1).max(255).meta({ example: "Brand assets" }),

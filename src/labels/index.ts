@@ -2,14 +2,20 @@
 import { z } from "zod";
 import { labels } from "../db/schema";
 import type { ApiEnv } from "../http/env";
-import { notFound } from "../http/errors";
+import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoute, createRouter } from "../http/router";
 import { idParams, messageSchema } from "../lib/schemas";
 import { accessibleWorkspace } from "../workspaces/queries";
 import { presentLabel } from "./present";
-import { labelOfUser, labelsOfUser, workspaceOfLabel } from "./queries";
-import { createLabelBody, labelSchema, listLabelsQuery, updateLabelBody } from "./schemas";
+import { labelCount, labelOfUser, labelsOfUser, workspaceOfLabel } from "./queries";
+import {
+  createLabelBody,
+  labelSchema,
+  listLabelsQuery,
+  MAX_LABELS_PER_WORKSPACE,
+  updateLabelBody,
+} from "./schemas";
 
 const tags = ["Labels"];
 
@@ -40,6 +46,7 @@ export const labelsRouter = createRouter<ApiEnv>()
       path: "/",
       tags,
       summary: "Create a label",
+      description: `A workspace holds at most ${MAX_LABELS_PER_WORKSPACE} labels; one more is a 422 on \`workspace_id\`.`,
       request: { body: jsonBody(createLabelBody) },
       responses: { 201: jsonContent(labelSchema, "The label.") },
       errors: [404],
@@ -47,8 +54,16 @@ export const labelsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const body = c.req.valid("json");
-      const workspace = await accessibleWorkspace(db, principal.userId, body.workspace_id).get();
+      const [[workspace], [held]] = await db.batch([
+        accessibleWorkspace(db, principal.userId, body.workspace_id),
+        labelCount(db, body.workspace_id),
+      ]);
       if (!workspace) throw notFound("Workspace");
+      if ((held?.n ?? 0) >= MAX_LABELS_PER_WORKSPACE)
+        throw invalidField(
+          "workspace_id",
+          `A workspace holds at most ${MAX_LABELS_PER_WORKSPACE} labels: delete one to make room.`,
+        );
       const label = await db
         .insert(labels)
         .values({ workspaceId: workspace.id, name: body.name, color: body.color })

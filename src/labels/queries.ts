@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { labels, workspaces } from "../db/schema";
 import { inUserWorkspaces } from "../workspaces/queries";
@@ -27,6 +27,10 @@ export function labelsOfUser(db: Database, userId: number, workspaceId: number |
       .orderBy(asc(labels.id)),
   ] as const;
 }
+
+/** How many labels a workspace holds; usable inside a batch. */
+export const labelCount = (db: Database, workspaceId: number) =>
+  db.select({ n: count() }).from(labels).where(eq(labels.workspaceId, workspaceId));
 
 /** The workspace a label belongs to; usable inside a batch. */
 export const workspaceOfLabel = (db: Database, id: number) =>

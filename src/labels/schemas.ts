@@ -7,6 +7,9 @@ const labelFields = {
   color: hexColor(),
 };
 
+/** Labels one workspace may hold, so the labels list stays bounded. */
+export const MAX_LABELS_PER_WORKSPACE = 500;
+
 export const listLabelsQuery = z.object({ workspace_id: textId().optional() });
 export const createLabelBody = z.object({ workspace_id: bodyId(), ...labelFields });
 export const updateLabelBody = z.object(labelFields);
