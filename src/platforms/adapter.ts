@@ -84,40 +84,30 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
 
     async exchangeCode({ code, redirectUri, codeVerifier }) {
       const what = `${spec.label} token exchange`;
+      // Always a POST form body: a code and a client secret never travel in a URL, where logs keep them.
       const params = new URLSearchParams({
         grant_type: "authorization_code",
         code,
         redirect_uri: redirectUri,
       });
       if (spec.pkce && codeVerifier) params.set("code_verifier", codeVerifier);
-      const headers: Record<string, string> = { accept: "application/json" };
-      let body: unknown;
-      if (spec.tokenAuth === "query") {
-        params.set("client_id", credentials.clientId);
-        params.set("client_secret", credentials.clientSecret);
-        body = await callPlatform(
-          fetcher,
-          what,
-          `${endpoints.token}?${params}`,
-          { method: "GET", headers },
-          OAUTH_CALL,
-        );
+      const headers: Record<string, string> = {
+        accept: "application/json",
+        "content-type": "application/x-www-form-urlencoded",
+      };
+      if (spec.tokenAuth === "basic") {
+        headers.authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
       } else {
-        if (spec.tokenAuth === "basic") {
-          headers.authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
-        } else {
-          params.set(spec.clientIdParam, credentials.clientId);
-          params.set("client_secret", credentials.clientSecret);
-        }
-        headers["content-type"] = "application/x-www-form-urlencoded";
-        body = await callPlatform(
-          fetcher,
-          what,
-          endpoints.token,
-          { method: "POST", headers, body: params },
-          OAUTH_CALL,
-        );
+        params.set(spec.clientIdParam, credentials.clientId);
+        params.set("client_secret", credentials.clientSecret);
       }
+      const body = await callPlatform(
+        fetcher,
+        what,
+        endpoints.token,
+        { method: "POST", headers, body: params },
+        OAUTH_CALL,
+      );
       // Some platforms answer 200 with an OAuth error body.
       if (text(body, "error")) {
         throw new PlatformError(`${what}: the platform refused the code`, {
@@ -157,17 +147,13 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
   };
 }
 
-const bearer = (token: PlatformToken) => ({ authorization: `Bearer ${token.accessToken}` });
+/** The token as an `Authorization: Bearer` header: never in the URL, where logs and caches keep it. */
+export const bearer = (token: PlatformToken) => ({ authorization: `Bearer ${token.accessToken}` });
 
 /** identityRequest: a GET with the token as a Bearer header, plus an optional fixed query. */
 export const bearerGet =
   (query = "") =>
   async (endpoint: string, token: PlatformToken) => ({ url: `${endpoint}${query}`, headers: bearer(token) });
-
-/** identityRequest: a GET with `fields` and the token in the query (the Meta graph APIs). */
-export const tokenInQuery = (fields: string) => async (endpoint: string, token: PlatformToken) => ({
-  url: `${endpoint}?${new URLSearchParams({ fields, access_token: token.accessToken })}`,
-});
 
 /** parseIdentity for a flat user object: its id (else the token's user id) and its handle. */
 export const flatIdentity =

@@ -122,7 +122,32 @@ const field = (value: unknown, key: string | number): unknown =>
 const nonEmpty = (value: unknown): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 
-/** The error text platforms put in the usual places, cut to PLATFORM_MESSAGE_MAX characters. */
+/**
+ * A URL fit for a log line or an error message: its origin and path, and `?…` where its query was (a
+ * query can carry a token, a code or a client secret). Userinfo and fragment are dropped too.
+ */
+export function redactUrl(url: string): string {
+  const queried = /^[^#]*\?/.test(url);
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const base =
+    parsed && (parsed.protocol === "https:" || parsed.protocol === "http:")
+      ? `${parsed.origin}${parsed.pathname}`
+      : url.split(/[?#]/, 1)[0]!;
+  return queried ? `${base}?…` : base;
+}
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>]+/gi;
+const SECRET_PARAMETER =
+  /\b(access_token|refresh_token|client_secret|code|code_verifier|fb_exchange_token|input_token)=[^&\s"'<>]+/gi;
+
+/** Text a platform sent back, with the URLs and secret parameters it may echo redacted. */
+export const redactText = (text: string) =>
+  text.replace(URL_IN_TEXT, (url) => redactUrl(url)).replace(SECRET_PARAMETER, "$1=…");
+
+/**
+ * The error text platforms put in the usual places, redacted (platforms echo the request URL or its
+ * parameters in their errors) and cut to PLATFORM_MESSAGE_MAX characters.
+ */
 export function platformMessage(body: unknown): string | undefined {
   const error = field(body, "error");
   const firstError = field(field(body, "errors"), 0);
@@ -134,10 +159,11 @@ export function platformMessage(body: unknown): string | undefined {
     nonEmpty(field(body, "title")) ??
     nonEmpty(field(firstError, "message"));
   if (!message) return undefined;
-  const characters = [...message];
+  const redacted = redactText(message);
+  const characters = [...redacted];
   return characters.length > PLATFORM_MESSAGE_MAX
     ? `${characters.slice(0, PLATFORM_MESSAGE_MAX - 1).join("")}…`
-    : message;
+    : redacted;
 }
 
 /** A machine code the platform names (`error.code`, `code`, an OAuth `error`); numeric codes are not kept. */

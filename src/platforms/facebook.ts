@@ -1,10 +1,14 @@
-// Facebook Login, manually built flow: the dialog at www.facebook.com, the code exchanged with a GET to the
-// Graph API, identity from /me with appsecret_proof. PKCE exists only in the OIDC variant (still in
-// testing), so none is sent. Facebook exposes no public handle: `name` stands in. `id` is app-scoped.
-// developers.facebook.com › Facebook Login › Manually Build a Login Flow; Securing Graph API Requests.
+// Facebook Login, manually built flow: the dialog at www.facebook.com, the code exchanged at the Graph
+// API's /oauth/access_token, identity from /me with appsecret_proof. PKCE exists only in the OIDC variant
+// (still in testing), so none is sent. Facebook exposes no public handle: `name` stands in. `id` is
+// app-scoped. developers.facebook.com › Facebook Login › Manually Build a Login Flow; Securing Graph API
+// Requests. The docs show the exchange as a GET with client_secret and code in the query; the Graph API
+// takes any parameter as a POST form field too, so they go in a POST body, out of every URL log. The
+// user token likewise goes in an `Authorization: Bearer` header, which the Graph API reads as the
+// access_token parameter (developers.facebook.com › Graph API › Overview › Access Tokens).
 
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
-import { accessToken, flatIdentity } from "./adapter";
+import { accessToken, bearer, flatIdentity } from "./adapter";
 import type { PlatformSpec } from "./types";
 
 const GRAPH = "https://graph.facebook.com/v25.0";
@@ -21,17 +25,14 @@ export const facebook: PlatformSpec = {
   scopeSeparator: ",",
   pkce: false,
   clientIdParam: "client_id",
-  tokenAuth: "query",
+  tokenAuth: "body",
   denialErrors: ["access_denied"],
   parseToken: (body) => accessToken(body),
   async identityRequest(endpoint, token, credentials) {
     const proof = await hmacSha256Hex(await hmacKey(credentials.clientSecret), token.accessToken);
-    const query = new URLSearchParams({
-      fields: "id,name",
-      access_token: token.accessToken,
-      appsecret_proof: proof,
-    });
-    return { url: `${endpoint}?${query}` };
+    // The proof is an HMAC of the token: it proves the caller knows the app secret, and reveals neither.
+    const query = new URLSearchParams({ fields: "id,name", appsecret_proof: proof });
+    return { url: `${endpoint}?${query}`, headers: bearer(token) };
   },
   parseIdentity: flatIdentity("id", "name"),
 };

@@ -1,7 +1,10 @@
 // Instagram API with Instagram Login (Business Login for Instagram): no PKCE; the code is exchanged at
 // api.instagram.com, the profile read from graph.instagram.com /me, whose `user_id` is the professional
-// account's id (`id` is app-scoped). developers.facebook.com › Instagram Platform › Business Login.
-import { accessToken, child, flatIdentity, tokenInQuery } from "./adapter";
+// account's id (`id` is app-scoped). developers.facebook.com › Instagram Platform › Business Login. The
+// docs' /me example puts access_token in the query; graph.instagram.com also reads it from an
+// `Authorization: Bearer` header (as the Instagram API with Instagram Login's messaging and publishing
+// examples send it), which keeps the token out of URL logs.
+import { accessToken, bearerGet, child, flatIdentity } from "./adapter";
 import type { PlatformSpec } from "./types";
 
 export const instagram: PlatformSpec = {
@@ -23,6 +26,6 @@ export const instagram: PlatformSpec = {
     const data = child(body, "data");
     return accessToken(Array.isArray(data) ? data[0] : body, "user_id");
   },
-  identityRequest: tokenInQuery("user_id,username"),
+  identityRequest: bearerGet("?fields=user_id,username"),
   parseIdentity: flatIdentity("user_id", "username"),
 };

@@ -1,7 +1,9 @@
 // Threads API: the Authorization Window at threads.com, the code exchanged at graph.threads.net
 // /oauth/access_token (answers access_token and user_id), identity from /v1.0/me. No PKCE.
-// developers.facebook.com › Threads › Get Access Tokens; Threads Profiles.
-import { accessToken, flatIdentity, tokenInQuery } from "./adapter";
+// developers.facebook.com › Threads › Get Access Tokens; Threads Profiles. The profile call's token goes
+// in an `Authorization: Bearer` header rather than the documented access_token query parameter:
+// graph.threads.net is a Graph API host and reads either, and a header stays out of URL logs.
+import { accessToken, bearerGet, flatIdentity } from "./adapter";
 import type { PlatformSpec } from "./types";
 
 export const threads: PlatformSpec = {
@@ -19,6 +21,6 @@ export const threads: PlatformSpec = {
   tokenAuth: "body",
   denialErrors: ["access_denied"],
   parseToken: (body) => accessToken(body, "user_id"),
-  identityRequest: tokenInQuery("id,username"),
+  identityRequest: bearerGet("?fields=id,username"),
   parseIdentity: flatIdentity("id", "username"),
 };

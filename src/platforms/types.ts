@@ -141,10 +141,10 @@ export type PlatformSpec = {
   /** Name of the client id parameter in the authorize URL (and token body when credentials go there). */
   clientIdParam: "client_id" | "client_key";
   /**
-   * Where the client credentials go on the code exchange: the form body, an HTTP Basic header, or the
-   * query of a GET (Facebook's Graph API).
+   * Where the client credentials go on the code exchange (always a POST form): the body, or an HTTP
+   * Basic header.
    */
-  tokenAuth: "body" | "basic" | "query";
+  tokenAuth: "body" | "basic";
   /** Extra fixed authorize parameters. */
   authorizeExtras?: Record<string, string>;
   /** `error` values the platform redirects with when the user declines. */

@@ -14,8 +14,8 @@ const VERIFIER = "v".repeat(43);
 
 type Expectation = {
   authorize: { url: string; params: Record<string, string> };
-  token: { method: "POST" | "GET"; url: string; basic: boolean; params: Record<string, string> };
-  identity: { url: string; query?: Record<string, string>; bearer: boolean };
+  token: { method: "POST"; url: string; basic: boolean; params: Record<string, string> };
+  identity: { url: string; query?: Record<string, string> };
 };
 
 const base = { redirect_uri: REDIRECT_URI, response_type: "code", state: STATE };
@@ -38,7 +38,6 @@ const EXPECTED: Record<Platform, Expectation> = {
     identity: {
       url: "https://open.tiktokapis.com/v2/user/info/",
       query: { fields: "open_id,username,display_name" },
-      bearer: true,
     },
   },
   instagram: {
@@ -52,11 +51,7 @@ const EXPECTED: Record<Platform, Expectation> = {
       basic: false,
       params: { ...codeParams, ...inBody },
     },
-    identity: {
-      url: "https://graph.instagram.com/v25.0/me",
-      query: { fields: "user_id,username", access_token: "EAACEdEose0cBAExampleInstagramToken" },
-      bearer: false,
-    },
+    identity: { url: "https://graph.instagram.com/v25.0/me", query: { fields: "user_id,username" } },
   },
   twitter: {
     authorize: {
@@ -74,7 +69,7 @@ const EXPECTED: Record<Platform, Expectation> = {
       basic: true,
       params: { ...codeParams, code_verifier: VERIFIER },
     },
-    identity: { url: "https://api.x.com/2/users/me", bearer: true },
+    identity: { url: "https://api.x.com/2/users/me" },
   },
   linkedin: {
     authorize: {
@@ -87,7 +82,7 @@ const EXPECTED: Record<Platform, Expectation> = {
       basic: false,
       params: { ...codeParams, ...inBody },
     },
-    identity: { url: "https://api.linkedin.com/v2/userinfo", bearer: true },
+    identity: { url: "https://api.linkedin.com/v2/userinfo" },
   },
   youtube: {
     authorize: {
@@ -109,7 +104,6 @@ const EXPECTED: Record<Platform, Expectation> = {
     identity: {
       url: "https://www.googleapis.com/youtube/v3/channels",
       query: { part: "snippet", mine: "true" },
-      bearer: true,
     },
   },
   facebook: {
@@ -118,12 +112,12 @@ const EXPECTED: Record<Platform, Expectation> = {
       params: { ...base, client_id: "client-123", scope: "public_profile" },
     },
     token: {
-      method: "GET",
+      method: "POST",
       url: "https://graph.facebook.com/v25.0/oauth/access_token",
       basic: false,
       params: { ...codeParams, ...inBody },
     },
-    identity: { url: "https://graph.facebook.com/v25.0/me", bearer: false },
+    identity: { url: "https://graph.facebook.com/v25.0/me" },
   },
   pinterest: {
     authorize: {
@@ -136,7 +130,7 @@ const EXPECTED: Record<Platform, Expectation> = {
       basic: true,
       params: codeParams,
     },
-    identity: { url: "https://api.pinterest.com/v5/user_account", bearer: true },
+    identity: { url: "https://api.pinterest.com/v5/user_account" },
   },
   threads: {
     authorize: {
@@ -149,11 +143,7 @@ const EXPECTED: Record<Platform, Expectation> = {
       basic: false,
       params: { ...codeParams, ...inBody },
     },
-    identity: {
-      url: "https://graph.threads.net/v1.0/me",
-      query: { fields: "id,username", access_token: "THQVJExampleThreadsShortLivedToken" },
-      bearer: false,
-    },
+    identity: { url: "https://graph.threads.net/v1.0/me", query: { fields: "id,username" } },
   },
 };
 
@@ -213,15 +203,10 @@ describe.each(PLATFORMS)("%s adapter", (platform) => {
 
     const [tokenRequest, identityRequest] = requests as [Request, Request];
     expect(tokenRequest.method).toBe(expected.token.method);
-    expect(urlWithoutQuery(tokenRequest.url)).toBe(expected.token.url);
-    const sent =
-      expected.token.method === "GET"
-        ? new URL(tokenRequest.url).searchParams
-        : new URLSearchParams(await tokenRequest.text());
-    if (expected.token.method === "POST") {
-      expect(tokenRequest.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
-    }
-    expect(paramsOf(sent)).toEqual(expected.token.params);
+    // Every platform's exchange is a POST form: nothing of it in the URL.
+    expect(tokenRequest.url).toBe(expected.token.url);
+    expect(tokenRequest.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
+    expect(paramsOf(new URLSearchParams(await tokenRequest.text()))).toEqual(expected.token.params);
     expect(tokenRequest.headers.get("authorization")).toBe(
       expected.token.basic ? `Basic ${btoa("client-123:secret-456")}` : null,
     );
@@ -229,9 +214,9 @@ describe.each(PLATFORMS)("%s adapter", (platform) => {
     expect(identityRequest.method).toBe("GET");
     expect(urlWithoutQuery(identityRequest.url)).toBe(expected.identity.url);
     const accessToken = spec.parseToken(recorded.token)!.accessToken;
-    expect(identityRequest.headers.get("authorization")).toBe(
-      expected.identity.bearer ? `Bearer ${accessToken}` : null,
-    );
+    // Every identity call sends the token as a Bearer header, never in the URL.
+    expect(identityRequest.headers.get("authorization")).toBe(`Bearer ${accessToken}`);
+    expect(identityRequest.url).not.toContain(accessToken);
     if (expected.identity.query) {
       expect(paramsOf(new URL(identityRequest.url).searchParams)).toEqual(expected.identity.query);
     }
@@ -370,11 +355,12 @@ describe("platform specifics", () => {
     const token = { accessToken: "EAABwzLixnjYBOExampleFacebookToken" };
     await adapterFor("facebook", fetch).identity(token);
     const query = paramsOf(new URL(requests[0]!.url).searchParams);
+    // The proof travels in the query, the token itself in the Authorization header.
     expect(query).toEqual({
       fields: "id,name",
-      access_token: token.accessToken,
       appsecret_proof: await hmacHex("secret-456", token.accessToken),
     });
+    expect(requests[0]!.headers.get("authorization")).toBe(`Bearer ${token.accessToken}`);
   });
 
   it("a handle with a lone surrogate is made well-formed, so the signed value survives URL encoding", async () => {

@@ -93,10 +93,13 @@ describe("sandbox OAuth: answers like the platform would", () => {
     await expect(
       twitter.exchangeCode({ code: `${code}x`, redirectUri: REDIRECT_URI, codeVerifier: VERIFIER }),
     ).rejects.toBeInstanceOf(PlatformError);
-    // The genuine exchange still works: codes are checked, not consumed, by the sandbox.
+    // A refused exchange does not spend the code: the genuine one still works, once.
     await expect(
       twitter.exchangeCode({ code, redirectUri: REDIRECT_URI, codeVerifier: VERIFIER }),
     ).resolves.toBeDefined();
+    await expect(
+      twitter.exchangeCode({ code, redirectUri: REDIRECT_URI, codeVerifier: VERIFIER }),
+    ).rejects.toMatchObject({ code: "invalid_grant" });
   });
 
   it("fails the token exchange for the handle `fail` with an OAuth error answer", async () => {

@@ -1,11 +1,16 @@
 // Who a sandbox request acts for: the platform in its path, and the handle its access token was sealed
 // for. Tokens come from the sandbox's OAuth flow, or are minted by the sandbox adapter for accounts the
-// operator created without tokens; either way every route authenticates the handle like a platform.
+// operator created without tokens; either way every route authenticates the handle like a platform, and
+// refuses a token past its expiry.
 import type { Platform } from "../../db/enums";
 import { routeNotFound } from "../../http/errors";
 import { isPlatform, SPECS } from "../catalog";
 import type { PlatformSpec } from "../types";
-import { seal, TOKEN_PURPOSE, type TokenPayload, unseal } from "./seal";
+import { isGrant, seal, TOKEN_PURPOSE, type TokenPayload, unseal } from "./seal";
+import { sandboxClient } from "./shapes";
+
+/** Tokens minted for tokenless accounts live this long: one per call, never stored. */
+export const MINTED_TOKEN_TTL_MS = 5 * 60_000;
 
 /** The spec of the platform named in a path; a platform the sandbox does not fake is a 404. */
 export function platformOf(name: string | undefined): PlatformSpec {
@@ -13,16 +18,30 @@ export function platformOf(name: string | undefined): PlatformSpec {
   return SPECS[name];
 }
 
-/** The handle a token of `platform` was issued for, else null (forged, or another platform's). */
-export async function tokenHandle(
+export type TokenCheck = { kind: "ok"; handle: string } | { kind: "invalid" } | { kind: "expired" };
+
+/** Whether `token` is a live access token of `platform`, and for which handle. */
+export async function checkToken(
   env: Pick<Env, "ENCRYPTION_KEY">,
   platform: Platform,
   token: string | null | undefined,
-): Promise<string | null> {
-  const payload = await unseal<TokenPayload>(env, TOKEN_PURPOSE, token);
-  return payload?.p === platform ? payload.h : null;
+  now = Date.now(),
+): Promise<TokenCheck> {
+  const payload = await unseal<unknown>(env, TOKEN_PURPOSE, token);
+  if (!isGrant(payload) || payload.p !== platform) return { kind: "invalid" };
+  return payload.e <= now ? { kind: "expired" } : { kind: "ok", handle: payload.h };
 }
 
-/** An access token for `handle` on `platform`, as the sandbox's token endpoint would issue it. */
-export const mintToken = (env: Pick<Env, "ENCRYPTION_KEY">, platform: Platform, handle: string) =>
-  seal(env, TOKEN_PURPOSE, { p: platform, h: handle } satisfies TokenPayload);
+/** What a refused token's 401 says. */
+export const tokenRefusal = (check: TokenCheck) =>
+  check.kind === "expired" ? "The access token has expired." : "The access token is invalid.";
+
+/** An access token for `handle` on `platform`, as the sandbox's token endpoint issues them. */
+export const mintToken = (
+  env: Pick<Env, "ENCRYPTION_KEY">,
+  platform: Platform,
+  handle: string,
+  ttlMs = MINTED_TOKEN_TTL_MS,
+  clientId = sandboxClient(platform).clientId,
+  now = Date.now(),
+) => seal(env, TOKEN_PURPOSE, { p: platform, h: handle, k: clientId, e: now + ttlMs } satisfies TokenPayload);

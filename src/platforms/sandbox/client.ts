@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Platform } from "../../db/enums";
 import type { Publishing } from "../adapter";
-import { callPlatform } from "../call";
+import { callPlatform, redactUrl } from "../call";
 import {
   type AccountAuth,
   type Endpoints,
@@ -22,9 +22,7 @@ export function sandboxFetch(env: Env, origin: string): Fetch {
     const request = new Request(input, init);
     const url = new URL(request.url);
     if (url.origin !== origin || !url.pathname.startsWith("/sandbox/")) {
-      throw new TypeError(
-        `the sandbox fetch only reaches ${origin}/sandbox/, not ${url.origin}${url.pathname}`,
-      );
+      throw new TypeError(`the sandbox fetch only reaches ${origin}/sandbox/, not ${redactUrl(request.url)}`);
     }
     return sandboxInProcess.fetch(request, env);
   };
@@ -74,7 +72,10 @@ function expect<T>(schema: z.ZodType<T>, body: unknown, what: string, method: "G
   });
 }
 
-/** The sandbox's publishing API, acting for an account; accounts without a token get one minted. */
+/**
+ * The sandbox's publishing API, acting for an account. Accounts without a token get a short-lived one
+ * minted for each call, so one never outlives the call it was made for.
+ */
 export function sandboxPublishing(
   env: Pick<Env, "ENCRYPTION_KEY">,
   fetcher: Fetch,

@@ -1,10 +1,14 @@
 // The sandbox's consent step, as a platform's authorize page would do it: read and check the OAuth
 // authorize request, show the page that asks for a handle and Allow/Deny, and send the browser back
-// to the client's redirect_uri.
+// to the client's redirect_uri. Like a platform that only redirects to an app's registered callbacks,
+// it knows one client per platform (sandboxClient) and only redirects to the service's own origin,
+// where every sandbox client's callback lives: anything else is a 400 page, never a redirect.
 import { escapeHtml, htmlPage, redirectTo } from "../../lib/html";
 import type { PlatformSpec } from "../types";
+import { sandboxClient } from "./shapes";
 
 export const HANDLE_MAX = 100;
+const REDIRECT_URI_MAX = 2048;
 
 export type AuthorizeRequest = {
   clientId: string;
@@ -13,15 +17,39 @@ export type AuthorizeRequest = {
   challenge: string | null;
 };
 
+/** What is wrong with a redirect_uri for a service on `origin`, else null. */
+function redirectProblem(redirectUri: string, origin: string): string | null {
+  const parsed =
+    redirectUri.length <= REDIRECT_URI_MAX && URL.canParse(redirectUri) ? new URL(redirectUri) : null;
+  // RFC 6749 §3.1.2: no fragment. Userinfo has no business in a callback either.
+  if (
+    !parsed ||
+    !["http:", "https:"].includes(parsed.protocol) ||
+    redirectUri.includes("#") ||
+    parsed.username ||
+    parsed.password
+  ) {
+    return "The redirect_uri parameter is invalid.";
+  }
+  return parsed.origin === origin ? null : "The redirect_uri is not registered for this client.";
+}
+
 /** The OAuth authorize request in the query, or what is wrong with it. */
-export function readAuthorizeRequest(spec: PlatformSpec, query: URLSearchParams): AuthorizeRequest | string {
+export function readAuthorizeRequest(
+  spec: PlatformSpec,
+  query: URLSearchParams,
+  origin: string,
+): AuthorizeRequest | string {
   const clientId = query.get(spec.clientIdParam);
   if (!clientId) return `The ${spec.clientIdParam} parameter is missing.`;
+  if (clientId !== sandboxClient(spec.platform).clientId) {
+    // Named (cut short) so that whoever made the link sees which client was refused; the page escapes it.
+    return `Sandbox ${spec.label} has no client "${[...clientId].slice(0, 100).join("")}".`;
+  }
   if (query.get("response_type") !== "code") return "The response_type parameter must be code.";
   const redirectUri = query.get("redirect_uri") ?? "";
-  const parsed = URL.canParse(redirectUri) ? new URL(redirectUri) : null;
-  if (!parsed || !["http:", "https:"].includes(parsed.protocol))
-    return "The redirect_uri parameter is invalid.";
+  const problem = redirectProblem(redirectUri, origin);
+  if (problem) return problem;
   const challenge = query.get("code_challenge");
   if (challenge !== null) {
     if (query.get("code_challenge_method") !== "S256")

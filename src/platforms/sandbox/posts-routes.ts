@@ -1,16 +1,19 @@
 // The sandbox platform's publishing API, answering the way a platform's API would: JSON in, JSON out,
 // `{error: {code, message}}` with a 4xx or 5xx on failure, 429 with Retry-After, and a lost answer that
 // really is lost (#sandbox-lost: the post is stored, then the body breaks off mid-answer). The store
-// (store.ts) holds the posts; the failure triggers are in triggers.ts.
+// (store.ts) holds the posts; the failure triggers are in triggers.ts. Expired or foreign tokens are a 401
+// invalid_token, unreadable or oversized bodies a 400 or a 413, never a crash.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
 import { bearerToken } from "../../http/auth";
 import type { BareEnv } from "../../http/env";
 import { createRouter } from "../../http/router";
-import { platformOf, tokenHandle } from "./access";
+import { checkToken, platformOf, type TokenCheck, tokenRefusal } from "./access";
+import { isProblem, readJson } from "./body";
 import { missingPostPage, postPage } from "./page";
 import type { Attempt } from "./posts";
-import { publishRequest, readBody, replyRequest } from "./requests";
+import { FINGERPRINT_MAX, publishRequest, readBody, replyRequest } from "./requests";
 import type { ReplyAttempt } from "./store";
 
 const POST_ID = /^\d{1,20}$/;
@@ -25,14 +28,14 @@ const failure = (
   headers?: Record<string, string>,
 ) => c.json({ error: { code, message } }, status, headers);
 
-const invalidToken = (c: Ctx) => failure(c, 401, "invalid_token", "The access token is invalid.");
+const invalidToken = (c: Ctx, check: TokenCheck) => failure(c, 401, "invalid_token", tokenRefusal(check));
 const noSuchPost = (c: Ctx) => failure(c, 404, "not_found", "No post with this id.");
 
 const storeOf = (c: Ctx) => c.env.SANDBOX_STORE.getByName(platformOf(c.req.param("platform")).platform);
 
-/** The handle the request's bearer token (or `access_token` query parameter) acts for. */
-const callerHandle = (c: Ctx) =>
-  tokenHandle(
+/** Whom the request's bearer token (or `access_token` query parameter) acts for, if it is live. */
+const caller = (c: Ctx) =>
+  checkToken(
     c.env,
     platformOf(c.req.param("platform")).platform,
     bearerToken(c.req.header("authorization")) ?? c.req.query("access_token"),
@@ -81,7 +84,17 @@ function attemptAnswer(c: Ctx, attempt: Attempt | ReplyAttempt): Response {
   }
 }
 
-const readJson = (c: Ctx) => c.req.json<unknown>().catch(() => null);
+/** The request's JSON body checked against `schema`, else the failure to answer with. */
+async function bodyOf<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | Response> {
+  const read = await readJson(c.req.raw);
+  if (isProblem(read)) {
+    return read.kind === "too_large"
+      ? failure(c, 413, "payload_too_large", "The request body is too large.")
+      : failure(c, 400, "invalid_request", `Invalid request: ${read.message}`);
+  }
+  const body = readBody(schema, read.value);
+  return typeof body === "string" ? failure(c, 400, "invalid_request", body) : body;
+}
 
 /** Whether the client asked for JSON rather than a page. */
 const wantsJson = (accept: string | undefined) =>
@@ -89,21 +102,29 @@ const wantsJson = (accept: string | undefined) =>
 
 export const sandboxPostRoutes = createRouter<BareEnv>()
   .post("/:platform/posts", async (c) => {
-    const handle = await callerHandle(c);
-    if (handle === null) return invalidToken(c);
-    const body = readBody(publishRequest, await readJson(c));
-    if (typeof body === "string") return failure(c, 400, "invalid_request", body);
+    const check = await caller(c);
+    if (check.kind !== "ok") return invalidToken(c, check);
+    const body = await bodyOf(c, publishRequest);
+    if (body instanceof Response) return body;
+    const { handle } = check;
     return attemptAnswer(
       c,
       await storeOf(c).publish({ handle, fingerprint: body.fingerprint, items: body.items }),
     );
   })
   .get("/:platform/posts", async (c) => {
-    const handle = await callerHandle(c);
-    if (handle === null) return invalidToken(c);
+    const check = await caller(c);
+    if (check.kind !== "ok") return invalidToken(c, check);
     const fingerprint = c.req.query("fingerprint");
-    if (!fingerprint) return failure(c, 400, "invalid_request", "The fingerprint parameter is required.");
-    const found = await storeOf(c).find(handle, fingerprint);
+    if (!fingerprint || fingerprint.length > FINGERPRINT_MAX) {
+      return failure(
+        c,
+        400,
+        "invalid_request",
+        `The fingerprint parameter is required (${FINGERPRINT_MAX} characters at most).`,
+      );
+    }
+    const found = await storeOf(c).find(check.handle, fingerprint);
     const data = found
       ? [{ id: found.id, url: postUrl(c, found.id), published_at: new Date(found.publishedAt).toISOString() }]
       : [];
@@ -119,11 +140,11 @@ export const sandboxPostRoutes = createRouter<BareEnv>()
   })
   .get("/:platform/posts/:id/insights", async (c) => {
     const spec = platformOf(c.req.param("platform"));
-    const handle = await callerHandle(c);
-    if (handle === null) return invalidToken(c);
+    const check = await caller(c);
+    if (check.kind !== "ok") return invalidToken(c, check);
     const id = c.req.param("id");
     if (!POST_ID.test(id)) return noSuchPost(c);
-    const result = await storeOf(c).insights(spec.platform, id, handle);
+    const result = await storeOf(c).insights(spec.platform, id, check.handle);
     if (result.kind === "unknown") return noSuchPost(c);
     if (result.kind === "not_owner") {
       return failure(
@@ -137,7 +158,8 @@ export const sandboxPostRoutes = createRouter<BareEnv>()
   })
   .get("/:platform/posts/:id/comments", async (c) => {
     const spec = platformOf(c.req.param("platform"));
-    if ((await callerHandle(c)) === null) return invalidToken(c);
+    const check = await caller(c);
+    if (check.kind !== "ok") return invalidToken(c, check);
     const id = c.req.param("id");
     const comments = POST_ID.test(id) ? await storeOf(c).comments(spec.platform, id) : null;
     if (!comments) return noSuchPost(c);
@@ -155,14 +177,15 @@ export const sandboxPostRoutes = createRouter<BareEnv>()
     });
   })
   .post("/:platform/posts/:id/replies", async (c) => {
-    const handle = await callerHandle(c);
-    if (handle === null) return invalidToken(c);
+    const check = await caller(c);
+    if (check.kind !== "ok") return invalidToken(c, check);
     const id = c.req.param("id");
     if (!POST_ID.test(id)) return noSuchPost(c);
-    const body = readBody(replyRequest, await readJson(c));
-    if (typeof body === "string") return failure(c, 400, "invalid_request", body);
+    const body = await bodyOf(c, replyRequest);
+    if (body instanceof Response) return body;
     const items = [{ text: body.text, media: [] }];
-    return attemptAnswer(c, await storeOf(c).reply(id, { handle, fingerprint: body.fingerprint, items }));
+    const post = { handle: check.handle, fingerprint: body.fingerprint, items };
+    return attemptAnswer(c, await storeOf(c).reply(id, post));
   })
   .get("/:platform/accounts/:handle/posts", async (c) => {
     platformOf(c.req.param("platform"));

@@ -6,7 +6,8 @@ const media = z.object({ url: z.string().min(1).max(4096), type: z.string().min(
 const item = z
   .object({ text: z.string().max(100_000), media: z.array(media).max(100).default([]) })
   .refine((value) => value.text.trim() !== "" || value.media.length > 0, "An item needs text or media.");
-const fingerprint = z.string().min(1).max(255);
+export const FINGERPRINT_MAX = 255;
+const fingerprint = z.string().min(1).max(FINGERPRINT_MAX);
 
 export const publishRequest = z.object({ items: z.array(item).min(1).max(100), fingerprint });
 export const replyRequest = z.object({ text: z.string().min(1).max(100_000), fingerprint });

@@ -1,16 +1,50 @@
-// The sandbox keeps no state: its authorization codes and access tokens are JSON payloads signed with
-// a key derived from ENCRYPTION_KEY (one key per purpose), so a code cannot pass for a token.
+// The sandbox's authorization codes, access tokens and refresh tokens are JSON payloads signed with a key
+// derived from ENCRYPTION_KEY (one key per purpose), so a code cannot pass for a token nor a token for a
+// refresh token. They carry their own expiry; the only state is the SandboxStore's list of spent codes
+// and rotated refresh tokens (spent.ts), kept until they would have expired anyway.
 import type { Platform } from "../../db/enums";
 import { derivedHmacKey, hmacSha256Hex, verifyHmacHex } from "../../lib/crypto";
 import { fromBase64Url, toBase64Url, utf8 } from "../../lib/encoding";
 
 export const CODE_PURPOSE = "sandbox-code-v1";
 export const TOKEN_PURPOSE = "sandbox-token-v1";
+export const REFRESH_PURPOSE = "sandbox-refresh-v1";
 
-/** An authorization code: platform, handle, client id, redirect URI, PKCE challenge, expiry (ms). */
-export type CodePayload = { p: Platform; h: string; k: string; r: string; c: string | null; e: number };
-/** An access token: platform and handle. */
-export type TokenPayload = { p: Platform; h: string };
+/** What every sealed grant names: platform, handle, client id, expiry (Unix ms). */
+type Grant = { p: Platform; h: string; k: string; e: number };
+/** An authorization code: plus its redirect URI, PKCE challenge and id (to spend it once). */
+export type CodePayload = Grant & { r: string; c: string | null; n: string };
+/** An access token. */
+export type TokenPayload = Grant;
+/** A refresh token: plus its id (a rotating one is spent on use). */
+export type RefreshPayload = Grant & { n: string };
+
+/** Whether an unsealed value has the fields every grant has (older sealed shapes lack an expiry). */
+export const isGrant = (value: unknown): value is Grant => {
+  const grant = value as Partial<Grant> | null;
+  return (
+    typeof grant === "object" &&
+    grant !== null &&
+    typeof grant.p === "string" &&
+    typeof grant.h === "string" &&
+    typeof grant.k === "string" &&
+    typeof grant.e === "number"
+  );
+};
+
+const field = (value: unknown, key: string) => (value as Record<string, unknown>)[key];
+
+export const isCode = (value: unknown): value is CodePayload =>
+  isGrant(value) &&
+  typeof field(value, "r") === "string" &&
+  typeof field(value, "n") === "string" &&
+  (field(value, "c") === null || typeof field(value, "c") === "string");
+
+export const isRefresh = (value: unknown): value is RefreshPayload =>
+  isGrant(value) && typeof field(value, "n") === "string";
+
+/** A random id for a code or a refresh token. */
+export const grantId = () => toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
 
 export async function seal(
   env: Pick<Env, "ENCRYPTION_KEY">,
@@ -22,13 +56,17 @@ export async function seal(
   return `${body}.${await hmacSha256Hex(key, body)}`;
 }
 
+const SEALED_MAX = 16_384;
+
 /** The payload of a value sealed for `purpose`, else null (tampered, forged, or not one of ours). */
 export async function unseal<T>(
   env: Pick<Env, "ENCRYPTION_KEY">,
   purpose: string,
   sealed: string | undefined | null,
 ): Promise<T | null> {
-  const [body, mac, extra] = (sealed ?? "").split(".");
+  // Far longer than anything sealed here: not worth an HMAC.
+  if (!sealed || sealed.length > SEALED_MAX) return null;
+  const [body, mac, extra] = sealed.split(".");
   if (!body || !mac || extra !== undefined) return null;
   const key = await derivedHmacKey(env.ENCRYPTION_KEY, purpose);
   if (!(await verifyHmacHex(key, body, mac))) return null;

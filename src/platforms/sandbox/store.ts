@@ -1,6 +1,6 @@
 // SandboxStore: the sandbox platform's storage, one Durable Object instance per platform
 // (`env.SANDBOX_STORE.getByName(platform)`), reached only by the sandbox's own routes. Thin typed RPC
-// over the rules in posts.ts and metrics.ts; `now` is a parameter so tests can drive time.
+// over the rules in posts.ts, metrics.ts and spent.ts; `now` is a parameter so tests can drive time.
 import { DurableObject } from "cloudflare:workers";
 import type { Platform } from "../../db/enums";
 import type { PostMetrics } from "../types";
@@ -17,6 +17,7 @@ import {
   postOwner,
   viewPost,
 } from "./posts";
+import { createSpentTable, spend } from "./spent";
 
 export type ReplyAttempt = Attempt | { kind: "no_parent" };
 export type Owned<T> = { kind: "ok"; value: T } | { kind: "unknown" } | { kind: "not_owner" };
@@ -24,7 +25,15 @@ export type Owned<T> = { kind: "ok"; value: T } | { kind: "unknown" } | { kind: 
 export class SandboxStore extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => createTables(ctx.storage.sql));
+    ctx.blockConcurrencyWhile(async () => {
+      createTables(ctx.storage.sql);
+      createSpentTable(ctx.storage.sql);
+    });
+  }
+
+  /** Spends a code or a rotating refresh token by its id: true for the one caller that got to it first. */
+  spend(id: string, expiresAt: number, now = Date.now()): boolean {
+    return spend(this.ctx.storage.sql, id, expiresAt, now);
   }
 
   /** One publication attempt of a post (a thread when it has several items). */

@@ -1,0 +1,150 @@
+// The sandbox's token endpoint rules, as a strict platform applies them: a code is spent on its first
+// successful exchange and only redeems for the client, redirect URI (and PKCE verifier) it was issued
+// for; access tokens expire after the platform's documented lifetime; refresh tokens are bound to their
+// client and, where the platform rotates them (X, TikTok), spent on use.
+import type { Platform } from "../../db/enums";
+import { pkceChallenge } from "../adapter";
+import { mintToken } from "./access";
+import type { AuthorizeRequest } from "./consent";
+import {
+  CODE_PURPOSE,
+  type CodePayload,
+  grantId,
+  isCode,
+  isRefresh,
+  REFRESH_PURPOSE,
+  type RefreshPayload,
+  seal,
+  unseal,
+} from "./seal";
+import { type IssuedTokens, SANDBOX_SHAPES, sandboxPlatformId } from "./shapes";
+
+const CODE_TTL_MS = 10 * 60_000;
+
+type SealEnv = Pick<Env, "ENCRYPTION_KEY">;
+
+/** Marks a code or refresh token id spent until `expiresAt`; true for the first caller only. */
+export type Spend = (id: string, expiresAt: number) => Promise<boolean>;
+
+export type GrantResult =
+  | { ok: true; body: object }
+  | { ok: false; status: 400; error: string; description: string };
+
+const refused = (error: string, description: string): GrantResult => ({
+  ok: false,
+  status: 400,
+  error,
+  description,
+});
+
+/** The authorization code the consent step hands back for `handle`. */
+export const issueCode = (
+  env: SealEnv,
+  platform: Platform,
+  request: AuthorizeRequest,
+  handle: string,
+  now = Date.now(),
+) =>
+  seal(env, CODE_PURPOSE, {
+    p: platform,
+    h: handle,
+    k: request.clientId,
+    r: request.redirectUri,
+    c: request.challenge,
+    e: now + CODE_TTL_MS,
+    n: grantId(),
+  } satisfies CodePayload);
+
+/** The refresh token an answer carries: a fresh one, or the one presented when the platform keeps it. */
+type NextRefresh = "new" | { token: string; expiresAt: number };
+
+/** The platform's token answer: a fresh access token, with a refresh token where it issues them. */
+async function answer(
+  env: SealEnv,
+  platform: Platform,
+  grant: IssuedTokens["grant"],
+  handle: string,
+  clientId: string,
+  next: NextRefresh,
+  now: number,
+): Promise<object> {
+  const shape = SANDBOX_SHAPES[platform];
+  const tokens: IssuedTokens = {
+    grant,
+    accessToken: await mintToken(env, platform, handle, shape.accessTtl * 1000, clientId, now),
+    expiresIn: shape.accessTtl,
+    refreshToken: null,
+    refreshExpiresIn: null,
+  };
+  if (shape.refresh && next === "new") {
+    const payload: RefreshPayload = {
+      p: platform,
+      h: handle,
+      k: clientId,
+      e: now + shape.refresh.ttl * 1000,
+      n: grantId(),
+    };
+    tokens.refreshToken = await seal(env, REFRESH_PURPOSE, payload);
+    tokens.refreshExpiresIn = shape.refresh.ttl;
+  } else if (shape.refresh && next !== "new") {
+    tokens.refreshToken = next.token;
+    tokens.refreshExpiresIn = Math.floor((next.expiresAt - now) / 1000);
+  }
+  return shape.tokenResponse(tokens, await sandboxPlatformId(platform, handle));
+}
+
+/** grant_type=authorization_code, for an authenticated client. */
+export async function redeemCode(
+  env: SealEnv,
+  platform: Platform,
+  clientId: string,
+  params: URLSearchParams,
+  spend: Spend,
+  now = Date.now(),
+): Promise<GrantResult> {
+  const code = await unseal<unknown>(env, CODE_PURPOSE, params.get("code"));
+  if (!isCode(code) || code.p !== platform || code.k !== clientId || code.e <= now) {
+    return refused("invalid_grant", "The authorization code is invalid or expired.");
+  }
+  if (params.get("redirect_uri") !== code.r) {
+    return refused("invalid_grant", "The redirect_uri does not match the authorization request.");
+  }
+  if (code.c !== null) {
+    const verifier = params.get("code_verifier") ?? "";
+    if (!verifier || (await pkceChallenge(verifier)) !== code.c) {
+      return refused("invalid_grant", "The code_verifier does not match the code challenge.");
+    }
+  }
+  // Spent only once every check passed: a wrong attempt does not burn the code of the genuine client.
+  if (!(await spend(`code:${code.n}`, code.e))) {
+    return refused("invalid_grant", "The authorization code has already been used.");
+  }
+  if (code.h === "fail") {
+    return refused("invalid_grant", 'Sandbox: the handle "fail" always fails the token exchange.');
+  }
+  return { ok: true, body: await answer(env, platform, "authorization_code", code.h, clientId, "new", now) };
+}
+
+/** grant_type=refresh_token, for an authenticated client of a platform that issues refresh tokens. */
+export async function redeemRefresh(
+  env: SealEnv,
+  platform: Platform,
+  clientId: string,
+  params: URLSearchParams,
+  spend: Spend,
+  now = Date.now(),
+): Promise<GrantResult> {
+  const policy = SANDBOX_SHAPES[platform].refresh;
+  if (!policy) return refused("unsupported_grant_type", "This platform issues no refresh tokens.");
+  const presented = params.get("refresh_token");
+  if (!presented) return refused("invalid_request", "The refresh_token parameter is missing.");
+  const token = await unseal<unknown>(env, REFRESH_PURPOSE, presented);
+  if (!isRefresh(token) || token.p !== platform || token.k !== clientId || token.e <= now) {
+    return refused("invalid_grant", "The refresh token is invalid or expired.");
+  }
+  if (policy.rotates && !(await spend(`refresh:${token.n}`, token.e))) {
+    return refused("invalid_grant", "The refresh token has already been used.");
+  }
+  const next: NextRefresh = policy.rotates ? "new" : { token: presented, expiresAt: token.e };
+  return { ok: true, body: await answer(env, platform, "refresh_token", token.h, clientId, next, now) };
+}
