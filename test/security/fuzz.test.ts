@@ -1,0 +1,174 @@
+// Issue 10, item 5: no input may get a 500. Every route family (the whole API as the OpenAPI document
+// lists it, the operator API, the delegation pages, signed media links, the sandbox platform, the
+// reference) is sent malformed, mistyped, oversized and hostile requests; every answer must be a 4xx (or
+// a success), never a 5xx. Deterministic: the same cases every run.
+import { describe, expect, it, vi } from "vitest";
+import { ADMIN_TOKEN, call } from "../support/client";
+import { documentedRoutes } from "../support/contract";
+import { createTenant } from "../support/seed";
+
+const PLATFORMS = [
+  "twitter",
+  "linkedin",
+  "tiktok",
+  "youtube",
+  "facebook",
+  "instagram",
+  "pinterest",
+  "threads",
+];
+
+/** Values that have broken parsers somewhere. */
+const VALUES: unknown[] = [
+  null,
+  true,
+  -1,
+  0,
+  1.5,
+  1e308,
+  Number.MAX_SAFE_INTEGER + 2,
+  "",
+  " ",
+  "0x1",
+  "1e1",
+  "\u0000",
+  "\ud800",
+  "x".repeat(70_000),
+  "<script>alert(1)</script>",
+  "../../etc/passwd",
+  "%00%ff",
+  [],
+  [null],
+  {},
+  { __proto__: { polluted: true } },
+  Array.from({ length: 300 }, (_, i) => i),
+];
+
+const ID_SPELLINGS = ["0", "-1", "0x1", "1e1", "1.0", "%00", "%ff", "99999999999999999999", "abc", "1;DROP"];
+
+/** Every JSON body field name the document mentions, filled with each hostile value. */
+function bodies(): unknown[] {
+  const fields = [
+    "workspace_id",
+    "accounts",
+    "content",
+    "name",
+    "color",
+    "urls",
+    "platform",
+    "callback_url",
+    "state",
+    "user_id",
+    "email",
+    "abilities",
+    "scheduled_at",
+    "settings",
+    "labels",
+    "parent_id",
+    "folder_id",
+    "status",
+    "callback_origins",
+    "auto_plug",
+  ];
+  const out: unknown[] = [...VALUES];
+  for (const field of fields) for (const value of VALUES.slice(0, 10)) out.push({ [field]: value });
+  // Deep nesting and a very wide object.
+  let deep: unknown = 1;
+  for (let i = 0; i < 2000; i++) deep = { a: deep };
+  out.push(deep, Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i])));
+  return out;
+}
+
+const RAW_BODIES: Array<[string, string | Uint8Array]> = [
+  ["application/json", "{"],
+  ["application/json", "\u00ff\u00fe"],
+  ["application/json", new Uint8Array([0xff, 0xfe, 0x00, 0x80])],
+  ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data\r\n\r\nbroken"],
+  ["multipart/form-data", "no boundary"],
+  ["application/x-www-form-urlencoded", "a=%ZZ&&=&"],
+  ["text/plain", "hello"],
+];
+
+const concrete = (route: string, id: string) => route.replace(/\{[^}]+\}/g, id);
+
+async function expectNo5xx(method: string, path: string, options: Parameters<typeof call>[2]) {
+  const res = await call(method, path, options);
+  expect(
+    res.status,
+    `${method} ${path} → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+  ).toBeLessThan(500);
+}
+
+describe("no route answers 5xx to bad input", () => {
+  it("the documented API (and the operator API): hostile bodies, ids and queries", async () => {
+    const errors = vi.spyOn(console, "error");
+    const t = await createTenant();
+    const routes = documentedRoutes().map((r) => r.split(" ") as [string, string]);
+    expect(routes.length).toBeGreaterThan(20);
+    for (const [method, route] of routes) {
+      const key = route.startsWith("/admin/") ? ADMIN_TOKEN : t.key;
+      for (const id of ID_SPELLINGS) await expectNo5xx(method, concrete(route, id), { key });
+      const path = concrete(route, "1");
+      for (const query of [
+        "?workspace_id=0x1&page=-1&per_page=1e9",
+        "?include_comments=maybe&folder_id=%00",
+        `?q=${"x".repeat(5000)}`,
+      ])
+        await expectNo5xx(method, `${path}${query}`, { key });
+      if (method === "POST" || method === "PUT") {
+        for (const body of bodies()) await expectNo5xx(method, path, { key, body });
+        for (const [type, raw] of RAW_BODIES)
+          await expectNo5xx(method, path, { key, rawBody: raw, headers: { "content-type": type } });
+      }
+    }
+    // Nothing was logged as an unhandled error: a 4xx that hides a crash would show up here.
+    const crashes = errors.mock.calls.filter(([first]) => String(first).startsWith("unhandled error"));
+    expect(crashes).toEqual([]);
+  });
+
+  it("the sandbox platform, the delegation pages, signed media links and the reference", async () => {
+    const errors = vi.spyOn(console, "error");
+    const paths: Array<[string, string]> = [
+      ["GET", "/api/oauth/delegate/authorize/%00"],
+      ["GET", `/api/oauth/delegate/authorize/${"A".repeat(44)}`],
+      ["GET", "/api/oauth/delegate/callback?state=%ff&code=%00"],
+      ["GET", `/api/oauth/delegate/callback?state=${"A".repeat(22)}.${"B".repeat(43)}&error=x`],
+      ["GET", "/media/1?expires=-1&sig=zz"],
+      ["GET", "/media/0x1?expires=99999999999999999999&sig="],
+      ["GET", "/docs/%2e%2e/x"],
+      ["GET", "/openapi.json?x=%ff"],
+    ];
+    for (const platform of [...PLATFORMS, "myspace"]) {
+      const base = `/sandbox/${platform}`;
+      paths.push(
+        ["GET", `${base}/oauth/authorize?client_id=%00&redirect_uri=javascript:alert(1)&response_type=code`],
+        ["POST", `${base}/oauth/authorize?client_id=x&redirect_uri=https://evil.example/&response_type=code`],
+        ["POST", `${base}/oauth/token`],
+        ["GET", `${base}/me`],
+        ["POST", `${base}/posts`],
+        ["GET", `${base}/posts?fingerprint=${"x".repeat(5000)}`],
+        ["GET", `${base}/posts/99999999999999999999`],
+        ["GET", `${base}/posts/abc/insights`],
+        ["GET", `${base}/posts/1/comments`],
+        ["POST", `${base}/posts/1/replies`],
+        ["GET", `${base}/accounts/%00/posts`],
+      );
+    }
+    for (const [method, path] of paths) {
+      for (const authorization of [
+        undefined,
+        "Basic !!!notb64",
+        "Bearer x",
+        `Bearer ${"y".repeat(10_000)}`,
+      ]) {
+        const headers: Record<string, string> = authorization ? { authorization } : {};
+        if (method === "GET") await expectNo5xx(method, path, { headers });
+        else
+          for (const [type, raw] of RAW_BODIES)
+            await expectNo5xx(method, path, { rawBody: raw, headers: { ...headers, "content-type": type } });
+      }
+    }
+    const crashes = errors.mock.calls.filter(([first]) => String(first).startsWith("unhandled error"));
+    expect(crashes).toEqual([]);
+  });
+});
