@@ -1,5 +1,5 @@
-// Posts: list (paginated, every accessible workspace), create (201), get, update, delete. Ability
-// `posts`. The router parses, calls the posts modules and answers; the rules live beside it.
+// Posts: list (paginated, every accessible workspace), create (201), get, update, retry, delete.
+// Ability `posts`. The router parses, calls the posts modules and answers; the rules live beside it.
 import type { Context } from "hono";
 import type { ApiEnv } from "../http/env";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -9,6 +9,7 @@ import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
 import type { PresentContext } from "./present";
 import { deletePost, loadPost, pageOfPosts } from "./queries";
+import { retryPost } from "./retry";
 import { createPost, type SaveContext, updatePost } from "./save";
 import {
   createPostBody,
@@ -22,13 +23,13 @@ import {
 const tags = ["Posts"];
 
 const STATUSES =
-  "A post is a DRAFT (no `scheduled_at`), SCHEDULED (published by the scheduler once `scheduled_at` passes), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status and, once PUBLISHED, its metrics in `analytics`.";
+  "A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).";
 
 const SETTINGS =
   "`settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.";
 
 const REPEAT =
-  "`repeatable: true` publishes the post `repeatable_times` times, `repeatable_gap` `repeatable_gap_unit` apart; the three fields are required with it and refused without it. `remaining_posts` counts the repetitions left.";
+  "`repeatable: true` publishes the post `repeatable_times` times, `repeatable_gap` `repeatable_gap_unit` apart (days, weeks and months on the workspace's calendar; a slot that has already passed is skipped); the three fields are required with it and refused without it. Between occurrences the post and its rows are SCHEDULED again, `scheduled_at` naming the next one, and `remaining_posts` counts the occurrences left. An occurrence that fails on any account leaves the post FAILED and the repeat paused until a retry publishes the failed rows.";
 
 const AUTO_PLUG =
   "`auto_plug` posts one follow-up reply with `text` once the published post's `metric` (likes by default) reaches `threshold`.";
@@ -110,7 +111,7 @@ export const postsRouter = createRouter<ApiEnv>()
       summary: "Update a post",
       description: [
         "A partial update: every field is optional and a field left out keeps its stored value. `content`, `labels` and `accounts` replace the stored lists wholesale; rows of accounts that stay keep their settings, new accounts get a row with their platform's defaults (or `settings`), and rows of dropped accounts are removed. `settings` replaces the settings of the rows of the platforms it names. `scheduled_at: null` turns the post back into a DRAFT, `publish_now: true` publishes it now; a stored `scheduled_at` that has already passed is dropped rather than re-armed unless the post is still SCHEDULED. `repeatable: false` clears the repeat fields, and `remaining_posts` restarts from `repeatable_times` when `repeatable` or `repeatable_times` is given. `auto_plug: null` removes the follow-up. Every platform row takes the post's new status.",
-        "A post that is PUBLISHING or PUBLISHED cannot be edited: the answer is a 422 on `status`.",
+        "DRAFT, SCHEDULED and FAILED posts can be edited. A PUBLISHED post cannot: the answer is a 422 on `status`. A PUBLISHING post cannot be edited while it is being published: the answer is a 409, and so is an update that raced the publisher or another update (nothing is written; send it again).",
         STATUSES,
         SETTINGS,
         REPEAT,
@@ -118,13 +119,34 @@ export const postsRouter = createRouter<ApiEnv>()
       ].join("\n\n"),
       request: { params: idParams, body: jsonBody(updatePostBody) },
       responses: { 200: jsonContent(postSchema, "The post.") },
-      errors: [404],
+      errors: [404, 409],
     }),
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
       const post = await updatePost(db, principal.userId, id, c.req.valid("json"), saving(c));
       return c.json(post, 200);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "post",
+      path: "/{id}/retry",
+      tags,
+      summary: "Retry a failed post",
+      description: [
+        "Publishes the FAILED platform rows of a FAILED post again: those rows and the post become PUBLISHING and are queued at once; rows that were published stay as they are. Each retried row keeps its `error` until its new outcome. A row whose earlier attempt may have reached the platform is first looked up there, so a retry never publishes a row twice. A repeatable post whose occurrence completes this way resumes its repeat.",
+        "A post that is not FAILED has nothing to retry: the answer is a 409 (`{message}`), for a post still being published as for a DRAFT, SCHEDULED or PUBLISHED one.",
+        STATUSES,
+      ].join("\n\n"),
+      request: { params: idParams },
+      responses: { 200: jsonContent(postSchema, "The post, PUBLISHING.") },
+      errors: [404, 409],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      return c.json(await retryPost(db, principal.userId, id, saving(c)), 200);
     },
   )
   .openapi(

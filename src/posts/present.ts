@@ -77,6 +77,9 @@ async function presentOne(
       settings: row.settings as Row["settings"],
       // Only published rows carry metrics (spec rule 2).
       analytics: row.status === "PUBLISHED" ? (row.analytics as Row["analytics"]) : {},
+      platform_post_id: row.platformPostId,
+      post_url: row.postUrl,
+      error: row.error ?? null,
     })),
     // Written by the request's auto_plug schema.
     auto_plug: (post.autoPlug as PresentedPost["auto_plug"]) ?? null,

@@ -11,7 +11,7 @@ import { assemblePosts, type PostResults, postStatements } from "./load";
 import { type PresentContext, type PresentedPost, presentPosts } from "./present";
 
 /** The condition "this post is the user's": its workspace is one the user is a member of. */
-const postOfUser = (db: Database, userId: number, id: number) =>
+export const postOfUser = (db: Database, userId: number, id: number) =>
   and(eq(posts.id, id), inUserWorkspaces(db, posts.workspaceId, userId));
 
 /** One page of the posts of every workspace the user can access, newest first, and their total. */

@@ -1,20 +1,22 @@
 // Creating and updating a post: one batch reads everything the request must be checked against (the
 // workspace or stored post, and every account, label and media id it names), the rules run on the
 // merged state, then one batch writes the post and reads it back. A post that is to publish now goes to
-// the publish queue. Three D1 round trips with authentication.
+// the publish queue; a scheduled one gets its wake-up, a delayed message due at `scheduled_at` (a
+// rescheduled post gets a new one, and the old one finds the post moved). Three D1 round trips with
+// authentication.
 import { eq } from "drizzle-orm";
 import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
-import { posts } from "../db/schema";
-import { invalidField, notFound, validationFailed } from "../http/errors";
-import { enqueuePublish } from "../publishing/messages";
+import { type Post, posts } from "../db/schema";
+import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
+import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { accessibleWorkspace } from "../workspaces/queries";
 import type { PresentContext, PresentedPost } from "./present";
 import { storedPostStatements, writeAndLoad } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
 import { nextState, ruleErrors, statusOf } from "./rules";
 import type { CreatePostInput, PostInput } from "./schemas";
-import { createStatements, updateStatements } from "./write";
+import { createStatements, unchangedSince, updateStatements } from "./write";
 
 /** What a write needs besides the database: how to present the answer and where to queue publishing. */
 export type SaveContext = Omit<PresentContext, "includeComments"> & { queue: Queue };
@@ -48,10 +50,36 @@ export async function createPost(
     { ...ctx, includeComments: false },
   );
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [post.id]);
+  if (status === "SCHEDULED")
+    await sendWakeUps(ctx.queue, [{ postId: post.id, due: state.scheduledAt!.getTime() }]);
   return post;
 }
 
-/** A partial update (absent fields keep their value); a post being or already published is refused. */
+/** Why a post cannot be edited in its status: a published one never, one being published not now. */
+function refuseEdit(status: Post["status"]) {
+  if (status === "PUBLISHED") throw invalidField("status", "A published post cannot be edited.");
+  if (status === "PUBLISHING") throw conflict("A post cannot be edited while it is being published.");
+}
+
+/** An update's batch failed: a post claimed, edited or deleted since it was read explains it. */
+async function explainFailedWrite(
+  db: Database,
+  userId: number,
+  stored: Post,
+  error: unknown,
+): Promise<never> {
+  const [now] = await storedPostStatements(db, userId, stored.id)[0];
+  if (!now) throw notFound("Post");
+  refuseEdit(now.status);
+  if (now.status !== stored.status || now.updatedAt.getTime() !== stored.updatedAt.getTime())
+    throw conflict("The post changed while it was being updated; send the update again.");
+  throw error;
+}
+
+/**
+ * A partial update (absent fields keep their value) of a DRAFT, SCHEDULED or FAILED post; a published
+ * post is a 422 on `status`, one being published a 409.
+ */
 export async function updatePost(
   db: Database,
   userId: number,
@@ -67,25 +95,23 @@ export async function updatePost(
     ...referenceStatements(db, workspaceOfPost, input),
   ]);
   if (!stored) throw notFound("Post");
-  if (stored.status === "PUBLISHED" || stored.status === "PUBLISHING") {
-    throw invalidField(
-      "status",
-      stored.status === "PUBLISHED"
-        ? "A published post cannot be edited."
-        : "A post cannot be edited while it is being published.",
-    );
-  }
+  refuseEdit(stored.status);
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
   const state = nextState(stored, input, now);
   throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs));
 
   const status = statusOf(state);
-  const updated = await writeAndLoad(
-    db,
-    updateStatements(db, stored, existingRows, input, refs, state, status, now),
-    id,
-    { ...ctx, includeComments: false },
+  // Conditional on the status (and version) just checked: the publisher can never be raced.
+  const writes = [
+    unchangedSince(db, stored),
+    ...updateStatements(db, stored, existingRows, input, refs, state, status, now),
+  ];
+  const updated = await writeAndLoad(db, writes, id, { ...ctx, includeComments: false }).catch((error) =>
+    explainFailedWrite(db, userId, stored, error),
   );
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [id]);
+  const due = state.scheduledAt?.getTime();
+  if (status === "SCHEDULED" && (stored.status !== "SCHEDULED" || stored.scheduledAt?.getTime() !== due))
+    await sendWakeUps(ctx.queue, [{ postId: id, due: due! }]);
   return updated;
 }

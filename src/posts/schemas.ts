@@ -131,6 +131,16 @@ const metricsSchema = z
   })
   .meta({ id: "PostMetrics" });
 
+const rowErrorSchema = z
+  .strictObject({
+    code: z.string().meta({
+      description:
+        "A short machine code: the platform's (`content_rejected`, `server_error`, …), or `retries_exhausted` when every retry failed.",
+    }),
+    message: z.string(),
+  })
+  .meta({ id: "PostPlatformError" });
+
 const platformRowSchema = z
   .strictObject({
     account_id: z.int(),
@@ -141,6 +151,18 @@ const platformRowSchema = z
     analytics: z
       .union([metricsSchema, z.strictObject({})])
       .meta({ description: "The row's engagement once PUBLISHED; `{}` before." }),
+    platform_post_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The platform's id of the published post; null until published." }),
+    post_url: z
+      .string()
+      .nullable()
+      .meta({ description: "Where the published post is on the platform; null until published." }),
+    error: z.union([rowErrorSchema, z.null()]).meta({
+      description:
+        "The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published.",
+    }),
   })
   .meta({ id: "PostPlatform", description: "The post on one of its accounts." });
 

@@ -1,6 +1,6 @@
 // Builds the statements that write a post and its children. Callers run them in one db.batch, which
 // D1 executes as one transaction.
-import { and, eq, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, notExists, notInArray, type SQL, sql } from "drizzle-orm";
 import { chunkForD1, insertedId, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform, PostStatus } from "../db/enums";
@@ -89,6 +89,26 @@ export function updateRowSettings(
       .update(postPlatforms)
       .set({ settings: value, updatedAt: new Date() })
       .where(and(eq(postPlatforms.postId, postId), eq(postPlatforms.platform, platform as Platform))),
+  );
+}
+
+/**
+ * The first statement of an update's batch: it makes the batch fail (a NOT NULL violation rolls every
+ * statement back) unless the post still has the status and `updated_at` the update was checked
+ * against, so a post the publisher claimed, or another request changed, in between is never written.
+ */
+export function unchangedSince(db: Database, stored: Post): Statement {
+  const asRead = db
+    .select({ one: sql`1` })
+    .from(posts)
+    .where(
+      and(eq(posts.id, stored.id), eq(posts.status, stored.status), eq(posts.updatedAt, stored.updatedAt)),
+    );
+  return db.insert(postLabels).select(
+    db
+      .select({ postId: sql<number>`NULL`.as("post_id"), labelId: sql<number>`NULL`.as("label_id") })
+      .from(sql`(SELECT 1)`)
+      .where(notExists(asRead)),
   );
 }
 

@@ -1,13 +1,66 @@
-// SKELETON (issue 9): the `publish` queue consumer and its dead letters. Until the engine lands, every
-// message is retried (never acknowledged and lost).
-export async function consumePublish(batch: MessageBatch<unknown>, _env: Env, _ctx: ExecutionContext) {
-  batch.retryAll();
+// The `publish` queue consumer and its dead letters. A message only names a post (and, for a wake-up,
+// the time it is due): D1 is the truth, the message a hint, so any message may be redelivered, raced or
+// stale. A row that needs another attempt keeps its message: it is retried with exponential backoff, or
+// after the platform's Retry-After; once Queues' retries run out it reaches `publish-dlq`, whose
+// consumer fails the rows still publishing.
+import { createDb } from "../db/client";
+import { defaultDeps, type PublishDeps } from "./deps";
+import { failExhausted } from "./exhausted";
+import { parsePublishMessage } from "./messages";
+import { backoff, type Outcome, retryDelay } from "./outcome";
+import { publishPost } from "./publish";
+import { claimWakeUp } from "./wake";
+
+export async function consumePublish(batch: MessageBatch<unknown>, env: Env, _ctx: ExecutionContext) {
+  await publishBatch(batch, env, defaultDeps);
+}
+
+/** The consumer with its dependencies given (tests swap the platform or the clock). */
+export async function publishBatch(batch: MessageBatch<unknown>, env: Env, deps: PublishDeps) {
+  const db = createDb(env.DB);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const body = parsePublishMessage(message.body);
+      if (!body) {
+        console.warn("publish: dropping a malformed message", message.id);
+        return message.ack();
+      }
+      try {
+        if (body.due !== undefined) {
+          const woken = await claimWakeUp(db, env.PUBLISH_QUEUE, deps, body.post_id, body.due);
+          if (woken !== "publish") return message.ack();
+        }
+        const outcomes = await publishPost(env, db, deps, body.post_id, body.due);
+        const retries = outcomes.filter((o): o is Extract<Outcome, { kind: "retry" }> => o.kind === "retry");
+        if (retries.length === 0) return message.ack();
+        message.retry({ delaySeconds: Math.max(...retries.map((o) => retryDelay(o, message.attempts))) });
+      } catch (error) {
+        console.error("publish: unexpected failure", body.post_id, error);
+        message.retry({ delaySeconds: backoff(message.attempts) });
+      }
+    }),
+  );
 }
 
 export async function consumePublishDeadLetters(
   batch: MessageBatch<unknown>,
-  _env: Env,
+  env: Env,
   _ctx: ExecutionContext,
 ) {
-  batch.retryAll();
+  await deadLetterBatch(batch, env, defaultDeps);
+}
+
+/** Dead letters: the post's rows still publishing have had every retry, so they fail. Idempotent. */
+export async function deadLetterBatch(batch: MessageBatch<unknown>, env: Env, deps: PublishDeps) {
+  const db = createDb(env.DB);
+  for (const message of batch.messages) {
+    const body = parsePublishMessage(message.body);
+    try {
+      if (body) await failExhausted(db, env.PUBLISH_QUEUE, body, deps.now());
+      message.ack();
+    } catch (error) {
+      console.error("publish-dlq: could not fail the rows of a post", body?.post_id, error);
+      message.retry();
+    }
+  }
 }

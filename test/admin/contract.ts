@@ -118,4 +118,16 @@ export const adminContracts: RouteContract[] = [
     status: 201,
     budget: { db: 1, gate: 0 },
   },
+  {
+    method: "PUT",
+    route: "/admin/v1/api-keys/{id}/callback-origins",
+    auth: "admin",
+    jsonBody: true,
+    request: (t) => ({
+      path: `/admin/v1/api-keys/${t.keyId}/callback-origins`,
+      body: { callback_origins: ["https://app.example.test"] },
+    }),
+    status: 200,
+    budget: { db: 1, gate: 0 },
+  },
 ];

@@ -1,12 +1,25 @@
 // The route contracts of the posts API (test/support/contract.ts). The GET of one post is the richest
 // answer: every row published with metrics, media, a label, an auto_plug and comments, so the whole
 // documented Post is checked against a real answer.
+import { env } from "cloudflare:workers";
 import { call } from "../support/client";
 import type { RouteContract, Tenant } from "../support/contract";
 import { insertComment, insertMedia, publishRows } from "../support/db";
 import { createPost } from "../support/seed";
 
 const newPost = async (t: Tenant) => (await createPost(t)).id as number;
+
+/** A post whose publication failed on its account, as the publisher leaves it. */
+async function failedPost(t: Tenant) {
+  const id = await newPost(t);
+  await env.DB.batch([
+    env.DB.prepare("UPDATE posts SET status = 'FAILED' WHERE id = ?").bind(id),
+    env.DB.prepare(
+      `UPDATE post_platforms SET status = 'FAILED', attempts = 1, error = '{"code":"server_error","message":"Unavailable."}' WHERE post_id = ?`,
+    ).bind(id),
+  ]);
+  return id;
+}
 
 /** A post on both of the tenant's accounts, published, with media, a label, settings and comments. */
 async function publishedPost(t: Tenant) {
@@ -101,6 +114,16 @@ export const postsContracts: RouteContract[] = [
     }),
     status: 200,
     budget: { db: 3, gate: 1 },
+  },
+  {
+    method: "POST",
+    route: "/api/v1/posts/{id}/retry",
+    auth: "api",
+    ability: "posts",
+    request: async (t) => ({ path: `/api/v1/posts/${await failedPost(t)}/retry` }),
+    foreign: async (victim) => ({ path: `/api/v1/posts/${await failedPost(victim)}/retry` }),
+    status: 200,
+    budget: { db: 2, gate: 1 },
   },
   {
     method: "DELETE",

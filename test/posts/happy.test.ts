@@ -125,6 +125,9 @@ describe("POST /api/v1/posts", () => {
           poll: { enabled: false },
         },
         analytics: {},
+        platform_post_id: null,
+        post_url: null,
+        error: null,
       },
       {
         account_id: linkedin!.id,
@@ -133,6 +136,9 @@ describe("POST /api/v1/posts", () => {
         status: "SCHEDULED",
         settings: { visibility: "PUBLIC", disable_reshare: false, document_title: null },
         analytics: {},
+        platform_post_id: null,
+        post_url: null,
+        error: null,
       },
     ]);
   });

@@ -1,0 +1,73 @@
+// One attempt on one row, under its lease: reconcile first when an earlier attempt may have reached the
+// platform (`find` by the fingerprint the service controls), else publish the thread. Every failure
+// comes back as an Outcome; nothing here writes to the database.
+import { decryptSecret } from "../lib/crypto";
+import { backgroundOrigin } from "../lib/origin";
+import { signMediaUrl } from "../media/links";
+import { type AccountAuth, type DraftItem, PlatformError } from "../platforms/types";
+import type { PublishDeps } from "./deps";
+import type { Lease } from "./lease";
+import type { Publishing, PublishingRow } from "./load";
+import { type Outcome, outcomeOf } from "./outcome";
+
+/** The thread's items in order, each with its media as signed links on the background origin. */
+export async function draftItems(env: Env, loaded: Publishing): Promise<DraftItem[]> {
+  const origin = backgroundOrigin(env);
+  const signed = await Promise.all(
+    loaded.media.map(async (m) => ({
+      itemIndex: m.itemIndex,
+      media: {
+        url: await signMediaUrl(env, origin, m.mediaId),
+        mime: m.mime,
+        kind: m.kind,
+        size: m.size,
+        name: m.name,
+      },
+    })),
+  );
+  return loaded.post.content.map((text, index) => ({
+    text,
+    media: signed.filter((m) => m.itemIndex === index).map((m) => m.media),
+  }));
+}
+
+async function accountAuth(env: Env, row: PublishingRow): Promise<AccountAuth> {
+  return {
+    handle: row.username,
+    platformUserId: row.platformUserId,
+    accessToken: row.accessTokenEnc ? await decryptSecret(env.ENCRYPTION_KEY, row.accessTokenEnc) : null,
+  };
+}
+
+/** `sp-<row id>-<occurrence>`: one fingerprint per publication of a row, stable across its retries. */
+export const fingerprintOf = (lease: Pick<Lease, "rowId" | "postedOn">) =>
+  `sp-${lease.rowId}-${lease.postedOn.length + 1}`;
+
+export async function attempt(
+  env: Env,
+  deps: PublishDeps,
+  row: PublishingRow,
+  lease: Lease,
+  items: DraftItem[],
+): Promise<Outcome> {
+  try {
+    const adapter = deps.adapterFor(env, row.platform);
+    const account = await accountAuth(env, row);
+    const fingerprint = fingerprintOf(lease);
+    if (lease.attempts > 1) {
+      const found = await adapter.find(account, fingerprint);
+      if (found) return { kind: "published", post: found };
+    }
+    const post = await adapter.publish(account, { items, settings: lease.settings, fingerprint });
+    return { kind: "published", post };
+  } catch (error) {
+    if (error instanceof PlatformError) return outcomeOf(error);
+    // Not the adapter's own failure (a bug, a fault below it): the call may have gone out, so it is
+    // treated as an unknown outcome and reconciled before the next attempt.
+    console.error("publish: unexpected failure of an attempt", lease.rowId, error);
+    return {
+      kind: "retry",
+      error: { code: "unexpected_error", message: "The attempt failed unexpectedly; it will be retried." },
+    };
+  }
+}

@@ -1,0 +1,54 @@
+// The lease of one publishing attempt on one row: a conditional UPDATE … RETURNING takes it, so two
+// consumers (a redelivered message, a racing batch, the watchdog) never publish the same row at once.
+// A lease older than the attempt timeout belonged to a worker that died: it is taken over, and since
+// that worker's call may have reached the platform, the next attempt reconciles first.
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { postPlatforms } from "../db/schema";
+
+/**
+ * Longer than any live attempt can take: a thread of 25 items, each call bounded by the adapters'
+ * 10-second timeout, stays under it.
+ */
+export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
+
+export type Lease = {
+  rowId: number;
+  attemptId: string;
+  /** Attempts of this occurrence, this one included: above 1, an earlier one may have published. */
+  attempts: number;
+  postedOn: number[];
+  settings: Record<string, unknown>;
+};
+
+/** Free, or held past the attempt timeout. */
+export const leaseFree = (now: number) =>
+  or(
+    isNull(postPlatforms.attemptId),
+    isNull(postPlatforms.attemptStartedAt),
+    lte(postPlatforms.attemptStartedAt, new Date(now - ATTEMPT_TIMEOUT_MS)),
+  );
+
+/** Takes the lease of a PUBLISHING row; null when the row is settled or another attempt holds it. */
+export async function takeLease(db: Database, rowId: number, now: number): Promise<Lease | null> {
+  const attemptId = crypto.randomUUID();
+  const [row] = await db
+    .update(postPlatforms)
+    .set({
+      attemptId,
+      attemptStartedAt: new Date(now),
+      attempts: sql`${postPlatforms.attempts} + 1`,
+      updatedAt: new Date(now),
+    })
+    .where(and(eq(postPlatforms.id, rowId), eq(postPlatforms.status, "PUBLISHING"), leaseFree(now)))
+    .returning({
+      attempts: postPlatforms.attempts,
+      postedOn: postPlatforms.postedOn,
+      settings: postPlatforms.settings,
+    });
+  return row ? { rowId, attemptId, ...row } : null;
+}
+
+/** The condition every write of an attempt's outcome carries: the lease is still this attempt's. */
+export const heldBy = (lease: Pick<Lease, "rowId" | "attemptId">) =>
+  and(eq(postPlatforms.id, lease.rowId), eq(postPlatforms.attemptId, lease.attemptId));

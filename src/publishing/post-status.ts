@@ -1,0 +1,118 @@
+// A post's status follows its rows (docs/architecture.md): PUBLISHING while any row is, PUBLISHED when
+// every row is, FAILED when none is publishing and one failed. Written as conditional statements that
+// go into the same batch as the row change that settles them, so the post can never disagree with its
+// rows. A repeatable post whose occurrence published on every row goes back to SCHEDULED instead, rows
+// included, at its next slot; `remaining_posts` counts the occurrence off then. A partly failed
+// occurrence leaves the post FAILED and the repeat paused: retrying its failed rows completes the
+// occurrence, and the repeat resumes from there.
+import { and, eq, exists, gt, isNull, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { runBatch, type Statement } from "../db/batch";
+import type { Database } from "../db/client";
+import type { PostStatus } from "../db/enums";
+import { postPlatforms, posts } from "../db/schema";
+import type { PublishingPost } from "./load";
+import { sendWakeUps } from "./messages";
+import { nextOccurrence } from "./repeat";
+
+const rowsOf = (db: Database, postId: number, where?: SQL) =>
+  db
+    .select({ one: sql`1` })
+    .from(postPlatforms)
+    .where(and(eq(postPlatforms.postId, postId), where));
+
+/** `EXISTS (a row of the post [matching where])`. */
+const anyRow = (db: Database, postId: number, where?: SQL) => exists(rowsOf(db, postId, where));
+const noRow = (db: Database, postId: number, where: SQL) => notExists(rowsOf(db, postId, where));
+
+const scheduledAtIs = (at: Date | null) => (at ? eq(posts.scheduledAt, at) : isNull(posts.scheduledAt));
+
+/** The next occurrence of a repeatable post with occurrences left after this one, else null. */
+export function nextSlot(post: PublishingPost, now: number): number | null {
+  if (!post.repeatable || (post.remainingPosts ?? 0) <= 1) return null;
+  if (!post.repeatableGap || !post.repeatableGapUnit) return null;
+  const rule = { gap: post.repeatableGap, unit: post.repeatableGapUnit, zone: post.timezone };
+  return nextOccurrence(post.scheduledAt?.getTime() ?? now, rule, now);
+}
+
+/**
+ * The statements that settle the post after its rows changed. With `rescheduledAt` set, the second one
+ * puts the post back to SCHEDULED at that time, and its RETURNING says whether it did.
+ */
+function settleStatements(db: Database, post: PublishingPost, now: number) {
+  const at = new Date(now);
+  const id = post.id;
+  const publishing = and(eq(posts.id, id), eq(posts.status, "PUBLISHING"));
+  const statements: Statement[] = [];
+  const next = nextSlot(post, now);
+  if (next !== null) {
+    const thisOccurrence = and(
+      publishing,
+      scheduledAtIs(post.scheduledAt),
+      eq(posts.repeatable, true),
+      gt(posts.remainingPosts, 1),
+    );
+    statements.push(
+      db
+        .update(postPlatforms)
+        .set({ status: "SCHEDULED", attempts: 0, attemptId: null, attemptStartedAt: null, updatedAt: at })
+        .where(
+          and(
+            eq(postPlatforms.postId, id),
+            eq(postPlatforms.status, "PUBLISHED"),
+            exists(db.select({ one: sql`1` }).from(posts).where(thisOccurrence)),
+            noRow(db, id, ne(postPlatforms.status, "PUBLISHED")),
+          ),
+        ),
+      db
+        .update(posts)
+        .set({
+          status: "SCHEDULED",
+          scheduledAt: new Date(next),
+          publishNow: false,
+          remainingPosts: sql`${posts.remainingPosts} - 1`,
+          updatedAt: at,
+        })
+        .where(and(thisOccurrence, anyRow(db, id), noRow(db, id, ne(postPlatforms.status, "SCHEDULED"))))
+        .returning({ id: posts.id }),
+    );
+  }
+  const allPublished = sql`(${anyRow(db, id)} AND ${noRow(db, id, ne(postPlatforms.status, "PUBLISHED"))})`;
+  statements.push(
+    db
+      .update(posts)
+      .set({
+        status: sql<PostStatus>`CASE WHEN ${allPublished} THEN 'PUBLISHED' ELSE 'FAILED' END`,
+        // The last occurrence of a repeat is counted off once it published everywhere.
+        remainingPosts: sql`CASE WHEN ${posts.repeatable} AND ${posts.remainingPosts} > 0 AND ${allPublished}
+          THEN ${posts.remainingPosts} - 1 ELSE ${posts.remainingPosts} END`,
+        updatedAt: at,
+      })
+      .where(and(publishing, noRow(db, id, eq(postPlatforms.status, "PUBLISHING")))),
+  );
+  return { statements, rescheduledAt: next };
+}
+
+/**
+ * Runs `changes` (row writes) and the post's settlement in one batch; a repeat put back to SCHEDULED
+ * gets its next wake-up. Answers the results of `changes`.
+ */
+export async function settle(
+  db: Database,
+  queue: Queue,
+  post: PublishingPost,
+  now: number,
+  changes: Statement[] = [],
+): Promise<unknown[]> {
+  const { statements, rescheduledAt } = settleStatements(db, post, now);
+  const results = await runBatch(db, [...changes, ...statements]);
+  const rescheduled = results[changes.length + 1] as unknown[] | undefined;
+  if (rescheduledAt !== null && rescheduled?.length) {
+    try {
+      await sendWakeUps(queue, [{ postId: post.id, due: rescheduledAt }], now);
+    } catch (error) {
+      // The post is SCHEDULED in D1 either way: the cron's sweep claims it once it is due.
+      console.error("publish: could not send the next wake-up of a repeat", post.id, error);
+    }
+  }
+  return results.slice(0, changes.length);
+}
