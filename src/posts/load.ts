@@ -1,6 +1,6 @@
 // Reads whole posts in one D1 batch. `ids` is a subquery (one post, or one page of posts), so every
 // statement of the batch can be built before any of them runs: one round trip for any page size.
-import { asc, desc, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import {
   type Comment,
@@ -17,6 +17,9 @@ import {
   type Workspace,
   workspaces,
 } from "../db/schema";
+
+/** Comments a post shows (its newest) when `include_comments` asks for them. */
+export const MAX_COMMENTS_PER_POST = 100;
 
 export type LoadedPost = {
   post: Post;
@@ -65,7 +68,18 @@ export function postStatements(db: Database, ids: IdSubquery, includeComments: b
     db
       .select()
       .from(comments)
-      .where(includeComments ? inArray(comments.postId, ids) : sql`0`)
+      .where(
+        includeComments
+          ? and(
+              inArray(comments.postId, ids),
+              // The newest MAX_COMMENTS_PER_POST of each post, so a page's size stays bounded.
+              inArray(
+                comments.id,
+                sql`(SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY post_id ORDER BY id DESC) AS n FROM ${comments} WHERE post_id IN ${ids}) WHERE n <= ${MAX_COMMENTS_PER_POST})`,
+              ),
+            )
+          : sql`0`,
+      )
       .orderBy(asc(comments.id)),
   ] as const;
 }

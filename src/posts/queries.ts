@@ -88,5 +88,8 @@ export const storedPostStatements = (db: Database, userId: number, id: number) =
       .select()
       .from(posts)
       .where(postOfUser(db, userId, id)),
-    db.select({ accountId: postPlatforms.accountId }).from(postPlatforms).where(eq(postPlatforms.postId, id)),
+    db
+      .select({ accountId: postPlatforms.accountId, platform: postPlatforms.platform })
+      .from(postPlatforms)
+      .where(eq(postPlatforms.postId, id)),
   ] as const;

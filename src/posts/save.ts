@@ -11,6 +11,7 @@ import { type Post, posts } from "../db/schema";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { accessibleWorkspace } from "../workspaces/queries";
+import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
 import { storedPostStatements, writeAndLoad } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
@@ -40,7 +41,11 @@ export async function createPost(
   if (workspace.length === 0) throw notFound("Workspace");
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
   const state = nextState(null, input, now);
-  throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs));
+  const texts = textErrors(
+    input.content.map((item) => item.text),
+    refs.accounts.map((a) => a.platform),
+  );
+  throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs), texts);
 
   const status = statusOf(state);
   const post = await writeAndLoad(
@@ -98,7 +103,12 @@ export async function updatePost(
   refuseEdit(stored.status);
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
   const state = nextState(stored, input, now);
-  throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs));
+  // The text as it will be, against the platforms it will go to (either may come from the stored post).
+  const texts = textErrors(
+    input.content?.map((item) => item.text) ?? stored.content,
+    input.accounts ? refs.accounts.map((a) => a.platform) : existingRows.map((row) => row.platform),
+  );
+  throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs), texts);
 
   const status = statusOf(state);
   // Conditional on the status (and version) just checked: the publisher can never be raced.

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AUTO_PLUG_METRICS, GAP_UNITS, PLATFORMS, POST_STATUSES } from "../db/enums";
 import { bodyId, isoDateTime, pageQuery, paginated, queryFlag, zonedTime } from "../lib/schemas";
 import { workspaceSchema } from "../workspaces/schemas";
+import { PLATFORM_TEXT_LIMITS } from "./limits";
 import { rowSettingsSchema, settingsInput } from "./settings";
 
 const uniqueIds = (max: number) =>
@@ -14,7 +15,13 @@ const uniqueIds = (max: number) =>
 
 const contentItem = z
   .object({
-    text: z.string().max(63_206).default(""),
+    text: z
+      .string()
+      .max(PLATFORM_TEXT_LIMITS.facebook)
+      // A lone surrogate would not survive being stored and sent as UTF-8.
+      .refine((text) => text.isWellFormed(), { error: "The :attribute field must be valid Unicode text." })
+      .default("")
+      .meta({ description: "At most each target platform's own maximum (see the guide's table)." }),
     media: z
       .array(bodyId())
       .max(20)

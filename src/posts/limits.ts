@@ -1,0 +1,45 @@
+// How much text a post may carry: each target platform's documented maximum per post (checked for every
+// item of a thread, since each item is one post on the platform), and a cap on a post's whole text so
+// that a row, and a page of 100 posts, stay bounded whatever the platforms allow.
+import type { Platform } from "../db/enums";
+
+/** Characters per post, as each platform documents them (docs/platforms.md names the sources). */
+export const PLATFORM_TEXT_LIMITS: Record<Platform, number> = {
+  twitter: 280, // X, without Premium's long posts
+  threads: 500,
+  linkedin: 3000,
+  instagram: 2200, // caption
+  facebook: 63_206,
+  tiktok: 2200, // caption
+  youtube: 5000, // description
+  pinterest: 500, // pin description
+};
+
+/** A post's text in all items together; one longest Facebook post fits. */
+export const MAX_POST_TEXT = 65_536;
+
+/** Characters as people count them: code points, so an emoji is one. */
+export const textLength = (text: string) => [...text].length;
+
+/** 422 messages by field for text a target platform would refuse, or a post too large in all. */
+export function textErrors(texts: string[], platforms: Platform[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const targets = [...new Set(platforms)].sort((a, b) => PLATFORM_TEXT_LIMITS[a] - PLATFORM_TEXT_LIMITS[b]);
+  let total = 0;
+  texts.forEach((text, i) => {
+    const length = textLength(text);
+    total += length;
+    const messages = targets
+      .filter((platform) => length > PLATFORM_TEXT_LIMITS[platform])
+      .map(
+        (platform) =>
+          `The content.${i}.text field must not be greater than ${PLATFORM_TEXT_LIMITS[platform]} characters on ${platform}.`,
+      );
+    if (messages.length > 0) errors[`content.${i}.text`] = messages;
+  });
+  if (total > MAX_POST_TEXT)
+    errors.content = [
+      `The content field must not hold more than ${MAX_POST_TEXT} characters of text in all.`,
+    ];
+  return errors;
+}
