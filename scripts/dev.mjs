@@ -21,10 +21,15 @@ const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--loc
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const wrangler = spawn("wrangler", ["dev", "--port", String(PORT), ...process.argv.slice(2)], {
-  stdio: "inherit",
-  env,
-});
+// --test-scheduled lets this script run the cron's handler: wrangler dev never fires Cron Triggers.
+const wrangler = spawn(
+  "wrangler",
+  ["dev", "--port", String(PORT), "--test-scheduled", ...process.argv.slice(2)],
+  {
+    stdio: "inherit",
+    env,
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => wrangler.kill(signal));
 wrangler.on("exit", (code) => process.exit(code ?? 0));
 
@@ -38,8 +43,21 @@ async function waitUntilUp(deadline = Date.now() + 120_000) {
   throw new Error(`the worker did not answer on ${BASE_URL}`);
 }
 
+/**
+ * Production's Cron Trigger runs the safety-net sweep every minute (due posts whose wake-up was missed,
+ * posts stuck in PUBLISHING, the analytics refresh). Under wrangler dev, delayed queue messages live in
+ * memory, so a restart or reload loses pending wake-ups: this does what the cron does, every minute.
+ */
+function runCronEveryMinute() {
+  const tick = () =>
+    fetch(`${BASE_URL}/__scheduled?cron=${encodeURIComponent("* * * * *")}`).catch(() => undefined);
+  setInterval(tick, 60_000).unref();
+  return tick();
+}
+
 try {
   await waitUntilUp();
+  await runCronEveryMinute();
   const demo = await seedDemo(BASE_URL, readVars(".dev.vars").ADMIN_TOKEN);
   process.stdout.write(
     [

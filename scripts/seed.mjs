@@ -15,7 +15,23 @@ async function keyStillWorks(baseUrl, key) {
   return body.data.length > 0;
 }
 
-/** A label, a folder, a scheduled thread and a draft, created through the public API like a client would. */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it answers something truthy, for at most `ms`. */
+async function waitFor(check, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const value = await check();
+    if (value) return value;
+    await sleep(1000);
+  }
+  return null;
+}
+
+/**
+ * A label, a folder, a scheduled thread, a draft, and two posts published on the sandbox with their
+ * analytics synced, created through the public API like a client would.
+ */
 async function seedContent(baseUrl, key, workspaceId) {
   const api = async (method, path, body) => {
     const response = await fetch(new URL(`/api/v1${path}`, baseUrl), {
@@ -44,6 +60,28 @@ async function seedContent(baseUrl, key, workspaceId) {
     accounts: [accounts[0].id],
     content: [{ text: "An idea for next week" }],
   });
+  // Published now on the sandbox platform (the publish queue does it within a second or two), then
+  // their metrics fetched, so the analytics endpoints have something to show from the start.
+  const published = [];
+  for (const text of ["Hello from the demo workspace 👋", "Behind the scenes: how we plan a launch"]) {
+    published.push(
+      await api("POST", "/posts", {
+        workspace_id: workspaceId,
+        accounts: accounts.map((a) => a.id),
+        content: [{ text }],
+        publish_now: true,
+        labels: [label.id],
+      }),
+    );
+  }
+  for (const post of published) {
+    const done = await waitFor(async () => (await api("GET", `/posts/${post.id}`)).status === "PUBLISHED");
+    if (!done) {
+      console.warn(`demo post ${post.id} is not published yet; its analytics will come with the next sync`);
+      continue;
+    }
+    await api("POST", `/analytics/posts/${post.id}/sync`);
+  }
 }
 
 export async function seedDemo(baseUrl, adminToken) {
