@@ -25,6 +25,8 @@ export default defineConfig(async () => {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
       testTimeout: 20_000,
+      // The worker's per-request log lines (src/http/request-log.ts) would drown the test output.
+      onConsoleLog: (log: string) => !log.startsWith('{"method":'),
     },
   };
 });

@@ -12,6 +12,7 @@ import type { ApiEnv, BareEnv } from "./http/env";
 import { renderError, routeNotFound } from "./http/errors";
 import { registerDocument } from "./http/openapi";
 import { rateLimit } from "./http/rate-limit";
+import { requestLog } from "./http/request-log";
 import { createRouter } from "./http/router";
 import { labelsRouter } from "./labels";
 import { mediaRouter } from "./media";
@@ -44,6 +45,7 @@ api
 
 export const app = createRouter<BareEnv>();
 app
+  .use("*", requestLog)
   .use("/api/*", requestContext)
   .use("/admin/*", requestContext)
   .use("/media/*", requestContext)
