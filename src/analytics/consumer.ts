@@ -7,16 +7,14 @@
 // - `permanent`, `auth`: retrying cannot help: recorded (the row waits a full refresh interval, and the
 //   failure is logged) and acknowledged.
 import { createDb } from "../db/client";
+import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../lib/queue";
 import { PlatformError } from "../platforms/types";
 import { parseSyncMessage } from "./messages";
 import { autoPlug } from "./plug";
 import { defaultSyncDeps, recordSyncFailure, type SyncDeps, syncRow } from "./sync";
 
-/** Queues delay a retry by at most 12 hours. */
-const MAX_DELAY_SECONDS = 12 * 60 * 60;
-
-/** 30 s, 60 s, 120 s, … by delivery, capped at 15 minutes. */
-export const backoffSeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts - 1), 15 * 60);
+/** Retries after 30 s, 60 s, 120 s, … by delivery, capped at 15 minutes. */
+export const SYNC_BACKOFF: Backoff = { base: 30, cap: 15 * 60 };
 
 export async function consumeAnalyticsSync(batch: MessageBatch<unknown>, env: Env, _ctx: ExecutionContext) {
   await syncMessages(batch, env, defaultSyncDeps);
@@ -25,35 +23,31 @@ export async function consumeAnalyticsSync(batch: MessageBatch<unknown>, env: En
 /** The consumer with its outside dependencies given (tests pass a fake platform or clock). */
 export async function syncMessages(batch: MessageBatch<unknown>, env: Env, deps: SyncDeps) {
   const db = createDb(env.DB);
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const body = parseSyncMessage(message.body);
-      if (!body) {
-        console.warn("analytics-sync: dropping a malformed message", message.id);
-        message.ack();
-        return;
-      }
+  await eachMessage(batch, {
+    name: "analytics-sync",
+    parse: parseSyncMessage,
+    backoff: SYNC_BACKOFF,
+    // Anything but a PlatformError is unexpected: eachMessage logs it and retries with the backoff.
+    handle: async ({ row_id }, message) => {
       try {
-        const target = await syncRow(env, db, body.row_id, deps);
+        const target = await syncRow(env, db, row_id, deps);
         if (target) await autoPlug(db, target, deps.now());
-        message.ack();
       } catch (error) {
-        if (error instanceof PlatformError && (error.kind === "permanent" || error.kind === "auth")) {
-          console.warn(`analytics-sync of row ${body.row_id} refused (${error.code}): ${error.message}`);
-          await recordSyncFailure(db, body.row_id, deps.now()).catch(() => undefined);
-          message.ack();
+        if (!(error instanceof PlatformError)) throw error;
+        if (error.kind === "permanent" || error.kind === "auth") {
+          console.warn(`analytics-sync of row ${row_id} refused (${error.code}): ${error.message}`);
+          await recordSyncFailure(db, row_id, deps.now()).catch(() => undefined);
           return;
         }
-        const delaySeconds =
-          error instanceof PlatformError && error.kind === "rate_limited"
+        retryAfter(
+          message,
+          error.kind === "rate_limited"
             ? (error.retryAfterSeconds ?? 60)
-            : backoffSeconds(message.attempts);
-        if (!(error instanceof PlatformError))
-          console.error(`analytics-sync of row ${body.row_id} failed`, error);
-        message.retry({ delaySeconds: Math.min(Math.max(0, Math.ceil(delaySeconds)), MAX_DELAY_SECONDS) });
+            : backoffSeconds(message.attempts, SYNC_BACKOFF),
+        );
       }
-    }),
-  );
+    },
+  });
 }
 
 /**

@@ -4,10 +4,11 @@
 // after the platform's Retry-After; once Queues' retries run out it reaches `publish-dlq`, whose
 // consumer fails the rows still publishing.
 import { createDb } from "../db/client";
+import { eachMessage, retryAfter } from "../lib/queue";
 import { defaultDeps, type PublishDeps } from "./deps";
 import { failExhausted } from "./exhausted";
 import { parsePublishMessage } from "./messages";
-import { backoff, type Outcome, retryDelay } from "./outcome";
+import { type Outcome, PUBLISH_BACKOFF, retryDelay } from "./outcome";
 import { publishPost } from "./publish";
 import { claimWakeUp } from "./wake";
 
@@ -18,28 +19,23 @@ export async function consumePublish(batch: MessageBatch<unknown>, env: Env, _ct
 /** The consumer with its dependencies given (tests swap the platform or the clock). */
 export async function publishBatch(batch: MessageBatch<unknown>, env: Env, deps: PublishDeps) {
   const db = createDb(env.DB);
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const body = parsePublishMessage(message.body);
-      if (!body) {
-        console.warn("publish: dropping a malformed message", message.id);
-        return message.ack();
+  await eachMessage(batch, {
+    name: "publish",
+    parse: parsePublishMessage,
+    backoff: PUBLISH_BACKOFF,
+    handle: async (body, message) => {
+      if (body.due !== undefined) {
+        const woken = await claimWakeUp(db, env.PUBLISH_QUEUE, deps, body.post_id, body.due);
+        if (woken !== "publish") return;
       }
-      try {
-        if (body.due !== undefined) {
-          const woken = await claimWakeUp(db, env.PUBLISH_QUEUE, deps, body.post_id, body.due);
-          if (woken !== "publish") return message.ack();
-        }
-        const outcomes = await publishPost(env, db, deps, body.post_id, body.due);
-        const retries = outcomes.filter((o): o is Extract<Outcome, { kind: "retry" }> => o.kind === "retry");
-        if (retries.length === 0) return message.ack();
-        message.retry({ delaySeconds: Math.max(...retries.map((o) => retryDelay(o, message.attempts))) });
-      } catch (error) {
-        console.error("publish: unexpected failure", body.post_id, error);
-        message.retry({ delaySeconds: backoff(message.attempts) });
+      const outcomes = await publishPost(env, db, deps, body.post_id, body.due);
+      const retries = outcomes.filter((o): o is Extract<Outcome, { kind: "retry" }> => o.kind === "retry");
+      // One message carries every row of the post: it waits as long as the longest delay a row asks.
+      if (retries.length > 0) {
+        retryAfter(message, Math.max(...retries.map((o) => retryDelay(o, message.attempts))));
       }
-    }),
-  );
+    },
+  });
 }
 
 export async function consumePublishDeadLetters(

@@ -4,14 +4,12 @@
 //   {post_id, due}  a wake-up for a post scheduled at `due` (UTC ms), sent with `delaySeconds`: it claims
 //                   the post only while its `scheduled_at` is still `due`, so a rescheduled or deleted post
 //                   makes it a no-op.
+import { MAX_QUEUE_DELAY_SECONDS } from "../lib/queue";
+
 export type PublishMessage = { post_id: number; due?: number };
 
-/**
- * The longest `delaySeconds` Queues accepts: "Messages can be delayed by up to 12 hours" (Cloudflare
- * docs, Queues › Batching, Retries and Delays). A wake-up further ahead is re-sent on arrival for the
- * rest of the wait.
- */
-export const MAX_DELAY_SECONDS = 12 * 3600;
+/** A wake-up further ahead than Queues can delay (12 hours) is re-sent on arrival for the rest of the wait. */
+export const MAX_DELAY_SECONDS = MAX_QUEUE_DELAY_SECONDS;
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 

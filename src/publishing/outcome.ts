@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import { postPlatforms, type RowError } from "../db/schema";
+import { type Backoff, backoffSeconds } from "../lib/queue";
 import type { PlatformError, PublishedPost } from "../platforms/types";
 import { heldBy, type Lease } from "./lease";
 
@@ -29,15 +30,18 @@ export function outcomeOf(error: PlatformError): Outcome {
   }
 }
 
-/** Seconds before retry n (1-based) of a message: 10, 20, 40, 80, 160, capped at 10 minutes. */
-export const backoff = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
+/** Retries after 10, 20, 40, 80, 160 s…, capped at 10 minutes. */
+export const PUBLISH_BACKOFF: Backoff = { base: 10, cap: 600 };
 
-/** The delay a retry asks for: the platform's Retry-After when rate limited, else the backoff. */
+/**
+ * The delay a retry asks for: the platform's Retry-After when rate limited, else the backoff. Past
+ * Queues' longest delay it is clamped when the message is retried (retryAfter).
+ */
 export function retryDelay(outcome: Extract<Outcome, { kind: "retry" }>, messageAttempts: number) {
   const after = outcome.retryAfterSeconds;
   return after !== undefined && Number.isFinite(after) && after > 0
-    ? Math.min(12 * 3600, Math.ceil(after))
-    : backoff(messageAttempts);
+    ? after
+    : backoffSeconds(messageAttempts, PUBLISH_BACKOFF);
 }
 
 const released = { attemptId: null, attemptStartedAt: null };

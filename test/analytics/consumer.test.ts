@@ -3,8 +3,9 @@
 // job is delivered, stale rows skipped, and each kind of platform failure answered as it should be.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { backoffSeconds } from "../../src/analytics/consumer";
+import { SYNC_BACKOFF } from "../../src/analytics/consumer";
 import { defaultSyncDeps, type SyncDeps } from "../../src/analytics/sync";
+import { backoffSeconds } from "../../src/lib/queue";
 import { publishingAdapter } from "../../src/platforms";
 import { type PlatformAdapter, PlatformError } from "../../src/platforms/types";
 import { call } from "../support/client";
@@ -141,7 +142,7 @@ describe("failures", () => {
     const first = await deliver([rowId], { deps, attempts: 1 });
     const third = await deliver([rowId], { deps, attempts: 3 });
     expect([first.delays, third.delays]).toEqual([[30], [120]]);
-    expect(backoffSeconds(20)).toBe(900);
+    expect(backoffSeconds(20, SYNC_BACKOFF)).toBe(900);
     // Nothing half-stored: no metrics without their comments.
     expect((await readRow(rowId)).analytics_synced_at).toBeNull();
   });

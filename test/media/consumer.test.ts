@@ -4,7 +4,8 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
-import { retryDelay } from "../../src/media/import/consumer";
+import { backoffSeconds } from "../../src/lib/queue";
+import { IMPORT_BACKOFF } from "../../src/media/import/consumer";
 import { createTenant } from "../support/seed";
 import {
   bytesOf,
@@ -302,6 +303,8 @@ describe("transient failures: retried with backoff, then dead-lettered", () => {
   });
 
   it("backs off exponentially, capped at ten minutes", () => {
-    expect([1, 2, 3, 4, 5, 6, 12].map(retryDelay)).toEqual([10, 20, 40, 80, 160, 320, 600]);
+    expect([1, 2, 3, 4, 5, 6, 12].map((n) => backoffSeconds(n, IMPORT_BACKOFF))).toEqual([
+      10, 20, 40, 80, 160, 320, 600,
+    ]);
   });
 });

@@ -97,6 +97,18 @@ describe("outcomes", () => {
     expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING", error: { code: "rate_limited" } });
   });
 
+  it("rounds a Retry-After up to whole seconds, and holds one past Queues' longest delay to 12 hours", async () => {
+    const t = await createTenant();
+    const limited = (retryAfterSeconds: number) =>
+      new PlatformError("slow down", { kind: "rate_limited", code: "rate_limited", retryAfterSeconds });
+    const soon = await publishingPost(t);
+    const fraction = await deliver([{ post_id: soon }], { deps: fakePlatform([limited(2.2)]).deps });
+    expect(fraction.delays).toEqual([3]);
+    const later = await publishingPost(t);
+    const days = await deliver([{ post_id: later }], { deps: fakePlatform([limited(3 * 86_400)]).deps });
+    expect(days.delays).toEqual([43_200]);
+  });
+
   it("fails a row whose platform is not configured, and retries (as an unknown outcome) an unexpected fault", async () => {
     const t = await createTenant();
     const id = await publishingPost(t);

@@ -96,3 +96,11 @@ describe("verifyProof refuses what the service never signs", () => {
     }
   });
 });
+
+describe("the verifier's platforms", () => {
+  it("are exactly the service's (verify-proof.ts stays dependency-free, so it keeps its own list)", async () => {
+    const { PLATFORMS } = await import("../../src/db/enums");
+    const { PROOF_PLATFORMS } = await import("../../src/verify-proof");
+    expect([...PROOF_PLATFORMS].sort()).toEqual([...PLATFORMS].sort());
+  });
+});

@@ -6,6 +6,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Database } from "../../db/client";
 import { media } from "../../db/schema";
+import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../../lib/queue";
 import { mediaLimits, roomFor } from "../config";
 import { workspaceUsage } from "../queries";
 import { putInParts, putKnownLength } from "../r2-writer";
@@ -23,36 +24,33 @@ export const isImportMessage = (body: unknown): body is MediaImportMessage =>
   Number.isSafeInteger((body as MediaImportMessage).media_id) &&
   (body as MediaImportMessage).media_id > 0;
 
-/** Seconds before retry n (1-based): 10, 20, 40, 80, 160, capped at 10 minutes. */
-export const retryDelay = (attempts: number) => Math.min(600, 10 * 2 ** Math.max(0, attempts - 1));
+/** Retries after 10, 20, 40, 80, 160 s…, capped at 10 minutes. */
+export const IMPORT_BACKOFF: Backoff = { base: 10, cap: 600 };
 
 export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = createDb(env.DB);
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      if (!isImportMessage(message.body)) {
-        console.warn("media-import: dropping a malformed message", message.id);
-        return message.ack();
-      }
-      const id = message.body.media_id;
+  await eachMessage(batch, {
+    name: "media-import",
+    parse: (body) => (isImportMessage(body) ? body : null),
+    backoff: IMPORT_BACKOFF,
+    // Anything but an ImportFailure is unexpected: eachMessage logs it and retries with the backoff.
+    handle: async ({ media_id: id }, message) => {
       try {
         await importMedia(env, db, id);
-        message.ack();
       } catch (error) {
-        if (error instanceof ImportFailure && error.permanent) {
+        if (!(error instanceof ImportFailure)) throw error;
+        if (error.permanent) {
           try {
             await markFailed(db, id, error.message);
-            return message.ack();
+            return;
           } catch (markError) {
             console.error("media-import: could not mark an item failed", id, markError);
           }
-        } else if (!(error instanceof ImportFailure)) {
-          console.error("media-import: unexpected failure", id, error);
         }
-        message.retry({ delaySeconds: retryDelay(message.attempts) });
+        retryAfter(message, backoffSeconds(message.attempts, IMPORT_BACKOFF));
       }
-    }),
-  );
+    },
+  });
 }
 
 /** Dead letters: the item's retries are exhausted, so it is failed for good. */
