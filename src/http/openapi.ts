@@ -116,16 +116,16 @@ export function errorResponses(statuses: readonly ErrorStatus[], audience: Error
         ? {
             headers: {
               ...rateHeaders,
-              "Retry-After": {
-                description: "Seconds until the window reopens.",
-                schema: { type: "integer" },
-              },
-              "X-RateLimit-Reset": {
-                description: "Unix time the window reopens.",
-                schema: { type: "integer" },
-              },
+              "Retry-After": header("Seconds until the window reopens."),
+              "X-RateLimit-Reset": header("Unix time the window reopens."),
             },
           }
+        : {}),
+      ...(status === 416
+        ? { headers: { "Content-Range": { description: "`bytes */<size>`", schema: { type: "string" } } } }
+        : {}),
+      ...(status === 409 && audience === "link"
+        ? { headers: { "Retry-After": header("Seconds after which the item may be ready.") } }
         : {}),
     };
   }
