@@ -17,6 +17,9 @@ export default defineConfig(async () => {
             SANDBOX: "true",
             // Background work (queue consumers, the cron) builds URLs on the tests' origin.
             PUBLIC_BASE_URL: "https://api.example.test",
+            // Tests answer DNS-over-HTTPS themselves (test/media/support.ts); anything they do not catch
+            // is refused on loopback at once instead of going to the network.
+            IMPORT_DNS_RESOLVER: "http://127.0.0.1:9/dns-query",
           },
         },
       }),

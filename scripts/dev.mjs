@@ -21,10 +21,12 @@ const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--loc
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
+// Background work builds URLs on PUBLIC_BASE_URL; left empty, it is this dev server's own origin.
+const publicBase = readVars(".dev.vars").PUBLIC_BASE_URL ? [] : ["--var", `PUBLIC_BASE_URL:${BASE_URL}`];
 // --test-scheduled lets this script run the cron's handler: wrangler dev never fires Cron Triggers.
 const wrangler = spawn(
   "wrangler",
-  ["dev", "--port", String(PORT), "--test-scheduled", ...process.argv.slice(2)],
+  ["dev", "--port", String(PORT), "--test-scheduled", ...publicBase, ...process.argv.slice(2)],
   {
     stdio: "inherit",
     env,

@@ -3,7 +3,7 @@
 // that a row, and a page of 100 posts, stay bounded whatever the platforms allow.
 import type { Platform } from "../db/enums";
 
-/** Characters per post, as each platform documents them (docs/platforms.md names the sources). */
+/** Characters per post, as each platform documents them for its API (see docs/guide.md, "Posts"). */
 export const PLATFORM_TEXT_LIMITS: Record<Platform, number> = {
   twitter: 280, // X, without Premium's long posts
   threads: 500,

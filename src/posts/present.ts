@@ -75,7 +75,7 @@ async function presentOne(
       // Untyped JSON columns: settings hold what the platform's request schema produced, analytics the
       // metrics object.
       settings: row.settings as Row["settings"],
-      // Only published rows carry metrics (spec rule 2).
+      // Only published rows carry metrics.
       analytics: row.status === "PUBLISHED" ? (row.analytics as Row["analytics"]) : {},
       platform_post_id: row.platformPostId,
       post_url: row.postUrl,

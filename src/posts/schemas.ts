@@ -17,7 +17,8 @@ const contentItem = z
   .object({
     text: z
       .string()
-      .max(PLATFORM_TEXT_LIMITS.facebook)
+      // A ceiling in UTF-16 units (an emoji counts two); the per-platform limits count characters.
+      .max(PLATFORM_TEXT_LIMITS.facebook * 2)
       // A lone surrogate would not survive being stored and sent as UTF-8.
       .refine((text) => text.isWellFormed(), { error: "The :attribute field must be valid Unicode text." })
       .default("")

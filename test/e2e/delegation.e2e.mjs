@@ -59,7 +59,8 @@ test("a real browser connects a sandbox account and the example app verifies the
     const result = JSON.parse(await page.textContent("#result"));
     assert.equal(result.ok, true, JSON.stringify(result));
     assert.equal(result.proof.platform, "twitter");
-    assert.equal(result.proof.handle, handle);
+    // & and = never reach a signed value (they could re-split the signed string): the handle is cleaned.
+    assert.equal(result.proof.handle, "Ada Lovelace  Co  Zoë");
     assert.match(result.proof.platform_id, /^\d{18}$/);
     assert.ok(result.proof.expires > Date.now() / 1000 + 250);
 

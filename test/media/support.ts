@@ -9,8 +9,8 @@ export type OriginHandler = (request: Request) => Response | Promise<Response>;
 /** A resolver that says every name is a public address (tests of everything but DNS itself). */
 export const publicDns = async (_host: string) => ["93.184.215.14"];
 
-/** The DoH endpoint the importer asks (wrangler.toml IMPORT_DNS_RESOLVER). */
-const DOH = "https://cloudflare-dns.com/dns-query";
+/** The DoH endpoint the importer asks (IMPORT_DNS_RESOLVER, a loopback address in vitest.config.ts). */
+const DOH = env.IMPORT_DNS_RESOLVER;
 
 export class Origins {
   readonly handlers = new Map<string, OriginHandler>();
