@@ -2,7 +2,7 @@
 // both. Idempotent: the metrics are overwritten with the platform's latest, and each comment is stored
 // once per (post, platform, platform comment id), so a redelivered job changes nothing twice.
 import { and, eq, sql } from "drizzle-orm";
-import { chunkForD1 } from "../db/batch";
+import { insertInChunks } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import {
@@ -114,24 +114,24 @@ export async function syncRow(
   ]);
   const metrics = cleanMetrics(fetched);
   const now = new Date(deps.now());
-  const inserts = chunkForD1(found.map((comment) => commentRow(post.id, row.platform, comment))).map(
-    (chunk) =>
-      db
-        .insert(comments)
-        .values(chunk)
-        .onConflictDoUpdate({
-          target: [comments.postId, comments.platform, comments.platformCommentId],
-          // An edited comment shows its new text; its id and time stay. An unchanged one is not
-          // written at all, so a redelivered job writes no comment.
-          set: {
-            content: sql`excluded.content`,
-            authorName: sql`excluded.author_name`,
-            contact: sql`excluded.contact`,
-          },
-          setWhere: sql`${comments.content} IS NOT excluded.content
+  const inserts = insertInChunks(
+    db,
+    comments,
+    found.map((comment) => commentRow(post.id, row.platform, comment)),
+  ).map((statement) =>
+    statement.onConflictDoUpdate({
+      target: [comments.postId, comments.platform, comments.platformCommentId],
+      // An edited comment shows its new text; its id and time stay. An unchanged one is not
+      // written at all, so a redelivered job writes no comment.
+      set: {
+        content: sql`excluded.content`,
+        authorName: sql`excluded.author_name`,
+        contact: sql`excluded.contact`,
+      },
+      setWhere: sql`${comments.content} IS NOT excluded.content
             OR ${comments.authorName} IS NOT excluded.author_name
             OR ${comments.contact} IS NOT excluded.contact`,
-        }),
+    }),
   );
   const [stored] = await db.batch([
     // Only while the row still shows this platform post: a repetition published since then has new

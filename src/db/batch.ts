@@ -16,16 +16,6 @@ function chunks<T>(rows: readonly T[], size: number): T[][] {
 }
 
 /**
- * Splits rows for multi-row inserts so that no statement binds more than D1 allows. Every key of a row
- * is one bound parameter. (An estimate: drizzle also binds the JS defaults of columns left out; prefer
- * insertInChunks, which measures.)
- */
-export function chunkForD1<T extends object>(rows: readonly T[]): T[][] {
-  const perRow = Math.max(1, ...rows.map((row) => Object.keys(row).length));
-  return chunks(rows, Math.max(1, Math.floor(D1_MAX_PARAMS / perRow)));
-}
-
-/**
  * Multi-row INSERT statements of `rows` into `table`, each binding at most D1's limit. The parameters
  * a row binds are measured on drizzle's own SQL for the first row: besides the row's keys, drizzle binds
  * the JS defaults of the columns left out.

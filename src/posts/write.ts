@@ -1,7 +1,7 @@
 // Builds the statements that write a post and its children. Callers run them in one db.batch, which
 // D1 executes as one transaction.
-import { and, eq, notExists, notInArray, type SQL, sql } from "drizzle-orm";
-import { chunkForD1, insertedId, type Statement } from "../db/batch";
+import { and, eq, ne, notExists, notInArray, type SQL, sql } from "drizzle-orm";
+import { insertedId, insertInChunks, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform, PostStatus } from "../db/enums";
 import { type Post, postLabels, postMedia, postPlatforms, posts } from "../db/schema";
@@ -29,7 +29,7 @@ export function insertRows(
     analytics: {},
     postedOn: [],
   }));
-  return chunkForD1(values).map((chunk) => db.insert(postPlatforms).values(chunk));
+  return insertInChunks(db, postPlatforms, values);
 }
 
 export function insertMedia(
@@ -40,12 +40,12 @@ export function insertMedia(
   const values = content.flatMap((item, itemIndex) =>
     item.media.map((mediaId, position) => ({ postId: postId as number, itemIndex, position, mediaId })),
   );
-  return chunkForD1(values).map((chunk) => db.insert(postMedia).values(chunk));
+  return insertInChunks(db, postMedia, values);
 }
 
 export function insertLabels(db: Database, postId: number | SQL, labelIds: number[]): Statement[] {
   const values = labelIds.map((labelId) => ({ postId: postId as number, labelId }));
-  return chunkForD1(values).map((chunk) => db.insert(postLabels).values(chunk));
+  return insertInChunks(db, postLabels, values);
 }
 
 /** Replaces the target accounts of a stored post, keeping the rows (and settings) of kept accounts. */
@@ -184,7 +184,11 @@ export function updateStatements(
       .where(eq(posts.id, id)),
     ...(input.accounts ? replaceRows(db, id, existingRows, refs.accounts, status, input.settings) : []),
     ...(input.settings ? updateRowSettings(db, id, input.settings) : []),
-    db.update(postPlatforms).set({ status, updatedAt: now }).where(eq(postPlatforms.postId, id)),
+    // A row already published keeps its status: editing a partly failed post never publishes it twice.
+    db
+      .update(postPlatforms)
+      .set({ status, updatedAt: now })
+      .where(and(eq(postPlatforms.postId, id), ne(postPlatforms.status, "PUBLISHED"))),
     ...(input.content
       ? [db.delete(postMedia).where(eq(postMedia.postId, id)), ...insertMedia(db, id, input.content)]
       : []),

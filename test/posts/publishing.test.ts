@@ -68,6 +68,27 @@ describe("PUT while the publisher is at work", () => {
     expect(JSON.parse(stored!.content)).toEqual(["Original"]);
   });
 
+  it("rescheduling a partly published FAILED post leaves its published rows alone (no second publication)", async () => {
+    const t = await createTenant();
+    const post = await createPost(t, { accounts: t.accounts.map((a) => a.id) });
+    const [published, failed] = await rowsOf(post.id);
+    await env.DB.batch([
+      env.DB.prepare("UPDATE posts SET status = 'FAILED' WHERE id = ?").bind(post.id),
+      env.DB.prepare(
+        "UPDATE post_platforms SET status = 'PUBLISHED', platform_post_id = '1', post_url = 'https://x.test/1' WHERE id = ?",
+      ).bind(published!.id),
+      env.DB.prepare("UPDATE post_platforms SET status = 'FAILED' WHERE id = ?").bind(failed!.id),
+    ]);
+    const res = await call("PUT", `/api/v1/posts/${post.id}`, {
+      key: t.key,
+      body: { scheduled_at: inMinutes(30) },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("SCHEDULED");
+    expect(res.body.platforms.map((r: { status: string }) => r.status)).toEqual(["PUBLISHED", "SCHEDULED"]);
+    expect(res.body.platforms[0].platform_post_id).toBe("1");
+  });
+
   it("edits a FAILED post", async () => {
     const t = await createTenant();
     const post = await createPost(t);
