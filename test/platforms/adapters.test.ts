@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
-import { createAdapter, pkceChallenge } from "../../src/platforms/adapter";
+import { pkceChallenge } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
 import { SANDBOX_SHAPES } from "../../src/platforms/sandbox/shapes";
-import { type Fetch, NotImplementedError, PlatformError } from "../../src/platforms/types";
+import { NotImplementedError, PlatformError } from "../../src/platforms/types";
 import { hmacHex } from "../delegation/support";
 import { RECORDED } from "./recorded";
+import { adapterFor, json, replay } from "./replay";
 
-const CREDENTIALS = { clientId: "client-123", clientSecret: "secret-456" };
 const REDIRECT_URI = "https://api.example.test/api/oauth/delegate/callback";
 const STATE = "flowid.flowsecret";
 const VERIFIER = "v".repeat(43);
@@ -146,25 +146,6 @@ const EXPECTED: Record<Platform, Expectation> = {
     identity: { url: "https://graph.threads.net/v1.0/me", query: { fields: "id,username" } },
   },
 };
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-
-/** A fetch that replays answers in order and records every request. */
-function replay(...answers: Array<Response | Error>) {
-  const requests: Request[] = [];
-  const fetch: Fetch = async (input, init) => {
-    requests.push(new Request(input, init));
-    const next = answers.shift();
-    if (!next) throw new Error("unexpected request");
-    if (next instanceof Error) throw next;
-    return next;
-  };
-  return { fetch, requests };
-}
-
-const adapterFor = (platform: Platform, fetch: Fetch) =>
-  createAdapter(SPECS[platform], { credentials: CREDENTIALS, endpoints: SPECS[platform].endpoints, fetch });
 
 const paramsOf = (params: URLSearchParams) => Object.fromEntries(params);
 const urlWithoutQuery = (url: string) => url.split("?")[0];

@@ -3,38 +3,19 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
-import { createAdapter } from "../../src/platforms/adapter";
 import { callPlatform, redactUrl } from "../../src/platforms/call";
 import { SPECS } from "../../src/platforms/catalog";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
-import { type Fetch, PlatformError } from "../../src/platforms/types";
+import { PlatformError } from "../../src/platforms/types";
 import { RECORDED } from "../platforms/recorded";
+import { adapterFor, CREDENTIALS, json, replay } from "../platforms/replay";
 import { ORIGIN } from "../support/client";
 
 afterEach(() => vi.restoreAllMocks());
 
-const CREDENTIALS = { clientId: "client-123", clientSecret: "secret-456" };
 const CODE = "code-789-secret";
 const REDIRECT_URI = `${ORIGIN}/api/oauth/delegate/callback`;
 const VERIFIER = "v".repeat(43);
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-
-function replay(...answers: Array<Response | Error>) {
-  const requests: Request[] = [];
-  const fetch: Fetch = async (input, init) => {
-    requests.push(new Request(input, init));
-    const next = answers.shift();
-    if (!next) throw new Error("unexpected request");
-    if (next instanceof Error) throw next;
-    return next;
-  };
-  return { fetch, requests };
-}
-
-const adapterFor = (platform: Platform, fetch: Fetch) =>
-  createAdapter(SPECS[platform], { credentials: CREDENTIALS, endpoints: SPECS[platform].endpoints, fetch });
 
 /** Every value that must never appear in a URL, a log line or an error message. */
 function secretsOf(platform: Platform): string[] {
