@@ -39,18 +39,21 @@ function wallClock(instant: Date, timeZone: string): WallClock {
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, "0");
 
-/** Offset of the zone at that instant, in whole minutes east of UTC. */
-export function offsetMinutes(instant: Date, timeZone: string): number {
-  const w = wallClock(instant, timeZone);
+/** The offset of the wall clock `w` shown at `instant`, in whole minutes east of UTC. */
+function offsetOf(instant: Date, w: WallClock): number {
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   const whole = Math.floor(instant.getTime() / 1000) * 1000;
   return Math.round((asUtc - whole) / 60_000);
 }
 
-/** `2026-11-21T09:15:00+01:00` */
+/** Offset of the zone at that instant, in whole minutes east of UTC. */
+export const offsetMinutes = (instant: Date, timeZone: string): number =>
+  offsetOf(instant, wallClock(instant, timeZone));
+
+/** `2026-11-21T09:15:00+01:00`; the zone's parts are read once (formatToParts is the costly step). */
 export function toZonedIso(instant: Date, timeZone: string): string {
   const w = wallClock(instant, timeZone);
-  const offset = offsetMinutes(instant, timeZone);
+  const offset = offsetOf(instant, w);
   const sign = offset < 0 ? "-" : "+";
   return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
 }
