@@ -1,23 +1,108 @@
-// GET /api/v1/accounts: every connected account of the workspaces the key's user can access.
+// Accounts: list (GET /api/v1/accounts), connect by OAuth (POST /connect, the browser then runs the
+// delegation pages, src/delegation/browser-routes.ts) and disconnect (DELETE /{id}). Ability `accounts`.
 import { z } from "zod";
+import { flowCoordinator } from "../coordinator";
+import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
+import { AUTHORIZE_PATH, newAuthorizeToken } from "../delegation/links";
 import type { ApiEnv } from "../http/env";
-import { jsonContent } from "../http/openapi";
+import { invalidField, notFound } from "../http/errors";
+import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoute, createRouter } from "../http/router";
+import { publicOrigin } from "../lib/origin";
+import { idParams, messageSchema } from "../lib/schemas";
+import { lookupAdapter } from "../platforms/index";
+import { accessibleWorkspace } from "../workspaces/queries";
 import { presentAccount } from "./present";
-import { accountsOfUser } from "./queries";
-import { accountSchema } from "./schemas";
+import { accountsOfUser, disconnectAccount } from "./queries";
+import { accountSchema, connectBody, connectResponse } from "./schemas";
 
-export const accountsRouter = createRouter<ApiEnv>().openapi(
-  apiRoute("accounts", {
-    method: "get",
-    path: "/",
-    tags: ["Accounts"],
-    summary: "List accounts",
-    description: "The connected accounts of every workspace the key's user can access, oldest first.",
-    responses: { 200: jsonContent(z.object({ data: z.array(accountSchema) }), "The accounts.") },
-  }),
-  async (c) => {
-    const rows = await accountsOfUser(c.var.db, c.var.principal.userId);
-    return c.json({ data: rows.map(presentAccount) }, 200);
-  },
-);
+const tags = ["Accounts"];
+
+const CONNECT_DESCRIPTION = `Starts connecting a social account to a workspace by OAuth.
+
+1. Call this endpoint; send the user's browser to \`authorize_url\`. It is single-use (of parallel opens, one proceeds) and expires after \`expires_in\` seconds (${AUTHORIZE_TTL_MS / 1000}); the service sends the browser on to the platform's consent page.
+2. The platform sends the browser back to the service, which stores the account and redirects the browser to \`redirect_url\` with \`status=connected\`, \`account_id\` and \`platform\`.
+3. Otherwise \`redirect_url\` receives \`error\` and \`error_description\`: \`access_denied\` (the user declined), \`connection_failed\` (the platform failed, the flow took too long, it was finished in another browser, or the workspace is no longer accessible), \`expired_request\` (the link was already used or has expired).
+
+The account is identified by (workspace, platform, the platform's user id): connecting the same platform user again updates the same account (same \`id\`): its username and name, and its tokens, so an expired account works again. Tokens are stored encrypted. When the API key has registered callback origins, \`redirect_url\` must be on one of them.`;
+
+export const accountsRouter = createRouter<ApiEnv>()
+  .openapi(
+    apiRoute("accounts", {
+      method: "get",
+      path: "/",
+      tags,
+      summary: "List accounts",
+      description: "The connected accounts of every workspace the key's user can access, oldest first.",
+      responses: { 200: jsonContent(z.object({ data: z.array(accountSchema) }), "The accounts.") },
+    }),
+    async (c) => {
+      const rows = await accountsOfUser(c.var.db, c.var.principal.userId);
+      return c.json({ data: rows.map(presentAccount) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("accounts", {
+      method: "post",
+      path: "/connect",
+      tags,
+      summary: "Connect an account",
+      description: CONNECT_DESCRIPTION,
+      request: { body: jsonBody(connectBody) },
+      responses: { 201: jsonContent(connectResponse, "The link to send the user's browser to.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { workspace_id, platform, redirect_url } = c.req.valid("json");
+      // A key with registered callback origins sends browsers nowhere else (no open redirect).
+      const allowed = principal.callbackOrigins ?? [];
+      if (allowed.length > 0 && !allowed.includes(new URL(redirect_url).origin))
+        throw invalidField(
+          "redirect_url",
+          "The redirect url's origin is not one registered for this API key.",
+        );
+      const origin = publicOrigin(c.env, c.req.url);
+      const lookup = lookupAdapter(c.env, platform, origin);
+      if (lookup.kind !== "ok")
+        throw invalidField("platform", `The platform "${platform}" is not configured on this service.`);
+      const [workspace] = await accessibleWorkspace(db, principal.userId, workspace_id);
+      if (!workspace) throw notFound("Workspace");
+      const { id, token } = await newAuthorizeToken(c.env);
+      const coordinator = c.env.COORDINATOR.getByName(flowCoordinator(id));
+      await c.var.meter.gate(() =>
+        coordinator.createDelegation({
+          platform,
+          callbackUrl: redirect_url,
+          state: "",
+          keyId: principal.keyId,
+          connect: { workspaceId: workspace.id, userId: principal.userId },
+        }),
+      );
+      c.header("Cache-Control", "no-store");
+      return c.json(
+        { authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`, expires_in: AUTHORIZE_TTL_MS / 1000 },
+        201,
+      );
+    },
+  )
+  .openapi(
+    apiRoute("accounts", {
+      method: "delete",
+      path: "/{id}",
+      tags,
+      summary: "Disconnect an account",
+      description:
+        "Deletes the account and its stored tokens. Its platform rows go with it: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Rows already published on this account are removed too, with their analytics.",
+      request: { params: idParams },
+      responses: { 200: jsonContent(messageSchema, "Disconnected.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const [, deleted] = await db.batch(disconnectAccount(db, principal.userId, id));
+      if (deleted.length === 0) throw notFound("Account");
+      return c.json({ message: "Account disconnected successfully." }, 200);
+    },
+  );

@@ -1,6 +1,7 @@
-import { asc } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { accounts } from "../db/schema";
+import type { Platform } from "../db/enums";
+import { accounts, postPlatforms, posts, workspaceMembers } from "../db/schema";
 import { inUserWorkspaces } from "../workspaces/queries";
 
 /** Every account of every workspace the user can access, oldest first; usable inside a batch. */
@@ -10,3 +11,94 @@ export const accountsOfUser = (db: Database, userId: number) =>
     .from(accounts)
     .where(inUserWorkspaces(db, accounts.workspaceId, userId))
     .orderBy(asc(accounts.id));
+
+/** What a connect stores: the platform's user, its profile, its tokens already encrypted. */
+export type ConnectedAccount = {
+  workspaceId: number;
+  userId: number;
+  platform: Platform;
+  platformUserId: string;
+  username: string;
+  name: string;
+  accessTokenEnc: string;
+  refreshTokenEnc: string | null;
+  tokenExpiresAt: number | null;
+};
+
+/**
+ * Inserts the account, or updates the one the workspace already has for this platform user (the
+ * unique accounts_identity_idx), in one statement: the profile and the tokens are replaced (a refresh
+ * token is kept when the platform sent none this time), so `has_expired` clears; the avatar, the
+ * defaults and the flags stay. Written only while `userId` is still a member of the workspace (it may
+ * have left during the consent): the RETURNING row is empty otherwise.
+ */
+export function upsertAccount(db: Database, a: ConnectedAccount) {
+  const value = <T>(v: T, column: string) => sql<T>`${v}`.as(column);
+  const now = Date.now();
+  return db
+    .insert(accounts)
+    .select(
+      db
+        // Every column in the table's order, as drizzle's INSERT … SELECT requires: the id is assigned,
+        // the flags take the table's defaults.
+        .select({
+          id: value(null, "id"),
+          workspaceId: value(a.workspaceId, "workspace_id"),
+          platform: value(a.platform, "platform"),
+          platformUserId: value(a.platformUserId, "platform_user_id"),
+          username: value(a.username, "username"),
+          name: value(a.name, "name"),
+          avatar: value(null, "avatar"),
+          isVerified: value(0, "is_verified"),
+          isDefault: value(0, "is_default"),
+          supportThreads: value(1, "support_threads"),
+          accessTokenEnc: value(a.accessTokenEnc, "access_token_enc"),
+          refreshTokenEnc: value(a.refreshTokenEnc, "refresh_token_enc"),
+          tokenExpiresAt: value(a.tokenExpiresAt, "token_expires_at"),
+          createdAt: value(now, "created_at"),
+          updatedAt: value(now, "updated_at"),
+        })
+        .from(workspaceMembers)
+        .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
+    )
+    .onConflictDoUpdate({
+      target: [accounts.workspaceId, accounts.platform, accounts.platformUserId],
+      set: {
+        username: sql`excluded.username`,
+        name: sql`excluded.name`,
+        accessTokenEnc: sql`excluded.access_token_enc`,
+        refreshTokenEnc: sql`COALESCE(excluded.refresh_token_enc, accounts.refresh_token_enc)`,
+        tokenExpiresAt: sql`excluded.token_expires_at`,
+        updatedAt: new Date(now),
+      },
+    })
+    .returning({ id: accounts.id });
+}
+
+/**
+ * Disconnects an account of the user's workspaces, in one batch (one transaction):
+ * 1. every SCHEDULED post that has a row on this account and no row on any other account becomes a
+ *    DRAFT (its pending wake-up then finds it no longer scheduled and does nothing); a SCHEDULED post
+ *    with rows on other accounts stays scheduled on those (its `updated_at` moves, so an edit checked
+ *    against the old one is refused rather than racing the removal);
+ * 2. the account is deleted; its platform rows go with it (ON DELETE CASCADE), published rows and
+ *    their analytics included.
+ * The second statement's RETURNING says whether the account existed for this user.
+ */
+export function disconnectAccount(db: Database, userId: number, accountId: number) {
+  const owned = and(eq(accounts.id, accountId), inUserWorkspaces(db, accounts.workspaceId, userId));
+  const rowsOnAccount = db
+    .select({ postId: postPlatforms.postId })
+    .from(postPlatforms)
+    .where(inArray(postPlatforms.accountId, db.select({ id: accounts.id }).from(accounts).where(owned)));
+  return [
+    db
+      .update(posts)
+      .set({
+        status: sql`CASE WHEN NOT EXISTS (SELECT 1 FROM post_platforms o WHERE o.post_id = posts.id AND o.account_id <> ${accountId}) THEN 'DRAFT' ELSE posts.status END`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(posts.status, "SCHEDULED"), inArray(posts.id, rowsOnAccount))),
+    db.delete(accounts).where(owned).returning({ id: accounts.id }),
+  ] as const;
+}

@@ -1,6 +1,8 @@
 // The API's three forms of an account: short (inside a workspace), list, and analytics.
 import { z } from "zod";
 import { PLATFORMS } from "../db/enums";
+import { returnUrl } from "../delegation/schemas";
+import { bodyId } from "../lib/schemas";
 
 export const accountShortSchema = z
   .strictObject({
@@ -30,3 +32,34 @@ export const accountAnalyticsSchema = z
     is_verified: z.boolean(),
   })
   .meta({ id: "AccountAnalytics" });
+
+/** Query parameters the service adds to redirect_url at the end of a connect, which it must not carry. */
+export const CONNECT_PARAMS = [
+  "status",
+  "account_id",
+  "platform",
+  "error",
+  "error_description",
+  "state",
+] as const;
+
+export const connectBody = z.object({
+  workspace_id: bodyId().meta({ description: "The workspace the account joins." }),
+  platform: z.enum(PLATFORMS).meta({ description: `One of: ${PLATFORMS.join(", ")}.`, example: "twitter" }),
+  redirect_url: returnUrl("redirect url", CONNECT_PARAMS).meta({
+    description:
+      "Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.",
+    example: "https://app.example.com/accounts/connected",
+  }),
+});
+
+export const connectResponse = z
+  .strictObject({
+    authorize_url: z.url().meta({
+      description: "Single-use link for the user's browser; it names nothing of the request.",
+      example:
+        "https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw",
+    }),
+    expires_in: z.int().meta({ description: "Seconds the link stays usable.", example: 900 }),
+  })
+  .meta({ id: "AccountConnect" });

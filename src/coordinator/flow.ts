@@ -3,7 +3,9 @@
 // and "first callback wins" are exact under any concurrency. Alarms drive time: the authorize link
 // expires at creation + 15 min, an opened flow at opening + 15 min, and a finished or expired flow is
 // kept 24 h (so a late click still reaches the application with expired_request), then deleted.
-// Nothing about the connected account is ever written here.
+// A flow is a delegation (a signed proof) or a connect (the account is stored in D1, by
+// src/accounts/connect.ts); both run the same single-use steps. Nothing about the connected account
+// (tokens, identity) is ever written here.
 import { timingSafeEqualText } from "../lib/crypto";
 
 export const AUTHORIZE_TTL_MS = 15 * 60_000;
@@ -12,10 +14,29 @@ export const RETENTION_MS = 24 * 3_600_000;
 
 export type FlowStatus = "pending" | "opened" | "completed" | "expired";
 
-export type NewFlow = { platform: string; callbackUrl: string; state: string; keyId: number };
+/**
+ * What a flow is for: a delegation signs a proof for the application (nothing about the account is
+ * kept); a connect flow stores the account in `workspaceId`, for `userId` (POST /api/v1/accounts/connect).
+ */
+export type FlowKind = "delegation" | "connect";
 
-/** Where a browser goes back to: the application's callback and its state. */
-export type FlowTarget = { platform: string; callbackUrl: string; state: string };
+/** The account a connect flow stores: the workspace it joins, the user who asked (tenant scope). */
+export type ConnectTarget = { workspaceId: number; userId: number };
+
+/** A new flow; a connect flow's `callbackUrl` is its redirect_url and its `state` is empty. */
+export type NewFlow = {
+  platform: string;
+  callbackUrl: string;
+  state: string;
+  keyId: number;
+  connect?: ConnectTarget;
+};
+
+/**
+ * Where a browser goes back to: the application's callback and its state; a connect flow also names
+ * the account's workspace and user (delegation flows carry no `connect`).
+ */
+export type FlowTarget = { platform: string; callbackUrl: string; state: string; connect?: ConnectTarget };
 
 /** `stateSecretHash`: SHA-256 (hex) of the secret in the platform `state`; the secret itself is never kept. */
 export type Opening = {
@@ -37,6 +58,10 @@ export type FinishResult =
 
 type Row = {
   status: FlowStatus;
+  /** Absent on rows written before connect flows existed: those are delegations. */
+  kind?: FlowKind | null;
+  workspace_id?: number | null;
+  user_id?: number | null;
   platform: string;
   callback_url: string;
   state: string;
@@ -63,7 +88,10 @@ function table(storage: DurableObjectStorage) {
     browser_hash TEXT,
     state_secret TEXT,
     code_verifier TEXT,
-    redirect_uri TEXT
+    redirect_uri TEXT,
+    kind TEXT NOT NULL DEFAULT 'delegation',
+    workspace_id INTEGER,
+    user_id INTEGER
   )`);
   return storage.sql;
 }
@@ -71,11 +99,12 @@ function table(storage: DurableObjectStorage) {
 const readRow = (storage: DurableObjectStorage): Row | undefined =>
   table(storage).exec<Row>("SELECT * FROM delegation_flow WHERE id = 1").toArray()[0];
 
-const targetOf = (row: Row): FlowTarget => ({
-  platform: row.platform,
-  callbackUrl: row.callback_url,
-  state: row.state,
-});
+const targetOf = (row: Row): FlowTarget => {
+  const target: FlowTarget = { platform: row.platform, callbackUrl: row.callback_url, state: row.state };
+  if (row.kind === "connect" && row.workspace_id != null && row.user_id != null)
+    target.connect = { workspaceId: row.workspace_id, userId: row.user_id };
+  return target;
+};
 
 /**
  * Ends a flow: the browser binding and the PKCE verifier go, and the row goes after the retention
@@ -93,13 +122,16 @@ async function retire(storage: DurableObjectStorage, status: "completed" | "expi
 export async function createFlow(storage: DurableObjectStorage, flow: NewFlow, now: number): Promise<void> {
   if (readRow(storage)) throw new Error("delegation flow already exists");
   storage.sql.exec(
-    "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at, kind, workspace_id, user_id) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     flow.platform,
     flow.callbackUrl,
     flow.state,
     flow.keyId,
     now,
     now + AUTHORIZE_TTL_MS,
+    flow.connect ? "connect" : "delegation",
+    flow.connect?.workspaceId ?? null,
+    flow.connect?.userId ?? null,
   );
   await storage.setAlarm(now + AUTHORIZE_TTL_MS);
 }

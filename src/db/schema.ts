@@ -116,7 +116,12 @@ export const accounts = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("accounts_workspace_id_idx").on(t.workspaceId, t.id)],
+  (t) => [
+    index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
+    // A connect upserts by the platform's user (src/accounts/queries.ts); NULLs (accounts created
+    // without one) never collide.
+    uniqueIndex("accounts_identity_idx").on(t.workspaceId, t.platform, t.platformUserId),
+  ],
 );
 
 export const posts = sqliteTable(

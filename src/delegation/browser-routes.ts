@@ -1,9 +1,12 @@
 // The two delegation pages a browser visits (no API key: the single-use link and the flow's cookie are
 // the credentials): GET /authorize/{token}, which sends the user to the platform's consent page, and
 // GET /callback, where the platform sends them back and the service redirects to the application's
-// callback_url with a signed proof or an error. Browsers get HTML pages and redirects, never JSON, so
+// callback_url with a signed proof or an error. A connect flow (POST /api/v1/accounts/connect) runs the
+// same steps and differs only at the end: the account is stored (src/accounts/connect.ts) and the
+// browser goes to its redirect_url. Browsers get HTML pages and redirects, never JSON, so
 // these routes are left out of the OpenAPI document (the session endpoint's description covers them).
 import { getCookie } from "hono/cookie";
+import { connectErrorLocation, connectedLocation, storeConnectedAccount } from "../accounts/connect";
 import { flowCoordinator } from "../coordinator";
 import { type FinishResult, FLOW_TTL_MS, type FlowTarget, type OpenResult } from "../coordinator/flow";
 import type { DbEnv } from "../http/env";
@@ -15,7 +18,7 @@ import { publicOrigin } from "../lib/origin";
 import { pkceChallenge } from "../platforms/adapter";
 import { isPlatform, SPECS } from "../platforms/catalog";
 import { lookupAdapter } from "../platforms/index";
-import { PlatformError } from "../platforms/types";
+import { PlatformError, type PlatformToken } from "../platforms/types";
 import {
   browserCookie,
   browserCookieName,
@@ -32,7 +35,9 @@ const label = (platform: string) => (isPlatform(platform) ? SPECS[platform].labe
 
 const backToApp = (target: FlowTarget, error: CallbackError, description: string, cookies: string[] = []) =>
   redirectTo(
-    errorLocation(target.callbackUrl, error, description, target.state),
+    target.connect
+      ? connectErrorLocation(target.callbackUrl, error, description)
+      : errorLocation(target.callbackUrl, error, description, target.state),
     cookies.map((cookie) => ["Set-Cookie", cookie]),
   );
 
@@ -144,18 +149,35 @@ export const browserRouter = createRouter<DbEnv>()
     const code = c.req.query("code");
     if (!code) return failed(`${name} did not complete the sign-in.`);
     let identity: Awaited<ReturnType<typeof adapter.identity>>;
+    let token: PlatformToken;
     try {
-      const token = await adapter.exchangeCode({
+      token = await adapter.exchangeCode({
         code,
         redirectUri,
         codeVerifier: adapter.pkce ? codeVerifier : undefined,
       });
-      // The token is used for this one call and dropped: nothing about the account is kept.
+      // A delegation uses the token for this one call and drops it: nothing about the account is kept.
       identity = await adapter.identity(token);
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
       console.warn(`delegation: ${error.message}`);
       return failed(`${name} did not complete the connection.`);
+    }
+    // A connect flow (POST /api/v1/accounts/connect) keeps the token: the account is stored.
+    if (target.connect) {
+      const accountId = await storeConnectedAccount(
+        c.var.db,
+        c.env.ENCRYPTION_KEY,
+        adapter.platform,
+        target.connect,
+        token,
+        identity,
+      );
+      if (accountId === null) return failed("The workspace of this connection is no longer accessible.");
+      return redirectTo(
+        connectedLocation(target.callbackUrl, accountId, adapter.platform),
+        clear.map((cookie) => ["Set-Cookie", cookie]),
+      );
     }
     const secret = await currentSigningSecret(c.var.db, c.env.ENCRYPTION_KEY, keyId);
     if (!secret) return failed("The API key that requested this connection is no longer valid.");

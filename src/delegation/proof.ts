@@ -9,7 +9,7 @@ export const PROOF_TTL_SECONDS = 300;
 export type CallbackError = "access_denied" | "connection_failed" | "expired_request";
 
 /** callback_url plus parameters, appended so the application's own query stays byte for byte. */
-function withParams(callbackUrl: string, params: Record<string, string>): string {
+export function withParams(callbackUrl: string, params: Record<string, string>): string {
   const separator = callbackUrl.includes("?") ? (/[?&]$/.test(callbackUrl) ? "" : "&") : "?";
   return `${callbackUrl}${separator}${new URLSearchParams(params)}`;
 }

@@ -23,28 +23,34 @@ const isLoopback = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || /^127(\
 
 const length = (value: string) => [...value].length;
 
-const callbackUrl = z
-  .string()
-  .max(CALLBACK_URL_MAX)
-  .superRefine((value, ctx) => {
-    const fail = (message: string) =>
-      ctx.addIssue({ code: "custom", message: `The callback url ${message}` });
-    if (!URL.canParse(value)) return fail("must be an absolute URL.");
-    const url = new URL(value);
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
-      return fail("must use https (http is allowed only for localhost, 127.0.0.1 and [::1]).");
-    }
-    if (url.username || url.password || /^[a-z]+:\/\/[^/?#]*@/i.test(value)) {
-      return fail("must not contain a user name or password.");
-    }
-    if (value.includes("#")) return fail("must not contain a fragment (#).");
-    const taken = PROOF_PARAMS.filter((name) => url.searchParams.has(name));
-    if (taken.length > 0) {
-      return fail(`must not already contain the parameters the service adds: ${taken.join(", ")}.`);
-    }
-  })
-  // The URL serialisation (spaces and non-ASCII percent-encoded) is what the Location header carries.
-  .transform((value) => new URL(value).href);
+/**
+ * A URL the service sends a browser back to, with parameters of its own added: absolute, https (http
+ * only on loopback), no credentials, no fragment, none of `reserved`. `label` names the field in messages.
+ */
+export const returnUrl = (label: string, reserved: readonly string[]) =>
+  z
+    .string()
+    .max(CALLBACK_URL_MAX)
+    .superRefine((value, ctx) => {
+      const fail = (message: string) => ctx.addIssue({ code: "custom", message: `The ${label} ${message}` });
+      if (!URL.canParse(value)) return fail("must be an absolute URL.");
+      const url = new URL(value);
+      if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
+        return fail("must use https (http is allowed only for localhost, 127.0.0.1 and [::1]).");
+      }
+      if (url.username || url.password || /^[a-z]+:\/\/[^/?#]*@/i.test(value)) {
+        return fail("must not contain a user name or password.");
+      }
+      if (value.includes("#")) return fail("must not contain a fragment (#).");
+      const taken = reserved.filter((name) => url.searchParams.has(name));
+      if (taken.length > 0) {
+        return fail(`must not already contain the parameters the service adds: ${taken.join(", ")}.`);
+      }
+    })
+    // The URL serialisation (spaces and non-ASCII percent-encoded) is what the Location header carries.
+    .transform((value) => new URL(value).href);
+
+const callbackUrl = returnUrl("callback url", PROOF_PARAMS);
 
 // The platform is any short string here: an unknown one is the coded `unsupported_platform`, not a
 // field error, so it is checked in the handler.

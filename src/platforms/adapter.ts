@@ -163,10 +163,19 @@ export const flatIdentity =
     return id ? { platform_id: id, handle: text(body, handleKey) ?? "" } : null;
   };
 
-/** The common token answer: `access_token` (and optionally a user id under `userIdKey`). */
+/**
+ * The common token answer: `access_token` (and optionally a user id under `userIdKey`), with
+ * `refresh_token` and `expires_in` (seconds) where the answer has them.
+ */
 export function accessToken(body: unknown, userIdKey?: string): PlatformToken | null {
   const token = text(body, "access_token");
   if (!token) return null;
+  const result: PlatformToken = { accessToken: token };
   const userId = userIdKey ? text(body, userIdKey) : undefined;
-  return userId ? { accessToken: token, userId } : { accessToken: token };
+  if (userId) result.userId = userId;
+  const refreshToken = child(body, "refresh_token");
+  if (typeof refreshToken === "string" && refreshToken !== "") result.refreshToken = refreshToken;
+  const expiresIn = Number(child(body, "expires_in"));
+  if (Number.isFinite(expiresIn) && expiresIn > 0) result.expiresIn = Math.floor(expiresIn);
+  return result;
 }

@@ -7,8 +7,17 @@ export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Re
 /** Who connected: the platform's permanent user id and the display handle. */
 export type Identity = { platform_id: string; handle: string };
 
-/** What a code exchange yields. Only held in memory for the identity call, then dropped. */
-export type PlatformToken = { accessToken: string; userId?: string };
+/**
+ * What a code exchange yields. A delegation holds it in memory for the identity call, then drops it; a
+ * connect stores it, encrypted, on the account. `refreshToken` and `expiresIn` (seconds) where the
+ * platform's token answer carries them.
+ */
+export type PlatformToken = {
+  accessToken: string;
+  userId?: string;
+  refreshToken?: string;
+  expiresIn?: number;
+};
 
 export type Credentials = { clientId: string; clientSecret: string };
 

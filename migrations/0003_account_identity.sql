@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `accounts_identity_idx` ON `accounts` (`workspace_id`,`platform`,`platform_user_id`);
