@@ -14,14 +14,15 @@ export const presentAccount = (a: Account) => ({
   workspace_id: a.workspaceId,
 });
 
-export const presentAccountAnalytics = (a: Account, now = Date.now()) => ({
+export const presentAccountAnalytics = (a: Account) => ({
   id: a.id,
   workspace_id: a.workspaceId,
   platform: a.platform,
   username: a.username,
   name: a.name,
   avatar: a.avatar,
-  has_expired: a.tokenExpiresAt !== null && a.tokenExpiresAt.getTime() <= now,
+  // Set when a token refresh failed for good: the account must be reconnected.
+  has_expired: a.expiredAt !== null,
   is_default: a.isDefault,
   support_threads: a.supportThreads,
   is_verified: a.isVerified,

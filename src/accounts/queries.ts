@@ -57,6 +57,7 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           tokenExpiresAt: value(a.tokenExpiresAt, "token_expires_at"),
           createdAt: value(now, "created_at"),
           updatedAt: value(now, "updated_at"),
+          expiredAt: value(null, "expired_at"),
         })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
@@ -69,6 +70,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
         accessTokenEnc: sql`excluded.access_token_enc`,
         refreshTokenEnc: sql`COALESCE(excluded.refresh_token_enc, accounts.refresh_token_enc)`,
         tokenExpiresAt: sql`excluded.token_expires_at`,
+        // A reconnect gives the account working tokens again.
+        expiredAt: null,
         updatedAt: new Date(now),
       },
     })

@@ -2,27 +2,13 @@
 // both. Idempotent: the metrics are overwritten with the platform's latest, and each comment is stored
 // once per (post, platform, platform comment id), so a redelivered job changes nothing twice.
 import { and, eq, sql } from "drizzle-orm";
+import { accountAuth, withFreshAuth } from "../accounts/tokens";
 import { insertInChunks } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
-import {
-  type Account,
-  accounts,
-  comments,
-  type Post,
-  type PostPlatform,
-  postPlatforms,
-  posts,
-} from "../db/schema";
-import { decryptSecret } from "../lib/crypto";
+import { accounts, comments, type Post, type PostPlatform, postPlatforms, posts } from "../db/schema";
 import { publishingAdapter } from "../platforms";
-import {
-  type AccountAuth,
-  type PlatformAdapter,
-  type PlatformComment,
-  PlatformError,
-  type PostMetrics,
-} from "../platforms/types";
+import type { AccountAuth, PlatformAdapter, PlatformComment, PostMetrics } from "../platforms/types";
 import { COUNT_METRICS } from "./queries";
 
 /** What syncing needs from outside the database, injectable so tests can swap in a platform or a clock. */
@@ -60,21 +46,6 @@ async function loadRow(db: Database, rowId: number) {
   return { row: rows[0], post: postRows[0], account: accountRows[0] };
 }
 
-async function accountAuth(env: Env, account: Account): Promise<AccountAuth> {
-  let accessToken: string | null = null;
-  if (account.accessTokenEnc) {
-    try {
-      accessToken = await decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc);
-    } catch {
-      throw new PlatformError("The account's access token cannot be decrypted.", {
-        kind: "auth",
-        code: "token_unreadable",
-      });
-    }
-  }
-  return { handle: account.username, platformUserId: account.platformUserId, accessToken };
-}
-
 /** Whole, non-negative counts and a finite rate, whatever the adapter answered. */
 export function cleanMetrics(metrics: PostMetrics): PostMetrics {
   const value = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
@@ -107,11 +78,18 @@ export async function syncRow(
   if (!row || !post || !account || row.status !== "PUBLISHED" || !row.platformPostId) return null;
   const platformPostId = row.platformPostId;
   const adapter = deps.adapterFor(env, row.platform);
-  const auth = await accountAuth(env, account);
-  const [fetched, found] = await Promise.all([
-    adapter.insights(auth, platformPostId),
-    adapter.comments(auth, platformPostId),
-  ]);
+  const tokens = { ...account, accountId: account.id };
+  let auth = await accountAuth(env, tokens, deps.now());
+  // A 401 refreshes the token once and asks once more; the auto-plug uses the auth that worked.
+  const [fetched, found] = await withFreshAuth(
+    env,
+    tokens,
+    auth,
+    (used) => Promise.all([adapter.insights(used, platformPostId), adapter.comments(used, platformPostId)]),
+    (used) => {
+      auth = used;
+    },
+  );
   const metrics = cleanMetrics(fetched);
   const now = new Date(deps.now());
   const inserts = insertInChunks(

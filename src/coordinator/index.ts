@@ -1,8 +1,9 @@
 // The Coordinator: the Durable Object that makes exact what must be exact under concurrency. One
 // instance per name: `user:<id>` holds that user's rate window; `delegation:<id>` holds one single-use
-// OAuth flow. An instance runs one method at a time and every read-check-write is synchronous SQL, so
+// OAuth flow; `account:<id>` serialises that account's token refreshes. An instance runs one method at a time and every read-check-write is synchronous SQL, so
 // counts and "first one wins" need no locks. The rules live beside this file.
 import { DurableObject } from "cloudflare:workers";
+import { type RefreshResult, refreshStoredToken } from "../accounts/tokens";
 import {
   createFlow,
   type Finishing,
@@ -18,6 +19,7 @@ export type { RateDecision } from "./rate-window";
 
 export const userCoordinator = (userId: number) => `user:${userId}`;
 export const flowCoordinator = (flowId: string) => `delegation:${flowId}`;
+export const accountCoordinator = (accountId: number) => `account:${accountId}`;
 
 export class Coordinator extends DurableObject<Env> {
   #window: Window | null = null;
@@ -55,6 +57,14 @@ export class Coordinator extends DurableObject<Env> {
 
   finishDelegation(finishing: Finishing, now = Date.now()) {
     return finishFlow(this.ctx.storage, finishing, now);
+  }
+
+  /**
+   * On `account:<id>`: refreshes the account's token if still needed (src/accounts/tokens.ts), with no
+   * other call of this instance running meanwhile, so one account has at most one refresh in flight.
+   */
+  refreshAccountToken(accountId: number, rejected: string | null): Promise<RefreshResult> {
+    return this.ctx.blockConcurrencyWhile(() => refreshStoredToken(this.env, accountId, rejected));
   }
 
   override async alarm() {

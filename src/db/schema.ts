@@ -115,6 +115,8 @@ export const accounts = sqliteTable(
     tokenExpiresAt: integer("token_expires_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Set when a token refresh failed for good (src/accounts/tokens.ts); cleared by a reconnect.
+    expiredAt: integer("expired_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),

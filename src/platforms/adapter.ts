@@ -61,6 +61,39 @@ const OAUTH_CALL: CallOptions = { quoteErrors: false };
 export function createAdapter(spec: PlatformSpec, context: AdapterContext): PlatformAdapter {
   const { credentials, endpoints, fetch: fetcher } = context;
   const publishing = context.publishing ?? notImplemented(spec.label);
+
+  /** A POST to the token endpoint with the client credentials, answered with the platform's token. */
+  async function tokenCall(what: string, params: URLSearchParams, grant: string): Promise<PlatformToken> {
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "content-type": "application/x-www-form-urlencoded",
+    };
+    if (spec.tokenAuth === "basic") {
+      headers.authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
+    } else {
+      params.set(spec.clientIdParam, credentials.clientId);
+      params.set("client_secret", credentials.clientSecret);
+    }
+    const body = await callPlatform(
+      fetcher,
+      what,
+      endpoints.token,
+      { method: "POST", headers, body: params },
+      OAUTH_CALL,
+    );
+    // Some platforms answer 200 with an OAuth error body.
+    if (text(body, "error")) {
+      throw new PlatformError(`${what}: the platform refused the ${grant}`, {
+        kind: "permanent",
+        code: "invalid_grant",
+      });
+    }
+    const token = spec.parseToken(body);
+    if (!token)
+      throw new PlatformError(`${what}: the answer has no access token`, { code: "invalid_response" });
+    return token;
+  }
+
   return {
     platform: spec.platform,
     pkce: spec.pkce,
@@ -82,8 +115,7 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
       return url.toString();
     },
 
-    async exchangeCode({ code, redirectUri, codeVerifier }) {
-      const what = `${spec.label} token exchange`;
+    exchangeCode({ code, redirectUri, codeVerifier }) {
       // Always a POST form body: a code and a client secret never travel in a URL, where logs keep them.
       const params = new URLSearchParams({
         grant_type: "authorization_code",
@@ -91,34 +123,12 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
         redirect_uri: redirectUri,
       });
       if (spec.pkce && codeVerifier) params.set("code_verifier", codeVerifier);
-      const headers: Record<string, string> = {
-        accept: "application/json",
-        "content-type": "application/x-www-form-urlencoded",
-      };
-      if (spec.tokenAuth === "basic") {
-        headers.authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`;
-      } else {
-        params.set(spec.clientIdParam, credentials.clientId);
-        params.set("client_secret", credentials.clientSecret);
-      }
-      const body = await callPlatform(
-        fetcher,
-        what,
-        endpoints.token,
-        { method: "POST", headers, body: params },
-        OAUTH_CALL,
-      );
-      // Some platforms answer 200 with an OAuth error body.
-      if (text(body, "error")) {
-        throw new PlatformError(`${what}: the platform refused the code`, {
-          kind: "permanent",
-          code: "invalid_grant",
-        });
-      }
-      const token = spec.parseToken(body);
-      if (!token)
-        throw new PlatformError(`${what}: the answer has no access token`, { code: "invalid_response" });
-      return token;
+      return tokenCall(`${spec.label} token exchange`, params, "code");
+    },
+
+    refreshToken(refreshToken) {
+      const params = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
+      return tokenCall(`${spec.label} token refresh`, params, "refresh token");
     },
 
     async identity(token: PlatformToken) {

@@ -78,6 +78,11 @@ export interface PlatformAdapter {
   authorizeUrl(request: AuthorizeRequest): string;
   exchangeCode(request: ExchangeRequest): Promise<PlatformToken>;
   identity(token: PlatformToken): Promise<Identity>;
+  /**
+   * The platform's `grant_type=refresh_token` call: a new access token (and, where the platform rotates
+   * them, a new refresh token). A refused refresh token is a permanent `invalid_grant` PlatformError.
+   */
+  refreshToken(refreshToken: string): Promise<PlatformToken>;
   /** Whether an `error` the platform sent back to the redirect URI means the user declined. */
   isDenial(error: string): boolean;
 

@@ -1,10 +1,10 @@
 // One attempt on one row, under its lease: reconcile first when an earlier attempt may have reached the
 // platform (`find` by the fingerprint the service controls), else publish the thread. Every failure
 // comes back as an Outcome; nothing here writes to the database.
-import { decryptSecret } from "../lib/crypto";
+import { accountAuth, withFreshAuth } from "../accounts/tokens";
 import { backgroundOrigin } from "../lib/origin";
 import { signMediaUrl } from "../media/links";
-import { type AccountAuth, type DraftItem, PlatformError } from "../platforms/types";
+import { type DraftItem, PlatformError } from "../platforms/types";
 import type { PublishDeps } from "./deps";
 import type { Lease } from "./lease";
 import type { Publishing, PublishingRow } from "./load";
@@ -31,14 +31,6 @@ export async function draftItems(env: Env, loaded: Publishing): Promise<DraftIte
   }));
 }
 
-async function accountAuth(env: Env, row: PublishingRow): Promise<AccountAuth> {
-  return {
-    handle: row.username,
-    platformUserId: row.platformUserId,
-    accessToken: row.accessTokenEnc ? await decryptSecret(env.ENCRYPTION_KEY, row.accessTokenEnc) : null,
-  };
-}
-
 /** `sp-<row id>-<occurrence>`: one fingerprint per publication of a row, stable across its retries. */
 export const fingerprintOf = (lease: Pick<Lease, "rowId" | "postedOn">) =>
   `sp-${lease.rowId}-${lease.postedOn.length + 1}`;
@@ -52,13 +44,16 @@ export async function attempt(
 ): Promise<Outcome> {
   try {
     const adapter = deps.adapterFor(env, row.platform);
-    const account = await accountAuth(env, row);
+    const auth = await accountAuth(env, row, deps.now());
     const fingerprint = fingerprintOf(lease);
-    if (lease.attempts > 1) {
-      const found = await adapter.find(account, fingerprint);
-      if (found) return { kind: "published", post: found };
-    }
-    const post = await adapter.publish(account, { items, settings: lease.settings, fingerprint });
+    // A 401 refreshes the token once and runs the attempt once more (src/accounts/tokens.ts).
+    const post = await withFreshAuth(env, row, auth, async (account) => {
+      if (lease.attempts > 1) {
+        const found = await adapter.find(account, fingerprint);
+        if (found) return found;
+      }
+      return adapter.publish(account, { items, settings: lease.settings, fingerprint });
+    });
     return { kind: "published", post };
   } catch (error) {
     if (error instanceof PlatformError) return outcomeOf(error);

@@ -28,7 +28,11 @@ export async function loadForPublishing(db: Database, postId: number) {
         platform: postPlatforms.platform,
         username: accounts.username,
         platformUserId: accounts.platformUserId,
+        accountId: postPlatforms.accountId,
         accessTokenEnc: accounts.accessTokenEnc,
+        refreshTokenEnc: accounts.refreshTokenEnc,
+        tokenExpiresAt: accounts.tokenExpiresAt,
+        expiredAt: accounts.expiredAt,
       })
       .from(postPlatforms)
       .innerJoin(accounts, eq(accounts.id, postPlatforms.accountId))

@@ -17,7 +17,10 @@ export type Outcome =
 
 const rowError = (error: PlatformError) => ({ code: error.code, message: error.message.slice(0, 1000) });
 
-/** A PlatformError as an outcome. `auth` fails at once until token refresh lands (a later issue). */
+/**
+ * A PlatformError as an outcome. `auth` fails at once: the attempt has already refreshed the token and
+ * tried once more (src/accounts/tokens.ts); `account_expired` is a permanent error.
+ */
 export function outcomeOf(error: PlatformError): Outcome {
   switch (error.kind) {
     case "permanent":

@@ -1,0 +1,192 @@
+// An account's AccountAuth for background work (publishing, analytics sync): its stored access token,
+// decrypted, refreshed first when it expires within five minutes. Refreshes run in the account's
+// Coordinator (`account:<id>`), one at a time, so a platform that rotates refresh tokens (X, TikTok)
+// never sees two refreshes of one token. A refresh the platform refuses for good marks the account
+// expired (`expired_at`) until it is reconnected.
+import { eq } from "drizzle-orm";
+import { createDb } from "../db/client";
+import { accounts } from "../db/schema";
+import { decryptSecret, encryptSecret } from "../lib/crypto";
+import { publishingAdapter } from "../platforms";
+import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
+
+/** A token expiring sooner than this is refreshed before it is used. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+
+/** What a caller knows of an account: enough to build its AccountAuth. */
+export type AccountTokens = {
+  accountId: number;
+  username: string;
+  platformUserId: string | null;
+  accessTokenEnc: string | null;
+  refreshTokenEnc: string | null;
+  tokenExpiresAt: Date | null;
+  expiredAt: Date | null;
+};
+
+/** What the Coordinator's refresh answers (plain data: errors do not keep their class over RPC). */
+export type RefreshResult =
+  | { kind: "ok"; accessToken: string | null }
+  | { kind: "expired" }
+  | { kind: "failed"; failure: FailureKind; code: string; message: string };
+
+export const accountExpired = () =>
+  new PlatformError("The account's authorization has expired; reconnect the account.", {
+    kind: "permanent",
+    code: "account_expired",
+  });
+
+const needsRefresh = (expiresAt: Date | null, refreshTokenEnc: string | null, now: number) =>
+  refreshTokenEnc !== null && expiresAt !== null && expiresAt.getTime() - now < REFRESH_MARGIN_MS;
+
+async function decryptToken(env: Env, encrypted: string): Promise<string> {
+  try {
+    return await decryptSecret(env.ENCRYPTION_KEY, encrypted);
+  } catch {
+    throw new PlatformError("The account's access token cannot be decrypted.", {
+      kind: "auth",
+      code: "token_unreadable",
+    });
+  }
+}
+
+async function viaCoordinator(env: Env, accountId: number, rejected: string | null): Promise<string | null> {
+  const result = await env.COORDINATOR.getByName(`account:${accountId}`).refreshAccountToken(
+    accountId,
+    rejected,
+  );
+  if (result.kind === "ok") return result.accessToken;
+  if (result.kind === "expired") throw accountExpired();
+  throw new PlatformError(result.message, { kind: result.failure, code: result.code });
+}
+
+/**
+ * The account's AccountAuth: no token for an account stored without one (the sandbox mints its own),
+ * else its access token, refreshed first when it expires within five minutes.
+ */
+export async function accountAuth(env: Env, account: AccountTokens, now = Date.now()): Promise<AccountAuth> {
+  const base = { handle: account.username, platformUserId: account.platformUserId };
+  if (!account.accessTokenEnc) return { ...base, accessToken: null };
+  if (account.expiredAt) throw accountExpired();
+  const accessToken = needsRefresh(account.tokenExpiresAt, account.refreshTokenEnc, now)
+    ? await viaCoordinator(env, account.accountId, null)
+    : await decryptToken(env, account.accessTokenEnc);
+  return { ...base, accessToken };
+}
+
+/**
+ * Runs `call` with the account's auth; when the platform answers 401 (`auth`) and the account has a
+ * refresh token, refreshes once and runs it once more. `onAuth` sees the auth the last run used.
+ */
+export async function withFreshAuth<T>(
+  env: Env,
+  account: AccountTokens,
+  auth: AccountAuth,
+  call: (auth: AccountAuth) => Promise<T>,
+  onAuth?: (auth: AccountAuth) => void,
+): Promise<T> {
+  onAuth?.(auth);
+  try {
+    return await call(auth);
+  } catch (error) {
+    if (!(error instanceof PlatformError) || error.kind !== "auth") throw error;
+    if (!account.refreshTokenEnc || auth.accessToken === null) throw error;
+    const accessToken = await viaCoordinator(env, account.accountId, auth.accessToken);
+    const fresh = { ...auth, accessToken };
+    onAuth?.(fresh);
+    return call(fresh);
+  }
+}
+
+/**
+ * The Coordinator's side (instance `account:<id>`, inside blockConcurrencyWhile): re-reads the account,
+ * refreshes only if still needed (its token expires within five minutes, or it is still the token the
+ * platform rejected), stores the new tokens encrypted, and answers the access token to use.
+ */
+export async function refreshStoredToken(
+  env: Env,
+  accountId: number,
+  rejected: string | null,
+  now = Date.now(),
+): Promise<RefreshResult> {
+  const db = createDb(env.DB);
+  const [account] = await db
+    .select({
+      platform: accounts.platform,
+      accessTokenEnc: accounts.accessTokenEnc,
+      refreshTokenEnc: accounts.refreshTokenEnc,
+      tokenExpiresAt: accounts.tokenExpiresAt,
+      expiredAt: accounts.expiredAt,
+    })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  if (!account)
+    return {
+      kind: "failed",
+      failure: "permanent",
+      code: "account_missing",
+      message: "The account no longer exists.",
+    };
+  if (account.expiredAt) return { kind: "expired" };
+  if (!account.accessTokenEnc) return { kind: "ok", accessToken: null };
+  let current: string | null = null;
+  try {
+    current = await decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc);
+  } catch {
+    // Unreadable: refreshing is the only way to a usable token.
+  }
+  const stillNeeded =
+    current === null ||
+    current === rejected ||
+    needsRefresh(account.tokenExpiresAt, account.refreshTokenEnc, now);
+  if (!stillNeeded) return { kind: "ok", accessToken: current };
+  if (!account.refreshTokenEnc) {
+    return {
+      kind: "failed",
+      failure: "auth",
+      code: "token_unreadable",
+      message: "The account's access token cannot be used.",
+    };
+  }
+  const markExpired = async (): Promise<RefreshResult> => {
+    await db
+      .update(accounts)
+      .set({ expiredAt: new Date(now) })
+      .where(eq(accounts.id, accountId));
+    return { kind: "expired" };
+  };
+  let refreshToken: string;
+  try {
+    refreshToken = await decryptSecret(env.ENCRYPTION_KEY, account.refreshTokenEnc);
+  } catch {
+    // The refresh token cannot be decrypted: only a reconnect helps.
+    return markExpired();
+  }
+  let token: PlatformToken;
+  try {
+    token = await publishingAdapter(env, account.platform).refreshToken(refreshToken);
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    // Refused for good (`invalid_grant`, a revoked grant): the account must be reconnected.
+    const refused = error.kind === "permanent" || error.kind === "auth";
+    if (refused && error.code !== "platform_not_configured") return markExpired();
+    // A refresh whose answer was lost may have been accepted; it is retried like any transient fault.
+    const failure = error.kind === "unknown_outcome" ? "transient" : error.kind;
+    return { kind: "failed", failure, code: error.code, message: error.message };
+  }
+  const [accessTokenEnc, refreshTokenEnc] = await Promise.all([
+    encryptSecret(env.ENCRYPTION_KEY, token.accessToken),
+    // A platform that keeps its refresh tokens answers none (or the same one): keep the stored one.
+    token.refreshToken ? encryptSecret(env.ENCRYPTION_KEY, token.refreshToken) : account.refreshTokenEnc,
+  ]);
+  await db
+    .update(accounts)
+    .set({
+      accessTokenEnc,
+      refreshTokenEnc,
+      tokenExpiresAt: token.expiresIn ? new Date(now + token.expiresIn * 1000) : null,
+      updatedAt: new Date(now),
+    })
+    .where(eq(accounts.id, accountId));
+  return { kind: "ok", accessToken: token.accessToken };
+}

@@ -1,0 +1,198 @@
+// Keeping tokens alive (src/accounts/tokens.ts): an account connected through the sandbox (X, whose
+// refresh tokens rotate) has its token refreshed before a publish when it expires within five minutes,
+// at most once under concurrency (the account's Coordinator), once after a 401, and is marked expired
+// when the platform refuses its refresh token for good; a reconnect clears that.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { accountAuth } from "../../src/accounts/tokens";
+import { decryptSecret, encryptSecret } from "../../src/lib/crypto";
+import { deliver as deliverSync } from "../analytics/queue";
+import { runFlow } from "../delegation/support";
+import { deliver, publishingPost, rowsOf, sandboxPosts } from "../publishing/support";
+import { call } from "../support/client";
+import { createTenant } from "../support/seed";
+
+type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+type Stored = {
+  id: number;
+  username: string;
+  platform_user_id: string | null;
+  access_token_enc: string | null;
+  refresh_token_enc: string | null;
+  token_expires_at: number | null;
+  expired_at: number | null;
+};
+
+const stored = async (id: number) =>
+  (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?").bind(id).first<Stored>())!;
+
+const plain = (encrypted: string | null) => decryptSecret(env.ENCRYPTION_KEY, encrypted!);
+
+/** Connects an X account through the sandbox's consent; answers its id. */
+async function connectX(t: Tenant, handle: string) {
+  const res = await call<{ authorize_url: string }>("POST", "/api/v1/accounts/connect", {
+    key: t.key,
+    body: {
+      workspace_id: t.workspace.id,
+      platform: "twitter",
+      redirect_url: "https://app.example.test/done",
+    },
+  });
+  expect(res.status).toBe(201);
+  const { landed } = await runFlow(res.body.authorize_url, { handle });
+  expect(landed.searchParams.get("status")).toBe("connected");
+  return Number(landed.searchParams.get("account_id"));
+}
+
+const expireIn = (id: number, ms: number) =>
+  env.DB.prepare("UPDATE accounts SET token_expires_at = ? WHERE id = ?")
+    .bind(Date.now() + ms, id)
+    .run();
+
+/** How many X refresh tokens the sandbox has seen spent (X rotates them: one per accepted refresh). */
+const spentRefreshes = () =>
+  runInDurableObject(env.SANDBOX_STORE.getByName("twitter"), async (_instance, state) => {
+    const [row] = state.storage.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM spent WHERE id LIKE 'refresh:%'")
+      .toArray();
+    return row!.n;
+  });
+
+async function publishTo(t: Tenant, accountId: number) {
+  const postId = await publishingPost(t, { accounts: [accountId], content: [{ text: `Hi ${accountId}` }] });
+  await deliver([{ post_id: postId }]);
+  return { postId, rows: await rowsOf(postId) };
+}
+
+describe("account tokens", () => {
+  it("refreshes a token expiring within five minutes before publishing, and stores the new one", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "refresh_first");
+    const before = await stored(id);
+    await expireIn(id, 60_000);
+    const spent = await spentRefreshes();
+
+    const { rows } = await publishTo(t, id);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(await sandboxPosts("twitter", id)).toHaveLength(1);
+    const after = await stored(id);
+    expect(await plain(after.access_token_enc)).not.toBe(await plain(before.access_token_enc));
+    // X rotates refresh tokens.
+    expect(await plain(after.refresh_token_enc)).not.toBe(await plain(before.refresh_token_enc));
+    expect(after.token_expires_at).toBeGreaterThan(Date.now() + 3600_000);
+    expect(after.expired_at).toBeNull();
+    expect(await spentRefreshes()).toBe(spent + 1);
+  });
+
+  it("leaves a token far from expiry alone", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "fresh_enough");
+    const before = await stored(id);
+    const { rows } = await publishTo(t, id);
+    expect(rows[0]!.status).toBe("PUBLISHED");
+    expect((await stored(id)).access_token_enc).toBe(before.access_token_enc);
+  });
+
+  it("sends one refresh to the platform for 10 parallel callers, and all get the new token", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "parallel");
+    await expireIn(id, 60_000);
+    const row = await stored(id);
+    const old = await plain(row.access_token_enc);
+    const spent = await spentRefreshes();
+    const tokens = {
+      accountId: id,
+      username: row.username,
+      platformUserId: row.platform_user_id,
+      accessTokenEnc: row.access_token_enc,
+      refreshTokenEnc: row.refresh_token_enc,
+      tokenExpiresAt: new Date(row.token_expires_at!),
+      expiredAt: null,
+    };
+
+    const auths = await Promise.all(Array.from({ length: 10 }, () => accountAuth(env, tokens)));
+
+    const after = await stored(id);
+    const fresh = await plain(after.access_token_enc);
+    expect(fresh).not.toBe(old);
+    expect(auths.map((a) => a.accessToken)).toEqual(Array(10).fill(fresh));
+    // Exactly one refresh reached X: one rotation spent, and no second one refused (that would have
+    // marked the account expired).
+    expect(await spentRefreshes()).toBe(spent + 1);
+    expect(after.expired_at).toBeNull();
+  });
+
+  it("refreshes once after a 401 and publishes once", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "rejected");
+    // A token X no longer accepts, though the account believes it has hours left.
+    const bad = await encryptSecret(env.ENCRYPTION_KEY, "revoked-access-token");
+    await env.DB.prepare("UPDATE accounts SET access_token_enc = ? WHERE id = ?").bind(bad, id).run();
+    const spent = await spentRefreshes();
+
+    const { rows } = await publishTo(t, id);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(await sandboxPosts("twitter", id)).toHaveLength(1);
+    expect(await spentRefreshes()).toBe(spent + 1);
+    const after = await stored(id);
+    expect(await plain(after.access_token_enc)).not.toBe("revoked-access-token");
+    expect(after.expired_at).toBeNull();
+  });
+
+  it("marks the account expired when its refresh token is refused, fails the row, and a reconnect clears it", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "revoked");
+    const bad = await encryptSecret(env.ENCRYPTION_KEY, "revoked-refresh-token");
+    await env.DB.prepare("UPDATE accounts SET refresh_token_enc = ?, token_expires_at = ? WHERE id = ?")
+      .bind(bad, Date.now() + 60_000, id)
+      .run();
+
+    const { postId, rows } = await publishTo(t, id);
+    expect(rows[0]).toMatchObject({
+      status: "FAILED",
+      error: { code: "account_expired", message: expect.stringMatching(/reconnect the account/) },
+    });
+    expect(await sandboxPosts("twitter", id)).toHaveLength(0);
+    expect((await stored(id)).expired_at).toBeGreaterThan(0);
+    const report = await call("GET", `/api/v1/analytics/posts/${postId}`, { key: t.key });
+    expect(report.status).toBe(200);
+    expect(report.body.accounts[0].account).toMatchObject({ id, has_expired: true });
+
+    // A later publish fails at once, without asking the platform.
+    const spent = await spentRefreshes();
+    const again = await publishTo(t, id);
+    expect(again.rows[0]!.error).toMatchObject({ code: "account_expired" });
+    expect(await spentRefreshes()).toBe(spent);
+
+    expect(await connectX(t, "revoked")).toBe(id);
+    expect((await stored(id)).expired_at).toBeNull();
+    const healed = await call("GET", `/api/v1/analytics/posts/${postId}`, { key: t.key });
+    expect(healed.body.accounts[0].account).toMatchObject({ id, has_expired: false });
+    const third = await publishTo(t, id);
+    expect(third.rows[0]!.status).toBe("PUBLISHED");
+  });
+
+  it("refreshes once after a 401 in the analytics sync and reads the metrics", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "sync_rejected");
+    const { rows } = await publishTo(t, id);
+    expect(rows[0]!.status).toBe("PUBLISHED");
+    const bad = await encryptSecret(env.ENCRYPTION_KEY, "revoked-access-token");
+    await env.DB.prepare("UPDATE accounts SET access_token_enc = ? WHERE id = ?").bind(bad, id).run();
+    const spent = await spentRefreshes();
+
+    const result = await deliverSync([rows[0]!.id]);
+    expect(result.retryMessages).toHaveLength(0);
+    expect(await spentRefreshes()).toBe(spent + 1);
+    const synced = await env.DB.prepare(
+      "SELECT analytics_synced_at, analytics FROM post_platforms WHERE id = ?",
+    )
+      .bind(rows[0]!.id)
+      .first<{ analytics_synced_at: number | null; analytics: string | null }>();
+    expect(synced!.analytics_synced_at).toBeGreaterThan(0);
+    expect(JSON.parse(synced!.analytics!)).toHaveProperty("impressions");
+    expect(await plain((await stored(id)).access_token_enc)).not.toBe("revoked-access-token");
+  });
+});
