@@ -1,7 +1,7 @@
 // The API's three forms of an account: short (inside a workspace), list, and analytics.
 import { z } from "zod";
 import { PLATFORMS } from "../db/enums";
-import { returnUrl } from "../delegation/schemas";
+import { authorizeLinkSchema, returnUrl } from "../delegation/schemas";
 import { bodyId } from "../lib/schemas";
 
 export const accountShortSchema = z
@@ -53,13 +53,4 @@ export const connectBody = z.object({
   }),
 });
 
-export const connectResponse = z
-  .strictObject({
-    authorize_url: z.url().meta({
-      description: "Single-use link for the user's browser; it names nothing of the request.",
-      example:
-        "https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw",
-    }),
-    expires_in: z.int().meta({ description: "Seconds the link stays usable.", example: 900 }),
-  })
-  .meta({ id: "AccountConnect" });
+export const connectResponse = authorizeLinkSchema("AccountConnect");

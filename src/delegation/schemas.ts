@@ -80,15 +80,19 @@ export const sessionBody = z.object({
     }),
 });
 
-export const sessionResponse = z
-  .strictObject({
-    authorize_url: z.url().meta({
-      description: "Single-use link for the user's browser; it names nothing of the request.",
-      example:
-        "https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw",
-    }),
-    expires_in: z.int().meta({ description: "Seconds the link stays usable.", example: 900 }),
-  })
-  .meta({ id: "DelegationSession" });
+/** `{authorize_url, expires_in}`: what starts a browser flow, delegation or account connect alike. */
+export const authorizeLinkSchema = (id: string) =>
+  z
+    .strictObject({
+      authorize_url: z.url().meta({
+        description: "Single-use link for the user's browser; it names nothing of the request.",
+        example:
+          "https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw",
+      }),
+      expires_in: z.int().meta({ description: "Seconds the link stays usable.", example: 900 }),
+    })
+    .meta({ id });
+
+export const sessionResponse = authorizeLinkSchema("DelegationSession");
 
 export type SessionBody = z.infer<typeof sessionBody>;
