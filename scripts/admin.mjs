@@ -46,6 +46,12 @@ const COMMANDS = {
   // A compromised key: revoke it, or roll it (a new key with the same grants; the old one stops at once).
   "revoke-api-key": { method: "DELETE", body: false, path: (f) => `/api-keys/${f.id}`, flags: "--id" },
   "roll-api-key": { method: "POST", body: false, path: (f) => `/api-keys/${f.id}/roll`, flags: "--id" },
+  // Abilities and/or expiry (`--expires_at none` clears it); holds from the key's next request.
+  "update-api-key": {
+    method: "PATCH",
+    path: (f) => `/api-keys/${f.id}`,
+    flags: "--id [--abilities posts,labels --expires_at 2030-01-01T00:00:00Z|none]",
+  },
   // Where the key's delegation sessions may send browsers back to (empty list: anywhere https).
   "set-callback-origins": {
     method: "PUT",
@@ -81,6 +87,7 @@ function toBody(command, flags) {
       body[name] = value === "true" ? [] : value.split(",").filter(Boolean);
     else if (name.endsWith("_id")) body[name] = Number(value);
     else if (name.startsWith("is_")) body[name] = value === "true";
+    else if (name === "expires_at" && value === "none") body[name] = null;
     else body[name] = value;
   }
   return body;

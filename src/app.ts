@@ -6,12 +6,11 @@ import { analyticsRouter } from "./analytics";
 import { delegationRouter } from "./delegation";
 import { docsRouter } from "./docs";
 import { foldersRouter } from "./folders";
-import { authenticate } from "./http/auth";
 import { requestContext } from "./http/context";
 import type { ApiEnv, BareEnv } from "./http/env";
 import { renderError, routeNotFound } from "./http/errors";
+import { apiGate } from "./http/gate";
 import { registerDocument } from "./http/openapi";
-import { rateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-log";
 import { createRouter } from "./http/router";
 import { labelsRouter } from "./labels";
@@ -21,7 +20,7 @@ import { sandboxRouter } from "./platforms/sandbox";
 import { postsRouter } from "./posts";
 import { workspacesRouter } from "./workspaces";
 
-// Every /api/v1 resource sits behind the same gate: API key, then the per-user rate limit. The gate is
+// Every /api/v1 resource sits behind the same gate (src/http/gate.ts): API key and per-user rate limit. The gate is
 // mounted per resource so that an unknown path is a plain 404, not a 401.
 const RESOURCES = [
   "/workspaces",
@@ -33,7 +32,8 @@ const RESOURCES = [
   "/analytics",
 ] as const;
 const api = createRouter<ApiEnv>();
-for (const path of RESOURCES) api.use(`${path}/*`, authenticate, rateLimit);
+const gate = apiGate("api");
+for (const path of RESOURCES) api.use(`${path}/*`, gate);
 api
   .route("/workspaces", workspacesRouter)
   .route("/accounts", accountsRouter)

@@ -6,14 +6,17 @@ import type { ConnectTarget } from "../coordinator/flow";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { type CallbackError, withParams } from "../delegation/proof";
-import { encryptSecret } from "../lib/crypto";
-import type { Identity, PlatformToken } from "../platforms/types";
+import { decryptSecret, encryptSecret } from "../lib/crypto";
+import { publishingAdapter } from "../platforms";
+import type { Channel, Identity, PlatformToken } from "../platforms/types";
 import { upsertAccount } from "./queries";
 
 /**
- * Stores the connected account: its tokens AES-GCM encrypted (never plaintext in D1), its profile
- * (username and name are the platform's handle; the avatar is kept, as identities carry none yet).
- * The account's id, or null when the user is no longer a member of the workspace.
+ * Stores the connected account: its tokens AES-GCM encrypted (never plaintext in D1) and its profile.
+ * With a `channel` (src/accounts/channels.ts) the account is the channel: its id, handle, name and
+ * avatar, and its own token where it has one (a Facebook Page's, which does not expire and is not
+ * refreshed: the user's refresh token and expiry are not kept with it). The account's id, or null when
+ * the user is no longer a member of the workspace.
  */
 export async function storeConnectedAccount(
   db: Database,
@@ -22,28 +25,37 @@ export async function storeConnectedAccount(
   target: ConnectTarget,
   token: PlatformToken,
   identity: Identity,
+  channel: Channel | null = null,
   now = Date.now(),
 ): Promise<number | null> {
+  const ownToken = channel?.accessToken;
   const [accessTokenEnc, refreshTokenEnc] = await Promise.all([
-    encryptSecret(encryptionKey, token.accessToken),
-    token.refreshToken ? encryptSecret(encryptionKey, token.refreshToken) : null,
+    encryptSecret(encryptionKey, ownToken ?? token.accessToken),
+    token.refreshToken && !ownToken ? encryptSecret(encryptionKey, token.refreshToken) : null,
   ]);
-  const handle = identity.handle || identity.platform_id;
+  const handle = (channel?.handle || identity.handle || identity.platform_id).slice(0, 255);
+  const name = (channel?.name || identity.name || handle).slice(0, 255);
   const [rows] = await db.batch([
     upsertAccount(db, {
       workspaceId: target.workspaceId,
       userId: target.userId,
       platform,
-      platformUserId: identity.platform_id,
+      platformUserId: channel?.id ?? identity.platform_id,
       username: handle,
-      name: handle,
+      name,
+      avatar: safeAvatar(channel ? channel.avatar : identity.avatar),
+      isVerified: channel ? false : (identity.verified ?? false),
       accessTokenEnc,
       refreshTokenEnc,
-      tokenExpiresAt: token.expiresIn ? now + token.expiresIn * 1000 : null,
+      tokenExpiresAt: token.expiresIn && !ownToken ? now + token.expiresIn * 1000 : null,
     }),
   ]);
   return rows[0]?.id ?? null;
 }
+
+/** An avatar is shown by clients as an image link: only an https URL of sane length is kept. */
+const safeAvatar = (url: string | null | undefined) =>
+  url && url.length <= 2048 && URL.canParse(url) && new URL(url).protocol === "https:" ? url : null;
 
 /** redirect_url on success: `status=connected&account_id=…&platform=…`. */
 export const connectedLocation = (redirectUrl: string, accountId: number, platform: string) =>
@@ -52,3 +64,31 @@ export const connectedLocation = (redirectUrl: string, accountId: number, platfo
 /** redirect_url on failure: `error` and `error_description` (a connect has no application state). */
 export const connectErrorLocation = (redirectUrl: string, error: CallbackError, description: string) =>
   withParams(redirectUrl, { error, error_description: description });
+
+/**
+ * Revokes a disconnected account's token at the platform, where the platform offers revocation, so
+ * the service's grant ends with the account. Best effort: the account is already deleted, so a failure
+ * is only logged (the token then lives until the platform expires it).
+ */
+export async function revokeDisconnected(
+  env: Env,
+  account: {
+    platform: Platform;
+    username: string;
+    platformUserId: string | null;
+    accessTokenEnc: string | null;
+  },
+): Promise<void> {
+  if (!account.accessTokenEnc) return;
+  try {
+    const accessToken = await decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc);
+    await publishingAdapter(env, account.platform).revoke({
+      handle: account.username,
+      platformUserId: account.platformUserId,
+      accessToken,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.warn(`disconnect: the ${account.platform} token was not revoked: ${reason}`);
+  }
+}

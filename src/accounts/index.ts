@@ -12,6 +12,7 @@ import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
 import { lookupAdapter } from "../platforms/index";
 import { accessibleWorkspace } from "../workspaces/queries";
+import { revokeDisconnected } from "./connect";
 import { presentAccount } from "./present";
 import { accountsOfUser, disconnectAccount } from "./queries";
 import { accountSchema, connectBody, connectResponse } from "./schemas";
@@ -21,10 +22,10 @@ const tags = ["Accounts"];
 const CONNECT_DESCRIPTION = `Starts connecting a social account to a workspace by OAuth.
 
 1. Call this endpoint; send the user's browser to \`authorize_url\`. It is single-use (of parallel opens, one proceeds) and expires after \`expires_in\` seconds (${AUTHORIZE_TTL_MS / 1000}); the service sends the browser on to the platform's consent page.
-2. The platform sends the browser back to the service, which stores the account and redirects the browser to \`redirect_url\` with \`status=connected\`, \`account_id\` and \`platform\`.
+2. The platform sends the browser back to the service, which stores the account and redirects the browser to \`redirect_url\` with \`status=connected\`, \`account_id\` and \`platform\`. Where the login is not itself the place posts go (a Facebook user's Pages, a LinkedIn member's profile and the organisations they administer, a Google account's YouTube channels), the service first shows a page listing them and stores the one the user picks (with a single one, it is stored at once); the pick is single use and bound to the browser that consented.
 3. Otherwise \`redirect_url\` receives \`error\` and \`error_description\`: \`access_denied\` (the user declined), \`connection_failed\` (the platform failed, the flow took too long, it was finished in another browser, or the workspace is no longer accessible), \`expired_request\` (the link was already used or has expired).
 
-The account is identified by (workspace, platform, the platform's user id): connecting the same platform user again updates the same account (same \`id\`): its username and name, and its tokens, so an expired account works again. Tokens are stored encrypted. When the API key has registered callback origins, \`redirect_url\` must be on one of them.`;
+The account is identified by (workspace, platform, the platform's user id, or the picked channel's id): connecting the same platform user again updates the same account (same \`id\`): its username, name, avatar and verified flag, and its tokens, so an expired account works again. A connect asks the platform for the scopes that publish, read insights and comments, and keep the account connected (a refresh token). Tokens are stored encrypted. When the API key has registered callback origins, \`redirect_url\` must be on one of them.`;
 
 export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
@@ -44,6 +45,7 @@ export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("accounts", {
       method: "post",
+      earlyReads: true,
       path: "/connect",
       tags,
       summary: "Connect an account",
@@ -69,6 +71,8 @@ export const accountsRouter = createRouter<ApiEnv>()
       const [workspace] = await accessibleWorkspace(db, principal.userId, workspace_id);
       if (!workspace) throw notFound("Workspace");
       const { id, token } = await newAuthorizeToken(c.env);
+      // The workspace read overlapped the gate's Coordinator call; the flow is created once admitted.
+      await c.var.admitted();
       const coordinator = c.env.COORDINATOR.getByName(flowCoordinator(id));
       await c.var.meter.gate(() =>
         coordinator.createDelegation({
@@ -89,11 +93,12 @@ export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("accounts", {
       method: "delete",
+      earlyReads: true,
       path: "/{id}",
       tags,
       summary: "Disconnect an account",
       description:
-        "Deletes the account and its stored tokens. Its platform rows go with it: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Rows already published on this account are removed too, with their analytics.",
+        "Deletes the account and its stored tokens, and revokes the token at the platform where the platform offers revocation (after the answer, best effort). Its platform rows go with it: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Rows already published on this account are removed too, with their analytics.",
       request: { params: idParams },
       responses: { 200: jsonContent(messageSchema, "Disconnected.") },
       errors: [404],
@@ -101,8 +106,10 @@ export const accountsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [, deleted] = await db.batch(disconnectAccount(db, principal.userId, id));
-      if (deleted.length === 0) throw notFound("Account");
+      const [[account], , deleted] = await db.batch(disconnectAccount(db, principal.userId, id));
+      if (deleted.length === 0 || !account) throw notFound("Account");
+      // After the answer: the account is gone either way, and a platform's slowness is not the client's.
+      c.executionCtx.waitUntil(revokeDisconnected(c.env, account));
       return c.json({ message: "Account disconnected successfully." }, 200);
     },
   );

@@ -20,6 +20,8 @@ export type ConnectedAccount = {
   platformUserId: string;
   username: string;
   name: string;
+  avatar: string | null;
+  isVerified: boolean;
   accessTokenEnc: string;
   refreshTokenEnc: string | null;
   tokenExpiresAt: number | null;
@@ -28,8 +30,8 @@ export type ConnectedAccount = {
 /**
  * Inserts the account, or updates the one the workspace already has for this platform user (the
  * unique accounts_identity_idx), in one statement: the profile and the tokens are replaced (a refresh
- * token is kept when the platform sent none this time), so `has_expired` clears; the avatar, the
- * defaults and the flags stay. Written only while `userId` is still a member of the workspace (it may
+ * token and an avatar are kept when the platform sent none this time), so `has_expired` clears; the
+ * defaults and the other flags stay. Written only while `userId` is still a member of the workspace (it may
  * have left during the consent): the RETURNING row is empty otherwise.
  */
 export function upsertAccount(db: Database, a: ConnectedAccount) {
@@ -48,8 +50,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           platformUserId: value(a.platformUserId, "platform_user_id"),
           username: value(a.username, "username"),
           name: value(a.name, "name"),
-          avatar: value(null, "avatar"),
-          isVerified: value(0, "is_verified"),
+          avatar: value(a.avatar, "avatar"),
+          isVerified: value(a.isVerified ? 1 : 0, "is_verified"),
           isDefault: value(0, "is_default"),
           supportThreads: value(1, "support_threads"),
           accessTokenEnc: value(a.accessTokenEnc, "access_token_enc"),
@@ -67,6 +69,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
       set: {
         username: sql`excluded.username`,
         name: sql`excluded.name`,
+        avatar: sql`COALESCE(excluded.avatar, accounts.avatar)`,
+        isVerified: sql`excluded.is_verified`,
         accessTokenEnc: sql`excluded.access_token_enc`,
         refreshTokenEnc: sql`COALESCE(excluded.refresh_token_enc, accounts.refresh_token_enc)`,
         tokenExpiresAt: sql`excluded.token_expires_at`,
@@ -86,7 +90,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
  *    against the old one is refused rather than racing the removal);
  * 2. the account is deleted; its platform rows go with it (ON DELETE CASCADE), published rows and
  *    their analytics included.
- * The second statement's RETURNING says whether the account existed for this user.
+ * The last statement's RETURNING says whether the account existed for this user; the first reads what
+ * revoking its token needs.
  */
 export function disconnectAccount(db: Database, userId: number, accountId: number) {
   const owned = and(eq(accounts.id, accountId), inUserWorkspaces(db, accounts.workspaceId, userId));
@@ -95,6 +100,16 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
     .from(postPlatforms)
     .where(inArray(postPlatforms.accountId, db.select({ id: accounts.id }).from(accounts).where(owned)));
   return [
+    // What the token revocation after the delete needs (src/accounts/connect.ts revokeDisconnected).
+    db
+      .select({
+        platform: accounts.platform,
+        username: accounts.username,
+        platformUserId: accounts.platformUserId,
+        accessTokenEnc: accounts.accessTokenEnc,
+      })
+      .from(accounts)
+      .where(owned),
     db
       .update(posts)
       .set({

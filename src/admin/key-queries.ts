@@ -1,6 +1,8 @@
 // API key lifecycle in D1: issue, list, revoke, roll, and the signing secret. Keys and secrets are
 // generated in keys.ts; only the key's hash and the secret's ciphertext are written.
 import { asc, eq, sql } from "drizzle-orm";
+import { userCoordinator } from "../coordinator";
+import { keyDigest, REVOKED } from "../coordinator/key-state";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { notFound } from "../http/errors";
@@ -28,29 +30,86 @@ export async function issueKey(db: Database, body: NewApiKey) {
   return { id: row.id, key };
 }
 
+/** Everything a key change announces (announceKeyChange). */
+const keyRow = {
+  id: apiKeys.id,
+  userId: apiKeys.userId,
+  keyHash: apiKeys.keyHash,
+  abilities: apiKeys.abilities,
+  expiresAt: apiKeys.expiresAt,
+  signingSecretEnc: apiKeys.signingSecretEnc,
+  callbackOrigins: apiKeys.callbackOrigins,
+};
+type KeyRow = { [K in keyof typeof keyRow]: (typeof apiKeys.$inferSelect)[K extends "id" ? "id" : K] };
+
+/**
+ * Tells the key's user's Coordinator that the key changed (or, with `revoked`, is gone), after D1 has
+ * the change: isolates that cached it see the change on its very next request (src/http/gate.ts).
+ */
+export async function announceKeyChange(env: Env, key: KeyRow, revoked = false) {
+  const digest = revoked ? REVOKED : await keyDigest({ ...key, keyId: key.id });
+  await env.COORDINATOR.getByName(userCoordinator(key.userId)).keyChanged(key.id, digest);
+}
+
+/** announceKeyChange as a route makes it (through its meter). */
+export type Announce = (key: KeyRow, revoked?: boolean) => Promise<void>;
+
 /** A new signing secret for the key, replacing any earlier one; shown once. */
-export async function issueSigningSecret(db: Database, encryptionKey: string | undefined, keyId: number) {
+export async function issueSigningSecret(
+  db: Database,
+  announce: Announce,
+  encryptionKey: string | undefined,
+  keyId: number,
+) {
   const secret = generateSigningSecret();
   const updated = await db
     .update(apiKeys)
     .set({ signingSecretEnc: await encryptSecret(encryptionKey, secret) })
     .where(eq(apiKeys.id, keyId))
-    .returning({ id: apiKeys.id })
+    .returning(keyRow)
     .get();
   if (!updated) throw notFound("API key");
+  await announce(updated);
   return secret;
 }
 
 /** Replaces the origins the key's delegation callbacks may use. */
-export async function setCallbackOrigins(db: Database, keyId: number, origins: string[]) {
+export async function setCallbackOrigins(db: Database, announce: Announce, keyId: number, origins: string[]) {
   const updated = await db
     .update(apiKeys)
     .set({ callbackOrigins: origins })
     .where(eq(apiKeys.id, keyId))
-    .returning({ id: apiKeys.id, callbackOrigins: apiKeys.callbackOrigins })
+    .returning(keyRow)
     .get();
   if (!updated) throw notFound("API key");
+  await announce(updated);
   return { id: updated.id, callback_origins: updated.callbackOrigins ?? [] };
+}
+
+/** Changes a key's abilities and/or expiry; the answer is the key as listed. */
+export async function updateKey(
+  db: Database,
+  announce: Announce,
+  keyId: number,
+  change: { abilities?: NewApiKey["abilities"]; expires_at?: Date | null },
+) {
+  const updated = await db
+    .update(apiKeys)
+    .set({
+      ...(change.abilities ? { abilities: [...new Set(change.abilities)] } : {}),
+      ...(change.expires_at !== undefined ? { expiresAt: change.expires_at } : {}),
+    })
+    .where(eq(apiKeys.id, keyId))
+    .returning({
+      ...keyRow,
+      name: apiKeys.name,
+      keyPrefix: apiKeys.keyPrefix,
+      createdAt: apiKeys.createdAt,
+    })
+    .get();
+  if (!updated) throw notFound("API key");
+  await announce(updated);
+  return updated;
 }
 
 /** The user (to tell an unknown one) and the user's keys, oldest first, in one batch. */
@@ -72,10 +131,11 @@ export const keysOfUser = (db: Database, userId: number) =>
       .orderBy(asc(apiKeys.id)),
   ] as const;
 
-/** Deletes the key: authentication reads D1 on every request, so its next request is refused. */
-export async function revokeKey(db: Database, keyId: number) {
-  const deleted = await db.delete(apiKeys).where(eq(apiKeys.id, keyId)).returning({ id: apiKeys.id });
-  if (deleted.length === 0) throw notFound("API key");
+/** Deletes the key; its Coordinator learns it is gone, so its very next request is refused. */
+export async function revokeKey(db: Database, announce: Announce, keyId: number) {
+  const [deleted] = await db.delete(apiKeys).where(eq(apiKeys.id, keyId)).returning(keyRow);
+  if (!deleted) throw notFound("API key");
+  await announce(deleted, true);
 }
 
 /**
@@ -83,9 +143,9 @@ export async function revokeKey(db: Database, keyId: number) {
  * signing secret. One batch, so one transaction: the copy is made from the row as it stands when the
  * batch runs (a key revoked meanwhile is not brought back), and no moment has both keys or neither.
  */
-export async function rollKey(db: Database, keyId: number) {
+export async function rollKey(db: Database, announce: Announce, keyId: number) {
   const { key, hash, prefix } = await generateApiKey();
-  const [inserted] = await db.batch([
+  const [inserted, deleted] = await db.batch([
     db
       .insert(apiKeys)
       .select(
@@ -107,9 +167,10 @@ export async function rollKey(db: Database, keyId: number) {
           .where(eq(apiKeys.id, keyId)),
       )
       .returning({ id: apiKeys.id }),
-    db.delete(apiKeys).where(eq(apiKeys.id, keyId)),
+    db.delete(apiKeys).where(eq(apiKeys.id, keyId)).returning(keyRow),
   ]);
   const row = inserted[0];
-  if (!row) throw notFound("API key");
+  if (!row || !deleted[0]) throw notFound("API key");
+  await announce(deleted[0], true);
   return { id: row.id, key };
 }

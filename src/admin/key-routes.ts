@@ -1,5 +1,7 @@
 // Operator API: API keys and their lifecycle (issue, list, revoke, roll) and signing secrets. A
 // compromised key is rolled: the old key stops working at once and a new one takes its place.
+
+import type { Context } from "hono";
 import { z } from "zod";
 import { userCoordinator } from "../coordinator";
 import type { DbEnv } from "../http/env";
@@ -8,12 +10,15 @@ import { jsonBody, jsonContent } from "../http/openapi";
 import { createRouter } from "../http/router";
 import { idParams, messageSchema } from "../lib/schemas";
 import {
+  type Announce,
+  announceKeyChange,
   issueKey,
   issueSigningSecret,
   keysOfUser,
   revokeKey,
   rollKey,
   setCallbackOrigins,
+  updateKey,
 } from "./key-queries";
 import { operatorRoute } from "./operator-routes";
 import { presentApiKey } from "./present";
@@ -24,7 +29,14 @@ import {
   createApiKeyBody,
   issuedKeySchema,
   signingSecretSchema,
+  updateApiKeyBody,
 } from "./schemas";
+
+/** Key changes reach the key's Coordinator through the request's meter (Server-Timing's `gate`). */
+const announcer =
+  (c: Context<DbEnv>): Announce =>
+  (key, revoked) =>
+    c.var.meter.gate(() => announceKeyChange(c.env, key, revoked));
 
 export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
@@ -70,8 +82,24 @@ export const apiKeysRouter = createRouter<DbEnv>()
       responses: { 200: jsonContent(messageSchema, "Revoked.") },
     }),
     async (c) => {
-      await revokeKey(c.var.db, c.req.valid("param").id);
+      await revokeKey(c.var.db, announcer(c), c.req.valid("param").id);
       return c.json({ message: "API key revoked successfully." }, 200);
+    },
+  )
+  .openapi(
+    operatorRoute({
+      method: "patch",
+      path: "/api-keys/{id}",
+      summary: "Change an API key's abilities or expiry",
+      description:
+        "Either field or both. The change holds from the key's very next request, on every edge location.",
+      request: { params: idParams, body: jsonBody(updateApiKeyBody) },
+      responses: { 200: jsonContent(apiKeySchema, "The key as listed.") },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const updated = await updateKey(c.var.db, announcer(c), id, c.req.valid("json"));
+      return c.json(presentApiKey(updated, undefined), 200);
     },
   )
   .openapi(
@@ -84,7 +112,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
       request: { params: idParams },
       responses: { 201: jsonContent(issuedKeySchema, "The new key, shown once.") },
     }),
-    async (c) => c.json(await rollKey(c.var.db, c.req.valid("param").id), 201),
+    async (c) => c.json(await rollKey(c.var.db, announcer(c), c.req.valid("param").id), 201),
   )
   .openapi(
     operatorRoute({
@@ -97,7 +125,12 @@ export const apiKeysRouter = createRouter<DbEnv>()
       responses: { 201: jsonContent(signingSecretSchema, "The secret, shown once.") },
     }),
     async (c) => {
-      const secret = await issueSigningSecret(c.var.db, c.env.ENCRYPTION_KEY, c.req.valid("param").id);
+      const secret = await issueSigningSecret(
+        c.var.db,
+        announcer(c),
+        c.env.ENCRYPTION_KEY,
+        c.req.valid("param").id,
+      );
       return c.json({ signing_secret: secret }, 201);
     },
   )
@@ -118,7 +151,12 @@ export const apiKeysRouter = createRouter<DbEnv>()
     }),
     async (c) =>
       c.json(
-        await setCallbackOrigins(c.var.db, c.req.valid("param").id, c.req.valid("json").callback_origins),
+        await setCallbackOrigins(
+          c.var.db,
+          announcer(c),
+          c.req.valid("param").id,
+          c.req.valid("json").callback_origins,
+        ),
         200,
       ),
   );

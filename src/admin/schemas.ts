@@ -102,6 +102,16 @@ export const createApiKeyBody = z.object({
   expires_at: isoDateTime().nullable().default(null),
 });
 
+export const updateApiKeyBody = z
+  .object({
+    abilities: z.array(z.enum(ABILITIES)).max(ABILITIES.length).optional(),
+    expires_at: isoDateTime().nullable().optional(),
+  })
+  .refine((body) => body.abilities !== undefined || body.expires_at !== undefined, {
+    message: "Send abilities, expires_at, or both.",
+    path: ["abilities"],
+  });
+
 export const subscriptionBody = z.object({ status: z.enum(SUBSCRIPTION_STATUSES) });
 
 export type NewUser = z.output<typeof createUserBody>;

@@ -48,7 +48,9 @@ export async function autoPlug(db: Database, target: SyncTarget, now: number): P
       .returning({ id: postPlatforms.id });
     if (claimed.length === 0) return "busy";
 
-    const earlier = retry ? await adapter.find(auth, fingerprint) : null;
+    const earlier = retry
+      ? await adapter.find(auth, { fingerprint, text: plug.data.text, replyTo: row.platformPostId })
+      : null;
     const reply = earlier ?? (await adapter.reply(auth, row.platformPostId, plug.data.text, fingerprint));
     await db
       .update(postPlatforms)

@@ -1,9 +1,12 @@
 // The Coordinator: the Durable Object that makes exact what must be exact under concurrency. One
 // instance per name: `user:<id>` holds that user's rate window; `delegation:<id>` holds one single-use
-// OAuth flow; `account:<id>` serialises that account's token refreshes. An instance runs one method at a time and every read-check-write is synchronous SQL, so
-// counts and "first one wins" need no locks. The rules live beside this file.
+// OAuth flow; `account:<id>` serialises that account's token refreshes. A user's instance also knows
+// which of the user's keys changed (key-state.ts), so isolates may cache keys. An instance runs one
+// method at a time and every read-check-write is synchronous SQL, so counts and "first one wins" need
+// no locks. The rules live beside this file.
 import { DurableObject } from "cloudflare:workers";
 import { type RefreshResult, refreshStoredToken } from "../accounts/tokens";
+import { dropChoice, type HeldChoice, holdChoice, takeChoice } from "./choice";
 import {
   createFlow,
   type Finishing,
@@ -13,9 +16,13 @@ import {
   type Opening,
   openFlow,
 } from "./flow";
+import { isStale, recordKeyState } from "./key-state";
 import { hitWindow, keyUses, loadWindow, type RateDecision, recordKeyUse, type Window } from "./rate-window";
 
 export type { RateDecision } from "./rate-window";
+
+export type AdmitRequest = { limit: number; windowMs: number; now: number; keyId: number; digest?: string };
+export type AdmitResult = { stale: true } | { stale: false; decision: RateDecision };
 
 export const userCoordinator = (userId: number) => `user:${userId}`;
 export const flowCoordinator = (flowId: string) => `delegation:${flowId}`;
@@ -42,6 +49,23 @@ export class Coordinator extends DurableObject<Env> {
     return decision;
   }
 
+  /**
+   * The API gate's one call per request (src/http/gate.ts): unless the caller's cached key is stale
+   * (`digest` given and not the key's current one: nothing is counted, the caller re-reads D1), counts
+   * the request against the user's window and records the key's use. A key just read from D1 comes
+   * without a digest: it is current by construction.
+   */
+  admit(request: AdmitRequest): AdmitResult {
+    const sql = this.ctx.storage.sql;
+    if (request.digest !== undefined && isStale(sql, request.keyId, request.digest)) return { stale: true };
+    return { stale: false, decision: this.hit(request.limit, request.windowMs, request.now, request.keyId) };
+  }
+
+  /** The operator changed or removed a key: caches holding another digest are stale from now on. */
+  keyChanged(keyId: number, digest: string) {
+    recordKeyState(this.ctx.storage.sql, keyId, digest);
+  }
+
   /** Unix ms of the last request made with each of the user's keys that was ever used. */
   lastKeyUses(): Record<number, number> {
     return keyUses(this.ctx.storage.sql);
@@ -59,6 +83,15 @@ export class Coordinator extends DurableObject<Env> {
     return finishFlow(this.ctx.storage, finishing, now);
   }
 
+  /** A finished connect that waits for the user's channel pick (src/coordinator/choice.ts). */
+  holdConnectChoice(choice: HeldChoice, now = Date.now()) {
+    return holdChoice(this.ctx.storage, choice, now);
+  }
+
+  takeConnectChoice(browserHash: string | null, now = Date.now()) {
+    return takeChoice(this.ctx.storage, browserHash, now);
+  }
+
   /**
    * On `account:<id>`: refreshes the account's token if still needed (src/accounts/tokens.ts), with no
    * other call of this instance running meanwhile, so one account has at most one refresh in flight.
@@ -68,6 +101,8 @@ export class Coordinator extends DurableObject<Env> {
   }
 
   override async alarm() {
-    await flowAlarm(this.ctx.storage, Date.now());
+    const now = Date.now();
+    if (await dropChoice(this.ctx.storage, now)) return;
+    await flowAlarm(this.ctx.storage, now);
   }
 }

@@ -6,9 +6,19 @@
 // browser goes to its redirect_url. Browsers get HTML pages and redirects, never JSON, so
 // these routes are left out of the OpenAPI document (the session endpoint's description covers them).
 import { getCookie } from "hono/cookie";
+import { channelPage, openChoice, sealChoice } from "../accounts/channels";
 import { connectErrorLocation, connectedLocation, storeConnectedAccount } from "../accounts/connect";
 import { flowCoordinator } from "../coordinator";
-import { type FinishResult, FLOW_TTL_MS, type FlowTarget, type OpenResult } from "../coordinator/flow";
+import type { TakeResult } from "../coordinator/choice";
+import {
+  type ConnectTarget,
+  type FinishResult,
+  FLOW_TTL_MS,
+  type FlowTarget,
+  type OpenResult,
+} from "../coordinator/flow";
+import type { Database } from "../db/client";
+import type { Platform } from "../db/enums";
 import type { DbEnv } from "../http/env";
 import { errorStyle } from "../http/errors";
 import { createRouter } from "../http/router";
@@ -18,18 +28,50 @@ import { publicOrigin } from "../lib/origin";
 import { pkceChallenge } from "../platforms/adapter";
 import { isPlatform, SPECS } from "../platforms/catalog";
 import { lookupAdapter } from "../platforms/index";
-import { PlatformError, type PlatformToken } from "../platforms/types";
+import { type Channel, type Identity, PlatformError, type PlatformToken } from "../platforms/types";
 import {
   browserCookie,
   browserCookieName,
   CALLBACK_PATH,
   clearBrowserCookie,
+  FLOW_ID,
   platformState,
   readAuthorizeToken,
   readPlatformState,
 } from "./links";
 import { type CallbackError, errorLocation, proofLocation } from "./proof";
 import { currentSigningSecret } from "./queries";
+
+/** Stores the connected account and sends the browser to the redirect_url, or back with an error. */
+async function storeConnect(
+  db: Database,
+  encryptionKey: string | undefined,
+  target: FlowTarget & { connect: ConnectTarget },
+  platform: Platform,
+  connected: { token: PlatformToken; identity: Identity; channel: Channel | null },
+  clear: string[],
+) {
+  const accountId = await storeConnectedAccount(
+    db,
+    encryptionKey,
+    platform,
+    target.connect,
+    connected.token,
+    connected.identity,
+    connected.channel,
+  );
+  if (accountId === null)
+    return backToApp(
+      target,
+      "connection_failed",
+      "The workspace of this connection is no longer accessible.",
+      clear,
+    );
+  return redirectTo(
+    connectedLocation(target.callbackUrl, accountId, platform),
+    clear.map((cookie) => ["Set-Cookie", cookie]),
+  );
+}
 
 const label = (platform: string) => (isPlatform(platform) ? SPECS[platform].label : platform);
 
@@ -88,6 +130,7 @@ export const browserRouter = createRouter<DbEnv>()
       redirectUri,
       state: platformState(id, stateSecret),
       codeChallenge: adapter.pkce ? await pkceChallenge(codeVerifier) : undefined,
+      purpose: target.connect ? "connect" : "delegation",
     });
     return redirectTo(location, [
       ["Set-Cookie", browserCookie(id, browserSecret, origin, FLOW_TTL_MS / 1000)],
@@ -155,6 +198,7 @@ export const browserRouter = createRouter<DbEnv>()
         code,
         redirectUri,
         codeVerifier: adapter.pkce ? codeVerifier : undefined,
+        purpose: target.connect ? "connect" : "delegation",
       });
       // A delegation uses the token for this one call and drops it: nothing about the account is kept.
       identity = await adapter.identity(token);
@@ -163,20 +207,36 @@ export const browserRouter = createRouter<DbEnv>()
       console.warn(`delegation: ${error.message}`);
       return failed(`${name} did not complete the connection.`);
     }
-    // A connect flow (POST /api/v1/accounts/connect) keeps the token: the account is stored.
+    // A connect flow (POST /api/v1/accounts/connect) keeps the token: the account is stored, as the
+    // channel the user picks where the platform has several (src/accounts/channels.ts).
     if (target.connect) {
-      const accountId = await storeConnectedAccount(
+      let channels: Channel[] | null;
+      try {
+        channels = await adapter.channels(token, identity);
+      } catch (error) {
+        if (!(error instanceof PlatformError)) throw error;
+        console.warn(`connect: ${error.message}`);
+        return failed(`${name} did not list where this account can publish.`);
+      }
+      if (channels?.length === 0)
+        return failed(`This ${name} account has nowhere this service can publish to (no Page or channel).`);
+      if (channels && channels.length > 1) {
+        await c.var.meter.gate(async () =>
+          gate.holdConnectChoice({
+            browserHash: await sha256Hex(browserSecret ?? ""),
+            sealed: await sealChoice(c.env.ENCRYPTION_KEY, { token, identity, channels }),
+            target,
+          }),
+        );
+        return channelPage(CALLBACK_PATH, parsed.id, name, channels);
+      }
+      return storeConnect(
         c.var.db,
         c.env.ENCRYPTION_KEY,
+        { ...target, connect: target.connect },
         adapter.platform,
-        target.connect,
-        token,
-        identity,
-      );
-      if (accountId === null) return failed("The workspace of this connection is no longer accessible.");
-      return redirectTo(
-        connectedLocation(target.callbackUrl, accountId, adapter.platform),
-        clear.map((cookie) => ["Set-Cookie", cookie]),
+        { token, identity, channel: channels?.[0] ?? null },
+        clear,
       );
     }
     const secret = await currentSigningSecret(c.var.db, c.env.ENCRYPTION_KEY, keyId);
@@ -184,12 +244,59 @@ export const browserRouter = createRouter<DbEnv>()
     const location = await proofLocation(
       target.callbackUrl,
       secret,
-      { platform: target.platform, state: target.state, ...identity },
+      // The proof signs who the user is, never the profile a connect stores.
+      {
+        platform: target.platform,
+        state: target.state,
+        platform_id: identity.platform_id,
+        handle: identity.handle,
+      },
       Date.now(),
     );
     if (!location) return failed(`${name} answered with an account id this service cannot vouch for.`);
     return redirectTo(
       location,
       clear.map((cookie) => ["Set-Cookie", cookie]),
+    );
+  })
+  // The channel pick (src/accounts/channels.ts): a same-origin form POST to the callback path, where the
+  // flow's browser cookie is sent (SameSite=Lax: a cross-site form cannot carry it).
+  .post("/callback", async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const flowId = typeof form.flow === "string" ? form.flow : "";
+    const channelId = typeof form.channel === "string" ? form.channel : "";
+    if (!FLOW_ID.test(flowId) || channelId === "")
+      return invalidLinkPage("This choice does not belong to a connection request.");
+    const origin = publicOrigin(c.env, c.req.url);
+    const browserSecret = getCookie(c, browserCookieName(flowId));
+    const gate = c.env.COORDINATOR.getByName(flowCoordinator(flowId));
+    const taken: TakeResult = await c.var.meter.gate<TakeResult>(async () =>
+      gate.takeConnectChoice(browserSecret ? await sha256Hex(browserSecret) : null),
+    );
+    if (taken.kind === "unknown" || taken.kind === "wrong_browser")
+      return invalidLinkPage("This choice does not belong to a connection request, or it was already made.");
+    const clear = [clearBrowserCookie(flowId, origin)];
+    const { target } = taken;
+    if (!target.connect || !isPlatform(target.platform))
+      return invalidLinkPage("This choice does not belong to a connection request.");
+    const connect = { ...target, connect: target.connect };
+    if (taken.kind === "expired")
+      return backToApp(
+        target,
+        "connection_failed",
+        "The choice took too long. Start again from the application.",
+        clear,
+      );
+    const pending = await openChoice(c.env.ENCRYPTION_KEY, taken.sealed);
+    const channel = pending?.channels.find((candidate) => candidate.id === channelId);
+    if (!pending || !channel)
+      return backToApp(target, "connection_failed", "The chosen channel is not one of those offered.", clear);
+    return storeConnect(
+      c.var.db,
+      c.env.ENCRYPTION_KEY,
+      connect,
+      target.platform,
+      { ...pending, channel },
+      clear,
     );
   });

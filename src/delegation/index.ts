@@ -5,7 +5,7 @@ import { createMiddleware } from "hono/factory";
 import { flowCoordinator } from "../coordinator";
 import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
 import { PLATFORMS } from "../db/enums";
-import { authenticateDelegation } from "../http/auth";
+import { awaitAdmission } from "../http/abilities";
 import type { ApiEnv, DbEnv } from "../http/env";
 import {
   errorStyle,
@@ -14,8 +14,8 @@ import {
   platformNotConfigured,
   unsupportedPlatform,
 } from "../http/errors";
+import { apiGate } from "../http/gate";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { rateLimit } from "../http/rate-limit";
 import { createRouter, publicRoute } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { lookupAdapter } from "../platforms/index";
@@ -58,7 +58,7 @@ const sessions = createRouter<DbEnv>().openapi(
     description: DESCRIPTION,
     audience: "coded",
     security: [{ apiKey: [] }],
-    middleware: [errorStyle("coded"), authenticateDelegation, rateLimit, requireSigningSecret] as const,
+    middleware: [errorStyle("coded"), apiGate("coded"), awaitAdmission, requireSigningSecret] as const,
     request: { body: jsonBody(sessionBody) },
     responses: { 200: jsonContent(sessionResponse, "The link to send the user's browser to.") },
     errors: [401, 422, 429],

@@ -10,6 +10,8 @@ import { toBase64Url, utf8 } from "../lib/encoding";
 const ID = "[A-Za-z0-9_-]{22}";
 const TOKEN = new RegExp(`^(${ID})(${ID})$`);
 const PLATFORM_STATE = new RegExp(`^(${ID})\\.([A-Za-z0-9_-]{43})$`);
+/** A flow id as the channel page's form sends it back. */
+export const FLOW_ID = new RegExp(`^${ID}$`);
 
 /** Where the flow's callback and its cookie live. */
 export const CALLBACK_PATH = "/api/oauth/delegate/callback";

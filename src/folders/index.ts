@@ -38,6 +38,7 @@ export const foldersRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("posts", {
       method: "post",
+      earlyReads: true,
       path: "/",
       tags,
       summary: "Create a folder",

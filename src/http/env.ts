@@ -24,5 +24,12 @@ export type BareEnv = { Bindings: Env; Variables: BaseVariables };
 /** Routes with the metered database (the operator API, media links, the delegation browser pages). */
 export type DbEnv = { Bindings: Env; Variables: BaseVariables & { db: Database; meter: Meter } };
 
-/** Routes behind an API key: the database and the key's principal. */
-export type ApiEnv = { Bindings: Env; Variables: DbEnv["Variables"] & { principal: Principal } };
+/**
+ * Routes behind an API key: the database, the key's principal, and `admitted`, which settles when the
+ * gate's Coordinator call has admitted the request (src/http/gate.ts): it rejects with the 401, 403 or
+ * 429 the request gets instead. `ability` is the one the route requires.
+ */
+export type ApiEnv = {
+  Bindings: Env;
+  Variables: DbEnv["Variables"] & { principal: Principal; admitted: () => Promise<void>; ability?: Ability };
+};

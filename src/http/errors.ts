@@ -33,7 +33,8 @@ export class ApiError extends HTTPException {
 
 export const unauthenticated = () => new ApiError(401, { message: "Unauthenticated." });
 export const expiredKey = () => new ApiError(401, { message: "Expired" });
-export const forbidden = () => new ApiError(403, { message: "Forbidden - Insufficient permissions" });
+export const forbidden = (headers: Record<string, string> = {}) =>
+  new ApiError(403, { message: "Forbidden - Insufficient permissions" }, { headers });
 export const notFound = (what: string) => new ApiError(404, { message: `${what} not found.` });
 export const routeNotFound = () => new ApiError(404, { message: "Route not found." });
 export const badRequest = (message: string) => new ApiError(400, { message });
@@ -113,6 +114,9 @@ export const errorStyle = (style: ErrorStyle) =>
 /** Anything thrown, as an ApiError: ours as is, Hono's client errors in our envelope, the rest a 500. */
 function toApiError(err: Error, c: Context): ApiError {
   if (err instanceof ApiError) return err;
+  // The gate's refusal reaching a write the database held back (src/http/meter.ts) comes wrapped by
+  // drizzle as the query's cause.
+  if (err.cause instanceof ApiError) return err.cause;
   if (err instanceof HTTPException && err.status === 415) return unsupportedMediaType();
   if (err instanceof HTTPException && err.status < 500) {
     // Malformed JSON or form data.

@@ -43,6 +43,7 @@ export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("labels", {
       method: "post",
+      earlyReads: true,
       path: "/",
       tags,
       summary: "Create a label",
@@ -75,6 +76,7 @@ export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("labels", {
       method: "put",
+      earlyReads: true,
       path: "/{id}",
       tags,
       summary: "Update a label",
@@ -102,6 +104,7 @@ export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("labels", {
       method: "delete",
+      earlyReads: true,
       path: "/{id}",
       tags,
       summary: "Delete a label",

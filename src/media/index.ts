@@ -128,6 +128,7 @@ export const mediaRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("posts", {
       method: "delete",
+      earlyReads: true,
       path: "/{id}",
       tags,
       summary: "Delete a media item",

@@ -6,21 +6,22 @@ import {
   type Endpoints,
   type Fetch,
   type Identity,
-  NotImplementedError,
   type PlatformAdapter,
   PlatformError,
   type PlatformSpec,
   type PlatformToken,
+  type Publishing,
 } from "./types";
 
-/** The publishing half of an adapter; real platforms get "not implemented yet" until issue 11. */
-export type Publishing = Pick<PlatformAdapter, "publish" | "find" | "insights" | "comments" | "reply">;
+export type { Publishing } from "./types";
 
 export type AdapterContext = {
   credentials: Credentials;
   endpoints: Endpoints;
   fetch: Fetch;
+  /** Replaces the platform's own publishing half (the sandbox's). */
   publishing?: Publishing;
+  now?: () => number;
 };
 
 /** PKCE S256: base64url(SHA-256(verifier)), no padding (RFC 7636). */
@@ -43,24 +44,15 @@ export function child(value: unknown, key: string): unknown {
   return (value as Record<string, unknown>)[key];
 }
 
-const notImplemented = (label: string): Publishing => {
-  const refuse = (what: string) => () =>
-    Promise.reject(new NotImplementedError(`${what} ${label} is not implemented yet.`));
-  return {
-    publish: refuse("Publishing to"),
-    find: refuse("Looking up posts on"),
-    insights: refuse("Insights from"),
-    comments: refuse("Comments from"),
-    reply: refuse("Replying on"),
-  };
-};
-
 /** The OAuth steps log their failures: they name the step and the status, never the platform's text. */
 const OAUTH_CALL: CallOptions = { quoteErrors: false };
 
 export function createAdapter(spec: PlatformSpec, context: AdapterContext): PlatformAdapter {
   const { credentials, endpoints, fetch: fetcher } = context;
-  const publishing = context.publishing ?? notImplemented(spec.label);
+  const platformContext = { fetch: fetcher, credentials, now: context.now ?? (() => Date.now()) };
+  // The sandbox brings its own publishing and token handling; a real platform uses its spec's.
+  const real = context.publishing === undefined;
+  const publishing = context.publishing ?? spec.publishing(platformContext);
 
   /** A POST to the token endpoint with the client credentials, answered with the platform's token. */
   async function tokenCall(what: string, params: URLSearchParams, grant: string): Promise<PlatformToken> {
@@ -98,15 +90,17 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
     platform: spec.platform,
     pkce: spec.pkce,
 
-    authorizeUrl({ redirectUri, state, codeChallenge }) {
+    authorizeUrl({ redirectUri, state, codeChallenge, purpose = "delegation" }) {
       const url = new URL(endpoints.authorize);
       const params = url.searchParams;
+      const connect = purpose === "connect";
       params.set(spec.clientIdParam, credentials.clientId);
       params.set("redirect_uri", redirectUri);
       params.set("response_type", "code");
-      params.set("scope", spec.scopes.join(spec.scopeSeparator));
+      params.set("scope", (connect ? spec.connect.scopes : spec.scopes).join(spec.scopeSeparator));
       params.set("state", state);
-      for (const [name, value] of Object.entries(spec.authorizeExtras ?? {})) params.set(name, value);
+      const extras = connect ? spec.connect.authorizeExtras : spec.authorizeExtras;
+      for (const [name, value] of Object.entries(extras ?? {})) params.set(name, value);
       if (spec.pkce) {
         if (!codeChallenge) throw new Error(`${spec.label} needs a PKCE code challenge`);
         params.set("code_challenge", codeChallenge);
@@ -115,7 +109,7 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
       return url.toString();
     },
 
-    exchangeCode({ code, redirectUri, codeVerifier }) {
+    async exchangeCode({ code, redirectUri, codeVerifier, purpose }) {
       // Always a POST form body: a code and a client secret never travel in a URL, where logs keep them.
       const params = new URLSearchParams({
         grant_type: "authorization_code",
@@ -123,10 +117,14 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
         redirect_uri: redirectUri,
       });
       if (spec.pkce && codeVerifier) params.set("code_verifier", codeVerifier);
-      return tokenCall(`${spec.label} token exchange`, params, "code");
+      const token = await tokenCall(`${spec.label} token exchange`, params, "code");
+      return purpose === "connect" && real && spec.connectToken
+        ? spec.connectToken(token, platformContext)
+        : token;
     },
 
     refreshToken(refreshToken) {
+      if (real && spec.refresh) return spec.refresh(refreshToken, platformContext);
       const params = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
       return tokenCall(`${spec.label} token refresh`, params, "refresh token");
     },
@@ -145,15 +143,26 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
       if (!identity)
         throw new PlatformError(`${what}: the answer has no user id`, { code: "invalid_response" });
       // A lone surrogate would not survive URL encoding, and the signature covers the value as sent.
-      return { platform_id: identity.platform_id, handle: identity.handle.toWellFormed() };
+      const result: Identity = { platform_id: identity.platform_id, handle: identity.handle.toWellFormed() };
+      if (identity.name) result.name = identity.name.toWellFormed().slice(0, 200);
+      if (identity.avatar && /^https:\/\//.test(identity.avatar) && identity.avatar.length <= 2048)
+        result.avatar = identity.avatar;
+      if (identity.verified !== undefined) result.verified = identity.verified;
+      return result;
     },
 
     isDenial: (error) => spec.denialErrors.includes(error),
     publish: (account, draft) => publishing.publish(account, draft),
-    find: (account, fingerprint) => publishing.find(account, fingerprint),
+    find: (account, lookup) => publishing.find(account, lookup),
     insights: (account, postId) => publishing.insights(account, postId),
     comments: (account, postId) => publishing.comments(account, postId),
     reply: (account, postId, text, fingerprint) => publishing.reply(account, postId, text, fingerprint),
+    async revoke(account) {
+      if (!publishing.revoke) return false;
+      await publishing.revoke(account);
+      return true;
+    },
+    channels: async (token, identity) => (publishing.channels ? publishing.channels(token, identity) : null),
   };
 }
 

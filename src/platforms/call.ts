@@ -16,7 +16,15 @@ export type CallOptions = {
    * and a token endpoint's text can echo what it was sent.
    */
   quoteErrors?: boolean;
+  /**
+   * The platform's own reading of a failed answer, before the common one: a quota named in a 403, an
+   * error sent with a 200, a content code that means "try later". Undefined falls through.
+   */
+  classify?: (response: Response, body: unknown) => PlatformError | undefined;
 };
+
+/** A platform's 2xx answer: its JSON body (null when the body is empty) and its headers. */
+export type PlatformAnswer = { status: number; headers: Headers; body: unknown };
 
 /** Methods that change nothing on the platform: a lost answer to them can simply be asked again. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -29,6 +37,20 @@ export async function callPlatform(
   init: RequestInit,
   options: CallOptions = {},
 ): Promise<unknown> {
+  return (await platformCall(fetcher, what, url, init, options)).body;
+}
+
+/**
+ * callPlatform with the answer's status and headers (an upload URL in `Location`, a created id in a
+ * header); an empty 2xx body (201, 204) reads as null.
+ */
+export async function platformCall(
+  fetcher: Fetch,
+  what: string,
+  url: string,
+  init: RequestInit,
+  options: CallOptions = {},
+): Promise<PlatformAnswer> {
   const safe = SAFE_METHODS.has((init.method ?? "GET").toUpperCase());
   let response: Response;
   let body: string;
@@ -45,10 +67,17 @@ export async function callPlatform(
     if (!response.ok) throw statusFailure(what, response, "", options);
     throw thrownFailure(what, error, safe);
   }
-  if (!response.ok) throw statusFailure(what, response, body, options);
+  if (!response.ok)
+    throw options.classify?.(response, parseJson(body)) ?? statusFailure(what, response, body, options);
+  const answer = { status: response.status, headers: response.headers };
+  if (body.trim() === "") return { ...answer, body: null };
   try {
-    return JSON.parse(body) as unknown;
-  } catch {
+    const parsed = JSON.parse(body) as unknown;
+    const refused = options.classify?.(response, parsed);
+    if (refused) throw refused;
+    return { ...answer, body: parsed };
+  } catch (error) {
+    if (error instanceof PlatformError) throw error;
     // A 2xx is an acceptance: if the request changed something, it did, whatever the body says.
     throw new PlatformError(`${what}: the answer is not JSON`, {
       kind: safe ? "transient" : "unknown_outcome",
@@ -84,7 +113,7 @@ export function statusFailure(
     return new PlatformError(message, {
       kind: "rate_limited",
       code: "rate_limited",
-      retryAfterSeconds: retryAfterSeconds(response.headers.get("retry-after")),
+      retryAfterSeconds: rateLimitReset(response.headers),
     });
   }
   if (status >= 500) return new PlatformError(message, { kind: "transient", code: "server_error" });
@@ -96,6 +125,18 @@ export function statusFailure(
   }
   // A redirect or an informational status where an answer was expected.
   return new PlatformError(message, { kind: "transient", code: "invalid_response" });
+}
+
+/**
+ * Seconds until a 429 may be retried: Retry-After, else the reset time platforms send in their rate
+ * limit headers (X's `x-rate-limit-reset`, epoch seconds), else 60.
+ */
+export function rateLimitReset(headers: Headers, now = Date.now()): number {
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter !== null) return retryAfterSeconds(retryAfter, now);
+  const reset = Number(headers.get("x-rate-limit-reset") ?? headers.get("x-ratelimit-reset") ?? Number.NaN);
+  if (Number.isFinite(reset) && reset > 1e9) return Math.max(0, Math.ceil(reset - now / 1000));
+  return DEFAULT_RETRY_AFTER_SECONDS;
 }
 
 /** Seconds to wait from a Retry-After header: delay-seconds or an HTTP date; 60 when absent or unreadable. */

@@ -4,8 +4,33 @@ import type { Platform } from "../db/enums";
 
 export type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 
-/** Who connected: the platform's permanent user id and the display handle. */
-export type Identity = { platform_id: string; handle: string };
+/**
+ * Who connected: the platform's permanent user id and the display handle; a connect also stores the
+ * profile fields the platform's identity call returns.
+ */
+export type Identity = {
+  platform_id: string;
+  handle: string;
+  name?: string;
+  avatar?: string | null;
+  verified?: boolean;
+};
+
+/**
+ * What a connect publishes as, when the user's login is not itself the place posts go (a Facebook Page,
+ * a LinkedIn organisation, one of several YouTube channels): the user picks one on a page of ours
+ * (src/accounts/channels). `id` becomes the account's platform user id; `accessToken` replaces the
+ * user's token where the channel has one of its own (a Page token).
+ */
+export type Channel = {
+  id: string;
+  handle: string;
+  name: string;
+  avatar: string | null;
+  /** What it is, shown on the page: "Page", "Profile", "Organization", "Channel". */
+  kind: string;
+  accessToken?: string;
+};
 
 /**
  * What a code exchange yields. A delegation holds it in memory for the identity call, then drops it; a
@@ -23,8 +48,23 @@ export type Credentials = { clientId: string; clientSecret: string };
 
 export type Endpoints = { authorize: string; token: string; identity: string };
 
-export type AuthorizeRequest = { redirectUri: string; state: string; codeChallenge?: string };
-export type ExchangeRequest = { code: string; redirectUri: string; codeVerifier?: string };
+/**
+ * `purpose`: a delegation only proves who the user is (identity scopes, no refresh token); a connect
+ * publishes for them (the platform's publishing scopes and offline access).
+ */
+export type AuthorizeRequest = {
+  redirectUri: string;
+  state: string;
+  codeChallenge?: string;
+  purpose?: "delegation" | "connect";
+};
+/** `purpose: "connect"` keeps the token, so platforms with long-lived tokens swap it for one. */
+export type ExchangeRequest = {
+  code: string;
+  redirectUri: string;
+  codeVerifier?: string;
+  purpose?: "delegation" | "connect";
+};
 
 /** The account a publishing call acts for: its handle, the platform's user id, its access token. */
 export type AccountAuth = {
@@ -34,7 +74,22 @@ export type AccountAuth = {
   accessToken: string | null;
 };
 
-export type DraftMedia = { url: string; mime: string; kind: "image" | "video"; size: number; name: string };
+/** A byte range of a media file: `length` bytes from `offset`. */
+export type ByteRange = { offset: number; length: number };
+
+/**
+ * A media item of a post. Platforms that pull from a URL get `url` (a signed, time-limited link of
+ * ours); platforms that take bytes stream them from R2 with `open`, whole or a chunk at a time, never
+ * holding a whole file in memory.
+ */
+export type DraftMedia = {
+  url: string;
+  mime: string;
+  kind: "image" | "video";
+  size: number;
+  name: string;
+  open(range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+};
 
 /** One item of a thread: the first is the post, each next one a reply to the one before. */
 export type DraftItem = { text: string; media: DraftMedia[] };
@@ -51,6 +106,9 @@ export type PublishDraft = {
 };
 
 export type PublishedPost = { id: string; url: string };
+
+/** What `find` looks an earlier attempt up by: the fingerprint, the text it sent, the post it replied to. */
+export type FindLookup = { fingerprint: string; text: string; replyTo?: string };
 
 export type PostMetrics = {
   comments: number;
@@ -75,6 +133,7 @@ export interface PlatformAdapter {
   readonly platform: Platform;
   /** Whether the authorize URL carries a PKCE (S256) challenge, so the exchange needs the verifier. */
   readonly pkce: boolean;
+  /** The consent URL; `purpose: "connect"` asks for the publishing scopes (and a refresh token). */
   authorizeUrl(request: AuthorizeRequest): string;
   exchangeCode(request: ExchangeRequest): Promise<PlatformToken>;
   identity(token: PlatformToken): Promise<Identity>;
@@ -88,8 +147,12 @@ export interface PlatformAdapter {
 
   /** Publishes a post (a thread when it has several items) on the account. */
   publish(account: AccountAuth, draft: PublishDraft): Promise<PublishedPost>;
-  /** The post an earlier attempt published with this fingerprint, if the platform has it. */
-  find(account: AccountAuth, fingerprint: string): Promise<PublishedPost | null>;
+  /**
+   * The post an earlier attempt published, if the platform has it: by the fingerprint where the
+   * platform keeps one with the post, else by its text among the account's recent posts (or, for a
+   * reply, among the replies to `replyTo`).
+   */
+  find(account: AccountAuth, lookup: FindLookup): Promise<PublishedPost | null>;
   insights(account: AccountAuth, platformPostId: string): Promise<PostMetrics>;
   comments(account: AccountAuth, platformPostId: string): Promise<PlatformComment[]>;
   /** A reply to a published post (auto-plug); `fingerprint` makes it reconcilable like a publish. */
@@ -99,7 +162,25 @@ export interface PlatformAdapter {
     text: string,
     fingerprint: string,
   ): Promise<PublishedPost>;
+  /** Revokes the token at the platform on disconnect; false where the platform has no revocation. */
+  revoke(account: AccountAuth): Promise<boolean>;
+  /** The channels to pick from after a connect's consent; null where the login is the account. */
+  channels(token: PlatformToken, identity: Identity): Promise<Channel[] | null>;
 }
+
+/** What a platform's publishing half is built from (src/platforms/<platform>/publish.ts). */
+export type PublishingContext = { fetch: Fetch; credentials: Credentials; now(): number };
+
+/** The publishing half of an adapter. */
+export type Publishing = Pick<PlatformAdapter, "publish" | "find" | "insights" | "comments" | "reply"> & {
+  /** Revokes the account's token on disconnect, where the platform offers it; absent where it does not. */
+  revoke?(account: AccountAuth): Promise<void>;
+  /**
+   * The channels a connect may publish as, when the login is not the place posts go; absent on
+   * platforms where the login is the account.
+   */
+  channels?(token: PlatformToken, identity: Identity): Promise<Channel[]>;
+};
 
 /**
  * How a failed call should be handled:
@@ -131,13 +212,6 @@ export class PlatformError extends Error {
   }
 }
 
-/** A capability the adapter declares but does not implement yet (publishing to real platforms). */
-export class NotImplementedError extends PlatformError {
-  constructor(message: string) {
-    super(message, { kind: "permanent", code: "not_implemented" });
-  }
-}
-
 /**
  * Everything that differs between platforms, as data plus small parsers. `createAdapter` turns a spec
  * into a PlatformAdapter. (How the sandbox imitates each platform is the sandbox's own business:
@@ -161,6 +235,21 @@ export type PlatformSpec = {
   tokenAuth: "body" | "basic";
   /** Extra fixed authorize parameters. */
   authorizeExtras?: Record<string, string>;
+  /**
+   * What a connect asks for instead: the scopes that publish, read insights and comments (and offline
+   * access), and authorize parameters that replace `authorizeExtras`.
+   */
+  connect: { scopes: readonly string[]; authorizeExtras?: Record<string, string> };
+  /**
+   * A connect's token made to last, where the platform's code exchange gives a short-lived one (Meta's
+   * long-lived token exchange). Platforms with no refresh token but a refreshable long-lived token set
+   * `refreshToken` to the access token itself, so the account refreshes through `refresh` below.
+   */
+  connectToken?: (token: PlatformToken, context: PublishingContext) => Promise<PlatformToken>;
+  /** Replaces the standard `grant_type=refresh_token` call (Meta's `ig_refresh_token`, `th_refresh_token`). */
+  refresh?: (refreshToken: string, context: PublishingContext) => Promise<PlatformToken>;
+  /** The platform's publishing half (src/platforms/<platform>/publish.ts). */
+  publishing: (context: PublishingContext) => Publishing;
   /** `error` values the platform redirects with when the user declines. */
   denialErrors: readonly string[];
   parseToken(body: unknown): PlatformToken | null;

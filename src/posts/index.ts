@@ -65,6 +65,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("posts", {
       method: "post",
+      earlyReads: true,
       path: "/",
       tags,
       summary: "Create a post",
@@ -106,6 +107,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("posts", {
       method: "put",
+      earlyReads: true,
       path: "/{id}",
       tags,
       summary: "Update a post",
@@ -131,6 +133,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("posts", {
       method: "post",
+      earlyReads: true,
       path: "/{id}/retry",
       tags,
       summary: "Retry a failed post",
@@ -152,6 +155,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     apiRoute("posts", {
       method: "delete",
+      earlyReads: true,
       path: "/{id}",
       tags,
       summary: "Delete a post",

@@ -4,13 +4,30 @@
 import { accountAuth, withFreshAuth } from "../accounts/tokens";
 import { backgroundOrigin } from "../lib/origin";
 import { signMediaUrl } from "../media/links";
-import { type DraftItem, PlatformError } from "../platforms/types";
+import { type ByteRange, type DraftItem, PlatformError } from "../platforms/types";
 import type { PublishDeps } from "./deps";
 import type { Lease } from "./lease";
 import type { Publishing, PublishingRow } from "./load";
 import { type Outcome, outcomeOf } from "./outcome";
 
-/** The thread's items in order, each with its media as signed links on the background origin. */
+/** Streams a media file's bytes (or a range of them) out of R2, for platforms that take bytes. */
+export const openMedia =
+  (bucket: R2Bucket, key: string) =>
+  async (range?: ByteRange): Promise<ReadableStream<Uint8Array>> => {
+    const object = await bucket.get(key, range ? { range } : {});
+    if (!object) {
+      throw new PlatformError("The media file is no longer stored.", {
+        kind: "permanent",
+        code: "media_missing",
+      });
+    }
+    return object.body;
+  };
+
+/**
+ * The thread's items in order, each with its media as signed links on the background origin (for
+ * platforms that pull) and a way to stream its bytes from R2 (for platforms that take them).
+ */
 export async function draftItems(env: Env, loaded: Publishing): Promise<DraftItem[]> {
   const origin = backgroundOrigin(env);
   const signed = await Promise.all(
@@ -22,6 +39,7 @@ export async function draftItems(env: Env, loaded: Publishing): Promise<DraftIte
         kind: m.kind,
         size: m.size,
         name: m.name,
+        open: openMedia(env.MEDIA, m.r2Key),
       },
     })),
   );
@@ -49,7 +67,7 @@ export async function attempt(
     // A 401 refreshes the token once and runs the attempt once more (src/accounts/tokens.ts).
     const post = await withFreshAuth(env, row, auth, async (account) => {
       if (lease.attempts > 1) {
-        const found = await adapter.find(account, fingerprint);
+        const found = await adapter.find(account, { fingerprint, text: items[0]?.text ?? "" });
         if (found) return found;
       }
       return adapter.publish(account, { items, settings: lease.settings, fingerprint });

@@ -46,6 +46,7 @@ export async function loadForPublishing(db: Database, postId: number) {
         mime: media.mimeType,
         kind: media.type,
         size: media.size,
+        r2Key: media.r2Key,
       })
       .from(postMedia)
       .innerJoin(media, eq(media.id, postMedia.mediaId))

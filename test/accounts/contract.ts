@@ -8,7 +8,7 @@ export const accountsContracts: RouteContract[] = [
     ability: "accounts",
     request: () => ({ path: "/api/v1/accounts" }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "POST",
@@ -34,7 +34,7 @@ export const accountsContracts: RouteContract[] = [
       },
     }),
     // The key lookup and the workspace; the rate limit and the flow's Coordinator.
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
   {
     method: "DELETE",
@@ -45,6 +45,6 @@ export const accountsContracts: RouteContract[] = [
     status: 200,
     foreign: (victim) => ({ path: `/api/v1/accounts/${victim.accounts[0]!.id}` }),
     // The key lookup and one batch (cancel its scheduled rows, delete it).
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
 ];

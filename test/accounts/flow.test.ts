@@ -89,8 +89,15 @@ describe("connecting each platform through the sandbox", () => {
         .bind(id)
         .first<Record<string, string | number | null>>();
       expect(row?.platform).toBe(platform);
-      expect(row?.username).toBe(`user_${platform}`);
       expect(row?.access_token_enc).toMatch(/^v2:/);
+      if (platform === "facebook") {
+        // The first of the user's Pages, with its own Page token: no refresh token, no expiry kept.
+        expect(row?.username).toBe(`user_${platform}-page`);
+        expect(row?.refresh_token_enc).toBeNull();
+        expect(row?.token_expires_at).toBeNull();
+        return;
+      }
+      expect(row?.username).toBe(`user_${platform}`);
       const shape = SANDBOX_SHAPES[platform];
       if (shape.refresh) expect(row?.refresh_token_enc).toMatch(/^v2:/);
       else expect(row?.refresh_token_enc).toBeNull();

@@ -1,6 +1,6 @@
 // The route contracts of the operator API (/admin/v1): every route, behind the operator token. Budgets
-// count the handler's own D1 round trips (no key lookup here); only the key list calls a Durable
-// Object (the user's Coordinator, for each key's last use).
+// count the handler's own D1 round trips (no key lookup here); the key list calls the user's
+// Coordinator (each key's last use), and every key change tells it the key changed.
 import { admin } from "../support/client";
 import type { RouteContract } from "../support/contract";
 import { createUser } from "../support/seed";
@@ -18,7 +18,7 @@ export const adminContracts: RouteContract[] = [
       body: { name: "Ada", email: `ada-${unique()}@example.test` },
     }),
     status: 201,
-    budget: { db: 1, gate: 0 },
+    budget: { db: 1, gate: 0, hops: 1 },
   },
   {
     method: "GET",
@@ -30,7 +30,7 @@ export const adminContracts: RouteContract[] = [
       return { path: `/admin/v1/users?email=${encodeURIComponent(email)}` };
     },
     status: 200,
-    budget: { db: 1, gate: 0 },
+    budget: { db: 1, gate: 0, hops: 1 },
   },
   {
     method: "POST",
@@ -42,7 +42,7 @@ export const adminContracts: RouteContract[] = [
       body: { user_id: t.user.id, name: `Acme ${unique()}` },
     }),
     status: 201,
-    budget: { db: 2, gate: 0 },
+    budget: { db: 2, gate: 0, hops: 2 },
   },
   {
     method: "POST",
@@ -54,7 +54,7 @@ export const adminContracts: RouteContract[] = [
       return { path: `/admin/v1/workspaces/${t.workspace.id}/members`, body: { user_id: member.id } };
     },
     status: 201,
-    budget: { db: 2, gate: 0 },
+    budget: { db: 2, gate: 0, hops: 2 },
   },
   {
     method: "POST",
@@ -66,7 +66,7 @@ export const adminContracts: RouteContract[] = [
       body: { workspace_id: t.workspace.id, platform: "threads", username: `h_${unique()}`, name: "Ada" },
     }),
     status: 201,
-    budget: { db: 2, gate: 0 },
+    budget: { db: 2, gate: 0, hops: 2 },
   },
   {
     method: "PUT",
@@ -75,7 +75,7 @@ export const adminContracts: RouteContract[] = [
     jsonBody: true,
     request: (t) => ({ path: `/admin/v1/users/${t.user.id}/subscription`, body: { status: "active" } }),
     status: 200,
-    budget: { db: 2, gate: 0 },
+    budget: { db: 2, gate: 0, hops: 2 },
   },
   {
     method: "POST",
@@ -84,7 +84,7 @@ export const adminContracts: RouteContract[] = [
     jsonBody: true,
     request: (t) => ({ path: "/admin/v1/api-keys", body: { user_id: t.user.id, abilities: ["posts"] } }),
     status: 201,
-    budget: { db: 2, gate: 0 },
+    budget: { db: 2, gate: 0, hops: 2 },
   },
   {
     method: "GET",
@@ -92,7 +92,7 @@ export const adminContracts: RouteContract[] = [
     auth: "admin",
     request: (t) => ({ path: `/admin/v1/users/${t.user.id}/api-keys` }),
     status: 200,
-    budget: { db: 1, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
   {
     method: "DELETE",
@@ -100,7 +100,7 @@ export const adminContracts: RouteContract[] = [
     auth: "admin",
     request: (t) => ({ path: `/admin/v1/api-keys/${t.keyId}` }),
     status: 200,
-    budget: { db: 1, gate: 0 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
   {
     method: "POST",
@@ -108,7 +108,7 @@ export const adminContracts: RouteContract[] = [
     auth: "admin",
     request: (t) => ({ path: `/admin/v1/api-keys/${t.keyId}/roll` }),
     status: 201,
-    budget: { db: 1, gate: 0 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
   {
     method: "POST",
@@ -116,7 +116,7 @@ export const adminContracts: RouteContract[] = [
     auth: "admin",
     request: (t) => ({ path: `/admin/v1/api-keys/${t.keyId}/signing-secret` }),
     status: 201,
-    budget: { db: 1, gate: 0 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
   {
     method: "PUT",
@@ -128,6 +128,18 @@ export const adminContracts: RouteContract[] = [
       body: { callback_origins: ["https://app.example.test"] },
     }),
     status: 200,
-    budget: { db: 1, gate: 0 },
+    budget: { db: 1, gate: 1, hops: 2 },
+  },
+  {
+    method: "PATCH",
+    route: "/admin/v1/api-keys/{id}",
+    auth: "admin",
+    jsonBody: true,
+    request: (t) => ({
+      path: `/admin/v1/api-keys/${t.keyId}`,
+      body: { abilities: ["posts"], expires_at: "2099-01-01T00:00:00Z" },
+    }),
+    status: 200,
+    budget: { db: 1, gate: 1, hops: 2 },
   },
 ];

@@ -32,7 +32,7 @@ export const analyticsContracts: RouteContract[] = [
       return { path: "/api/v1/analytics" };
     },
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "GET",
@@ -42,7 +42,7 @@ export const analyticsContracts: RouteContract[] = [
     request: async (t) => ({ path: `/api/v1/analytics/posts/${await publishedPost(t)}` }),
     foreign: async (victim) => ({ path: `/api/v1/analytics/posts/${await publishedPost(victim)}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "GET",
@@ -58,7 +58,7 @@ export const analyticsContracts: RouteContract[] = [
       return { path: `/api/v1/analytics/accounts/${victim.accounts[0]!.id}` };
     },
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "GET",
@@ -74,7 +74,7 @@ export const analyticsContracts: RouteContract[] = [
       return { path: `/api/v1/analytics/workspaces/${victim.workspace.id}` };
     },
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "POST",
@@ -87,6 +87,6 @@ export const analyticsContracts: RouteContract[] = [
     request: async (t) => ({ path: `/api/v1/analytics/posts/${await publishedPost(t)}/sync` }),
     foreign: async (victim) => ({ path: `/api/v1/analytics/posts/${await publishedPost(victim)}/sync` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
 ];

@@ -81,10 +81,10 @@ describe("auto-plug", () => {
     const replies = (await sandboxPost(published.url)).replies;
     expect(replies).toHaveLength(1);
     expect((await readRow(rowId)).plug_post_id).toBe(replies[0]!.id);
-    const found = await publishingAdapter(env, "twitter").find(
-      authOf(sandboxAccount(t)),
-      plugFingerprint(rowId),
-    );
+    const found = await publishingAdapter(env, "twitter").find(authOf(sandboxAccount(t)), {
+      fingerprint: plugFingerprint(rowId),
+      text: "",
+    });
     expect(found?.id).toBe(replies[0]!.id);
   });
 

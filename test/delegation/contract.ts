@@ -23,6 +23,6 @@ export const delegationContracts: RouteContract[] = [
     }),
     status: 200,
     // The key lookup; the rate limit and the flow's Coordinator.
-    budget: { db: 1, gate: 1 },
+    budget: { db: 0, gate: 1, hops: 2 },
   },
 ];

@@ -99,14 +99,36 @@ export type FlowResult = {
     consentHtml: string;
     decision: Response;
     callback: Response;
+    /** The channel page (Facebook Pages, LinkedIn organisations) and the pick's answer, when shown. */
+    channelHtml?: string;
+    pick?: Response;
   };
   browser: Browser;
 };
 
+const unescapeHtml = (html: string) =>
+  html
+    .replaceAll("&#39;", "'")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+
+/** The channel page's choices: each button's value (the channel id) and its label. */
+export function channelChoices(html: string) {
+  return [...html.matchAll(/<button type="submit" name="channel" value="([^"]*)">([^<]*)<\/button>/g)].map(
+    (m) => ({ id: unescapeHtml(m[1]!), label: unescapeHtml(m[2]!) }),
+  );
+}
+
 /** authorize_url → sandbox consent → Allow/Deny → service callback → the application's callback. */
 export async function runFlow(
   authorizeUrl: string,
-  { handle = "ada", decision = "allow" }: { handle?: string; decision?: "allow" | "deny" } = {},
+  {
+    handle = "ada",
+    decision = "allow",
+    channel,
+  }: { handle?: string; decision?: "allow" | "deny"; channel?: (labels: string[]) => number } = {},
   browser = new Browser(),
 ): Promise<FlowResult> {
   const authorize = await browser.get(authorizeUrl);
@@ -120,8 +142,20 @@ export async function runFlow(
   const callbackUrl = locationOf(decision_);
   expect(callbackUrl.startsWith(`${ORIGIN}/api/oauth/delegate/callback?`)).toBe(true);
   const callback = await browser.get(callbackUrl);
+  const steps: FlowResult["steps"] = { authorize, consent, consentHtml, decision: decision_, callback };
+  if (callback.status === 200) {
+    // The channel page: pick one (the first unless `channel` chooses by the labels).
+    const html = await callback.text();
+    const choices = channelChoices(html);
+    expect(choices.length).toBeGreaterThan(1);
+    const chosen = choices[channel ? channel(choices.map((c) => c.label)) : 0]!;
+    const flow = /<input type="hidden" name="flow" value="([^"]+)">/.exec(html)?.[1] ?? "";
+    steps.channelHtml = html;
+    steps.pick = await browser.post(formAction(html), { flow, channel: chosen.id });
+    return { landed: new URL(locationOf(steps.pick)), steps, browser };
+  }
   const landed = new URL(locationOf(callback));
-  return { landed, steps: { authorize, consent, consentHtml, decision: decision_, callback }, browser };
+  return { landed, steps, browser };
 }
 
 /** Lowercase hex HMAC-SHA256, computed here independently of the service's code. */

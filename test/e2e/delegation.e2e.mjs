@@ -80,5 +80,56 @@ test("a real browser connects a sandbox account and the example app verifies the
     assert.ok(!new URL(page.url()).searchParams.has("sig"));
   });
 
+  await t.test("Connect: the user picks a Facebook Page on the service's channel page", async () => {
+    const owner = await adminCall(base, "POST", "/users", {
+      name: "Page Owner",
+      email: `owner-${Date.now()}@example.test`,
+    });
+    const ownerKey = await adminCall(base, "POST", "/api-keys", {
+      user_id: owner.id,
+      abilities: ["accounts"],
+    });
+    const api = async (method, path, body) => {
+      const res = await fetch(`${base}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ownerKey.key}`, "content-type": "application/json" },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const workspace = await adminCall(base, "POST", "/workspaces", { user_id: owner.id, name: "Bakery" });
+    const started = await api("POST", "/accounts/connect", {
+      workspace_id: workspace.id,
+      platform: "facebook",
+      redirect_url: `${app.origin}/connected`,
+    });
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+
+    await page.goto(started.body.authorize_url);
+    await page.waitForURL(`${base}/sandbox/facebook/oauth/authorize?**`);
+    await page.fill('input[name="handle"]', "baker");
+    const picker = page.waitForResponse((r) => r.url().startsWith(`${base}/api/oauth/delegate/callback?`));
+    await page.click('button[value="allow"]');
+    const pickerPage = await picker;
+    assert.equal(pickerPage.status(), 200);
+    assert.equal(pickerPage.headers()["cache-control"], "no-store");
+    assert.equal(pickerPage.headers()["x-frame-options"], "DENY");
+    assert.equal(await page.textContent("h1"), "Choose where to publish on Facebook");
+    const labels = await page.locator('button[name="channel"]').allTextContents();
+    assert.deepEqual(labels, ["baker's Page", "baker's Shop"]);
+
+    await Promise.all([
+      page.waitForURL(`${app.origin}/connected?**`),
+      page.click('button[name="channel"] >> text="baker\'s Shop"'),
+    ]);
+    const landed = new URL(page.url());
+    assert.equal(landed.searchParams.get("status"), "connected");
+    assert.equal(landed.searchParams.get("platform"), "facebook");
+    const accounts = await api("GET", `/accounts?workspace_id=${workspace.id}`);
+    const account = accounts.body.data.find((a) => String(a.id) === landed.searchParams.get("account_id"));
+    assert.equal(account.username, "baker-shop");
+    assert.equal(account.name, "baker's Shop");
+  });
+
   assert.equal(app.results.length, 3);
 });

@@ -9,7 +9,7 @@ export const foldersContracts: RouteContract[] = [
     request: (t) => ({ path: `/api/v1/folders?workspace_id=${t.workspace.id}` }),
     foreign: (victim) => ({ path: `/api/v1/folders?workspace_id=${victim.workspace.id}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "POST",
@@ -26,6 +26,6 @@ export const foldersContracts: RouteContract[] = [
       body: { workspace_id: victim.workspace.id, name: "x" },
     }),
     status: 201,
-    budget: { db: 3, gate: 1 },
+    budget: { db: 2, gate: 1, hops: 2 },
   },
 ];

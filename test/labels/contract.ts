@@ -21,7 +21,7 @@ export const labelsContracts: RouteContract[] = [
     },
     foreign: (victim) => ({ path: `/api/v1/labels?workspace_id=${victim.workspace.id}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "POST",
@@ -38,7 +38,7 @@ export const labelsContracts: RouteContract[] = [
       body: { workspace_id: victim.workspace.id, name: "x", color: "#000000" },
     }),
     status: 201,
-    budget: { db: 3, gate: 1 },
+    budget: { db: 2, gate: 1, hops: 2 },
   },
   {
     method: "PUT",
@@ -55,7 +55,7 @@ export const labelsContracts: RouteContract[] = [
       body: { name: "pwned", color: "#000000" },
     }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
   {
     method: "DELETE",
@@ -65,6 +65,6 @@ export const labelsContracts: RouteContract[] = [
     request: async (t) => ({ path: `/api/v1/labels/${await newLabel(t)}` }),
     foreign: async (victim) => ({ path: `/api/v1/labels/${await newLabel(victim)}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
 ];

@@ -40,7 +40,7 @@ export const mediaContracts: RouteContract[] = [
       body: { workspace_id: victim.workspace.id, urls: [SKIPPED_URL] },
     }),
     status: 200,
-    budget: { db: 3, gate: 1 },
+    budget: { db: 2, gate: 1, hops: 3 },
   },
   {
     method: "POST",
@@ -52,7 +52,7 @@ export const mediaContracts: RouteContract[] = [
     request: (t) => ({ path: "/api/v1/media/upload", body: pngForm(t.workspace.id) }),
     foreign: (victim) => ({ path: "/api/v1/media/upload", body: pngForm(victim.workspace.id) }),
     status: 201,
-    budget: { db: 3, gate: 1 },
+    budget: { db: 2, gate: 1, hops: 3 },
   },
   {
     method: "GET",
@@ -65,7 +65,7 @@ export const mediaContracts: RouteContract[] = [
     },
     foreign: (victim) => ({ path: `/api/v1/media?workspace_id=${victim.workspace.id}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "DELETE",
@@ -75,6 +75,6 @@ export const mediaContracts: RouteContract[] = [
     request: async (t) => ({ path: `/api/v1/media/${await newMedia(t)}` }),
     foreign: async (victim) => ({ path: `/api/v1/media/${await newMedia(victim)}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
 ];

@@ -3,7 +3,7 @@ import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { pkceChallenge } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
 import { SANDBOX_SHAPES } from "../../src/platforms/sandbox/shapes";
-import { NotImplementedError, PlatformError } from "../../src/platforms/types";
+import { PlatformError } from "../../src/platforms/types";
 import { hmacHex } from "../delegation/support";
 import { RECORDED } from "./recorded";
 import { adapterFor, json, replay } from "./replay";
@@ -250,30 +250,6 @@ describe.each(PLATFORMS)("%s adapter", (platform) => {
     expect(adapter.isDenial(SANDBOX_SHAPES[platform].denial)).toBe(true);
     expect(adapter.isDenial("server_error")).toBe(false);
     expect(adapter.isDenial("invalid_scope")).toBe(false);
-  });
-
-  it("declares publishing, not implemented yet for the real platform: a permanent PlatformError", async () => {
-    const adapter = adapterFor(platform, replay().fetch);
-    const account = { handle: "ada", platformUserId: "1", accessToken: "token" };
-    const draft = { items: [{ text: "hello", media: [] }], settings: {}, fingerprint: "sp-1-1" };
-    const calls = [
-      adapter.publish(account, draft),
-      adapter.find(account, "sp-1-1"),
-      adapter.insights(account, "1"),
-      adapter.comments(account, "1"),
-      adapter.reply(account, "1", "plug", "sp-plug-1"),
-    ];
-    for (const call of calls) {
-      const error = await call.then(
-        () => null,
-        (failure: unknown) => failure,
-      );
-      expect(error).toBeInstanceOf(NotImplementedError);
-      expect(error).toMatchObject({ kind: "permanent", code: "not_implemented" });
-    }
-    await expect(adapter.publish(account, draft)).rejects.toThrow(
-      `Publishing to ${spec.label} is not implemented yet.`,
-    );
   });
 });
 

@@ -6,7 +6,7 @@ export type Recorded = {
   token: unknown;
   identity: unknown;
   /** What the adapter should read out of them. */
-  expected: { platform_id: string; handle: string };
+  expected: { platform_id: string; handle: string; name?: string; avatar?: string; verified?: boolean };
   /** The platform's answer to a bad code. */
   tokenError: { status: number; body: unknown };
 };
@@ -68,7 +68,7 @@ export const RECORDED: Record<Platform, Recorded> = {
       scope: "tweet.read users.read",
     },
     identity: { data: { id: "2244994945", name: "Developers", username: "XDevelopers" } },
-    expected: { platform_id: "2244994945", handle: "XDevelopers" },
+    expected: { platform_id: "2244994945", handle: "XDevelopers", name: "Developers" },
     tokenError: {
       status: 400,
       body: {
@@ -94,7 +94,13 @@ export const RECORDED: Record<Platform, Recorded> = {
         "https://media.licdn-ei.com/dms/image/C5F03AQHqK8v7tB1HCQ/profile-displayphoto-shrink_100_100/0/",
       locale: "en-US",
     },
-    expected: { platform_id: "782bbtaQ", handle: "John Doe" },
+    expected: {
+      platform_id: "782bbtaQ",
+      handle: "John Doe",
+      name: "John Doe",
+      avatar:
+        "https://media.licdn-ei.com/dms/image/C5F03AQHqK8v7tB1HCQ/profile-displayphoto-shrink_100_100/0/",
+    },
     tokenError: {
       status: 400,
       body: {

@@ -26,3 +26,32 @@ export function replay(...answers: Array<Response | Error>) {
 /** The platform's real adapter, talking to `fetch`. */
 export const adapterFor = (platform: Platform, fetch: Fetch) =>
   createAdapter(SPECS[platform], { credentials: CREDENTIALS, endpoints: SPECS[platform].endpoints, fetch });
+
+/**
+ * A media item whose bytes are `bytes` (a pattern repeated to `size` when given), opened whole or by
+ * range as the publishing code would from R2; `opened` records each range asked for.
+ */
+export function mediaOf(
+  fields: { url?: string; mime: string; kind: "image" | "video"; name?: string; size?: number },
+  fill = 7,
+) {
+  const size = fields.size ?? 1024;
+  const bytes = new Uint8Array(size).map((_, index) => (index * 31 + fill) % 251);
+  const opened: Array<{ offset: number; length: number }> = [];
+  return {
+    media: {
+      url: fields.url ?? `https://api.example.test/media/${fill}?expires=1&sig=abc`,
+      mime: fields.mime,
+      kind: fields.kind,
+      size,
+      name: fields.name ?? `file-${fill}`,
+      async open(range?: { offset: number; length: number }) {
+        const { offset, length } = range ?? { offset: 0, length: size };
+        opened.push({ offset, length });
+        return new Blob([bytes.slice(offset, offset + length)]).stream();
+      },
+    },
+    bytes,
+    opened,
+  };
+}

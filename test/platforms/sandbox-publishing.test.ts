@@ -7,7 +7,7 @@ import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { publishingAdapter } from "../../src/platforms/index";
 import { mintToken } from "../../src/platforms/sandbox/access";
 import { sandboxInProcess } from "../../src/platforms/sandbox/index";
-import { NotImplementedError, PlatformError } from "../../src/platforms/types";
+import { PlatformError } from "../../src/platforms/types";
 import { ORIGIN } from "../support/client";
 import {
   accountList,
@@ -36,6 +36,7 @@ const image = (url: string, mime = "image/png") => ({
   kind: "image" as const,
   size: 10,
   name: "a.png",
+  open: () => Promise.reject(new Error("the sandbox pulls media by URL")),
 });
 
 describe("sandbox publishing", () => {
@@ -115,11 +116,15 @@ describe("sandbox publishing", () => {
     const account = accountOf(freshHandle());
     const draft = draftOf(["Findable"]);
     const post = await adapter.publish(account, draft);
-    expect(await adapter.find(account, draft.fingerprint)).toEqual(post);
-    expect(await adapter.find(account, freshFingerprint())).toBeNull();
-    expect(await adapter.find(accountOf(freshHandle()), draft.fingerprint)).toBeNull();
+    expect(await adapter.find(account, { fingerprint: draft.fingerprint, text: "" })).toEqual(post);
+    expect(await adapter.find(account, { fingerprint: freshFingerprint(), text: "" })).toBeNull();
+    expect(
+      await adapter.find(accountOf(freshHandle()), { fingerprint: draft.fingerprint, text: "" }),
+    ).toBeNull();
     // The same fingerprint on another platform is another platform's business.
-    expect(await adapterFor("twitter").find(account, draft.fingerprint)).toBeNull();
+    expect(
+      await adapterFor("twitter").find(account, { fingerprint: draft.fingerprint, text: "" }),
+    ).toBeNull();
   });
 
   it("lists every post of the account, oldest first, without replies; an unknown handle has none", async () => {
@@ -150,7 +155,7 @@ describe("sandbox publishing", () => {
     expect(body.replies).toEqual([
       { id: reply.id, text: "Check out our shop", published_at: expect.any(String) },
     ]);
-    expect(await adapter.find(account, fingerprint)).toEqual(reply);
+    expect(await adapter.find(account, { fingerprint: fingerprint, text: "" })).toEqual(reply);
     expect((await postJson("twitter", reply.id)).body.text).toEqual(["Check out our shop"]);
     const missing = await failureOf(adapter.reply(account, "999999999999999999", "x", freshFingerprint()));
     expect(missing).toMatchObject({ kind: "permanent", code: "not_found" });
@@ -215,7 +220,7 @@ describe("sandbox failure triggers (counted per fingerprint)", () => {
       expect(failure.message).toContain("#sandbox-fail");
     }
     expect(await accountList("twitter", handle)).toEqual([]);
-    expect(await adapter.find(account, draft.fingerprint)).toBeNull();
+    expect(await adapter.find(account, { fingerprint: draft.fingerprint, text: "" })).toBeNull();
   });
 
   it("#sandbox-flaky: two transient failures, then the third attempt publishes once", async () => {
@@ -251,12 +256,12 @@ describe("sandbox failure triggers (counted per fingerprint)", () => {
     const listed = await accountList("threads", handle);
     expect(listed).toHaveLength(1);
     expect(listed[0].text).toEqual(["Into the void #sandbox-lost"]);
-    const found = await adapter.find(account, draft.fingerprint);
+    const found = await adapter.find(account, { fingerprint: draft.fingerprint, text: "" });
     expect(found).toEqual({ id: listed[0].id, url: `${ORIGIN}/sandbox/threads/posts/${listed[0].id}` });
     // A blind retry would publish a second copy, as on a real platform: that is what find prevents.
     await adapter.publish(account, draft);
     expect(await accountList("threads", handle)).toHaveLength(2);
-    expect(await adapter.find(account, draft.fingerprint)).toEqual(found);
+    expect(await adapter.find(account, { fingerprint: draft.fingerprint, text: "" })).toEqual(found);
   });
 
   it("#sandbox-lost reaches a client over HTTP as a broken answer, not as a status", async () => {
@@ -335,10 +340,11 @@ describe("sandbox off", () => {
     for (const request of requests) expect((await sandboxInProcess.fetch(request, off)).status).toBe(404);
   });
 
-  it("publishingAdapter: the real adapter when credentials exist (not implemented yet), else not configured", async () => {
+  it("publishingAdapter: the real adapter when credentials exist, else not configured", async () => {
     const configured = { ...off, TWITTER_CLIENT_ID: "id", TWITTER_CLIENT_SECRET: "secret" } as Env;
     const real = publishingAdapter(configured, "twitter");
-    await expect(real.publish(accountOf("a"), draftOf(["x"]))).rejects.toBeInstanceOf(NotImplementedError);
+    // The real X adapter: an account without a token cannot publish there (no sandbox to mint one).
+    await expect(real.publish(accountOf("a"), draftOf(["x"]))).rejects.toMatchObject({ kind: "auth" });
     let thrown: unknown;
     try {
       publishingAdapter(off, "linkedin");

@@ -60,7 +60,7 @@ export const postsContracts: RouteContract[] = [
       return { path: "/api/v1/posts?per_page=10&include_comments=true" };
     },
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "POST",
@@ -86,7 +86,7 @@ export const postsContracts: RouteContract[] = [
       },
     }),
     status: 201,
-    budget: { db: 3, gate: 1 },
+    budget: { db: 2, gate: 1, hops: 2 },
   },
   {
     method: "GET",
@@ -96,7 +96,7 @@ export const postsContracts: RouteContract[] = [
     request: async (t) => ({ path: `/api/v1/posts/${await publishedPost(t)}?include_comments=true` }),
     foreign: async (victim) => ({ path: `/api/v1/posts/${await newPost(victim)}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
   {
     method: "PUT",
@@ -113,7 +113,7 @@ export const postsContracts: RouteContract[] = [
       body: { content: [{ text: "pwned" }] },
     }),
     status: 200,
-    budget: { db: 3, gate: 1 },
+    budget: { db: 2, gate: 1, hops: 2 },
   },
   {
     method: "POST",
@@ -123,7 +123,7 @@ export const postsContracts: RouteContract[] = [
     request: async (t) => ({ path: `/api/v1/posts/${await failedPost(t)}/retry` }),
     foreign: async (victim) => ({ path: `/api/v1/posts/${await failedPost(victim)}/retry` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
   {
     method: "DELETE",
@@ -133,6 +133,6 @@ export const postsContracts: RouteContract[] = [
     request: async (t) => ({ path: `/api/v1/posts/${await newPost(t)}` }),
     foreign: async (victim) => ({ path: `/api/v1/posts/${await newPost(victim)}` }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 2 },
   },
 ];

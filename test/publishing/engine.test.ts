@@ -213,14 +213,37 @@ describe("the draft", () => {
       {
         text: "One",
         media: [
-          { url: link(clip), mime: "video/mp4", kind: "video", size: 99, name: "clip.mp4" },
-          { url: link(photo), mime: "image/jpeg", kind: "image", size: 2048, name: "cat.jpg" },
+          {
+            url: link(clip),
+            mime: "video/mp4",
+            kind: "video",
+            size: 99,
+            name: "clip.mp4",
+            open: expect.any(Function),
+          },
+          {
+            url: link(photo),
+            mime: "image/jpeg",
+            kind: "image",
+            size: 2048,
+            name: "cat.jpg",
+            open: expect.any(Function),
+          },
         ],
       },
       { text: "Two", media: [] },
       {
         text: "Three",
-        media: [{ url: link(photo), mime: "image/jpeg", kind: "image", size: 2048, name: "cat.jpg" }],
+        media: [
+          {
+            url: link(photo),
+            mime: "image/jpeg",
+            kind: "image",
+            size: 2048,
+            name: "cat.jpg",
+            open: expect.any(Function),
+          },
+        ],
       },
     ]);
   });

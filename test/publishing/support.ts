@@ -161,7 +161,7 @@ export function fakePlatform(steps: Step[] = [{ id: "1", url: "https://x.example
       published.set(draft.fingerprint, post);
       return post;
     },
-    async find(account: AccountAuth, fingerprint: string) {
+    async find(account: AccountAuth, { fingerprint }: { fingerprint: string }) {
       calls.push({ method: "find", account, fingerprint });
       return published.get(fingerprint) ?? null;
     },

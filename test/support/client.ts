@@ -41,14 +41,21 @@ export async function call<T = any>(
 export const admin = <T = any>(method: string, path: string, body?: unknown) =>
   call<T>(method, `/admin/v1${path}`, { key: ADMIN_TOKEN, body });
 
-/** Parses `Server-Timing` into {db: {dur, trips}, gate: {dur}}. */
+/**
+ * Parses `Server-Timing`: D1 round trips and their time, whether the Coordinator was called, the
+ * sequential hops, and the rows D1 read.
+ */
 export function serverTiming(headers: Headers) {
   const value = headers.get("server-timing") ?? "";
   const db = /db;dur=([\d.]+);desc="(\d+)"/.exec(value);
   const gate = /gate;dur=([\d.]+)/.exec(value);
+  const hops = /hops;desc="(\d+)"/.exec(value);
+  const rows = /rows;desc="(\d+)"/.exec(value);
   return {
     dbTrips: db ? Number(db[2]) : Number.NaN,
     dbMs: db ? Number(db[1]) : Number.NaN,
     gateCalls: gate ? 1 : 0,
+    hops: hops ? Number(hops[1]) : Number.NaN,
+    rowsRead: rows ? Number(rows[1]) : Number.NaN,
   };
 }

@@ -8,6 +8,6 @@ export const workspacesContracts: RouteContract[] = [
     ability: "workspaces",
     request: () => ({ path: "/api/v1/workspaces" }),
     status: 200,
-    budget: { db: 2, gate: 1 },
+    budget: { db: 1, gate: 1, hops: 1 },
   },
 ];

@@ -3,7 +3,6 @@
 // made through callPlatform like any platform's so that failures are classified the same way.
 import { z } from "zod";
 import type { Platform } from "../../db/enums";
-import type { Publishing } from "../adapter";
 import { callPlatform, redactUrl } from "../call";
 import {
   type AccountAuth,
@@ -11,9 +10,12 @@ import {
   type Fetch,
   PlatformError,
   type PlatformSpec,
+  type PlatformToken,
   type PublishedPost,
+  type Publishing,
 } from "../types";
 import { mintToken } from "./access";
+import { hasSandboxChannels } from "./channels";
 import { sandboxInProcess } from "./index";
 
 /** A fetch that only reaches `${origin}/sandbox/…`, answered in-process by the sandbox router. */
@@ -34,6 +36,18 @@ export const sandboxEndpoints = (origin: string, platform: Platform): Endpoints 
   identity: `${origin}/sandbox/${platform}/me`,
 });
 
+const channelList = z.object({
+  data: z.array(
+    z.object({
+      id: z.string(),
+      handle: z.string(),
+      name: z.string(),
+      avatar: z.string().nullable(),
+      kind: z.string(),
+      accessToken: z.string().optional(),
+    }),
+  ),
+});
 const published = z.object({ id: z.string().regex(/^\d+$/), url: z.string() });
 const foundList = z.object({ data: z.array(published) });
 const count = z.number().int().nonnegative();
@@ -120,7 +134,7 @@ export function sandboxPublishing(
       }));
       return asPublished(await post(account, "publish", base, { items, fingerprint: draft.fingerprint }));
     },
-    async find(account, fingerprint) {
+    async find(account, { fingerprint }) {
       const url = `${base}?${new URLSearchParams({ fingerprint })}`;
       const [first] = (await get(account, "find", url, foundList)).data;
       return first ? asPublished(first) : null;
@@ -143,5 +157,14 @@ export function sandboxPublishing(
       const url = `${postPath(platformPostId)}/replies`;
       return asPublished(await post(account, "reply", url, { text, fingerprint }));
     },
+    ...(hasSandboxChannels(spec.platform)
+      ? {
+          async channels(token: PlatformToken) {
+            const url = `${origin}/sandbox/${spec.platform}/channels`;
+            const account = { handle: "", platformUserId: null, accessToken: token.accessToken };
+            return (await get(account, "channels", url, channelList)).data;
+          },
+        }
+      : {}),
   };
 }

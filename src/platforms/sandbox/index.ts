@@ -14,6 +14,7 @@ import { invalidLinkPage } from "../../lib/html";
 import { publicOrigin } from "../../lib/origin";
 import { checkToken, platformOf, tokenRefusal } from "./access";
 import { isProblem, readForm } from "./body";
+import { hasSandboxChannels, sandboxChannels } from "./channels";
 import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./consent";
 import { sandboxEnabled } from "./enabled";
 import { issueCode } from "./grants";
@@ -72,6 +73,15 @@ export const sandboxRouter = createRouter<BareEnv>()
     if (check.kind !== "ok") return oauthError(401, "invalid_token", tokenRefusal(check));
     const id = await sandboxPlatformId(spec.platform, check.handle);
     return c.json(SANDBOX_SHAPES[spec.platform].identityResponse(id, check.handle));
+  })
+  // Where the user can publish, on platforms whose login is not itself the place (channels.ts).
+  .get("/:platform/channels", async (c) => {
+    const spec = specOf(c);
+    if (!hasSandboxChannels(spec.platform)) throw routeNotFound();
+    const token = bearerToken(c.req.header("authorization"));
+    const check = await checkToken(c.env, spec.platform, token);
+    if (check.kind !== "ok") return oauthError(401, "invalid_token", tokenRefusal(check));
+    return c.json({ data: await sandboxChannels(c.env, spec.platform, check.handle) });
   })
   .route("/", sandboxPostRoutes);
 

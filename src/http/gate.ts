@@ -1,0 +1,124 @@
+// The gate in front of every API-key route: who is calling (the key), whether they may (the 60 per
+// minute window in their Coordinator), with as few sequential remote calls as the request allows.
+//
+// - Cold (a key this isolate has not seen): the D1 lookup first. Warm: the isolate's cached key.
+// - The Coordinator call then starts, and the route runs alongside it: a GET reads while the
+//   Coordinator counts, so a warm GET is one sequential hop. A write's database writes wait for the
+//   admission (the metered D1 holds them, src/http/meter.ts), so a warm create is two: the Coordinator
+//   alongside the reads, then the write batch. Routes with effects outside D1 wait for the admission
+//   before their handler runs (src/http/abilities.ts awaitAdmission).
+// - The Coordinator refuses a stale cached key (the operator changed or revoked it since:
+//   src/coordinator/key-state.ts) without counting it; the gate re-reads the key from D1 and asks
+//   again, and the route's ability is checked against the key as it now stands. A revocation, roll,
+//   abilities or expiry change holds from the very next request, on every isolate.
+// - A refused window is remembered until it closes: the Coordinator refuses every request until then
+//   anyway (refusals do not consume the window), so those 429s cost no remote call at all.
+import { createMiddleware } from "hono/factory";
+import type { AdmitResult, RateDecision } from "../coordinator";
+import { userCoordinator } from "../coordinator";
+import { sha256Hex } from "../lib/crypto";
+import { bearerToken, type LoadedKey, loadKey, MAX_KEY_LENGTH } from "./auth";
+import type { ApiEnv } from "./env";
+import {
+  expiredKey,
+  forbidden,
+  invalidApiKey,
+  missingApiKey,
+  tooManyAttempts,
+  unauthenticated,
+} from "./errors";
+import { keyCache, refusals } from "./key-cache";
+
+export const RATE_LIMIT = 60;
+export const RATE_WINDOW_MS = 60_000;
+
+/** `api`: `Unauthenticated.` / `Expired`; `coded`: the delegation session endpoint's codes. */
+type GateStyle = "api" | "coded";
+
+const refusal = (style: GateStyle, kind: "missing" | "invalid" | "expired") => {
+  if (style === "coded") return kind === "missing" ? missingApiKey() : invalidApiKey(kind === "expired");
+  return kind === "expired" ? expiredKey() : unauthenticated();
+};
+
+const rateHeaders = (decision: Pick<RateDecision, "limit" | "remaining">) => ({
+  "X-RateLimit-Limit": String(decision.limit),
+  "X-RateLimit-Remaining": String(decision.remaining),
+});
+
+function tooMany(resetAt: number, now: number) {
+  return tooManyAttempts({
+    ...rateHeaders({ limit: RATE_LIMIT, remaining: 0 }),
+    "Retry-After": String(Math.max(1, Math.ceil((resetAt - now) / 1000))),
+    "X-RateLimit-Reset": String(Math.ceil(resetAt / 1000)),
+  });
+}
+
+export const apiGate = (style: GateStyle) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    const now = Date.now();
+    const token = bearerToken(c.req.header("authorization"));
+    if (!token) throw refusal(style, "missing");
+    if (token.length > MAX_KEY_LENGTH) throw refusal(style, "invalid");
+    const hash = await sha256Hex(token);
+    const expired = (k: LoadedKey) =>
+      k.principal.expiresAt !== null && k.principal.expiresAt.getTime() <= now;
+    const cached = keyCache.get(hash, now);
+    const key = cached ?? (await loadKey(c.var.db, hash));
+    if (!key) throw refusal(style, "invalid");
+    if (!cached) keyCache.set(hash, key, now);
+    if (expired(key)) throw refusal(style, "expired");
+    const { userId } = key.principal;
+    const refusedUntil = refusals.until(userId, now);
+    if (refusedUntil !== undefined) throw tooMany(refusedUntil, now);
+    c.set("principal", key.principal);
+
+    const coordinator = c.env.COORDINATOR.getByName(userCoordinator(userId));
+    const admit = (k: LoadedKey, fromCache: boolean) =>
+      c.var.meter.gate<AdmitResult>(() =>
+        coordinator.admit({
+          limit: RATE_LIMIT,
+          windowMs: RATE_WINDOW_MS,
+          now,
+          keyId: k.principal.keyId,
+          // A key just read from D1 is current; only a cached one is checked against the operator's changes.
+          ...(fromCache ? { digest: k.digest } : {}),
+        }),
+      );
+    const admission = (async () => {
+      let admitted = await admit(key, cached !== undefined);
+      if (admitted.stale) {
+        keyCache.evict(hash);
+        const fresh = await loadKey(c.var.db, hash);
+        if (!fresh) throw refusal(style, "invalid");
+        keyCache.set(hash, fresh, now);
+        if (expired(fresh)) throw refusal(style, "expired");
+        c.set("principal", fresh.principal);
+        admitted = await admit(fresh, false);
+      }
+      if (admitted.stale) throw new Error("a key read from D1 cannot be stale");
+      const { decision } = admitted;
+      if (!decision.allowed) {
+        refusals.set(userId, decision.resetAt);
+        throw tooMany(decision.resetAt, now);
+      }
+      return rateHeaders(decision);
+    })();
+    // Awaited below; until then a refusal is not an unhandled rejection.
+    admission.catch(() => undefined);
+    // The route's ability, against the key as the Coordinator confirmed it.
+    const admitted = async () => {
+      await admission;
+      const ability = c.var.ability;
+      if (ability && !c.var.principal.abilities.includes(ability)) throw forbidden();
+    };
+    c.set("admitted", admitted);
+    c.var.meter.writeBarrier = admitted;
+    await next();
+    // A refused request answers its refusal (401, 429), whatever the route answered; one whose key lost
+    // the route's ability meanwhile, 403. Every answer carries the window's headers.
+    const headers = await admission;
+    const ability = c.var.ability;
+    if (ability && !c.var.principal.abilities.includes(ability) && c.res.status !== 403)
+      throw forbidden(headers);
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  });

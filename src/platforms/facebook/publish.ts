@@ -1,0 +1,75 @@
+// Publishing a draft on a Facebook Page: the first item becomes the post (a text or link post, a photo,
+// several photos, a video, a reel or a story, from its media and `settings.post_type`); Facebook has no
+// threads, so each next item becomes a comment by the Page under the post, in order. What Facebook
+// cannot take is refused before any call, with a permanent error that says why.
+import { afterCreation, node } from "../meta";
+import { type DraftItem, PlatformError, type PublishDraft, type PublishedPost } from "../types";
+import { type PageApi, permalinkOf } from "./api";
+import { albumPost, feedPost, photoPost, reelPost, storyPost, videoPost } from "./media";
+import { created, type FacebookSettings, facebookSettings } from "./schemas";
+
+const refuse = (message: string) =>
+  new PlatformError(`Facebook: ${message}`, { kind: "permanent", code: "unsupported_content" });
+
+/** Why Facebook cannot take this draft as asked, or null. */
+export function draftProblem(items: DraftItem[], settings: FacebookSettings): string | null {
+  const [first, ...rest] = items;
+  if (!first) return "the post has no content.";
+  const media = first.media;
+  const videos = media.filter((m) => m.kind === "video").length;
+  if (settings.link && media.length > 0) return "a link can only be shared on a post without media.";
+  if (settings.post_type === "story") {
+    if (media.length !== 1) return "a story takes exactly one photo or video.";
+    if (rest.length > 0) return "a story cannot carry a thread of comments.";
+  } else if (settings.post_type === "reel") {
+    if (media.length !== 1 || videos !== 1) return "a reel takes exactly one video.";
+  } else if (videos > 0 && media.length > 1) {
+    return "a post takes several photos or one video, not a mix or several videos.";
+  } else if (media.length === 0 && !first.text.trim() && !settings.link) {
+    return "a post needs text, a link or media.";
+  }
+  for (const [index, item] of rest.entries()) {
+    const comment = `item ${index + 2} becomes a comment, which`;
+    if (item.media.length > 1) return `${comment} takes at most one photo.`;
+    if (item.media.some((m) => m.kind === "video")) return `${comment} cannot carry a video.`;
+    if (!item.text.trim() && item.media.length === 0) return `${comment} needs text or a photo.`;
+  }
+  return null;
+}
+
+/** Makes the post the first item asks for; its id and address. */
+async function createPost(api: PageApi, item: DraftItem, settings: FacebookSettings): Promise<PublishedPost> {
+  const [media] = item.media;
+  if (settings.post_type === "story" && media) {
+    const id = await storyPost(api, media);
+    return { id, url: await permalinkOf(api, id) };
+  }
+  if (settings.post_type === "reel" && media) {
+    const id = await reelPost(api, media, item.text);
+    return { id, url: `https://www.facebook.com/reel/${encodeURIComponent(id)}` };
+  }
+  let id: string;
+  if (!media) id = await feedPost(api, item.text, settings.link);
+  else if (media.kind === "video") id = await videoPost(api, media, item.text);
+  else if (item.media.length === 1) id = await photoPost(api, media, item.text);
+  else id = await albumPost(api, item.media, item.text);
+  return { id, url: await permalinkOf(api, id) };
+}
+
+/** A comment by the Page under a post (a thread's next item, an auto-plug): its id. */
+export async function commentAs(api: PageApi, postId: string, item: DraftItem): Promise<string> {
+  const params = { message: item.text || undefined, attachment_url: item.media[0]?.url };
+  return (await api.graph.post("comment", node(postId, "comments"), params, created)).id;
+}
+
+export async function publishToPage(api: PageApi, draft: PublishDraft): Promise<PublishedPost> {
+  const settings = facebookSettings.parse(draft.settings);
+  const problem = draftProblem(draft.items, settings);
+  if (problem) throw refuse(problem);
+  const [first, ...rest] = draft.items as [DraftItem, ...DraftItem[]];
+  const post = await createPost(api, first, settings);
+  await afterCreation(async () => {
+    for (const item of rest) await commentAs(api, post.id, item);
+  });
+  return post;
+}

@@ -1,0 +1,112 @@
+// Reading back what was published on a Page: `find` (Facebook keeps no hidden field to carry a
+// fingerprint, so an earlier attempt is recognised by its exact text among the Page's 25 latest posts,
+// then its 25 latest reels, which /posts does not list; a reply among the post's latest comments),
+// the metrics of a post, and its comments. developers.facebook.com › Pages API › Posts, Comments;
+// Page Insights; Video API › Insights.
+import { collectPages, graphTime, node, postMetrics, sameText } from "../meta";
+import { type FindLookup, type PlatformComment, PlatformError, type PostMetrics } from "../types";
+import { absolute, objectUrl, type PageApi } from "./api";
+import { commentsPage, engagement, insights, pagePosts, pageReels } from "./schemas";
+
+/** How many of the Page's latest posts (and reels, and a post's comments) `find` looks through. */
+export const FIND_WINDOW = 25;
+/** The newest comments a sync stores, read 50 at a time. */
+export const MAX_COMMENTS = 100;
+const COMMENTS_PAGE = 50;
+
+export async function findOnPage(api: PageApi, lookup: FindLookup) {
+  if (lookup.replyTo) {
+    const query = {
+      fields: "id,message,permalink_url,from{id}",
+      order: "reverse_chronological",
+      limit: String(FIND_WINDOW),
+    };
+    const answer = await api.graph.get("find", node(lookup.replyTo, "comments"), query, commentsPage);
+    const mine = answer.data.find(
+      (c) => sameText(c.message, lookup.text) && (c.from?.id === undefined || c.from.id === api.pageId),
+    );
+    return mine
+      ? { id: mine.id, url: mine.permalink_url ? absolute(mine.permalink_url) : objectUrl(mine.id) }
+      : null;
+  }
+  const query = { fields: "id,message,permalink_url", limit: String(FIND_WINDOW) };
+  const posts = await api.graph.get("find", node(api.pageId, "posts"), query, pagePosts);
+  const post = posts.data.find((p) => sameText(p.message, lookup.text));
+  if (post)
+    return { id: post.id, url: post.permalink_url ? absolute(post.permalink_url) : objectUrl(post.id) };
+  const reelQuery = { fields: "id,description,permalink_url", limit: String(FIND_WINDOW) };
+  const reels = await api.graph.get("find", node(api.pageId, "video_reels"), reelQuery, pageReels);
+  const reel = reels.data.find((r) => sameText(r.description, lookup.text));
+  return reel ? { id: reel.id, url: `https://www.facebook.com/reel/${encodeURIComponent(reel.id)}` } : null;
+}
+
+/** The lifetime value of `metric` in an insights answer (0 when absent). */
+function lifetime(
+  answer: { data: Array<{ name: string; values?: Array<{ value: unknown }> }> },
+  metric: string,
+) {
+  const value = answer.data.find((m) => m.name === metric)?.values?.[0]?.value;
+  return typeof value === "number" ? value : 0;
+}
+
+/**
+ * Insights are not there for every object (a Page under 100 likes, a story, a metric Facebook retired):
+ * that refusal leaves the views at 0 rather than failing the sync; throttling and auth still fail it.
+ */
+async function optionalViews(read: () => Promise<number>): Promise<number> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof PlatformError && error.kind === "permanent") return 0;
+    throw error;
+  }
+}
+
+/**
+ * A Page post (`<page id>_<post id>`): reactions, comments and shares from the post, views from the
+ * `post_media_view` insight (Facebook's replacement for the retired impressions). A video or reel
+ * (a bare video id): reactions and comments from the video, views from `total_video_views`.
+ */
+export async function postInsights(api: PageApi, postId: string): Promise<PostMetrics> {
+  const isPost = postId.includes("_");
+  const counts = "reactions.summary(true).limit(0),comments.summary(true).limit(0)";
+  const fields = isPost ? `${counts},shares` : counts;
+  const post = await api.graph.get("insights", node(postId), { fields }, engagement);
+  const impressions = await optionalViews(async () => {
+    const [edge, metric] = isPost ? ["insights", "post_media_view"] : ["video_insights", "total_video_views"];
+    const query = { metric, period: "lifetime" };
+    return lifetime(await api.graph.get("insights", node(postId, edge), query, insights), metric);
+  });
+  return postMetrics({
+    likes: post.reactions?.summary?.total_count,
+    comments: post.comments?.summary?.total_count,
+    shares: post.shares?.count,
+    impressions,
+  });
+}
+
+/** The post's newest comments (up to 100), with who wrote them where Facebook says. */
+export async function postComments(api: PageApi, postId: string): Promise<PlatformComment[]> {
+  const comments = await collectPages(async (after) => {
+    const query: Record<string, string> = {
+      fields: "id,message,created_time,from{id,name}",
+      order: "reverse_chronological",
+      filter: "stream",
+      limit: String(COMMENTS_PAGE),
+    };
+    if (after) query.after = after;
+    const page = await api.graph.get("comments", node(postId, "comments"), query, commentsPage);
+    return { data: page.data, after: page.paging?.cursors?.after, more: Boolean(page.paging?.next) };
+  }, MAX_COMMENTS);
+  return comments.map((c) => {
+    const name = c.from?.name ?? "Facebook user";
+    return {
+      id: c.id,
+      content: c.message ?? "",
+      author_name: name,
+      created_at: graphTime(c.created_time),
+      // Facebook gives no username, and user ids it returns are Page-scoped: no profile address.
+      contact: c.from?.id ? { name, username: c.from.id, profile_url: null } : null,
+    };
+  });
+}

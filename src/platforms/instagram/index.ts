@@ -1,0 +1,48 @@
+// Instagram API with Instagram Login (Business Login for Instagram): no PKCE; the code is exchanged at
+// api.instagram.com, the profile read from graph.instagram.com /me, whose `user_id` is the professional
+// account's id (`id` is app-scoped). developers.facebook.com › Instagram Platform › Business Login. The
+// docs' /me example puts access_token in the query; graph.instagram.com also reads it from an
+// `Authorization: Bearer` header (as the Instagram API with Instagram Login's messaging and publishing
+// examples send it), which keeps the token out of URL logs.
+//
+// A connect asks for the publishing, comments and insights permissions and swaps the short-lived token
+// for a long-lived one, refreshed with ig_refresh_token (token.ts). The login is the professional
+// account itself (the user picks it on Instagram's consent screen), so there are no channels.
+import { accessToken, bearerGet, child, flatIdentity } from "../adapter";
+import type { PlatformSpec } from "../types";
+import { instagramPublishing } from "./publishing";
+import { longLivedInstagramToken, refreshInstagramToken } from "./token";
+
+export const instagram: PlatformSpec = {
+  platform: "instagram",
+  label: "Instagram",
+  endpoints: {
+    authorize: "https://www.instagram.com/oauth/authorize",
+    token: "https://api.instagram.com/oauth/access_token",
+    identity: "https://graph.instagram.com/v25.0/me",
+  },
+  scopes: ["instagram_business_basic"],
+  connect: {
+    scopes: [
+      "instagram_business_basic",
+      "instagram_business_content_publish",
+      "instagram_business_manage_comments",
+      "instagram_business_manage_insights",
+    ],
+  },
+  scopeSeparator: ",",
+  pkce: false,
+  clientIdParam: "client_id",
+  tokenAuth: "body",
+  denialErrors: ["access_denied"],
+  parseToken(body) {
+    // Documented as {data: [{access_token, user_id, permissions}]}; also seen flat.
+    const data = child(body, "data");
+    return accessToken(Array.isArray(data) ? data[0] : body, "user_id");
+  },
+  identityRequest: bearerGet("?fields=user_id,username"),
+  parseIdentity: flatIdentity("user_id", "username"),
+  connectToken: longLivedInstagramToken,
+  refresh: refreshInstagramToken,
+  publishing: (context) => instagramPublishing(context),
+};

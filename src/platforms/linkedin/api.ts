@@ -1,0 +1,162 @@
+// LinkedIn's versioned REST API (https://api.linkedin.com/rest): the version every call names, the
+// Rest.li headers, URN helpers, and LinkedIn's own reading of failures on top of call.ts (a daily quota
+// that resets at midnight UTC, a duplicate post, a read the app or the page role may not make).
+import { type CallOptions, type PlatformAnswer, platformCall, platformMessage } from "../call";
+import {
+  type AccountAuth,
+  type ByteRange,
+  type Fetch,
+  PlatformError,
+  type PublishingContext,
+} from "../types";
+
+export const API = "https://api.linkedin.com/rest";
+/**
+ * The Marketing API version sent as `LinkedIn-Version` (May 2026). LinkedIn supports each monthly version
+ * for at least a year, then answers 426; move this forward before it is sunset.
+ */
+export const LINKEDIN_VERSION = "202605";
+
+/** Rest.li 2.0 wants the characters of its own syntax encoded inside values (URNs in paths and lists). */
+export const restli = (value: string) =>
+  encodeURIComponent(value).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** A post's public page: LinkedIn's feed update URL for its URN. */
+export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
+
+/** A comment's page: the post's page, scrolled to the comment. */
+export const commentUrl = (postUrn: string, commentUrn: string) =>
+  `${postUrl(postUrn)}?commentUrn=${encodeURIComponent(commentUrn)}`;
+
+/**
+ * Who posts: the account's channel URN (`urn:li:person:…` or `urn:li:organization:…`). Accounts whose
+ * platform user id is a bare OpenID `sub` (connected before channels, or by delegation) are the member.
+ */
+export function authorOf(account: AccountAuth): string {
+  const id = account.platformUserId?.trim();
+  if (!id) {
+    throw new PlatformError("LinkedIn: the account has no LinkedIn member or organization id.", {
+      kind: "permanent",
+      code: "account_incomplete",
+    });
+  }
+  return id.startsWith("urn:li:") ? id : `urn:li:person:${id}`;
+}
+
+export const isOrganization = (urn: string) => urn.startsWith("urn:li:organization:");
+
+export function tokenOf(account: AccountAuth): string {
+  if (!account.accessToken) {
+    throw new PlatformError("LinkedIn: the account has no access token; reconnect it.", {
+      kind: "auth",
+      code: "missing_token",
+    });
+  }
+  return account.accessToken;
+}
+
+/** Seconds until the next midnight UTC, when LinkedIn's daily application and member limits reset. */
+export function secondsToMidnightUtc(now: number): number {
+  const day = new Date(now);
+  const midnight = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now) / 1000));
+}
+
+const inputErrorCodes = (body: unknown): string[] => {
+  const details = (body as { errorDetails?: { inputErrors?: Array<{ code?: unknown }> } } | null)
+    ?.errorDetails;
+  return (details?.inputErrors ?? []).map((e) => (typeof e?.code === "string" ? e.code : ""));
+};
+
+/**
+ * LinkedIn's rules before the common ones: a 429 without Retry-After waits for the daily reset at
+ * midnight UTC; a 422 DUPLICATE_POST is named as such; a 403 is `access_denied` (a permission the app
+ * was not granted, or a page role that may not read this), which readers may count as "unavailable".
+ */
+export function classifyFor(what: string, now: () => number): CallOptions["classify"] {
+  return (response, body) => {
+    if (response.ok) return undefined;
+    const quoted = platformMessage(body);
+    const message = `${what}: HTTP ${response.status}${quoted ? `: ${quoted}` : ""}`;
+    if (response.status === 429 && response.headers.get("retry-after") === null) {
+      return new PlatformError(message, {
+        kind: "rate_limited",
+        code: "rate_limited",
+        retryAfterSeconds: secondsToMidnightUtc(now()),
+      });
+    }
+    if (inputErrorCodes(body).includes("DUPLICATE_POST")) {
+      return new PlatformError(message, { kind: "permanent", code: "duplicate_post" });
+    }
+    if (response.status === 403)
+      return new PlatformError(message, { kind: "permanent", code: "access_denied" });
+    return undefined;
+  };
+}
+
+export const isAccessDenied = (error: unknown) =>
+  error instanceof PlatformError && error.code === "access_denied";
+
+/** Before anything is published, a lost answer cannot have left a post behind: it is worth a retry. */
+export function beforePublishing(error: unknown): unknown {
+  if (error instanceof PlatformError && error.kind === "unknown_outcome") {
+    return new PlatformError(error.message, { kind: "transient", code: error.code });
+  }
+  return error;
+}
+
+const isLinkedInHost = (url: string) => {
+  const host = URL.canParse(url) ? new URL(url).hostname : "";
+  return host === "linkedin.com" || host.endsWith(".linkedin.com");
+};
+
+/** The calls a publishing half makes, each with LinkedIn's headers and failure rules. */
+export function linkedinApi(context: PublishingContext) {
+  const fetcher: Fetch = context.fetch;
+  const headers = (token: string, json: boolean): Record<string, string> => ({
+    authorization: `Bearer ${token}`,
+    "linkedin-version": LINKEDIN_VERSION,
+    "x-restli-protocol-version": "2.0.0",
+    accept: "application/json",
+    ...(json ? { "content-type": "application/json" } : {}),
+  });
+  const call = (what: string, url: string, init: RequestInit): Promise<PlatformAnswer> =>
+    platformCall(fetcher, `LinkedIn ${what}`, url, init, {
+      classify: classifyFor(`LinkedIn ${what}`, context.now),
+    });
+
+  return {
+    async get(what: string, url: string, token: string, extra: Record<string, string> = {}) {
+      return (await call(what, url, { method: "GET", headers: { ...headers(token, false), ...extra } })).body;
+    },
+    post(what: string, url: string, token: string, body: unknown) {
+      return call(what, url, { method: "POST", headers: headers(token, true), body: JSON.stringify(body) });
+    },
+    /**
+     * PUTs `range` of a media file to an upload URL, streamed from R2 with a known length (a
+     * FixedLengthStream sends Content-Length, never chunked). The token goes only to LinkedIn's hosts.
+     */
+    async upload(
+      what: string,
+      url: string,
+      token: string,
+      open: (range: ByteRange) => Promise<ReadableStream<Uint8Array>>,
+      range: ByteRange,
+    ) {
+      const source = await open(range);
+      const { readable, writable } = new FixedLengthStream(range.length);
+      // A failed read surfaces as the request's own failure; nothing waits on the pipe itself.
+      source.pipeTo(writable).catch(() => undefined);
+      return call(what, url, {
+        method: "PUT",
+        headers: {
+          "content-type": "application/octet-stream",
+          ...(isLinkedInHost(url) ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: readable,
+      });
+    },
+  };
+}
+
+export type LinkedInApi = ReturnType<typeof linkedinApi>;

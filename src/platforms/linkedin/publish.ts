@@ -1,0 +1,153 @@
+// Publishing on LinkedIn through the Posts API: the first item is the post (text, one video, one image
+// or a multi-image post of up to 20), each next item a comment by the same author under it (LinkedIn has
+// no reply chains of posts). The post's URN comes back in the x-restli-id header. LinkedIn keeps no
+// hidden field with a post, so `find` matches the text among the author's newest posts (or, for a
+// reply, among the post's comments).
+
+import {
+  type AccountAuth,
+  type DraftItem,
+  type FindLookup,
+  PlatformError,
+  type PublishDraft,
+  type PublishedPost,
+} from "../types";
+import { API, authorOf, commentUrl, isAccessDenied, type LinkedInApi, postUrl, restli, tokenOf } from "./api";
+import { COMMENT_MAX, commentUrnOf, createComment, listComments } from "./comments";
+import { type MediaOptions, uploadImage, uploadVideo } from "./media";
+import { expect, postsPage } from "./schemas";
+
+/** Posts of the author looked through by `find`. */
+export const FIND_WINDOW = 50;
+const MAX_IMAGES = 20;
+const VISIBILITIES = new Set(["PUBLIC", "CONNECTIONS", "LOGGED_IN"]);
+
+const refuse = (message: string, code = "content_rejected") =>
+  new PlatformError(message, { kind: "permanent", code });
+
+/**
+ * LinkedIn "little" text: these characters are markup (mentions, templates) and must be escaped with a
+ * backslash to show as written; unescaped, LinkedIn may drop text. `#` stays, so hashtags still link.
+ */
+export const littleText = (text: string) => text.replace(/[\\|{}@[\]()<>*_~]/g, (c) => `\\${c}`);
+
+/** Everything LinkedIn would refuse part-way is refused before the first call. */
+function check(items: DraftItem[]): DraftItem {
+  const [first, ...rest] = items;
+  if (!first) throw refuse("LinkedIn: the post has no content.");
+  const videos = first.media.filter((m) => m.kind === "video").length;
+  const pictures = first.media.length - videos;
+  if (videos > 1 || (videos === 1 && pictures > 0)) {
+    throw refuse("LinkedIn: a post carries one video, or images, not both and not several videos.");
+  }
+  if (pictures > MAX_IMAGES) throw refuse(`LinkedIn: a post carries at most ${MAX_IMAGES} images.`);
+  for (const [index, item] of rest.entries()) {
+    if (item.media.length > 0) {
+      throw refuse(`LinkedIn: thread item ${index + 2} becomes a comment, and comments carry text only.`);
+    }
+    if ([...item.text].length > COMMENT_MAX) {
+      throw refuse(
+        `LinkedIn: thread item ${index + 2} becomes a comment, at most ${COMMENT_MAX} characters.`,
+      );
+    }
+  }
+  return first;
+}
+
+async function contentOf(
+  api: LinkedInApi,
+  token: string,
+  author: string,
+  item: DraftItem,
+  media: MediaOptions,
+) {
+  const video = item.media.find((m) => m.kind === "video");
+  if (video) return { media: { id: await uploadVideo(api, token, author, video, media) } };
+  const ids: string[] = [];
+  for (const image of item.media) ids.push(await uploadImage(api, token, author, image));
+  if (ids.length === 0) return undefined;
+  return ids.length === 1 ? { media: { id: ids[0] } } : { multiImage: { images: ids.map((id) => ({ id })) } };
+}
+
+export async function publish(
+  api: LinkedInApi,
+  account: AccountAuth,
+  draft: PublishDraft,
+  media: MediaOptions,
+): Promise<PublishedPost> {
+  const first = check(draft.items);
+  const token = tokenOf(account);
+  const author = authorOf(account);
+  const visibility = String(draft.settings.visibility ?? "PUBLIC");
+  const content = await contentOf(api, token, author, first, media);
+  const answer = await api.post("publish", `${API}/posts`, token, {
+    author,
+    commentary: littleText(first.text),
+    visibility: VISIBILITIES.has(visibility) ? visibility : "PUBLIC",
+    distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+    ...(content ? { content } : {}),
+    lifecycleState: "PUBLISHED",
+    isReshareDisabledByAuthor: draft.settings.disable_reshare === true,
+  });
+  const urn = answer.headers.get("x-restli-id");
+  if (!urn?.startsWith("urn:li:")) {
+    throw new PlatformError("LinkedIn publish: the answer names no post", {
+      kind: "unknown_outcome",
+      code: "invalid_response",
+    });
+  }
+  // The post exists from here: a failed comment cannot be undone by a retry, so it leaves the outcome to
+  // `find`, which finds the post and records it as published (the remaining items are not posted).
+  for (const item of draft.items.slice(1)) {
+    try {
+      await createComment(api, token, author, urn, item.text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PlatformError(`LinkedIn thread: the post ${urn} is published, a comment failed: ${reason}`, {
+        kind: "unknown_outcome",
+        code: "thread_incomplete",
+      });
+    }
+  }
+  return { id: urn, url: postUrl(urn) };
+}
+
+/**
+ * An earlier attempt's post (or reply), by its exact text. A read LinkedIn refuses (403: a member's
+ * posts and comments need r_member_social, which LinkedIn grants only to approved partners) finds
+ * nothing; a second publish of the same text is then refused by LinkedIn as a duplicate.
+ */
+export async function find(api: LinkedInApi, account: AccountAuth, lookup: FindLookup) {
+  const token = tokenOf(account);
+  const author = authorOf(account);
+  try {
+    if (lookup.replyTo) {
+      const postUrn = lookup.replyTo;
+      const mine = (await listComments(api, token, postUrn)).find(
+        (c) => c.actor === author && c.message.text === lookup.text,
+      );
+      const urn = mine ? commentUrnOf(postUrn, mine) : null;
+      return urn ? { id: urn, url: commentUrl(postUrn, urn) } : null;
+    }
+    const url = `${API}/posts?author=${restli(author)}&q=author&count=${FIND_WINDOW}`;
+    const page = expect(
+      postsPage,
+      await api.get("find", url, token, { "x-restli-method": "FINDER" }),
+      "find",
+      "transient",
+    );
+    const escaped = littleText(lookup.text);
+    const post = page.elements.find((p) => p.commentary === escaped || p.commentary === lookup.text);
+    return post ? { id: post.id, url: postUrl(post.id) } : null;
+  } catch (error) {
+    if (isAccessDenied(error)) return null;
+    throw error;
+  }
+}
+
+export async function reply(api: LinkedInApi, account: AccountAuth, postUrn: string, text: string) {
+  const token = tokenOf(account);
+  if ([...text].length > COMMENT_MAX)
+    throw refuse(`LinkedIn: a comment has at most ${COMMENT_MAX} characters.`);
+  return createComment(api, token, authorOf(account), postUrn, text);
+}

@@ -1,0 +1,57 @@
+// Threads API: the Authorization Window at threads.com, the code exchanged at graph.threads.net
+// /oauth/access_token (answers access_token and user_id), identity from /v1.0/me. No PKCE.
+// developers.facebook.com › Threads › Get Access Tokens; Threads Profiles. The profile call's token goes
+// in an `Authorization: Bearer` header rather than the documented access_token query parameter:
+// graph.threads.net is a Graph API host and reads either, and a header stays out of URL logs.
+// A connect asks for publishing, insights and replies, and swaps its one-hour token for a 60-day one
+// (tokens.ts); Threads has no endpoint that revokes a token, so `revoke` is absent.
+import { accessToken, bearerGet, flatIdentity } from "../adapter";
+import type { AccountAuth, PlatformSpec, Publishing, PublishingContext } from "../types";
+import { threadsApi, tokenOf } from "./api";
+import { DEFAULT_PACING, type Pacing, threadsPublisher } from "./publish";
+import { threadsReader } from "./read";
+import { exchangeForLongLived, refreshLongLived } from "./tokens";
+
+/** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
+export function threadsPublishing(context: PublishingContext, pacing: Pacing = DEFAULT_PACING): Publishing {
+  const api = (account: AccountAuth) => threadsApi(context.fetch, tokenOf(account));
+  return {
+    publish: async (account, draft) => threadsPublisher(api(account), pacing).publish(account, draft),
+    reply: async (account, postId, text) =>
+      threadsPublisher(api(account), pacing).reply(account, postId, text),
+    find: async (account, lookup) => threadsReader(api(account)).find(account, lookup),
+    insights: async (account, postId) => threadsReader(api(account)).insights(account, postId),
+    comments: async (account, postId) => threadsReader(api(account)).comments(account, postId),
+  };
+}
+
+export const threads: PlatformSpec = {
+  platform: "threads",
+  label: "Threads",
+  endpoints: {
+    authorize: "https://threads.com/oauth/authorize",
+    token: "https://graph.threads.net/oauth/access_token",
+    identity: "https://graph.threads.net/v1.0/me",
+  },
+  scopes: ["threads_basic"],
+  connect: {
+    scopes: [
+      "threads_basic",
+      "threads_content_publish",
+      "threads_manage_insights",
+      "threads_read_replies",
+      "threads_manage_replies",
+    ],
+  },
+  scopeSeparator: ",",
+  pkce: false,
+  clientIdParam: "client_id",
+  tokenAuth: "body",
+  denialErrors: ["access_denied"],
+  parseToken: (body) => accessToken(body, "user_id"),
+  identityRequest: bearerGet("?fields=id,username"),
+  parseIdentity: flatIdentity("id", "username"),
+  connectToken: exchangeForLongLived,
+  refresh: refreshLongLived,
+  publishing: (context) => threadsPublishing(context),
+};

@@ -1,0 +1,113 @@
+// Reading back from Threads: `find` (an earlier attempt's post, by its exact text among the account's
+// 25 latest threads, or a reply among the replies to the post it answered: Threads keeps no hidden
+// field for a fingerprint), the post's insights, and its replies as comments.
+// developers.facebook.com › Threads › Retrieve Posts; Insights; Retrieve and Manage Replies.
+import type { AccountAuth, FindLookup, PlatformComment, PostMetrics, PublishedPost } from "../types";
+import { PROFILE, type ThreadsApi, userPath } from "./api";
+import { insightsAnswer, postList, replyPage } from "./schemas";
+
+/** How many of the account's latest threads `find` looks through. */
+const RECENT = "25";
+/** The newest replies kept as comments, and the pages read to get them. */
+const COMMENTS_MAX = 100;
+const COMMENT_PAGES = 5;
+
+/** Threads sends "+0000" offsets; Date.parse wants "+00:00". */
+const parseTime = (value: string | undefined) => {
+  const time = value ? new Date(value.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")) : new Date(Number.NaN);
+  return Number.isNaN(time.getTime()) ? new Date(0) : time;
+};
+
+/** engagement_rate: (likes + comments + shares + quotes + saves) / impressions × 100, two decimals. */
+export function withRate(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
+  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
+  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
+  return { ...counts, engagement_rate: rate };
+}
+
+export function threadsReader(api: ThreadsApi) {
+  const urlOf = (
+    account: AccountAuth,
+    post: { permalink?: string | undefined; shortcode?: string | undefined },
+  ) => post.permalink ?? `${PROFILE}${account.handle}${post.shortcode ? `/post/${post.shortcode}` : ""}`;
+
+  return {
+    async find(account: AccountAuth, lookup: FindLookup): Promise<PublishedPost | null> {
+      const text = lookup.text.trim();
+      const fields = "id,text,permalink,shortcode,username,is_reply_owned_by_me";
+      const list = lookup.replyTo
+        ? await api.get(
+            "find reply",
+            `${encodeURIComponent(lookup.replyTo)}/replies`,
+            { fields, reverse: "true" },
+            postList,
+          )
+        : await api.get("find", `${userPath(account)}/threads`, { fields, limit: RECENT }, postList);
+      const found = list.data.find(
+        (post) =>
+          (post.text ?? "").trim() === text &&
+          // Among replies, only the account's own.
+          (!lookup.replyTo || post.is_reply_owned_by_me === true || post.username === account.handle),
+      );
+      return found ? { id: found.id, url: urlOf(account, found) } : null;
+    },
+
+    async insights(_account: AccountAuth, postId: string): Promise<PostMetrics> {
+      const answer = await api.get(
+        "insights",
+        `${encodeURIComponent(postId)}/insights`,
+        { metric: "views,likes,replies,reposts,quotes,shares" },
+        insightsAnswer,
+      );
+      const metric = (name: string) => {
+        const entry = answer.data.find((m) => m.name === name);
+        return entry?.total_value?.value ?? entry?.values?.[0]?.value ?? 0;
+      };
+      return withRate({
+        impressions: metric("views"),
+        likes: metric("likes"),
+        comments: metric("replies"),
+        // A repost and a share both pass the post on.
+        shares: metric("reposts") + metric("shares"),
+        quotes: metric("quotes"),
+        saves: 0,
+      });
+    },
+
+    /**
+     * The newest replies at any depth (GET /{id}/conversation, newest first), up to 100; the account's
+     * own replies (a thread's next items, an auto-plug) are not comments.
+     */
+    async comments(_account: AccountAuth, postId: string): Promise<PlatformComment[]> {
+      const found: PlatformComment[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < COMMENT_PAGES && found.length < COMMENTS_MAX; page++) {
+        const query: Record<string, string> = {
+          fields: "id,text,username,timestamp,is_reply_owned_by_me",
+          reverse: "true",
+        };
+        if (after) query.after = after;
+        const answer = await api.get(
+          "comments",
+          `${encodeURIComponent(postId)}/conversation`,
+          query,
+          replyPage,
+        );
+        for (const reply of answer.data) {
+          if (reply.is_reply_owned_by_me === true) continue;
+          const username = reply.username ?? "";
+          found.push({
+            id: reply.id,
+            content: reply.text ?? "",
+            author_name: username,
+            created_at: parseTime(reply.timestamp),
+            contact: username ? { name: username, username, profile_url: `${PROFILE}${username}` } : null,
+          });
+        }
+        after = answer.paging?.cursors?.after;
+        if (!answer.paging?.next || !after) break;
+      }
+      return found.slice(0, COMMENTS_MAX);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// Calls to TikTok's Open API v2 (open.tiktokapis.com/v2): JSON bodies with the user's token as a
+// Bearer header, answers read through zod, and TikTok's own error codes (an `error.code` other than
+// "ok", in error statuses and in some 200s) turned into the engine's failure kinds once, here.
+// developers.tiktok.com › API v2 › Error handling; Content Posting API › Direct Post (error codes).
+import type { z } from "zod";
+import { child, text } from "../adapter";
+import { callPlatform, platformMessage, rateLimitReset } from "../call";
+import { type FailureKind, type Fetch, PlatformError } from "../types";
+
+export const API = "https://open.tiktokapis.com/v2";
+
+/** A daily cap (posts per creator, pending shares, the app's active users) frees up slowly. */
+const DAILY_CAP_WAIT_SECONDS = 3600;
+
+/** TikTok's codes whose kind differs from what their HTTP status alone would say. */
+const KINDS: Record<string, FailureKind> = {
+  rate_limit_exceeded: "rate_limited",
+  spam_risk_too_many_posts: "rate_limited",
+  spam_risk_too_many_pending_share: "rate_limited",
+  reached_active_user_cap: "rate_limited",
+  access_token_invalid: "auth",
+  // A scope the user did not grant: refreshing cannot add it, only a reconnect can.
+  scope_not_authorized: "permanent",
+  scope_permission_missed: "permanent",
+  internal_error: "transient",
+};
+
+function kindOfStatus(status: number): FailureKind {
+  if (status === 429) return "rate_limited";
+  if (status >= 500) return "transient";
+  if (status === 401) return "auth";
+  return "permanent";
+}
+
+/**
+ * TikTok's reading of an answer: `error.code` (an OAuth endpoint's `error` string) other than "ok" is a
+ * failure, even in a 200. Undefined (no code, or "ok") falls through to call.ts.
+ */
+export function tiktokFailure(what: string, quote = true) {
+  return (response: Response, body: unknown): PlatformError | undefined => {
+    const error = child(body, "error");
+    const code = typeof error === "string" ? error : text(error, "code");
+    if (!code || code === "ok") return undefined;
+    const quoted = quote ? platformMessage(body) : undefined;
+    const message = `${what}: ${code}${quoted ? `: ${quoted}` : ""}`;
+    const kind = KINDS[code] ?? kindOfStatus(response.status);
+    const safeCode = /^[a-z][a-z0-9_]{0,63}$/.test(code) ? code : "content_rejected";
+    if (kind !== "rate_limited") return new PlatformError(message, { kind, code: safeCode });
+    const retryAfterSeconds =
+      code === "rate_limit_exceeded" ? rateLimitReset(response.headers) : DAILY_CAP_WAIT_SECONDS;
+    return new PlatformError(message, { kind, code: safeCode, retryAfterSeconds });
+  };
+}
+
+/**
+ * The answer in the expected shape, else a PlatformError: a write that answered 2xx did act, so an
+ * unreadable answer leaves its outcome unknown; a read can simply be asked again.
+ */
+export function expectShape<T>(schema: z.ZodType<T>, body: unknown, what: string, write: boolean): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new PlatformError(`${what}: unexpected answer`, {
+    kind: write ? "unknown_outcome" : "transient",
+    code: "invalid_response",
+  });
+}
+
+export type TiktokApi = {
+  /**
+   * A POST of `body` as JSON (no body when undefined). `write` says whether it changes anything, which
+   * decides what an unreadable answer means.
+   */
+  post<T>(
+    what: string,
+    path: string,
+    body: object | undefined,
+    schema: z.ZodType<T>,
+    options?: { write?: boolean; fetch?: Fetch },
+  ): Promise<T>;
+};
+
+/** The Open API acting with `token`. */
+export function tiktokApi(fetcher: Fetch, token: string): TiktokApi {
+  return {
+    async post(what, path, body, schema, options = {}) {
+      const label = `TikTok ${what}`;
+      const headers = {
+        authorization: `Bearer ${token}`,
+        accept: "application/json",
+        "content-type": "application/json; charset=UTF-8",
+      };
+      const init: RequestInit = { method: "POST", headers };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      const write = options.write ?? true;
+      let answer: unknown;
+      try {
+        answer = await callPlatform(options.fetch ?? fetcher, label, `${API}/${path}`, init, {
+          classify: tiktokFailure(label),
+        });
+      } catch (error) {
+        // TikTok reads with POST too; a lost answer to a read changed nothing and can be asked again.
+        if (!write && error instanceof PlatformError && error.kind === "unknown_outcome")
+          throw new PlatformError(error.message, { kind: "transient", code: error.code });
+        throw error;
+      }
+      return expectShape(schema, answer, label, write);
+    },
+  };
+}
+
+/** The account's token; an account stored without one cannot act until it is reconnected. */
+export function tokenOf(account: { accessToken: string | null }): string {
+  if (account.accessToken) return account.accessToken;
+  throw new PlatformError("The TikTok account has no access token; reconnect it.", {
+    kind: "permanent",
+    code: "token_missing",
+  });
+}
+
+/** A post's public URL: TikTok serves photo posts under the same /video/ path. */
+export const postUrl = (handle: string, id: string) =>
+  `https://www.tiktok.com/@${encodeURIComponent(handle)}/video/${encodeURIComponent(id)}`;

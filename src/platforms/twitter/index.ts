@@ -1,0 +1,47 @@
+// X (Twitter): OAuth 2.0 Authorization Code Flow with PKCE (required), confidential client (HTTP Basic on
+// the token endpoint), identity from GET /2/users/me. docs.x.com › OAuth 2.0 › User access token.
+// Publishing through the X API v2: publishing.ts.
+import { accessToken, bearerGet, child, flatIdentity, text } from "../adapter";
+import type { PlatformSpec } from "../types";
+import { twitterPublishing } from "./publishing";
+
+const SCOPES = ["tweet.read", "users.read"];
+
+/**
+ * A connect publishes posts and threads with media (tweet.write, media.write), reads them back for
+ * `find`, metrics and replies (tweet.read, users.read), and keeps a refresh token (offline.access: without
+ * it the access token dies after two hours).
+ */
+const CONNECT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
+
+export const twitter: PlatformSpec = {
+  platform: "twitter",
+  label: "X (Twitter)",
+  endpoints: {
+    authorize: "https://x.com/i/oauth2/authorize",
+    token: "https://api.x.com/2/oauth2/token",
+    identity: "https://api.x.com/2/users/me",
+  },
+  scopes: SCOPES,
+  connect: { scopes: CONNECT_SCOPES },
+  scopeSeparator: " ",
+  pkce: true,
+  clientIdParam: "client_id",
+  tokenAuth: "basic",
+  denialErrors: ["access_denied"],
+  parseToken: (body) => accessToken(body),
+  identityRequest: bearerGet(`?${new URLSearchParams({ "user.fields": "profile_image_url,verified" })}`),
+  parseIdentity: (body, token) => {
+    const user = child(body, "data");
+    const identity = flatIdentity("id", "username")(user, token);
+    if (!identity) return null;
+    const name = text(user, "name");
+    if (name) identity.name = name;
+    const avatar = text(user, "profile_image_url");
+    if (avatar) identity.avatar = avatar;
+    const verified = child(user, "verified");
+    if (typeof verified === "boolean") identity.verified = verified;
+    return identity;
+  },
+  publishing: (context) => twitterPublishing(context),
+};

@@ -1,0 +1,47 @@
+// The publishing half of the X adapter: publish, find, insights, comments and reply through the X API v2
+// (api.ts), and the revocation of the account's token on disconnect. The login is the account, so there
+// are no channels to pick.
+import { callPlatform } from "../call";
+import type { Publishing, PublishingContext } from "../types";
+import { LABEL, xApi } from "./api";
+import type { Sleep } from "./media";
+import { publishPost, replyTo } from "./publish";
+import { findPost, postComments, postInsights } from "./read";
+
+export const REVOKE_URL = "https://api.x.com/2/oauth2/revoke";
+
+const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `sleep` waits between media status polls (tests pass one that does not). */
+export function twitterPublishing(context: PublishingContext, options: { sleep?: Sleep } = {}): Publishing {
+  const api = xApi(context);
+  const sleep = options.sleep ?? realSleep;
+  return {
+    publish: (account, draft) => publishPost(api, account, draft, sleep),
+    find: (account, lookup) => findPost(api, account, lookup),
+    insights: (account, postId) => postInsights(api, account, postId),
+    comments: (account, postId) => postComments(api, account, postId, context.now),
+    reply: (account, postId, text) => replyTo(api, account, postId, text),
+    // RFC 7009 revocation of the access token; a confidential client authenticates with HTTP Basic.
+    async revoke(account) {
+      if (!account.accessToken) return;
+      const { clientId, clientSecret } = context.credentials;
+      await callPlatform(
+        context.fetch,
+        `${LABEL} token revocation`,
+        REVOKE_URL,
+        {
+          method: "POST",
+          headers: {
+            authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+            "content-type": "application/x-www-form-urlencoded",
+            accept: "application/json",
+          },
+          body: new URLSearchParams({ token: account.accessToken, token_type_hint: "access_token" }),
+        },
+        // The token endpoint's text can echo what it was sent.
+        { quoteErrors: false },
+      );
+    },
+  };
+}

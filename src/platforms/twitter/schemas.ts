@@ -1,0 +1,64 @@
+// The shapes of the X API v2 answers the adapter reads (docs.x.com › X API › Posts, Media, Users), as
+// zod schemas: only the fields used, unknown ones ignored.
+import { z } from "zod";
+
+/** X ids are decimal strings of up to 19 digits ("returned as a string" to survive JSON numbers). */
+export const xId = z.string().regex(/^\d{1,19}$/);
+
+/** POST /2/tweets: `{data: {id, text}}`. */
+export const createdPost = z.object({ data: z.object({ id: xId }) });
+
+const processingInfo = z.object({
+  state: z.string(),
+  check_after_secs: z.number().nonnegative().optional(),
+  progress_percent: z.number().optional(),
+  error: z.object({ message: z.string().optional(), name: z.string().optional() }).optional(),
+});
+
+/** Initialize, finalize and status of a media upload: `{data: {id, media_key, processing_info?}}`. */
+export const mediaUpload = z.object({
+  data: z.object({ id: xId, processing_info: processingInfo.optional() }),
+});
+export type ProcessingInfo = z.infer<typeof processingInfo>;
+
+/** An append answers `{data: {expires_at}}` or nothing: either will do. */
+export const appended = z.unknown();
+
+const post = z.object({
+  id: xId,
+  text: z.string(),
+  note_tweet: z.object({ text: z.string() }).optional(),
+  author_id: z.string().optional(),
+  created_at: z.string().optional(),
+  referenced_tweets: z.array(z.object({ type: z.string(), id: z.string() })).optional(),
+});
+export type XPost = z.infer<typeof post>;
+
+/** GET /2/users/{id}/tweets: `{data?: [post], meta}` (no `data` when the user has none). */
+export const timeline = z.object({ data: z.array(post).optional() });
+
+const count = z.number().int().nonnegative();
+
+/** GET /2/tweets/{id}?tweet.fields=public_metrics. */
+export const postMetrics = z.object({
+  data: z.object({
+    id: xId,
+    public_metrics: z.object({
+      retweet_count: count,
+      reply_count: count,
+      like_count: count,
+      quote_count: count,
+      bookmark_count: count.optional(),
+      impression_count: count.optional(),
+    }),
+  }),
+});
+
+const user = z.object({ id: z.string(), username: z.string(), name: z.string().optional() });
+
+/** GET /2/tweets/search/recent with expansions=author_id: posts, their authors, the next page's token. */
+export const searchPage = z.object({
+  data: z.array(post).optional(),
+  includes: z.object({ users: z.array(user).optional() }).optional(),
+  meta: z.object({ next_token: z.string().min(1).optional() }).optional(),
+});

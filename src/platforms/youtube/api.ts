@@ -1,0 +1,164 @@
+// YouTube Data API v3 calls, in one place: the base URLs, the Bearer header, the reading of answers with
+// zod, and Google's error reasons read once (a daily quota named in a 403 waits for midnight Pacific
+// Time, when Google resets it; a short rate limit waits a minute).
+// developers.google.com › YouTube Data API › Errors; Quota Calculator.
+import type { z } from "zod";
+import { callPlatform, rateLimitReset, statusFailure } from "../call";
+import { type AccountAuth, PlatformError, type PostMetrics, type PublishingContext } from "../types";
+
+export const API = "https://www.googleapis.com/youtube/v3";
+export const UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos";
+export const REVOKE_URL = "https://oauth2.googleapis.com/revoke";
+
+export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
+
+/** Reasons that mean the project's daily quota is spent: it comes back at midnight Pacific Time. */
+const DAILY_QUOTA = new Set(["quotaExceeded", "dailyLimitExceeded"]);
+/** Reasons that mean too many requests in a short window. */
+const SHORT_LIMIT = new Set(["rateLimitExceeded", "userRateLimitExceeded"]);
+/** The channel uploaded as many videos as YouTube allows for now; Google documents no reset time. */
+export const UPLOAD_LIMIT_WAIT_SECONDS = 3600;
+
+const PACIFIC = new Intl.DateTimeFormat("en-US", {
+  timeZone: "America/Los_Angeles",
+  hourCycle: "h23",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+});
+
+function pacificClock(at: number) {
+  const parts = PACIFIC.formatToParts(new Date(at));
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { hour: part("hour"), seconds: part("hour") * 3600 + part("minute") * 60 + part("second") };
+}
+
+/** Seconds from `now` until the next midnight in Pacific Time, when YouTube's daily quotas reset. */
+export function secondsUntilPacificMidnight(now: number): number {
+  let wait = 86_400 - pacificClock(now).seconds;
+  // On the days the clocks change the day has 23 or 25 hours: the guess lands an hour off midnight.
+  const landed = pacificClock(now + wait * 1000).hour;
+  if (landed === 23) wait += 3600;
+  else if (landed === 1) wait -= 3600;
+  return Math.max(1, wait);
+}
+
+const field = (value: unknown, key: string | number): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
+
+/** Google's `error.errors[0].reason` (`quotaExceeded`, `videoNotFound`, …). */
+export function reasonOf(body: unknown): string | undefined {
+  const reason = field(field(field(field(body, "error"), "errors"), 0), "reason");
+  return typeof reason === "string" && /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(reason) ? reason : undefined;
+}
+
+/**
+ * YouTube's reading of a failed answer: quotas and rate limits (sent as 403 as often as 429) become
+ * `rate_limited` with the time they reset; other refusals keep their common kind and name Google's
+ * reason as the code.
+ */
+export const classifyYouTube =
+  (what: string, now: () => number) =>
+  (response: Response, body: unknown): PlatformError | undefined => {
+    if (response.ok) return undefined;
+    const reason = reasonOf(body);
+    if (!reason) return undefined;
+    const common = statusFailure(what, response, JSON.stringify(body ?? null));
+    if (DAILY_QUOTA.has(reason))
+      return new PlatformError(common.message, {
+        kind: "rate_limited",
+        code: "quota_exceeded",
+        retryAfterSeconds: secondsUntilPacificMidnight(now()),
+      });
+    if (SHORT_LIMIT.has(reason))
+      return new PlatformError(common.message, {
+        kind: "rate_limited",
+        code: "rate_limited",
+        retryAfterSeconds: rateLimitReset(response.headers, now()),
+      });
+    if (reason === "uploadLimitExceeded")
+      return new PlatformError(common.message, {
+        kind: "rate_limited",
+        code: "upload_limit_exceeded",
+        retryAfterSeconds: UPLOAD_LIMIT_WAIT_SECONDS,
+      });
+    if (common.kind === "permanent" || common.kind === "auth")
+      return new PlatformError(common.message, { kind: common.kind, code: reason });
+    return undefined;
+  };
+
+/** The account's access token; an account without one cannot act on YouTube. */
+export function tokenOf(account: AccountAuth): string {
+  if (!account.accessToken)
+    throw new PlatformError("The YouTube account has no access token; reconnect it.", {
+      kind: "auth",
+      code: "no_token",
+    });
+  return account.accessToken;
+}
+
+export const permanent = (code: string, message: string) =>
+  new PlatformError(message, { kind: "permanent", code });
+
+/**
+ * The answer in the expected shape, else a PlatformError: a 2xx to a request that changes something
+ * means it was done, so an unreadable one leaves the outcome unknown; a read can simply be asked again.
+ */
+export function expectShape<T>(schema: z.ZodType<T>, body: unknown, what: string, changes: boolean): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new PlatformError(`${what}: unexpected answer`, {
+    kind: changes ? "unknown_outcome" : "transient",
+    code: "invalid_response",
+  });
+}
+
+export type YouTubeApi = ReturnType<typeof youtubeApi>;
+
+/** GETs and JSON POSTs against the Data API with the account's token, classified the YouTube way. */
+export function youtubeApi(context: PublishingContext) {
+  const options = (what: string) => ({ classify: classifyYouTube(what, context.now) });
+  return {
+    context,
+    options,
+    async get<T>(
+      what: string,
+      path: string,
+      query: Record<string, string>,
+      token: string,
+      schema: z.ZodType<T>,
+    ): Promise<T> {
+      const label = `YouTube ${what}`;
+      const url = `${API}/${path}?${new URLSearchParams(query)}`;
+      const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
+      const body = await callPlatform(context.fetch, label, url, { method: "GET", headers }, options(label));
+      return expectShape(schema, body, label, false);
+    },
+    async post<T>(
+      what: string,
+      path: string,
+      query: Record<string, string>,
+      token: string,
+      payload: unknown,
+      schema: z.ZodType<T>,
+    ): Promise<T> {
+      const label = `YouTube ${what}`;
+      const url = `${API}/${path}?${new URLSearchParams(query)}`;
+      const headers = {
+        authorization: `Bearer ${token}`,
+        accept: "application/json",
+        "content-type": "application/json; charset=UTF-8",
+      };
+      const init = { method: "POST", headers, body: JSON.stringify(payload) };
+      const body = await callPlatform(context.fetch, label, url, init, options(label));
+      return expectShape(schema, body, label, true);
+    },
+  };
+}
+
+/** PostMetrics from the platform's counts: engagement is every interaction per impression, in percent. */
+export function withEngagement(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
+  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
+  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
+  return { ...counts, engagement_rate: rate };
+}

@@ -1,0 +1,103 @@
+// Publishing on YouTube: a post is one video (the first video of the post's only item), uploaded with
+// the row's settings and the fingerprint as one of its tags, so that `find` can tell, after a lost
+// answer, whether the upload was accepted: it reads the tags of the channel's latest uploads (tags are
+// shown to the channel's owner through the API). A reply is a top-level comment by the channel, found
+// again by its text among the video's comments.
+// developers.google.com › YouTube Data API › Videos: insert; Channels: list; PlaylistItems: list.
+import { PLATFORM_SETTINGS } from "../../posts/settings";
+import type { AccountAuth, FindLookup, PublishDraft, PublishedPost } from "../types";
+import { permanent, tokenOf, watchUrl, type YouTubeApi } from "./api";
+import { findReply } from "./engage";
+import { channelList, playlistItemList, videoSnippetList } from "./schemas";
+import { uploadVideo, type VideoMetadata } from "./upload";
+
+/** YouTube's category for a video no category was chosen for: People & Blogs. */
+export const DEFAULT_CATEGORY = "22";
+/** How many of the channel's latest uploads `find` looks through (one page). */
+export const FIND_WINDOW = 50;
+const TITLE_MAX = 100;
+
+/** A title from the text's first non-empty line (else the file's name), cut to YouTube's 100 characters. */
+export function titleFrom(text: string, fileName: string): string {
+  const line = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l !== "");
+  const title = line ?? fileName.replace(/\.[^.]*$/, "").trim();
+  const characters = [...(title || "Untitled")];
+  return characters.length > TITLE_MAX
+    ? `${characters.slice(0, TITLE_MAX - 1).join("")}…`
+    : characters.join("");
+}
+
+function settingsOf(draft: PublishDraft) {
+  const parsed = PLATFORM_SETTINGS.youtube.safeParse(draft.settings);
+  if (!parsed.success) throw permanent("invalid_settings", "The YouTube settings of the post are not valid.");
+  return parsed.data;
+}
+
+export async function publishVideo(
+  api: YouTubeApi,
+  account: AccountAuth,
+  draft: PublishDraft,
+): Promise<PublishedPost> {
+  const token = tokenOf(account);
+  if (draft.items.length > 1)
+    throw permanent(
+      "thread_unsupported",
+      "YouTube publishes one video per post: a thread of several items cannot be published.",
+    );
+  const item = draft.items[0];
+  const media = item?.media.find((m) => m.kind === "video");
+  if (!item || !media)
+    throw permanent("video_required", "YouTube publishes videos: add a video to the post.");
+  const settings = settingsOf(draft);
+  const metadata: VideoMetadata = {
+    snippet: {
+      title: settings.title ?? titleFrom(item.text, media.name),
+      description: item.text,
+      tags: [...settings.tags, draft.fingerprint],
+      categoryId: settings.category_id ?? DEFAULT_CATEGORY,
+    },
+    status: { privacyStatus: settings.privacy_status, selfDeclaredMadeForKids: settings.made_for_kids },
+  };
+  const id = await uploadVideo(api, token, metadata, media);
+  return { id, url: watchUrl(id) };
+}
+
+/** The video (or, with `replyTo`, the comment) an earlier attempt published, if YouTube has it. */
+export async function findPublished(
+  api: YouTubeApi,
+  account: AccountAuth,
+  lookup: FindLookup,
+): Promise<PublishedPost | null> {
+  const token = tokenOf(account);
+  if (lookup.replyTo) return findReply(api, account, lookup.replyTo, lookup.text);
+  const channels = await api.get(
+    "uploads playlist",
+    "channels",
+    { part: "contentDetails", mine: "true" },
+    token,
+    channelList,
+  );
+  const uploads = channels.items[0]?.contentDetails?.relatedPlaylists?.uploads;
+  if (!uploads) return null;
+  const recent = await api.get(
+    "recent uploads",
+    "playlistItems",
+    { part: "contentDetails", playlistId: uploads, maxResults: String(FIND_WINDOW) },
+    token,
+    playlistItemList,
+  );
+  const ids = recent.items.map((i) => i.contentDetails.videoId);
+  if (ids.length === 0) return null;
+  const videos = await api.get(
+    "recent videos",
+    "videos",
+    { part: "snippet", id: ids.join(","), maxResults: String(FIND_WINDOW) },
+    token,
+    videoSnippetList,
+  );
+  const found = videos.items.find((v) => v.snippet?.tags?.includes(lookup.fingerprint));
+  return found ? { id: found.id, url: watchUrl(found.id) } : null;
+}

@@ -1,0 +1,65 @@
+// What the Instagram tests share: the connected account, drafts, readers of the requests the adapter
+// sent, and an adapter whose container polling waits no time.
+import { expect } from "vitest";
+import { instagramPublishing } from "../../../src/platforms/instagram/publishing";
+import type { DraftItem, Fetch } from "../../../src/platforms/types";
+import { file, upload } from "../../media/support";
+import type { Connected } from "../live/harness";
+import { CREDENTIALS } from "../replay";
+import { HANDLE, IG_TOKEN, IG_USER_ID } from "./recorded";
+
+export const GRAPH = "https://graph.instagram.com/v25.0";
+
+export const account = { handle: HANDLE, platformUserId: IG_USER_ID, accessToken: IG_TOKEN };
+
+export const draftOf = (items: DraftItem[], settings: Record<string, unknown> = {}) => ({
+  items,
+  settings: { post_type: "post", share_to_feed: true, collaborators: [], location_id: null, ...settings },
+  fingerprint: "sp-9-1",
+});
+
+export const pathOf = (request: Request) => request.url.split("?")[0];
+export const queryOf = (request: Request) => Object.fromEntries(new URL(request.url).searchParams);
+export const formOf = async (request: Request) =>
+  Object.fromEntries(new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer())));
+
+/** The Instagram publishing half with a recorded fetch; its polling waits are recorded, not slept. */
+export function publishingWith(fetch: Fetch) {
+  const waits: number[] = [];
+  const publishing = instagramPublishing(
+    { fetch, credentials: CREDENTIALS, now: () => Date.now() },
+    { wait: async (ms) => void waits.push(ms) },
+  );
+  return { publishing, waits };
+}
+
+/** Asserts a call with the account's token as a Bearer header, never in the URL. */
+export function expectBearer(request: Request, token = IG_TOKEN) {
+  expect(request.headers.get("authorization")).toBe(`Bearer ${token}`);
+  expect(request.url).not.toContain(token);
+}
+
+export async function expectPost(request: Request, url: string, fields: Record<string, string>) {
+  expect(request.method).toBe("POST");
+  expect(pathOf(request)).toBe(url);
+  expect(request.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
+  expect(await formOf(request)).toEqual(fields);
+  expectBearer(request);
+}
+
+export function expectGet(request: Request, url: string, query: Record<string, string>) {
+  expect(request.method).toBe("GET");
+  expect(pathOf(request)).toBe(url);
+  expect(queryOf(request)).toEqual(query);
+  expectBearer(request);
+}
+
+/** Stores a file in the connected tenant's library through POST /api/v1/media/upload; its id. */
+export async function uploadFile(connected: Connected, name: string, mime: string, bytes: Uint8Array) {
+  const res = await upload(connected.tenant.key, [
+    ["workspace_id", String(connected.tenant.workspace.id)],
+    ["file", file(bytes, name, mime)],
+  ]);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as number;
+}

@@ -1,0 +1,98 @@
+// LinkedIn's connect: the scopes a connect asks for (a delegation still asks for identity only), the
+// profile fields of the userinfo answer, and the channels offered after consent: the member's profile
+// and the Company Pages they administer, with names and logos.
+import { describe, expect, it } from "vitest";
+import { adapterFor, replay } from "../replay";
+import {
+  ACCESS_TOKEN,
+  acls,
+  errors,
+  LOGO_URL,
+  logoImages,
+  ORG,
+  organizations,
+  PERSON,
+  PERSON_SUB,
+  token,
+  userinfo,
+} from "./recorded";
+import { answer, expectRest, failureOf, REST } from "./support";
+
+const REDIRECT = "https://api.example.test/api/oauth/delegate/callback";
+const identity = { platform_id: PERSON_SUB, handle: "John Doe", name: "John Doe", avatar: userinfo.picture };
+const profile = {
+  id: PERSON,
+  handle: "John Doe",
+  name: "John Doe",
+  avatar: userinfo.picture,
+  kind: "Profile",
+};
+
+describe("linkedin connect", () => {
+  it("asks a connect for posting, organization and analytics scopes; a delegation for identity only", () => {
+    const adapter = adapterFor("linkedin", replay().fetch);
+    const scopeOf = (purpose: "connect" | "delegation") =>
+      new URL(adapter.authorizeUrl({ redirectUri: REDIRECT, state: "s", purpose })).searchParams.get("scope");
+    expect(scopeOf("connect")).toBe(
+      "openid profile w_member_social w_organization_social r_organization_social rw_organization_admin r_member_postAnalytics",
+    );
+    expect(scopeOf("delegation")).toBe("openid profile");
+  });
+
+  it("keeps the refresh token and reads the member's name and picture from userinfo", async () => {
+    const { fetch } = replay(answer(token), answer(userinfo));
+    const adapter = adapterFor("linkedin", fetch);
+    const tokens = await adapter.exchangeCode({ code: "c", redirectUri: REDIRECT, purpose: "connect" });
+    expect(tokens).toEqual({
+      accessToken: ACCESS_TOKEN,
+      refreshToken: token.refresh_token,
+      expiresIn: 5184000,
+    });
+    expect(await adapter.identity(tokens)).toEqual(identity);
+  });
+});
+
+describe("linkedin channels", () => {
+  it("offers the profile and each administered organization, named and with its logo", async () => {
+    const { fetch, requests } = replay(answer(acls), answer(organizations), answer(logoImages));
+    const channels = await adapterFor("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity);
+    expect(channels).toEqual([
+      profile,
+      { id: ORG, handle: "devtestco", name: "DevTestCo", avatar: LOGO_URL, kind: "Organization" },
+    ]);
+    const [roles, lookup, logos] = requests as [Request, Request, Request];
+    expectRest(
+      roles,
+      "GET",
+      `${REST}/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`,
+    );
+    expectRest(lookup, "GET", `${REST}/organizations?ids=List(2414183)`);
+    expectRest(
+      logos,
+      "GET",
+      `${REST}/images?ids=List(${encodeURIComponent("urn:li:image:C4D0BAQGiBzIk8cHw0g")})`,
+    );
+  });
+
+  it("offers the profile alone when the member administers no page or the app may not ask (403)", async () => {
+    const none = replay(answer({ paging: { start: 0, count: 100, links: [] }, elements: [] }));
+    expect(
+      await adapterFor("linkedin", none.fetch).channels({ accessToken: ACCESS_TOKEN }, identity),
+    ).toEqual([profile]);
+    const denied = replay(answer(errors.denied, 403));
+    expect(
+      await adapterFor("linkedin", denied.fetch).channels({ accessToken: ACCESS_TOKEN }, identity),
+    ).toEqual([profile]);
+  });
+
+  it("shows pages without logos when the logos cannot be read, and fails on an expired token", async () => {
+    const { fetch } = replay(answer(acls), answer(organizations), answer(errors.server, 500));
+    const found = await adapterFor("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity);
+    expect(found?.[1]).toMatchObject({ id: ORG, avatar: null });
+    const expired = replay(answer(errors.expired, 401));
+    const error = await failureOf(
+      adapterFor("linkedin", expired.fetch).channels({ accessToken: ACCESS_TOKEN }, identity),
+    );
+    expect(error).toMatchObject({ kind: "auth", code: "EXPIRED_ACCESS_TOKEN" });
+  });
+});

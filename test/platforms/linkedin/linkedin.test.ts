@@ -1,0 +1,306 @@
+// The LinkedIn adapter's publishing against LinkedIn's documented answers: the exact requests for a text
+// post and each setting, images (single and multi), a video uploaded part by part from ranges of the
+// file, a thread as comments, and every class of failure.
+import { describe, expect, it } from "vitest";
+import { PlatformError } from "../../../src/platforms/types";
+import { adapterFor, mediaOf, replay } from "../replay";
+import {
+  ACCESS_TOKEN,
+  comment,
+  errors,
+  etag,
+  IMAGE,
+  imageUpload,
+  ORG,
+  PERSON,
+  PERSON_SUB,
+  SHARE,
+  UGC_POST,
+  VIDEO,
+  videoStatus,
+  videoUpload,
+} from "./recorded";
+import {
+  answer,
+  created,
+  draftOf,
+  expectRest,
+  failureOf,
+  jsonOf,
+  linkedinAdapter,
+  member,
+  organization,
+  REST,
+  stored,
+} from "./support";
+
+const DISTRIBUTION = {
+  feedDistribution: "MAIN_FEED",
+  targetEntities: [],
+  thirdPartyDistributionChannels: [],
+};
+
+describe("linkedin publish", () => {
+  it("creates a text post through the Posts API and reads its URN from x-restli-id", async () => {
+    const { fetch, requests } = replay(created(SHARE));
+    const post = await adapterFor("linkedin", fetch).publish(
+      organization,
+      draftOf(["Hello LinkedIn #launch"]),
+    );
+    expect(post).toEqual({ id: SHARE, url: `https://www.linkedin.com/feed/update/${SHARE}/` });
+    const [request] = requests as [Request];
+    expectRest(request, "POST", `${REST}/posts`);
+    expect(request.headers.get("content-type")).toBe("application/json");
+    expect(await jsonOf(request)).toEqual({
+      author: ORG,
+      commentary: "Hello LinkedIn #launch",
+      visibility: "PUBLIC",
+      distribution: DISTRIBUTION,
+      lifecycleState: "PUBLISHED",
+      isReshareDisabledByAuthor: false,
+    });
+  });
+
+  it("maps visibility and disable_reshare, escapes little-text markup, and posts a bare id as the member", async () => {
+    const { fetch, requests } = replay(created(SHARE));
+    const account = { ...member, platformUserId: PERSON_SUB };
+    const settings = { visibility: "CONNECTIONS", disable_reshare: true, document_title: null };
+    await adapterFor("linkedin", fetch).publish(account, draftOf(["Ship it (v2) @team_a *now*"], settings));
+    const body = await jsonOf(requests[0]!);
+    expect(body).toMatchObject({
+      author: PERSON,
+      visibility: "CONNECTIONS",
+      isReshareDisabledByAuthor: true,
+    });
+    expect(body.commentary).toBe("Ship it \\(v2\\) \\@team\\_a \\*now\\*");
+  });
+
+  it("uploads one image (initializeUpload, then its bytes) and posts it as the post's media", async () => {
+    const { media, bytes, opened } = mediaOf({ mime: "image/png", kind: "image", size: 3000 });
+    const { fetch, requests } = replay(answer(imageUpload()), stored(), created(SHARE));
+    await adapterFor("linkedin", fetch).publish(
+      organization,
+      draftOf([{ text: "With a picture", media: [media] }]),
+    );
+
+    const [init, put, post] = requests as [Request, Request, Request];
+    expectRest(init, "POST", `${REST}/images?action=initializeUpload`);
+    expect(await jsonOf(init)).toEqual({ initializeUploadRequest: { owner: ORG } });
+    expect(put.method).toBe("PUT");
+    expect(put.url).toBe(imageUpload().value.uploadUrl);
+    expect(put.headers.get("content-type")).toBe("application/octet-stream");
+    expect(put.headers.get("authorization")).toBe(`Bearer ${ACCESS_TOKEN}`);
+    expect(new Uint8Array(await put.arrayBuffer())).toEqual(bytes);
+    expect(opened).toEqual([{ offset: 0, length: 3000 }]);
+    expect((await jsonOf(post)).content).toEqual({ media: { id: IMAGE } });
+  });
+
+  it("posts several images as a multiImage post", async () => {
+    const first = mediaOf({ mime: "image/jpeg", kind: "image", size: 100 }, 1);
+    const second = mediaOf({ mime: "image/jpeg", kind: "image", size: 200 }, 2);
+    const other = "urn:li:image:D4E10AQFoyyAjHPMQuR";
+    const { fetch, requests } = replay(
+      answer(imageUpload()),
+      stored(),
+      answer(imageUpload(other)),
+      stored(),
+      created(SHARE),
+    );
+    const item = { text: "Two pictures", media: [first.media, second.media] };
+    await adapterFor("linkedin", fetch).publish(organization, draftOf([item]));
+    expect(new Uint8Array(await requests[3]!.arrayBuffer())).toEqual(second.bytes);
+    expect((await jsonOf(requests[4]!)).content).toEqual({
+      multiImage: { images: [{ id: IMAGE }, { id: other }] },
+    });
+  });
+
+  it("uploads a video part by part from bounded ranges, finalizes with the ETags, waits for it, then posts", async () => {
+    const size = 10_000;
+    const { media, bytes, opened } = mediaOf({ mime: "video/mp4", kind: "video", size });
+    const upload = videoUpload(size, 4096);
+    const { fetch, requests } = replay(
+      answer(upload),
+      stored(etag(0)),
+      stored(etag(1)),
+      stored(etag(2)),
+      answer(null),
+      answer(videoStatus("PROCESSING")),
+      answer(videoStatus("AVAILABLE")),
+      created(UGC_POST),
+    );
+    const post = await linkedinAdapter(fetch).publish(
+      organization,
+      draftOf([{ text: "Watch", media: [media] }]),
+    );
+    expect(post.id).toBe(UGC_POST);
+
+    const [init, ...rest] = requests as Request[];
+    expectRest(init!, "POST", `${REST}/videos?action=initializeUpload`);
+    expect(await jsonOf(init!)).toEqual({
+      initializeUploadRequest: {
+        owner: ORG,
+        fileSizeBytes: size,
+        uploadCaptions: false,
+        uploadThumbnail: false,
+      },
+    });
+    expect(opened).toEqual([
+      { offset: 0, length: 4096 },
+      { offset: 4096, length: 4096 },
+      { offset: 8192, length: 1808 },
+    ]);
+    const parts = rest.slice(0, 3);
+    expect(parts.map((p) => [p.method, p.url])).toEqual(
+      upload.value.uploadInstructions.map((i) => ["PUT", i.uploadUrl]),
+    );
+    const sent = await Promise.all(parts.map(async (p) => new Uint8Array(await p.arrayBuffer())));
+    expect(new Uint8Array(sent.flatMap((part) => [...part]))).toEqual(bytes);
+
+    const [finalize, look, again, postRequest] = rest.slice(3) as [Request, Request, Request, Request];
+    expectRest(finalize, "POST", `${REST}/videos?action=finalizeUpload`);
+    expect(await jsonOf(finalize)).toEqual({
+      finalizeUploadRequest: { video: VIDEO, uploadToken: "", uploadedPartIds: [etag(0), etag(1), etag(2)] },
+    });
+    expectRest(look, "GET", `${REST}/videos/${encodeURIComponent(VIDEO)}`);
+    expect(again.url).toBe(look.url);
+    expect((await jsonOf(postRequest)).content).toEqual({ media: { id: VIDEO } });
+  });
+
+  it("gives up on a video LinkedIn could not process (permanent) or still processes (transient), posting nothing", async () => {
+    const video = () => mediaOf({ mime: "video/mp4", kind: "video", size: 100 }).media;
+    const start = () => [answer(videoUpload(100, 4096)), stored(etag(0)), answer(null)];
+
+    const failed = replay(...start(), answer(videoStatus("PROCESSING_FAILED")));
+    const refused = await failureOf(
+      linkedinAdapter(failed.fetch).publish(organization, draftOf([{ text: "v", media: [video()] }])),
+    );
+    expect(refused).toMatchObject({ kind: "permanent", code: "video_processing_failed" });
+
+    const slow = replay(...start(), ...[1, 2, 3].map(() => answer(videoStatus("PROCESSING"))));
+    const waiting = await failureOf(
+      linkedinAdapter(slow.fetch).publish(organization, draftOf([{ text: "v", media: [video()] }])),
+    );
+    expect(waiting).toMatchObject({ kind: "transient", code: "video_processing" });
+    expect(slow.requests.filter((r) => r.url.endsWith("/posts"))).toEqual([]);
+  });
+
+  it("publishes a thread as the post, then each next item as the author's comment under it", async () => {
+    const { fetch, requests } = replay(
+      created(SHARE),
+      answer(comment("111", "Second")),
+      answer(comment("222", "Third")),
+    );
+    const post = await adapterFor("linkedin", fetch).publish(
+      organization,
+      draftOf(["First", "Second", "Third"]),
+    );
+    expect(post.id).toBe(SHARE);
+    const [, second, third] = requests as [Request, Request, Request];
+    expectRest(second, "POST", `${REST}/socialActions/${encodeURIComponent(SHARE)}/comments`);
+    expect(await jsonOf(second)).toEqual({ actor: ORG, object: SHARE, message: { text: "Second" } });
+    expect((await jsonOf(third)).message).toEqual({ text: "Third" });
+  });
+
+  it("refuses, before any call, media LinkedIn cannot carry: a comment with media, a long comment, video with images", async () => {
+    const image = mediaOf({ mime: "image/png", kind: "image" }).media;
+    const video = mediaOf({ mime: "video/mp4", kind: "video" }).media;
+    const drafts = [
+      draftOf(["First", { text: "Second", media: [image] }]),
+      draftOf(["First", "x".repeat(1251)]),
+      draftOf([{ text: "Both", media: [video, image] }]),
+    ];
+    for (const draft of drafts) {
+      const { fetch, requests } = replay();
+      const error = await failureOf(adapterFor("linkedin", fetch).publish(organization, draft));
+      expect(error).toMatchObject({ kind: "permanent", code: "content_rejected" });
+      expect(requests).toEqual([]);
+    }
+  });
+
+  it("leaves a thread whose comment failed to `find` (unknown outcome): the post exists", async () => {
+    const { fetch } = replay(created(SHARE), answer(errors.server, 500));
+    const error = await failureOf(
+      adapterFor("linkedin", fetch).publish(organization, draftOf(["First", "Second"])),
+    );
+    expect(error).toMatchObject({ kind: "unknown_outcome", code: "thread_incomplete" });
+    expect(error.message).toContain(SHARE);
+  });
+});
+
+describe("linkedin publish failures", () => {
+  const publishWith = (...answers: Array<Response | Error>) =>
+    failureOf(adapterFor("linkedin", replay(...answers).fetch).publish(organization, draftOf(["Hello"])));
+
+  it("a duplicate post is permanent, with LinkedIn's message", async () => {
+    const error = await publishWith(answer(errors.duplicate, 422));
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ kind: "permanent", code: "duplicate_post" });
+    expect(error.message).toContain("Content is a duplicate of urn:li:share:7141138937766391808");
+  });
+
+  it("a 5xx is transient; a timeout or a lost connection on the creating POST is an unknown outcome", async () => {
+    expect(await publishWith(answer(errors.server, 500))).toMatchObject({
+      kind: "transient",
+      code: "server_error",
+    });
+    const timeout = new DOMException("The operation was aborted due to timeout", "TimeoutError");
+    expect(await publishWith(timeout)).toMatchObject({ kind: "unknown_outcome", code: "timeout" });
+    expect(await publishWith(new TypeError("Network connection lost."))).toMatchObject({
+      kind: "unknown_outcome",
+    });
+    // Accepted, but without the post's URN: it may exist.
+    expect(await publishWith(new Response(null, { status: 201 }))).toMatchObject({ kind: "unknown_outcome" });
+  });
+
+  it("a lost connection while uploading media is only transient: nothing is published yet", async () => {
+    const { media } = mediaOf({ mime: "image/png", kind: "image" });
+    const { fetch } = replay(answer(imageUpload()), new TypeError("Network connection lost."));
+    const error = await failureOf(
+      adapterFor("linkedin", fetch).publish(organization, draftOf([{ text: "p", media: [media] }])),
+    );
+    expect(error).toMatchObject({ kind: "transient", code: "network_error" });
+  });
+
+  it("a daily limit (429 without Retry-After) waits until midnight UTC; a Retry-After is honoured", async () => {
+    const now = Date.UTC(2026, 10, 22, 21, 30, 0);
+    const daily = replay(answer(errors.throttled, 429));
+    const error = await failureOf(
+      linkedinAdapter(daily.fetch, () => now).publish(organization, draftOf(["Hi"])),
+    );
+    expect(error).toMatchObject({
+      kind: "rate_limited",
+      code: "rate_limited",
+      retryAfterSeconds: 2.5 * 3600,
+    });
+    expect(error.message).toContain("APPLICATION DAY limit");
+    const brief = await publishWith(answer(errors.throttled, 429, { "retry-after": "120" }));
+    expect(brief).toMatchObject({ kind: "rate_limited", retryAfterSeconds: 120 });
+  });
+
+  it("an expired or revoked token is an auth failure named by LinkedIn's code", async () => {
+    expect(await publishWith(answer(errors.expired, 401))).toMatchObject({
+      kind: "auth",
+      code: "EXPIRED_ACCESS_TOKEN",
+    });
+    expect(await publishWith(answer(errors.revoked, 401))).toMatchObject({
+      kind: "auth",
+      code: "REVOKED_ACCESS_TOKEN",
+    });
+  });
+
+  it("an account without a token or an id fails before any call", async () => {
+    const { fetch, requests } = replay();
+    const adapter = adapterFor("linkedin", fetch);
+    expect(
+      await failureOf(adapter.publish({ ...organization, accessToken: null }, draftOf(["x"]))),
+    ).toMatchObject({
+      kind: "auth",
+    });
+    expect(
+      await failureOf(adapter.publish({ ...organization, platformUserId: null }, draftOf(["x"]))),
+    ).toMatchObject({
+      kind: "permanent",
+    });
+    expect(requests).toEqual([]);
+  });
+});
