@@ -1,8 +1,11 @@
-// The analytics reads. Every total is computed by SQLite (json_extract over `post_platforms.analytics`,
-// SUM / GROUP BY), never by loading the rows it sums, and each report is one batch: one D1 round trip.
+// The analytics reads. The totals of accounts, workspaces and the user come from `account_metrics`, the
+// per-account sums of the published rows' metrics that triggers maintain (migrations/0006): a report
+// reads one row per account, however many rows the accounts have. A post's total is summed from its own
+// rows (json_extract over `post_platforms.analytics`): a post has few. Each report is one batch: one D1
+// round trip.
 import { and, asc, desc, eq, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
+import { accountMetrics, accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
 import { inUserWorkspaces } from "../workspaces/queries";
 
 /** The subscription statuses under which a post owner's analytics are synced. */
@@ -11,37 +14,58 @@ export const SYNCING_SUBSCRIPTIONS = ["active", "trialing", "grace_period"] as c
 export const COUNT_METRICS = ["comments", "likes", "shares", "impressions", "quotes", "saves"] as const;
 export type CountMetric = (typeof COUNT_METRICS)[number];
 
+/** The engagement rate of a total, two decimals, 0 when there is none. */
+const rounded = (rate: SQL) =>
+  sql<number>`coalesce(round(${rate}, 2), 0)`.mapWith(Number).as("total_engagement_rate");
+
 /** A metric of the row, or NULL when the row is not PUBLISHED: only published rows carry metrics. */
 const published = (key: CountMetric | "engagement_rate") =>
   sql`(CASE WHEN ${postPlatforms.status} = 'PUBLISHED' THEN json_extract(${postPlatforms.analytics}, ${sql.raw(`'$.${key}'`)}) END)`;
 
-const total = (key: CountMetric) =>
-  sql<number>`coalesce(sum(${published(key)}), 0)`.mapWith(Number).as(`total_${key}`);
-
 /**
- * The engagement rate of many rows: weighted by impressions when any row has impressions, else the
- * mean of the non-zero rates, else 0; two decimals. (`* 1.0`: integer rates must not divide as integers.)
+ * The select fields of a total over platform rows (a post's). The engagement rate: weighted by
+ * impressions when any row has impressions, else the mean of the non-zero rates, else 0. (`* 1.0`:
+ * integer rates must not divide as integers.)
  */
-const totalRate = () => {
+const rowTotalFields = () => {
   const impressions = published("impressions");
   const rate = published("engagement_rate");
-  return sql<number>`coalesce(round(CASE WHEN sum(${impressions}) > 0
-    THEN sum(${rate} * 1.0 * ${impressions}) / sum(${impressions})
-    ELSE avg(nullif(${rate}, 0)) END, 2), 0)`
-    .mapWith(Number)
-    .as("total_engagement_rate");
+  const total = (key: CountMetric) =>
+    sql<number>`coalesce(sum(${published(key)}), 0)`.mapWith(Number).as(`total_${key}`);
+  return {
+    comments: total("comments"),
+    likes: total("likes"),
+    shares: total("shares"),
+    impressions: total("impressions"),
+    quotes: total("quotes"),
+    saves: total("saves"),
+    engagement_rate: rounded(sql`CASE WHEN sum(${impressions}) > 0
+      THEN sum(${rate} * 1.0 * ${impressions}) / sum(${impressions})
+      ELSE avg(nullif(${rate}, 0)) END`),
+  };
 };
 
-/** The select fields of a total over the rows in scope (ungrouped: one total; grouped: one per group). */
-const totalFields = () => ({
-  comments: total("comments"),
-  likes: total("likes"),
-  shares: total("shares"),
-  impressions: total("impressions"),
-  quotes: total("quotes"),
-  saves: total("saves"),
-  engagement_rate: totalRate(),
-});
+/**
+ * The select fields of a total over `account_metrics` rows (ungrouped: one total; grouped: one per
+ * group; NULLs of a LEFT JOIN count as nothing): the same answer as `rowTotalFields` over every row of
+ * those accounts, from the sums the triggers keep. The rate: Σ rate × impressions / Σ impressions when
+ * any, else Σ non-zero rates / their number, else 0.
+ */
+const accountTotalFields = () => {
+  const total = (key: CountMetric) =>
+    sql<number>`coalesce(sum(${accountMetrics[key]}), 0)`.mapWith(Number).as(`total_${key}`);
+  return {
+    comments: total("comments"),
+    likes: total("likes"),
+    shares: total("shares"),
+    impressions: total("impressions"),
+    quotes: total("quotes"),
+    saves: total("saves"),
+    engagement_rate: rounded(sql`CASE WHEN sum(${accountMetrics.impressions}) > 0
+      THEN sum(${accountMetrics.rateWeighted}) / sum(${accountMetrics.impressions})
+      ELSE sum(${accountMetrics.rateNonzeroSum}) / nullif(sum(${accountMetrics.rateNonzeroCount}), 0) END`),
+  };
+};
 
 export type Totals = { [K in CountMetric | "engagement_rate"]: number };
 
@@ -59,7 +83,14 @@ const visibleAccounts = (db: Database, userId: number, narrow?: SQL) =>
     .from(accounts)
     .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), narrow));
 
-/** Each account's totals over its rows, oldest account first. */
+/** The total of the accessible accounts (optionally narrowed) from their maintained sums. */
+const accountsTotal = (db: Database, userId: number, narrow?: SQL) =>
+  db
+    .select(accountTotalFields())
+    .from(accountMetrics)
+    .where(inArray(accountMetrics.accountId, visibleAccounts(db, userId, narrow)));
+
+/** Each account's totals (its one `account_metrics` row), oldest account first. */
 const accountTotals = (db: Database, userId: number, narrow?: SQL) =>
   db
     .select({
@@ -67,10 +98,10 @@ const accountTotals = (db: Database, userId: number, narrow?: SQL) =>
       workspaceId: accounts.workspaceId,
       platform: accounts.platform,
       username: accounts.username,
-      total: totalFields(),
+      total: accountTotalFields(),
     })
     .from(accounts)
-    .leftJoin(postPlatforms, eq(postPlatforms.accountId, accounts.id))
+    .leftJoin(accountMetrics, eq(accountMetrics.accountId, accounts.id))
     .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), narrow))
     .groupBy(accounts.id)
     .orderBy(asc(accounts.id));
@@ -101,17 +132,20 @@ export function postReport(db: Database, userId: number, postId: number) {
           db.select({ id: postPlatforms.accountId }).from(postPlatforms).where(rowsOfPost),
         ),
       ),
-    db.select(totalFields()).from(postPlatforms).where(rowsOfPost),
+    db.select(rowTotalFields()).from(postPlatforms).where(rowsOfPost),
   ]);
 }
 
-/** The account, its total and its rows, newest platform post first: one batch. */
+/**
+ * The account, its total and its rows, newest platform post first: one batch. (The list has every row
+ * of the account: unlike the total, it grows with the account.)
+ */
 export function accountReport(db: Database, userId: number, accountId: number) {
-  const ids = visibleAccounts(db, userId, eq(accounts.id, accountId));
-  const rowsOfAccount = inArray(postPlatforms.accountId, ids);
+  const thisAccount = eq(accounts.id, accountId);
+  const rowsOfAccount = inArray(postPlatforms.accountId, visibleAccounts(db, userId, thisAccount));
   return db.batch([
-    visibleAccounts(db, userId, eq(accounts.id, accountId)),
-    db.select(totalFields()).from(postPlatforms).where(rowsOfAccount),
+    visibleAccounts(db, userId, thisAccount),
+    accountsTotal(db, userId, thisAccount),
     db
       .select({
         platformPostId: postPlatforms.platformPostId,
@@ -141,10 +175,7 @@ export function workspaceReport(db: Database, userId: number, workspaceId: numbe
       .select({ id: workspaces.id })
       .from(workspaces)
       .where(and(eq(workspaces.id, workspaceId), inUserWorkspaces(db, workspaces.id, userId))),
-    db
-      .select(totalFields())
-      .from(postPlatforms)
-      .where(inArray(postPlatforms.accountId, visibleAccounts(db, userId, inWorkspace))),
+    accountsTotal(db, userId, inWorkspace),
     accountTotals(db, userId, inWorkspace),
   ]);
 }
@@ -152,15 +183,13 @@ export function workspaceReport(db: Database, userId: number, workspaceId: numbe
 /** Totals over every accessible workspace, per workspace and per account: one batch. */
 export function overallReport(db: Database, userId: number) {
   return db.batch([
+    accountsTotal(db, userId),
+    // A workspace without accounts answers zeros (LEFT JOINs, coalesced sums).
     db
-      .select(totalFields())
-      .from(postPlatforms)
-      .where(inArray(postPlatforms.accountId, visibleAccounts(db, userId))),
-    db
-      .select({ workspaceId: workspaces.id, name: workspaces.name, total: totalFields() })
+      .select({ workspaceId: workspaces.id, name: workspaces.name, total: accountTotalFields() })
       .from(workspaces)
       .leftJoin(accounts, eq(accounts.workspaceId, workspaces.id))
-      .leftJoin(postPlatforms, eq(postPlatforms.accountId, accounts.id))
+      .leftJoin(accountMetrics, eq(accountMetrics.accountId, accounts.id))
       .where(inUserWorkspaces(db, workspaces.id, userId))
       .groupBy(workspaces.id)
       .orderBy(asc(workspaces.id)),

@@ -1,7 +1,7 @@
 // The relational model of the whole service. Times are UTC instants stored as integer milliseconds
 // (`timestamp_ms`); they are rendered in the owning workspace's zone by the presenters.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import {
   type Ability,
   DEFAULTS,
@@ -75,6 +75,9 @@ export const workspaces = sqliteTable("workspaces", {
   language: text("language").notNull().default(DEFAULTS.language),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+  // Maintained by triggers (migrations/0005): lists answer their exact total without counting rows.
+  postCount: integer("post_count").notNull().default(0),
+  mediaCount: integer("media_count").notNull().default(0),
 });
 
 export const workspaceMembers = sqliteTable(
@@ -216,6 +219,27 @@ export const postPlatforms = sqliteTable(
   ],
 );
 
+// The sums over an account's PUBLISHED platform rows of their metrics (`analytics` JSON), maintained by
+// triggers (migrations/0006) on every insert, delete and change of a row's status, analytics or account,
+// whatever writes it: the analytics reports read one row per account instead of summing every row.
+// The engagement rate of a set of accounts derives from the last three columns (src/analytics/queries.ts).
+export const accountMetrics = sqliteTable("account_metrics", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  comments: integer("comments").notNull().default(0),
+  likes: integer("likes").notNull().default(0),
+  shares: integer("shares").notNull().default(0),
+  impressions: integer("impressions").notNull().default(0),
+  quotes: integer("quotes").notNull().default(0),
+  saves: integer("saves").notNull().default(0),
+  // Σ engagement_rate × impressions, for the rate weighted by impressions.
+  rateWeighted: real("rate_weighted").notNull().default(0),
+  // Σ and number of the non-zero rates, for their mean when no row has impressions.
+  rateNonzeroSum: real("rate_nonzero_sum").notNull().default(0),
+  rateNonzeroCount: integer("rate_nonzero_count").notNull().default(0),
+});
+
 export const labels = sqliteTable(
   "labels",
   {
@@ -256,6 +280,8 @@ export const folders = sqliteTable(
     color: text("color").notNull().default(DEFAULTS.folderColor),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Maintained by triggers (migrations/0005), like the workspace's counts.
+    mediaCount: integer("media_count").notNull().default(0),
   },
   (t) => [
     index("folders_workspace_id_idx").on(t.workspaceId, t.id),

@@ -60,7 +60,7 @@ function masterKey(encryptionKey: string | undefined) {
     const raw = fromBase64(encryptionKey);
     if (raw.byteLength !== 32) throw new Error("ENCRYPTION_KEY must be base64 of exactly 32 bytes");
     keys = (async () => {
-      const hkdf = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey"]);
+      const hkdf = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey", "deriveBits"]);
       const [aes, legacyAes] = await Promise.all([
         crypto.subtle.deriveKey(
           { name: "HKDF", hash: "SHA-256", salt: SALT, info: utf8("secrets-at-rest-v2") },
@@ -103,6 +103,30 @@ export async function decryptSecret(encryptionKey: string | undefined, sealed: s
 }
 
 const derivedKeys = new Map<string, Promise<CryptoKey>>();
+const derivedBytes = new Map<string, Promise<Uint8Array>>();
+
+/**
+ * The bytes of the HMAC key derivedHmacKey gives for `purpose` (the same HKDF output), for the
+ * synchronous signer of a hot path (src/lib/hmac-sync.ts); cached.
+ */
+export function derivedKeyBytes(encryptionKey: string | undefined, purpose: string): Promise<Uint8Array> {
+  const cacheKey = `${purpose}\u0000${encryptionKey}`;
+  let bytes = derivedBytes.get(cacheKey);
+  if (!bytes) {
+    bytes = masterKey(encryptionKey).then(
+      async ({ hkdf }) =>
+        new Uint8Array(
+          await crypto.subtle.deriveBits(
+            { name: "HKDF", hash: "SHA-256", salt: SALT, info: utf8(purpose) },
+            hkdf,
+            256,
+          ),
+        ),
+    );
+    derivedBytes.set(cacheKey, bytes);
+  }
+  return bytes;
+}
 
 /** An HMAC key derived from ENCRYPTION_KEY for one purpose (HKDF-SHA256, purpose as `info`), cached. */
 export function derivedHmacKey(encryptionKey: string | undefined, purpose: string): Promise<CryptoKey> {

@@ -1,5 +1,7 @@
 // Rendering UTC instants in a workspace's time zone: ISO 8601 with the zone's offset for timestamps,
-// `YYYY-MM-DD hh:mm AM/PM` for posted_on. Formatters are cached per zone (they are costly to build).
+// `YYYY-MM-DD hh:mm AM/PM` for posted_on. Formatters are cached per zone (they are costly to build), and
+// so are the zone's offsets per quarter hour: Intl is asked once per zone and quarter hour, and every
+// other instant of that quarter hour is plain arithmetic (a page of 100 posts renders ~700 times).
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -50,17 +52,56 @@ function offsetOf(instant: Date, w: WallClock): number {
 export const offsetMinutes = (instant: Date, timeZone: string): number =>
   offsetOf(instant, wallClock(instant, timeZone));
 
-/** `2026-11-21T09:15:00+01:00`; the zone's parts are read once (formatToParts is the costly step). */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const OFFSETS_MAX = 50_000;
+/** `zone|quarter-hour index` → the offset (minutes) of the whole quarter hour, or null when it changes. */
+const offsets = new Map<string, number | null>();
+
+/**
+ * The instant's wall clock and offset. Offsets change only at transitions, which fall on quarter
+ * hours: when a quarter hour starts and ends with the same offset, every instant in it has that offset.
+ */
+function zoned(instant: Date, timeZone: string): { w: WallClock; offset: number } {
+  const ms = instant.getTime();
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS);
+  const key = `${timeZone}|${quarter}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const start = new Date(quarter * QUARTER_HOUR_MS);
+    const end = new Date((quarter + 1) * QUARTER_HOUR_MS - 1000);
+    const first = offsetMinutes(start, timeZone);
+    offset = first === offsetMinutes(end, timeZone) ? first : null;
+    if (offsets.size >= OFFSETS_MAX) offsets.clear();
+    offsets.set(key, offset);
+  }
+  if (offset === null) {
+    const w = wallClock(instant, timeZone);
+    return { w, offset: offsetOf(instant, w) };
+  }
+  const local = new Date(Math.floor(ms / 1000) * 1000 + offset * 60_000);
+  return {
+    w: {
+      year: local.getUTCFullYear(),
+      month: local.getUTCMonth() + 1,
+      day: local.getUTCDate(),
+      hour: local.getUTCHours(),
+      minute: local.getUTCMinutes(),
+      second: local.getUTCSeconds(),
+    },
+    offset,
+  };
+}
+
+/** `2026-11-21T09:15:00+01:00` */
 export function toZonedIso(instant: Date, timeZone: string): string {
-  const w = wallClock(instant, timeZone);
-  const offset = offsetOf(instant, w);
+  const { w, offset } = zoned(instant, timeZone);
   const sign = offset < 0 ? "-" : "+";
   return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
 }
 
 /** `2026-11-21 09:15 AM` */
 export function toPostedOn(instant: Date, timeZone: string): string {
-  const w = wallClock(instant, timeZone);
+  const { w } = zoned(instant, timeZone);
   const hour12 = w.hour % 12 === 0 ? 12 : w.hour % 12;
   return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(hour12)}:${pad(w.minute)} ${w.hour < 12 ? "AM" : "PM"}`;
 }

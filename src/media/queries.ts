@@ -1,9 +1,9 @@
 // Media queries: the workspace/folder check every write starts with, chunked inserts, the paginated
 // list, the tenant-scoped delete, and the lookup behind a signed link.
-import { and, count, desc, eq, ne, type SQL, sum } from "drizzle-orm";
+import { and, desc, eq, ne, type SQL, sql, sum } from "drizzle-orm";
 import { insertInChunks, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
-import { type Media, media } from "../db/schema";
+import { folders, type Media, media, workspaces } from "../db/schema";
 import { folderOfWorkspace } from "../folders/queries";
 import { invalidField, notFound } from "../http/errors";
 import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/queries";
@@ -69,8 +69,30 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
     filter.workspaceId ? eq(media.workspaceId, filter.workspaceId) : undefined,
     filter.folderId ? eq(media.folderId, filter.folderId) : undefined,
   );
+  // The total from the maintained counters (migrations/0005): a folder's, a workspace's, or the sum
+  // over the user's workspaces; never a count of the items.
+  const total = filter.folderId
+    ? db
+        .select({ total: folders.mediaCount })
+        .from(folders)
+        .where(
+          and(
+            eq(folders.id, filter.folderId),
+            inUserWorkspaces(db, folders.workspaceId, userId),
+            filter.workspaceId ? eq(folders.workspaceId, filter.workspaceId) : undefined,
+          ),
+        )
+    : db
+        .select({ total: sql<number>`coalesce(sum(${workspaces.mediaCount}), 0)` })
+        .from(workspaces)
+        .where(
+          and(
+            inUserWorkspaces(db, workspaces.id, userId),
+            filter.workspaceId ? eq(workspaces.id, filter.workspaceId) : undefined,
+          ),
+        );
   const [totals, rows, workspace] = await db.batch([
-    db.select({ total: count() }).from(media).where(scope),
+    total,
     db
       .select()
       .from(media)

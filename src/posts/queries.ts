@@ -1,10 +1,10 @@
 // The read side of the posts API: a page of the user's posts, one post, a post read back in the batch
 // that wrote it, and delete. Each reads whole posts in a single batch (load.ts), so every answer costs
 // one D1 round trip after authentication.
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
-import { postPlatforms, posts } from "../db/schema";
+import { postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
 import { notFound } from "../http/errors";
 import { inUserWorkspaces } from "../workspaces/queries";
 import { assemblePosts, type PostResults, postStatements } from "./load";
@@ -14,24 +14,40 @@ import { type PresentContext, type PresentedPost, presentPosts } from "./present
 export const postOfUser = (db: Database, userId: number, id: number) =>
   and(eq(posts.id, id), inUserWorkspaces(db, posts.workspaceId, userId));
 
-/** One page of the posts of every workspace the user can access, newest first, and their total. */
+/**
+ * The ids of one page of the user's posts, newest first, reading a bounded number of index entries
+ * whatever the tenant's size: for each of the user's workspaces, the id of its (skip + perPage)th newest
+ * post (a walk down `posts_workspace_id_idx`), below which none of its posts can be on the page; then
+ * only the posts above those floors are merged and sorted. Page 1 reads about perPage entries per
+ * workspace; page n about n × perPage (deep pages cost what their offset says, never the tenant's total).
+ */
+export function pageIdsOfUser(userId: number, page: { page: number; perPage: number }) {
+  const skip = (page.page - 1) * page.perPage;
+  return sql`(WITH floors AS MATERIALIZED (
+      SELECT ${workspaceMembers.workspaceId} AS workspace_id,
+        coalesce((SELECT f.id FROM ${posts} f WHERE f.workspace_id = ${workspaceMembers.workspaceId}
+          ORDER BY f.id DESC LIMIT 1 OFFSET ${skip + page.perPage - 1}), 0) AS floor
+      FROM ${workspaceMembers} WHERE ${workspaceMembers.userId} = ${userId})
+    SELECT p.id FROM floors JOIN ${posts} p ON p.workspace_id = floors.workspace_id AND p.id >= floors.floor
+    ORDER BY p.id DESC LIMIT ${page.perPage} OFFSET ${skip})`;
+}
+
+/**
+ * One page of the posts of every workspace the user can access, newest first, and their total: the
+ * total from the workspaces' maintained counters (migrations/0005), never a count of the posts.
+ */
 export async function pageOfPosts(
   db: Database,
   userId: number,
   page: { page: number; perPage: number },
   ctx: PresentContext,
 ): Promise<{ data: PresentedPost[]; total: number }> {
-  const mine = inUserWorkspaces(db, posts.workspaceId, userId);
-  const pageIds = db
-    .select({ id: posts.id })
-    .from(posts)
-    .where(mine)
-    .orderBy(desc(posts.id))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage);
   const [[totals], ...results] = await db.batch([
-    db.select({ total: count() }).from(posts).where(mine),
-    ...postStatements(db, pageIds, ctx.includeComments),
+    db
+      .select({ total: sql<number>`coalesce(sum(${workspaces.postCount}), 0)` })
+      .from(workspaces)
+      .where(inUserWorkspaces(db, workspaces.id, userId)),
+    ...postStatements(db, pageIdsOfUser(userId, page), ctx.includeComments),
   ]);
   return { data: await presentPosts(assemblePosts(results), ctx), total: totals?.total ?? 0 };
 }

@@ -1,7 +1,9 @@
 // The worker as the end-to-end tests run it: `wrangler dev` on 127.0.0.1 with free ports, a temporary
 // state directory with the D1 migrations applied, the sandbox on, and no network of its own (no
 // metrics, no Request.cf download). `startWorker(cleanup)` pushes its undo steps onto `cleanup`, which
-// the test runs last-in first-out when it ends.
+// the test runs last-in first-out when it ends. `startWorker(cleanup, { onState })` also calls
+// `onState(state)` (and awaits it) with the state directory once the migrations are applied and before
+// `wrangler dev` starts, e.g. to seed the local D1 (`wrangler d1 execute DB --local --persist-to state`).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -54,7 +56,7 @@ async function waitUntilUp(url, child, logs, deadline = Date.now() + 120_000) {
 }
 
 /** Starts the worker; resolves to its origin (`http://127.0.0.1:<port>`) once it answers. */
-export async function startWorker(cleanup) {
+export async function startWorker(cleanup, { onState } = {}) {
   const state = mkdtempSync(join(tmpdir(), "e2e-worker-state-"));
   cleanup.push(() => rmSync(state, { recursive: true, force: true }));
   const [port, inspectorPort] = [await freePort(), await freePort()];
@@ -73,6 +75,7 @@ export async function startWorker(cleanup) {
     { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 },
   );
   assert.equal(migrate.status, 0, `migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  if (onState) await onState(state);
 
   const wrangler = spawn(
     process.execPath,

@@ -46,3 +46,54 @@ describe("toPostedOn", () => {
     expect(toPostedOn(new Date(utc), zone)).toBe(expected);
   });
 });
+
+describe("the cached quarter-hour offsets", () => {
+  /** The wall clock read from Intl for every instant, independently of src/lib/time.ts. */
+  function reference(instant: Date, timeZone: string): string {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      })
+        .formatToParts(instant)
+        .map((p) => [p.type, p.value]),
+    );
+    return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+  }
+
+  it.each([
+    "Europe/Paris",
+    "America/New_York",
+    "Australia/Lord_Howe",
+    "Asia/Kathmandu",
+    "Pacific/Chatham",
+    "America/Sao_Paulo",
+  ])("renders what Intl renders, every instant, around transitions too (%s)", (zone) => {
+    // Deterministic pseudo-random instants from 1990 to 2040, plus every minute around each of this
+    // zone's 2026 transitions (found by scanning offsets hour by hour).
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const instants = Array.from(
+      { length: 1500 },
+      () => new Date(631_152_000_000 + random() * 1_577_000_000_000),
+    );
+    const year = Date.UTC(2026, 0, 1);
+    for (let h = 0; h < 24 * 366; h++) {
+      const at = year + h * 3_600_000;
+      if (offsetMinutes(new Date(at), zone) !== offsetMinutes(new Date(at + 3_600_000), zone))
+        for (let m = -5; m <= 65; m++) instants.push(new Date(at + m * 60_000 + 17_000));
+    }
+    for (const instant of instants) {
+      expect(toZonedIso(instant, zone).slice(0, 19), instant.toISOString()).toBe(reference(instant, zone));
+    }
+  });
+});

@@ -1,0 +1,398 @@
+#!/usr/bin/env node
+// `npm run bench:api`: what the API's main routes cost, measured in one run against `wrangler dev` on a
+// fresh local state (test/e2e/worker.mjs), offline. Before the worker starts, the local D1 is seeded in
+// SQL (`wrangler d1 execute --local`): a small workspace (100 published posts, each with 2 platform rows
+// carrying metrics, 3 labels, 2 media, 1 comment) and a big one (100,000 draft posts, 1 platform row
+// each). Two groups of users: "small" users are members of the small workspace only, "big" users of the
+// big one only (a post list shows every workspace of the user). One API key per user is made through the
+// operator API once the worker answers, and each key is warmed once (the service caches keys per
+// isolate). Every route then gets a few unmeasured warm-up requests (the first answer of the lists and
+// of analytics is checked against the seed: totals, page size), a one-at-a-time phase (wall time of
+// each request, body read included: p50 and p99) and an 8-concurrent phase (8 workers pulling from one
+// queue: requests per second). Requests go round-robin over the route's users, so that no user makes
+// more than USER_BUDGET requests in the whole run (the API allows 60 per user per minute): any 429, or
+// any status but the expected one, fails the run. `hops`, `db trips` and `rows read` are the medians of
+// what each answer's Server-Timing says (`hops;desc`, `db;desc`, `rows;desc`); "–" when it does not say
+// (older versions report `db` and `gate` only; `GET /` reports nothing). Bounded in time; the worker is
+// stopped either way.
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { adminCall, startWorker } from "../test/e2e/worker.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+
+const RUN_DEADLINE_MS = 8 * 60_000;
+const SEQUENTIAL = 100; // requests per route, one at a time
+const CONCURRENT = 200; // requests per route, CONCURRENCY at a time
+const CONCURRENCY = 8;
+const WARM = 5; // unmeasured requests per route before its phases
+const USER_BUDGET = 50; // requests per user over the whole run (the limit is 60 a minute)
+const MIN_USERS_PER_GROUP = 64;
+const BIG_POSTS = 100_000;
+const SMALL_POSTS = 100;
+const T0 = Date.UTC(2026, 0, 1); // the seeded rows' timestamps start here (ms)
+
+const cleanup = [];
+let exitCode = 0;
+const deadline = setTimeout(() => {
+  console.error("bench:api ran out of time");
+  exitCode = 1;
+  void stop();
+}, RUN_DEADLINE_MS);
+
+async function stop() {
+  while (cleanup.length) {
+    try {
+      await cleanup.pop()();
+    } catch (error) {
+      console.error(`cleanup: ${error.message}`);
+    }
+  }
+  clearTimeout(deadline);
+  process.exit(exitCode);
+}
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop());
+
+// The routes, in the order they run: the create runs last, since it adds posts to the small workspace.
+const SMALL = 1; // workspace ids
+const BIG = 2;
+/** A list answer's sanity check: its total and its page's size (and, for the oldest page, its last post). */
+const page = (total, size, lastId) => (body) => {
+  const ok =
+    body.total === total &&
+    body.data?.length === size &&
+    (lastId === undefined || body.data.at(-1).id === lastId);
+  if (!ok)
+    throw new Error(
+      `expected total ${total} and ${size} posts${lastId ? ` ending with post ${lastId}` : ""}, got total ${body.total}, ${body.data?.length} posts ending with ${body.data?.at(-1)?.id}: is the seed right?`,
+    );
+};
+const ROUTES = [
+  { name: "`GET /` (bare)", path: "/", group: null },
+  { name: "`GET /api/v1/workspaces`", path: "/api/v1/workspaces", group: "all" },
+  {
+    name: "`GET /api/v1/posts?per_page=100`, 100 posts",
+    path: "/api/v1/posts?per_page=100",
+    group: "small",
+    check: page(SMALL_POSTS, 100),
+  },
+  {
+    name: "`GET /api/v1/posts?per_page=100`, 100,000 posts, page 1",
+    path: "/api/v1/posts?per_page=100",
+    group: "big",
+    check: page(BIG_POSTS, 100),
+  },
+  {
+    name: "`GET /api/v1/posts?per_page=100&page=1000`, 100,000 posts",
+    path: "/api/v1/posts?per_page=100&page=1000",
+    group: "big",
+    check: page(BIG_POSTS, 100, SMALL_POSTS + 1),
+  },
+  {
+    name: "`GET /api/v1/analytics`, 100 posts",
+    path: "/api/v1/analytics",
+    group: "small",
+    check: (body) => {
+      // Each seeded post has 2 published rows with likes i % 7 and impressions 100 + i (seedSql).
+      const posts = Array.from({ length: SMALL_POSTS }, (_, k) => k + 1);
+      const likes = 2 * posts.reduce((sum, i) => sum + (i % 7), 0);
+      const impressions = 2 * posts.reduce((sum, i) => sum + 100 + i, 0);
+      if (body.total?.likes !== likes || body.total?.impressions !== impressions)
+        throw new Error(
+          `expected ${likes} likes and ${impressions} impressions, got ${JSON.stringify(body.total)}: is the seed right?`,
+        );
+    },
+  },
+  {
+    name: "`POST /api/v1/posts` (draft, 1 account, 1 item)",
+    path: "/api/v1/posts",
+    method: "POST",
+    status: 201,
+    group: "small",
+    body: (n) => ({ workspace_id: SMALL, accounts: [1], content: [{ text: `Bench draft ${n}` }] }),
+  },
+];
+
+/** Users per group, so that round-robin keeps every user within USER_BUDGET (one request warms each key). */
+function usersPerGroup() {
+  const perRoute = WARM + SEQUENTIAL + CONCURRENT;
+  const load = (group) =>
+    ROUTES.filter((r) => r.group === group).length * perRoute +
+    Math.ceil((ROUTES.filter((r) => r.group === "all").length * perRoute) / 2);
+  const needed = Math.ceil(Math.max(load("small"), load("big")) / (USER_BUDGET - 2));
+  return Math.max(MIN_USERS_PER_GROUP, needed);
+}
+
+// Seeding ---------------------------------------------------------------------------------------------
+
+const upTo = (n) => `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})`;
+
+function seedSql(perGroup) {
+  const users = [];
+  const members = [];
+  for (let id = 1; id <= 2 * perGroup; id++) {
+    const group = id <= perGroup ? "small" : "big";
+    users.push(`(${id}, 'Bench ${group} ${id}', 'bench-${id}@bench.test', ${T0}, ${T0})`);
+    members.push(`(${group === "small" ? SMALL : BIG}, ${id}, ${T0})`);
+  }
+  const bigOwner = perGroup + 1;
+  const metrics =
+    "json_object('likes', i % 7, 'comments', i % 3, 'shares', i % 2, 'impressions', 100 + i, 'quotes', 0, 'saves', i % 4, 'engagement_rate', round((i % 7 + i % 3 + i % 2) * 100.0 / (100 + i), 2))";
+  return [
+    `INSERT INTO users (id, name, email, created_at, updated_at) VALUES ${users.join(", ")};`,
+    `INSERT INTO workspaces (id, name, slug, type, timezone, language, created_at, updated_at) VALUES
+      (${SMALL}, 'Bench small', 'bench-small', 'PERSONAL', 'Europe/Berlin', 'en', ${T0}, ${T0}),
+      (${BIG}, 'Bench big', 'bench-big', 'PERSONAL', 'Europe/Berlin', 'en', ${T0}, ${T0});`,
+    `INSERT INTO workspace_members (workspace_id, user_id, created_at) VALUES ${members.join(", ")};`,
+    `INSERT INTO accounts (id, workspace_id, platform, platform_user_id, username, name, created_at, updated_at) VALUES
+      (1, ${SMALL}, 'twitter', 'tw-1', 'bench_small_x', 'Bench small X', ${T0}, ${T0}),
+      (2, ${SMALL}, 'linkedin', 'li-2', 'bench-small-li', 'Bench small LinkedIn', ${T0}, ${T0}),
+      (3, ${BIG}, 'twitter', 'tw-3', 'bench_big_x', 'Bench big X', ${T0}, ${T0}),
+      (4, ${BIG}, 'linkedin', 'li-4', 'bench-big-li', 'Bench big LinkedIn', ${T0}, ${T0});`,
+    `INSERT INTO labels (id, workspace_id, name, color, created_at, updated_at) VALUES
+      (1, ${SMALL}, 'Launch', '#EF4444', ${T0}, ${T0}), (2, ${SMALL}, 'Evergreen', '#10B981', ${T0}, ${T0}),
+      (3, ${SMALL}, 'Promo', '#3B82F6', ${T0}, ${T0}), (4, ${BIG}, 'Launch', '#EF4444', ${T0}, ${T0}),
+      (5, ${BIG}, 'Evergreen', '#10B981', ${T0}, ${T0}), (6, ${BIG}, 'Promo', '#3B82F6', ${T0}, ${T0});`,
+    `INSERT INTO media (id, workspace_id, name, r2_key, mime_type, type, size, state, created_at, updated_at) VALUES
+      (1, ${SMALL}, 'one.jpg', 'bench/1/one.jpg', 'image/jpeg', 'image', 120000, 'ready', ${T0}, ${T0}),
+      (2, ${SMALL}, 'two.jpg', 'bench/1/two.jpg', 'image/jpeg', 'image', 240000, 'ready', ${T0}, ${T0}),
+      (3, ${SMALL}, 'three.png', 'bench/1/three.png', 'image/png', 'image', 360000, 'ready', ${T0}, ${T0}),
+      (4, ${SMALL}, 'four.png', 'bench/1/four.png', 'image/png', 'image', 480000, 'ready', ${T0}, ${T0});`,
+    // The small workspace: posts 1..100, published on both accounts.
+    `${upTo(SMALL_POSTS)} INSERT INTO posts (id, workspace_id, user_id, status, content, created_at, updated_at)
+      SELECT i, ${SMALL}, 1, 'PUBLISHED', json_array('Small post ' || i || ', first item', 'Small post ' || i || ', second item'),
+        ${T0} + i * 60000, ${T0} + i * 60000 FROM n;`,
+    `${upTo(SMALL_POSTS)} INSERT INTO post_platforms (post_id, account_id, platform, status, settings, analytics, platform_post_id, post_url, posted_on, created_at, updated_at)
+      SELECT i, a.id, a.platform, 'PUBLISHED', '{}', ${metrics}, a.platform || '-' || i,
+        'https://example.com/' || a.platform || '/' || i, json_array(${T0} + i * 60000 + 30000), ${T0} + i * 60000, ${T0} + i * 60000
+      FROM n CROSS JOIN (SELECT id, platform FROM accounts WHERE workspace_id = ${SMALL} ORDER BY id) a ORDER BY i, a.id;`,
+    `${upTo(SMALL_POSTS)} INSERT INTO post_labels (post_id, label_id)
+      SELECT i, l.id FROM n CROSS JOIN (SELECT id FROM labels WHERE workspace_id = ${SMALL}) l;`,
+    `${upTo(SMALL_POSTS)} INSERT INTO post_media (post_id, item_index, position, media_id)
+      SELECT i, 0, 0, 1 + i % 4 FROM n UNION ALL SELECT i, 1, 0, 1 + (i + 1) % 4 FROM n;`,
+    `${upTo(SMALL_POSTS)} INSERT INTO comments (post_id, platform, platform_comment_id, content, author_name, created_at)
+      SELECT i, 'twitter', 'c-' || i, 'Nice post ' || i, 'Reader ' || i, ${T0} + i * 60000 + 45000 FROM n;`,
+    // The big workspace: posts 101..100100, drafts on one account each.
+    `${upTo(BIG_POSTS)} INSERT INTO posts (id, workspace_id, user_id, status, content, created_at, updated_at)
+      SELECT ${SMALL_POSTS} + i, ${BIG}, ${bigOwner}, 'DRAFT', json_array('Big post ' || i), ${T0} + i * 1000, ${T0} + i * 1000 FROM n;`,
+    `${upTo(BIG_POSTS)} INSERT INTO post_platforms (post_id, account_id, platform, status, settings, analytics, posted_on, created_at, updated_at)
+      SELECT ${SMALL_POSTS} + i, 3 + i % 2, CASE i % 2 WHEN 0 THEN 'twitter' ELSE 'linkedin' END, 'DRAFT', '{}', '{}', '[]',
+        ${T0} + i * 1000, ${T0} + i * 1000 FROM n;`,
+    "",
+  ].join("\n");
+}
+
+function seed(state, perGroup) {
+  const file = join(state, "bench-seed.sql");
+  writeFileSync(file, seedSql(perGroup));
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    CI: "true",
+    NO_COLOR: "1",
+  };
+  const started = performance.now();
+  const run = spawnSync(
+    process.execPath,
+    [WRANGLER, "d1", "execute", "DB", "--local", "--persist-to", state, "--file", file, "--yes"],
+    { cwd: ROOT, env, encoding: "utf8", timeout: 180_000 },
+  );
+  if (run.status !== 0) throw new Error(`seeding failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+  return performance.now() - started;
+}
+
+// Requests ---------------------------------------------------------------------------------------------
+
+/** Each user's key and how many requests it has made; round-robin per pool. */
+class Users {
+  constructor(keys, perGroup) {
+    this.keys = keys; // index i: user i + 1
+    this.used = keys.map(() => 0);
+    this.pools = {
+      small: keys.map((_, i) => i).slice(0, perGroup),
+      big: keys.map((_, i) => i).slice(perGroup),
+      all: keys.map((_, i) => i),
+    };
+    this.next = { small: 0, big: 0, all: 0 };
+  }
+  take(group) {
+    const pool = this.pools[group];
+    const index = pool[this.next[group]++ % pool.length];
+    if (++this.used[index] > USER_BUDGET)
+      throw new Error(`user ${index + 1} would exceed ${USER_BUDGET} requests: raise the user count`);
+    return this.keys[index];
+  }
+}
+
+let created = 0;
+
+/** One request: wall time (body read included) and its Server-Timing figures; throws on a wrong status. */
+async function call(base, route, users, check = false) {
+  const headers = {};
+  if (route.group) headers.authorization = `Bearer ${users.take(route.group)}`;
+  let body;
+  if (route.body) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(route.body(++created));
+  }
+  const started = performance.now();
+  const res = await fetch(`${base}${route.path}`, {
+    method: route.method ?? "GET",
+    headers,
+    body,
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  const expected = route.status ?? 200;
+  if (res.status !== expected)
+    throw new Error(
+      `${route.method ?? "GET"} ${route.path} answered ${res.status}, not ${expected}${res.status === 429 ? " (rate limited: the per-user budget is wrong)" : ""}: ${text.slice(0, 2000)}`,
+    );
+  if (check && route.check) route.check(JSON.parse(text));
+  return { ms, ...serverTiming(res.headers.get("server-timing")) };
+}
+
+/** `db;dur=1.2;desc="3", gate;dur=0.4, hops;desc="1", rows;desc="12"` → {db: 3, hops: 1, rows: 12}. */
+function serverTiming(header) {
+  const figures = {};
+  for (const entry of (header ?? "").split(",")) {
+    const [name, ...params] = entry.trim().split(";");
+    const desc = params.map((p) => /^\s*desc="?([^"]*)"?\s*$/.exec(p)).find(Boolean);
+    if (desc && ["db", "hops", "rows"].includes(name) && desc[1] !== "" && Number.isFinite(Number(desc[1])))
+      figures[name] = Number(desc[1]);
+  }
+  return figures;
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+};
+
+async function measure(base, route, users) {
+  for (let i = 0; i < WARM; i++) await call(base, route, users, i === 0);
+  const sequential = [];
+  for (let i = 0; i < SEQUENTIAL; i++) sequential.push(await call(base, route, users));
+  const concurrent = [];
+  let left = CONCURRENT;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left > 0) {
+        left -= 1;
+        concurrent.push(await call(base, route, users));
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  const all = [...sequential, ...concurrent];
+  const median = (name) => {
+    const values = all.map((r) => r[name]).filter((v) => v !== undefined);
+    return values.length === all.length ? percentile(values, 50) : undefined;
+  };
+  const times = sequential.map((r) => r.ms);
+  return {
+    route,
+    rps: (CONCURRENT / elapsed) * 1000,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    hops: median("hops"),
+    db: median("db"),
+    rows: median("rows"),
+  };
+}
+
+function table(results) {
+  const bare = results[0].p50;
+  const figure = (v) => (v === undefined ? "–" : String(v));
+  const rows = results.map((r) => [
+    r.route.name,
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    `${(r.p50 / bare).toFixed(1)}×`,
+    figure(r.hops),
+    figure(r.db),
+    figure(r.rows),
+  ]);
+  const head = [
+    "route",
+    `req/s (${CONCURRENCY} concurrent)`,
+    "p50 ms (one at a time)",
+    "p99 ms",
+    "× bare (p50)",
+    "hops",
+    "db trips",
+    "rows read",
+  ];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
+  const rule = `| ${widths.map((w, i) => (i === 0 ? "-".repeat(w) : `${"-".repeat(w - 1)}:`)).join(" | ")} |`;
+  return [line(head), rule, ...rows.map(line)].join("\n");
+}
+
+function revision() {
+  const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+  const head = git("rev-parse", "--short", "HEAD").stdout?.trim() || "unknown";
+  // What the worker runs: the service's sources, migrations and configuration.
+  const paths = ["--", "src", "migrations", "wrangler.toml"];
+  const dirty =
+    git("diff", "--quiet", "HEAD", ...paths).status !== 0 ||
+    git("ls-files", "--others", "--exclude-standard", ...paths).stdout?.trim();
+  return dirty ? `${head} + uncommitted changes to src/ or migrations/` : head;
+}
+
+try {
+  const perGroup = usersPerGroup();
+  let seedMs = 0;
+  const base = await startWorker(cleanup, {
+    onState(state) {
+      seedMs = seed(state, perGroup);
+    },
+  });
+  process.stderr.write(
+    `wrangler dev on ${base}; seeded ${SMALL_POSTS} + ${BIG_POSTS} posts and ${2 * perGroup} users in ${(seedMs / 1000).toFixed(1)} s\n`,
+  );
+  const keys = [];
+  for (let id = 1; id <= 2 * perGroup; id++) {
+    const { key } = await adminCall(base, "POST", "/api-keys", {
+      user_id: id,
+      abilities: ["posts", "workspaces", "accounts", "labels"],
+    });
+    keys.push(key);
+  }
+  const users = new Users(keys, perGroup);
+  const warmKeys = { name: "warm-up", path: "/api/v1/workspaces", group: "all" };
+  for (let i = 0; i < keys.length; i++) await call(base, warmKeys, users);
+  process.stderr.write(`${keys.length} keys made and warmed\n`);
+
+  const results = [];
+  for (const route of ROUTES) {
+    const result = await measure(base, route, users);
+    process.stderr.write(`${route.name}: p50 ${result.p50.toFixed(1)} ms, ${result.rps.toFixed(0)} req/s\n`);
+    results.push(result);
+  }
+  const busiest = Math.max(...users.used);
+  process.stdout.write(
+    [
+      `bench:api on ${new Date().toISOString()}, node ${process.version}, ${revision()}: wrangler dev (local), ` +
+        `${SEQUENTIAL} requests one at a time then ${CONCURRENT} at ${CONCURRENCY} concurrent per route ` +
+        `(after ${WARM} warm-ups); ${2 * perGroup} users, at most ${busiest} requests each`,
+      "",
+      table(results),
+      "",
+    ].join("\n"),
+  );
+} catch (error) {
+  console.error(`bench:api failed: ${error.stack ?? error.message}`);
+  exitCode = 1;
+} finally {
+  await stop();
+}
