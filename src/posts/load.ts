@@ -1,6 +1,8 @@
-// Reads whole posts in one D1 batch. `ids` is a subquery (one post, or one page of posts), so every
-// statement of the batch can be built before any of them runs: one round trip for any page size.
-import { and, asc, desc, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
+// Reads whole posts in one statement: each post row carries its workspace, platform rows, labels,
+// media and comments as JSON built by SQLite (correlated subqueries on the children's post_id indexes),
+// so the ids subquery (one post, or a page of posts) is evaluated once per answer, not once per table,
+// and the statement fits in any batch. `ids` is a subquery, so the statement is built before it runs.
+import { desc, getTableColumns, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import {
   type Comment,
@@ -21,102 +23,105 @@ import {
 /** Comments a post shows (its newest) when `include_comments` asks for them. */
 export const MAX_COMMENTS_PER_POST = 100;
 
+type Row = Pick<
+  PostPlatform,
+  | "accountId"
+  | "platform"
+  | "status"
+  | "settings"
+  | "analytics"
+  | "platformPostId"
+  | "postUrl"
+  | "postedOn"
+  | "error"
+>;
+
 export type LoadedPost = {
   post: Post;
   workspace: Workspace;
-  rows: PostPlatform[];
+  rows: Row[];
   labels: Array<{ id: number; name: string; color: string }>;
-  media: Array<{ itemIndex: number; position: number; media: Media }>;
-  comments: Comment[];
+  media: Array<{
+    itemIndex: number;
+    position: number;
+    media: Pick<Media, "id" | "name" | "mimeType" | "size">;
+  }>;
+  comments: Array<Pick<Comment, "id" | "content" | "authorName" | "platform" | "createdAt" | "contact">>;
 };
 
 /** A `SELECT id FROM posts …` subquery naming the posts to load. */
 type IdSubquery = SQLWrapper;
 
+/** The workspace as a JSON object (its JSON keys are the drizzle field names). */
+const workspaceJson = sql`(SELECT json_object('id', w.id, 'name', w.name, 'slug', w.slug, 'type', w.type,
+  'logo', w.logo, 'timezone', w.timezone, 'language', w.language, 'createdAt', w.created_at,
+  'updatedAt', w.updated_at, 'postCount', w.post_count, 'mediaCount', w.media_count)
+  FROM ${workspaces} w WHERE w.id = ${posts.workspaceId})`;
+
+const rowsJson = sql`(SELECT json_group_array(json_object('accountId', r.account_id, 'platform', r.platform,
+  'status', r.status, 'settings', json(r.settings), 'analytics', json(r.analytics),
+  'platformPostId', r.platform_post_id, 'postUrl', r.post_url, 'postedOn', json(r.posted_on),
+  'error', json(r.error)) ORDER BY r.id)
+  FROM ${postPlatforms} r WHERE r.post_id = ${posts.id})`;
+
+const labelsJson = sql`(SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)
+  ORDER BY l.id) FROM ${postLabels} pl JOIN ${labels} l ON l.id = pl.label_id WHERE pl.post_id = ${posts.id})`;
+
+const mediaJson = sql`(SELECT json_group_array(json_object('itemIndex', pm.item_index, 'position', pm.position,
+  'id', m.id, 'name', m.name, 'mimeType', m.mime_type, 'size', m.size) ORDER BY pm.item_index, pm.position)
+  FROM ${postMedia} pm JOIN ${media} m ON m.id = pm.media_id WHERE pm.post_id = ${posts.id})`;
+
+/** The newest MAX_COMMENTS_PER_POST of the post, oldest first, so a page's size stays bounded. */
+const commentsJson = sql`(SELECT json_group_array(json_object('id', c.id, 'content', c.content,
+  'authorName', c.author_name, 'platform', c.platform, 'createdAt', c.created_at, 'contact', json(c.contact))
+  ORDER BY c.id) FROM (SELECT * FROM ${comments} WHERE post_id = ${posts.id} ORDER BY id DESC
+  LIMIT ${MAX_COMMENTS_PER_POST}) c)`;
+
 export function postStatements(db: Database, ids: IdSubquery, includeComments: boolean) {
   return [
-    // Two statements, not a join: D1 batch results are keyed by column name, and both tables have
-    // `name`, `created_at`, … that would overwrite each other.
-    db.select().from(posts).where(inArray(posts.id, ids)).orderBy(desc(posts.id)),
-    db
-      .select()
-      .from(workspaces)
-      .where(
-        inArray(
-          workspaces.id,
-          db.select({ id: posts.workspaceId }).from(posts).where(inArray(posts.id, ids)),
-        ),
-      ),
-    db.select().from(postPlatforms).where(inArray(postPlatforms.postId, ids)).orderBy(asc(postPlatforms.id)),
-    db
-      .select({ postId: postLabels.postId, id: labels.id, name: labels.name, color: labels.color })
-      .from(postLabels)
-      .innerJoin(labels, eq(postLabels.labelId, labels.id))
-      .where(inArray(postLabels.postId, ids))
-      .orderBy(asc(labels.id)),
     db
       .select({
-        postId: postMedia.postId,
-        itemIndex: postMedia.itemIndex,
-        position: postMedia.position,
-        media,
+        ...getTableColumns(posts),
+        workspaceJson: sql<string>`${workspaceJson}`.as("workspace_json"),
+        rowsJson: sql<string>`${rowsJson}`.as("rows_json"),
+        labelsJson: sql<string>`${labelsJson}`.as("labels_json"),
+        mediaJson: sql<string>`${mediaJson}`.as("media_json"),
+        commentsJson: (includeComments ? sql<string>`${commentsJson}` : sql<string>`'[]'`).as("comments_json"),
       })
-      .from(postMedia)
-      .innerJoin(media, eq(postMedia.mediaId, media.id))
-      .where(inArray(postMedia.postId, ids))
-      .orderBy(asc(postMedia.postId), asc(postMedia.itemIndex), asc(postMedia.position)),
-    db
-      .select()
-      .from(comments)
-      .where(
-        includeComments
-          ? and(
-              inArray(comments.postId, ids),
-              // The newest MAX_COMMENTS_PER_POST of each post, so a page's size stays bounded.
-              inArray(
-                comments.id,
-                sql`(SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY post_id ORDER BY id DESC) AS n FROM ${comments} WHERE post_id IN ${ids}) WHERE n <= ${MAX_COMMENTS_PER_POST})`,
-              ),
-            )
-          : sql`0`,
-      )
-      .orderBy(asc(comments.id)),
+      .from(posts)
+      .where(inArray(posts.id, ids))
+      .orderBy(desc(posts.id)),
   ] as const;
 }
 
-export type PostResults = readonly [
-  Post[],
-  Workspace[],
-  PostPlatform[],
-  Array<{ postId: number; id: number; name: string; color: string }>,
-  Array<{ postId: number; itemIndex: number; position: number; media: Media }>,
-  Comment[],
-];
+type Selected = Post & {
+  workspaceJson: string;
+  rowsJson: string;
+  labelsJson: string;
+  mediaJson: string;
+  commentsJson: string;
+};
 
-export function assemblePosts([
-  postRows,
-  workspaceRows,
-  rows,
-  labelRows,
-  mediaRows,
-  commentRows,
-]: PostResults): LoadedPost[] {
-  const workspaceById = new Map(workspaceRows.map((w) => [w.id, w]));
-  const byPost = <T extends { postId: number }>(items: T[]) => Map.groupBy(items, (item) => item.postId);
-  const rowsBy = byPost(rows);
-  const labelsBy = byPost(labelRows);
-  const mediaBy = byPost(mediaRows);
-  const commentsBy = byPost(commentRows);
-  return postRows.map((post) => ({
-    post,
-    workspace: workspaceById.get(post.workspaceId)!,
-    rows: rowsBy.get(post.id) ?? [],
-    labels: (labelsBy.get(post.id) ?? []).map(({ id, name, color }) => ({ id, name, color })),
-    media: (mediaBy.get(post.id) ?? []).map(({ itemIndex, position, media }) => ({
-      itemIndex,
-      position,
-      media,
-    })),
-    comments: commentsBy.get(post.id) ?? [],
-  }));
+export type PostResults = readonly [Selected[]];
+
+const date = (ms: number) => new Date(ms);
+
+export function assemblePosts([selected]: PostResults): LoadedPost[] {
+  return selected.map(({ workspaceJson: w, rowsJson, labelsJson, mediaJson, commentsJson, ...post }) => {
+    const workspace = JSON.parse(w) as Workspace & { createdAt: number; updatedAt: number };
+    const mediaItems = JSON.parse(mediaJson) as Array<
+      { itemIndex: number; position: number } & LoadedPost["media"][number]["media"]
+    >;
+    const postComments = JSON.parse(commentsJson) as Array<
+      Omit<LoadedPost["comments"][number], "createdAt"> & { createdAt: number }
+    >;
+    return {
+      post,
+      workspace: { ...workspace, createdAt: date(workspace.createdAt), updatedAt: date(workspace.updatedAt) },
+      rows: JSON.parse(rowsJson) as Row[],
+      labels: JSON.parse(labelsJson) as LoadedPost["labels"],
+      media: mediaItems.map(({ itemIndex, position, ...item }) => ({ itemIndex, position, media: item })),
+      comments: postComments.map((comment) => ({ ...comment, createdAt: date(comment.createdAt) })),
+    };
+  });
 }
