@@ -86,7 +86,9 @@ export function postStatements(db: Database, ids: IdSubquery, includeComments: b
         rowsJson: sql<string>`${rowsJson}`.as("rows_json"),
         labelsJson: sql<string>`${labelsJson}`.as("labels_json"),
         mediaJson: sql<string>`${mediaJson}`.as("media_json"),
-        commentsJson: (includeComments ? sql<string>`${commentsJson}` : sql<string>`'[]'`).as("comments_json"),
+        commentsJson: (includeComments ? sql<string>`${commentsJson}` : sql<string>`'[]'`).as(
+          "comments_json",
+        ),
       })
       .from(posts)
       .where(inArray(posts.id, ids))
