@@ -153,7 +153,9 @@ export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
       description: [
         "Workspaces, connected social accounts, posts published to eight platforms, labels, a media library, engagement analytics, and OAuth delegation that returns a signed proof of account ownership.",
         "",
-        "Every `/api/v1` request carries `Authorization: Bearer <API key>`. Each user may make 60 requests per minute across all of their keys; every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`, and `Server-Timing` says what the request spent (`db` round trips, `gate` Durable Object calls).",
+        "Every `/api/v1` request carries `Authorization: Bearer <API key>`. Each user may make 60 requests per minute across all of their keys; every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`, and `Server-Timing` says what the request spent (`db` round trips, `gate` Durable Object calls, `hops`: remote calls made one after another, `rows`: rows the database read).",
+        "",
+        "Reads may be served by the database replica nearest to the caller. Every answer carries `X-D1-Bookmark`; send its value back in the `X-D1-Bookmark` request header and the request reads data at least as fresh as that answer (read your own writes). A value that is not a bookmark is a 400.",
       ].join("\n"),
     },
     servers: [{ url: publicOrigin(c.env as Pick<Env, "PUBLIC_BASE_URL">, c.req.url) }],
