@@ -77,15 +77,20 @@ export async function revokeDisconnected(
     username: string;
     platformUserId: string | null;
     accessTokenEnc: string | null;
+    refreshTokenEnc: string | null;
   },
 ): Promise<void> {
   if (!account.accessTokenEnc) return;
   try {
-    const accessToken = await decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc);
+    const [accessToken, refreshToken] = await Promise.all([
+      decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc),
+      account.refreshTokenEnc ? decryptSecret(env.ENCRYPTION_KEY, account.refreshTokenEnc) : null,
+    ]);
     await publishingAdapter(env, account.platform).revoke({
       handle: account.username,
       platformUserId: account.platformUserId,
       accessToken,
+      refreshToken,
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

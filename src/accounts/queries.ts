@@ -107,6 +107,7 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
         username: accounts.username,
         platformUserId: accounts.platformUserId,
         accessTokenEnc: accounts.accessTokenEnc,
+        refreshTokenEnc: accounts.refreshTokenEnc,
       })
       .from(accounts)
       .where(owned),

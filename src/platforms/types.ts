@@ -72,6 +72,8 @@ export type AccountAuth = {
   platformUserId: string | null;
   /** Decrypted; null for an account connected without tokens (the sandbox mints its own). */
   accessToken: string | null;
+  /** Set only for `revoke`: where the grant is the refresh token's (Google), revoking it ends the grant. */
+  refreshToken?: string | null;
 };
 
 /** A byte range of a media file: `length` bytes from `offset`. */
@@ -107,8 +109,17 @@ export type PublishDraft = {
 
 export type PublishedPost = { id: string; url: string };
 
-/** What `find` looks an earlier attempt up by: the fingerprint, the text it sent, the post it replied to. */
-export type FindLookup = { fingerprint: string; text: string; replyTo?: string };
+/**
+ * What `find` looks an earlier attempt up by: the fingerprint, the first item's text, the post it
+ * replied to, and the row's settings (some replace the text the platform shows: X's `text`, TikTok's
+ * `title`).
+ */
+export type FindLookup = {
+  fingerprint: string;
+  text: string;
+  replyTo?: string;
+  settings?: Record<string, unknown>;
+};
 
 export type PostMetrics = {
   comments: number;

@@ -67,7 +67,11 @@ export async function attempt(
     // A 401 refreshes the token once and runs the attempt once more (src/accounts/tokens.ts).
     const post = await withFreshAuth(env, row, auth, async (account) => {
       if (lease.attempts > 1) {
-        const found = await adapter.find(account, { fingerprint, text: items[0]?.text ?? "" });
+        const found = await adapter.find(account, {
+          fingerprint,
+          text: items[0]?.text ?? "",
+          settings: lease.settings,
+        });
         if (found) return found;
       }
       return adapter.publish(account, { items, settings: lease.settings, fingerprint });

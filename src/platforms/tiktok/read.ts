@@ -32,8 +32,11 @@ export function tiktokReader(api: TiktokApi) {
   return {
     async find(account: AccountAuth, lookup: FindLookup): Promise<PublishedPost | null> {
       const wanted = head(lookup.text);
+      // `settings.title` is a video's caption when it is set (publish.ts).
+      const title = lookup.settings?.title;
+      const caption = typeof title === "string" && title !== "" ? head(title) : wanted;
       // A post without text cannot be told apart from the creator's others.
-      if (lookup.replyTo || wanted === "") return null;
+      if (lookup.replyTo || (wanted === "" && caption === "")) return null;
       const { data } = await api.post(
         "find",
         "video/list/?fields=id,title,video_description,share_url,create_time",
@@ -41,9 +44,9 @@ export function tiktokReader(api: TiktokApi) {
         videoList,
         { write: false },
       );
-      const found = data.videos.find(
-        (video) => head(video.title ?? "") === wanted || head(video.video_description ?? "") === wanted,
-      );
+      const matches = (value: string | null | undefined) =>
+        value != null && value !== "" && (head(value) === wanted || head(value) === caption);
+      const found = data.videos.find((video) => matches(video.title) || matches(video.video_description));
       return found ? { id: found.id, url: postUrl(account.handle, found.id) } : null;
     },
 

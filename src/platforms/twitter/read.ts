@@ -52,7 +52,9 @@ export async function findPost(
   account: AccountAuth,
   lookup: FindLookup,
 ): Promise<PublishedPost | null> {
-  const wanted = comparable(lookup.text);
+  // `settings.text` replaces the first item's text when it is set (publish.ts).
+  const replaced = lookup.settings?.text;
+  const wanted = comparable(typeof replaced === "string" && replaced !== "" ? replaced : lookup.text);
   // A post of media alone has no text to recognise it by; any recent one would match.
   if (wanted === "") return null;
   if (!account.platformUserId) {

@@ -29,7 +29,9 @@ export async function listChannels(api: YouTubeApi, token: PlatformToken): Promi
 }
 
 export async function revokeGrant(api: YouTubeApi, account: AccountAuth): Promise<void> {
-  if (!account.accessToken) return;
+  // Revoking the refresh token ends the whole grant, also when the access token has already expired.
+  const token = account.refreshToken ?? account.accessToken;
+  if (!token) return;
   const what = "YouTube token revocation";
   try {
     await callPlatform(
@@ -39,7 +41,7 @@ export async function revokeGrant(api: YouTubeApi, account: AccountAuth): Promis
       {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-        body: new URLSearchParams({ token: account.accessToken }),
+        body: new URLSearchParams({ token }),
       },
       // Google's messages here can echo the request; only the status is kept.
       { quoteErrors: false },

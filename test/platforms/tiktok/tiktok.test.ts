@@ -412,6 +412,16 @@ describe("tiktok find, insights, comments, reply, revoke", () => {
     expect(await adapter.find(account, { fingerprint: "sp-9-1", text: "Our launch" })).toBeNull();
   });
 
+  it("finds a video whose caption came from settings.title", async () => {
+    const { fetch } = replay(json(RECORDED.videoList));
+    const found = await adapterFor("tiktok", fetch).find(account, {
+      fingerprint: "sp-9-1",
+      text: "The post's own text",
+      settings: { title: "Our launch, in fifteen seconds" },
+    });
+    expect(found?.id).toBe(POST_ID);
+  });
+
   it("has nothing to find for a reply or a post without text", async () => {
     const { fetch, requests } = replay();
     const adapter = adapterFor("tiktok", fetch);

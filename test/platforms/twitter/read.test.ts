@@ -23,6 +23,16 @@ describe("X find", () => {
     expectXCall(requests[0]!, "GET", TIMELINE);
   });
 
+  it("looks for the text `settings.text` replaced the first item's with, when it is set", async () => {
+    const { fetch } = replay(json(userPosts));
+    const found = await adapterFor("twitter", fetch).find(account, {
+      fingerprint: "sp-7-2",
+      text: "The first item's own text",
+      settings: { text: "Launch day & cake <3 — read https://example.com/launch?utm=1" },
+    });
+    expect(found?.id).toBe("1880028106020515888");
+  });
+
   it("answers null when no recent post has the text", async () => {
     const { fetch } = replay(json(userPosts));
     expect(

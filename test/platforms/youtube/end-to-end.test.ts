@@ -98,8 +98,8 @@ it("connects a channel, publishes a video through the engine and syncs its stati
     contact: { name: "@bob", username: "bob", profile_url: "http://www.youtube.com/@bob" },
   });
 
-  // Disconnecting revokes the grant at Google (after the answer).
+  // Disconnecting revokes the grant at Google (after the answer), through its refresh token.
   expect((await disconnect(connected)).status).toBe(200);
   await vi.waitFor(() => expect(server.requests(R.REVOKE_URL)).toHaveLength(1));
-  expect(server.requests(R.REVOKE_URL)[0]!.body).toBe(`token=${encodeURIComponent(R.token.access_token)}`);
+  expect(server.requests(R.REVOKE_URL)[0]!.body).toBe(`token=${encodeURIComponent(R.token.refresh_token)}`);
 });

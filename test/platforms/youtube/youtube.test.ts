@@ -491,6 +491,13 @@ describe("youtube account", () => {
     expect(requests[0]!.url).toBe("https://oauth2.googleapis.com/revoke");
     expect(requests[0]!.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
     expect(new TextDecoder().decode(await requests[0]!.arrayBuffer())).toBe("token=yt-token");
+    // With the refresh token at hand, that is what is revoked: it ends the grant, even past the access
+    // token's expiry.
+    const withRefresh = replay(new Response("", { status: 200 }));
+    await adapterFor("youtube", withRefresh.fetch).revoke({ ...account, refreshToken: "1//refresh" });
+    expect(new TextDecoder().decode(await withRefresh.requests[0]!.arrayBuffer())).toBe(
+      "token=1%2F%2Frefresh",
+    );
     const dead = replay(json({ error: "invalid_token", error_description: "Token expired or revoked" }, 400));
     expect(await adapterFor("youtube", dead.fetch).revoke(account)).toBe(true);
     const down = replay(json({ error: "server_error" }, 503));
