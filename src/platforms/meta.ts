@@ -5,6 +5,7 @@
 // Errors; Rate Limiting; Instagram Platform › Error Codes.
 import type { z } from "zod";
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
+import { accessTokenOf } from "./answers";
 import { type CallOptions, platformCall, platformMessage } from "./call";
 import { type Fetch, PlatformError, type PostMetrics } from "./types";
 
@@ -264,13 +265,7 @@ export function postMetrics(counts: Partial<Omit<PostMetrics, "engagement_rate">
 export const sameText = (a: string | undefined, b: string) => (a ?? "").trim() === b.trim();
 
 /** The account's token, or an `auth` failure: a real platform cannot be called without one. */
-export function tokenOf(label: string, accessToken: string | null): string {
-  if (accessToken) return accessToken;
-  throw new PlatformError(`${label}: the account has no access token; reconnect it.`, {
-    kind: "auth",
-    code: "token_missing",
-  });
-}
+export const tokenOf = (label: string, accessToken: string | null) => accessTokenOf(label, { accessToken });
 
 /** A bounded wait (container processing); tests pass an instant one. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,8 @@
 // LinkedIn's versioned REST API (https://api.linkedin.com/rest): the version every call names, the
 // Rest.li headers, URN helpers, and LinkedIn's own reading of failures on top of call.ts (a daily quota
 // that resets at midnight UTC, a duplicate post, a read the app or the page role may not make).
+
+import { accessTokenOf } from "../answers";
 import { type CallOptions, type PlatformAnswer, platformCall, platformMessage } from "../call";
 import {
   type AccountAuth,
@@ -9,6 +11,8 @@ import {
   PlatformError,
   type PublishingContext,
 } from "../types";
+
+export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("LinkedIn", account);
 
 export const API = "https://api.linkedin.com/rest";
 /**
@@ -44,16 +48,6 @@ export function authorOf(account: AccountAuth): string {
 }
 
 export const isOrganization = (urn: string) => urn.startsWith("urn:li:organization:");
-
-export function tokenOf(account: AccountAuth): string {
-  if (!account.accessToken) {
-    throw new PlatformError("LinkedIn: the account has no access token; reconnect it.", {
-      kind: "auth",
-      code: "missing_token",
-    });
-  }
-  return account.accessToken;
-}
 
 /** Seconds until the next midnight UTC, when LinkedIn's daily application and member limits reset. */
 export function secondsToMidnightUtc(now: number): number {

@@ -1,7 +1,8 @@
 // The parts of LinkedIn's answers the adapter reads, as zod schemas (unknown fields are dropped), and
 // `expect`, which turns an answer of the wrong shape into a classified PlatformError.
 import { z } from "zod";
-import { type FailureKind, PlatformError } from "../types";
+import { expectShape } from "../answers";
+import type { FailureKind } from "../types";
 
 const count = z.number().int().nonnegative().catch(0);
 
@@ -99,8 +100,5 @@ export const images = z.object({
 });
 
 /** The answer in the expected shape, else a PlatformError of `kind` (what a retry can do about it). */
-export function expect<T>(schema: z.ZodType<T>, body: unknown, what: string, kind: FailureKind): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`LinkedIn ${what}: unexpected answer`, { kind, code: "invalid_response" });
-}
+export const expect = <T>(schema: z.ZodType<T>, body: unknown, what: string, kind: FailureKind): T =>
+  expectShape(schema, body, `LinkedIn ${what}`, kind === "unknown_outcome");

@@ -3,38 +3,18 @@
 // other 4xx permanent with Pinterest's `message`, 5xx transient).
 // developers.pinterest.com › API reference v5; Rate limits.
 import type { z } from "zod";
+import { accessTokenOf, expectShape } from "../answers";
 import { callPlatform } from "../call";
-import { type AccountAuth, PlatformError, type PostMetrics, type PublishingContext } from "../types";
+import type { PostMetrics, PublishingContext } from "../types";
+
+export { permanent } from "../answers";
+export { expectShape };
+
+export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("Pinterest", account);
 
 export const API = "https://api.pinterest.com/v5";
 
 export const pinUrl = (pinId: string) => `https://www.pinterest.com/pin/${encodeURIComponent(pinId)}/`;
-
-/** The account's access token; an account without one cannot act on Pinterest. */
-export function tokenOf(account: AccountAuth): string {
-  if (!account.accessToken)
-    throw new PlatformError("The Pinterest account has no access token; reconnect it.", {
-      kind: "auth",
-      code: "no_token",
-    });
-  return account.accessToken;
-}
-
-export const permanent = (code: string, message: string) =>
-  new PlatformError(message, { kind: "permanent", code });
-
-/**
- * The answer in the expected shape, else a PlatformError: a 2xx to a request that changes something
- * means it was done, so an unreadable one leaves the outcome unknown; a read can simply be asked again.
- */
-export function expectShape<T>(schema: z.ZodType<T>, body: unknown, what: string, changes: boolean): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: changes ? "unknown_outcome" : "transient",
-    code: "invalid_response",
-  });
-}
 
 export type PinterestApi = ReturnType<typeof pinterestApi>;
 

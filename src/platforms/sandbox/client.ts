@@ -3,16 +3,16 @@
 // made through callPlatform like any platform's so that failures are classified the same way.
 import { z } from "zod";
 import type { Platform } from "../../db/enums";
+import { expectShape } from "../answers";
 import { callPlatform, redactUrl } from "../call";
-import {
-  type AccountAuth,
-  type Endpoints,
-  type Fetch,
-  PlatformError,
-  type PlatformSpec,
-  type PlatformToken,
-  type PublishedPost,
-  type Publishing,
+import type {
+  AccountAuth,
+  Endpoints,
+  Fetch,
+  PlatformSpec,
+  PlatformToken,
+  PublishedPost,
+  Publishing,
 } from "../types";
 import { mintToken } from "./access";
 import { hasSandboxChannels } from "./channels";
@@ -73,18 +73,9 @@ const commentsAnswer = z.object({
   ),
 });
 
-/**
- * The answer in the expected shape, else a PlatformError: after a POST the platform did act (it
- * answered 2xx), so an unreadable answer leaves the outcome unknown; after a GET it can be asked again.
- */
-function expect<T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST"): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: method === "POST" ? "unknown_outcome" : "transient",
-    code: "invalid_response",
-  });
-}
+/** The answer in the expected shape: after a POST the platform did act, after a GET it can be asked again. */
+const expect = <T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST") =>
+  expectShape(schema, body, what, method === "POST");
 
 /**
  * The sandbox's publishing API, acting for an account. Accounts without a token get a short-lived one

@@ -4,8 +4,13 @@
 // (190, 4/17/32/613, transient ones) turned into the engine's failure kinds once, here.
 import type { z } from "zod";
 import { child } from "../adapter";
+import { accessTokenOf, expectShape } from "../answers";
 import { callPlatform, platformMessage, rateLimitReset } from "../call";
 import { type Fetch, PlatformError } from "../types";
+
+export { expectShape };
+
+export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("Threads", account);
 
 export const GRAPH = "https://graph.threads.net/v1.0";
 /** The profile a post's handle points to when the API withholds a permalink. */
@@ -40,19 +45,6 @@ export function metaFailure(what: string, quote = true) {
       return new PlatformError(message, { kind: "transient", code: "server_error" });
     return undefined;
   };
-}
-
-/**
- * The answer in the expected shape, else a PlatformError: a write that answered 2xx did act, so an
- * unreadable answer leaves its outcome unknown; a read can simply be asked again.
- */
-export function expectShape<T>(schema: z.ZodType<T>, body: unknown, what: string, write: boolean): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: write ? "unknown_outcome" : "transient",
-    code: "invalid_response",
-  });
 }
 
 export type ThreadsApi = {
@@ -94,15 +86,6 @@ export function threadsApi(fetcher: Fetch, token: string): ThreadsApi {
       return expectShape(schema, body, label, true);
     },
   };
-}
-
-/** The account's token; an account stored without one cannot act until it is reconnected. */
-export function tokenOf(account: { accessToken: string | null }): string {
-  if (account.accessToken) return account.accessToken;
-  throw new PlatformError("The Threads account has no access token; reconnect it.", {
-    kind: "permanent",
-    code: "token_missing",
-  });
 }
 
 /** The account's Threads user id ("me" names the token's own user where none was stored). */

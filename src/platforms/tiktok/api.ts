@@ -4,8 +4,13 @@
 // developers.tiktok.com › API v2 › Error handling; Content Posting API › Direct Post (error codes).
 import type { z } from "zod";
 import { child, text } from "../adapter";
+import { accessTokenOf, expectShape } from "../answers";
 import { callPlatform, platformMessage, rateLimitReset } from "../call";
 import { type FailureKind, type Fetch, PlatformError } from "../types";
+
+export { expectShape };
+
+export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("TikTok", account);
 
 export const API = "https://open.tiktokapis.com/v2";
 
@@ -52,19 +57,6 @@ export function tiktokFailure(what: string, quote = true) {
   };
 }
 
-/**
- * The answer in the expected shape, else a PlatformError: a write that answered 2xx did act, so an
- * unreadable answer leaves its outcome unknown; a read can simply be asked again.
- */
-export function expectShape<T>(schema: z.ZodType<T>, body: unknown, what: string, write: boolean): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: write ? "unknown_outcome" : "transient",
-    code: "invalid_response",
-  });
-}
-
 export type TiktokApi = {
   /**
    * A POST of `body` as JSON (no body when undefined). `write` says whether it changes anything, which
@@ -106,15 +98,6 @@ export function tiktokApi(fetcher: Fetch, token: string): TiktokApi {
       return expectShape(schema, answer, label, write);
     },
   };
-}
-
-/** The account's token; an account stored without one cannot act until it is reconnected. */
-export function tokenOf(account: { accessToken: string | null }): string {
-  if (account.accessToken) return account.accessToken;
-  throw new PlatformError("The TikTok account has no access token; reconnect it.", {
-    kind: "permanent",
-    code: "token_missing",
-  });
 }
 
 /** A post's public URL: TikTok serves photo posts under the same /video/ path. */

@@ -3,8 +3,14 @@
 // Time, when Google resets it; a short rate limit waits a minute).
 // developers.google.com › YouTube Data API › Errors; Quota Calculator.
 import type { z } from "zod";
+import { accessTokenOf, expectShape } from "../answers";
 import { callPlatform, rateLimitReset, statusFailure } from "../call";
-import { type AccountAuth, PlatformError, type PostMetrics, type PublishingContext } from "../types";
+import { PlatformError, type PostMetrics, type PublishingContext } from "../types";
+
+export { permanent } from "../answers";
+export { expectShape };
+
+export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("YouTube", account);
 
 export const API = "https://www.googleapis.com/youtube/v3";
 export const UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos";
@@ -86,32 +92,6 @@ export const classifyYouTube =
       return new PlatformError(common.message, { kind: common.kind, code: reason });
     return undefined;
   };
-
-/** The account's access token; an account without one cannot act on YouTube. */
-export function tokenOf(account: AccountAuth): string {
-  if (!account.accessToken)
-    throw new PlatformError("The YouTube account has no access token; reconnect it.", {
-      kind: "auth",
-      code: "no_token",
-    });
-  return account.accessToken;
-}
-
-export const permanent = (code: string, message: string) =>
-  new PlatformError(message, { kind: "permanent", code });
-
-/**
- * The answer in the expected shape, else a PlatformError: a 2xx to a request that changes something
- * means it was done, so an unreadable one leaves the outcome unknown; a read can simply be asked again.
- */
-export function expectShape<T>(schema: z.ZodType<T>, body: unknown, what: string, changes: boolean): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: changes ? "unknown_outcome" : "transient",
-    code: "invalid_response",
-  });
-}
 
 export type YouTubeApi = ReturnType<typeof youtubeApi>;
 

@@ -11,11 +11,12 @@ import {
   publishPost,
   type Seen,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
 import { RECORDED as OAUTH } from "../recorded";
 import { LONG_LIVED, PAGE_ID, PAGE_TOKEN, RECORDED } from "./recorded";
-import { GRAPH, uploadFile } from "./support";
+import { GRAPH } from "./support";
 
 const POST = RECORDED.photo.post_id;
 const POST_URL = `https://www.facebook.com/${PAGE_ID}/posts/1122334455667788`;
@@ -79,7 +80,7 @@ describe("facebook end to end", () => {
       expect(seen.headers.get("authorization")).toBe(`Bearer ${LONG_LIVED}`);
     }
 
-    const imageId = await uploadFile(connected, "rye.png", "image/png", pngBytes());
+    const imageId = await uploadMedia(connected, "rye.png", "image/png", pngBytes());
     const shown = await publishPost(connected, {
       content: [
         { text: "Fresh rye, out of the oven", media: [imageId] },

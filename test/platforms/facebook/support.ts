@@ -3,8 +3,6 @@
 import { expect } from "vitest";
 import type { DraftItem } from "../../../src/platforms/types";
 import { hmacHex } from "../../delegation/support";
-import { file, upload } from "../../media/support";
-import type { Connected } from "../live/harness";
 import { CREDENTIALS } from "../replay";
 import { PAGE_ID, PAGE_TOKEN } from "./recorded";
 
@@ -58,17 +56,4 @@ export async function expectGet(
   const { appsecret_proof: _, ...rest } = queryOf(request);
   expect(rest).toEqual(query);
   await expectSigned(request, token);
-}
-
-/**
- * Stores a file in the connected tenant's library through POST /api/v1/media/upload (the harness's
- * uploadMedia posts to /api/v1/media, which has no POST route); its id.
- */
-export async function uploadFile(connected: Connected, name: string, mime: string, bytes: Uint8Array) {
-  const res = await upload(connected.tenant.key, [
-    ["workspace_id", String(connected.tenant.workspace.id)],
-    ["file", file(bytes, name, mime)],
-  ]);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as number;
 }

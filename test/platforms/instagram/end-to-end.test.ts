@@ -11,11 +11,12 @@ import {
   publishPost,
   type Seen,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
 import { RECORDED as OAUTH } from "../recorded";
 import { HANDLE, IG_USER_ID, LONG_LIVED, MEDIA_ID, PERMALINK, RECORDED } from "./recorded";
-import { GRAPH, uploadFile } from "./support";
+import { GRAPH } from "./support";
 
 const form = (seen: Seen) => Object.fromEntries(new URLSearchParams(seen.body));
 const fieldsOf = (seen: Seen) => new URL(seen.url).searchParams.get("fields");
@@ -74,7 +75,7 @@ describe("instagram end to end", () => {
     expect(await accountOf(connected)).toMatchObject({ platform: "instagram", username: HANDLE });
     expect(server.requests("https://graph.instagram.com/access_token")).toHaveLength(1);
 
-    const imageId = await uploadFile(connected, "pier.png", "image/png", pngBytes());
+    const imageId = await uploadMedia(connected, "pier.png", "image/png", pngBytes());
     const shown = await publishPost(connected, {
       content: [
         { text: "Golden hour on the pier", media: [imageId] },

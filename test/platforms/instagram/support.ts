@@ -3,8 +3,6 @@
 import { expect } from "vitest";
 import { instagramPublishing } from "../../../src/platforms/instagram/publishing";
 import type { DraftItem, Fetch } from "../../../src/platforms/types";
-import { file, upload } from "../../media/support";
-import type { Connected } from "../live/harness";
 import { CREDENTIALS } from "../replay";
 import { HANDLE, IG_TOKEN, IG_USER_ID } from "./recorded";
 
@@ -52,14 +50,4 @@ export function expectGet(request: Request, url: string, query: Record<string, s
   expect(pathOf(request)).toBe(url);
   expect(queryOf(request)).toEqual(query);
   expectBearer(request);
-}
-
-/** Stores a file in the connected tenant's library through POST /api/v1/media/upload; its id. */
-export async function uploadFile(connected: Connected, name: string, mime: string, bytes: Uint8Array) {
-  const res = await upload(connected.tenant.key, [
-    ["workspace_id", String(connected.tenant.workspace.id)],
-    ["file", file(bytes, name, mime)],
-  ]);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as number;
 }

@@ -5,16 +5,15 @@
 // which revokes the token; asserting what LinkedIn was sent at each step.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../support/client";
 import {
   accountOf,
-  type Connected,
   connectAccount,
   disconnect,
   json,
   platformServer,
   publishPost,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
 import {
@@ -38,16 +37,6 @@ import {
 const REST = "https://api.linkedin.com/rest";
 const COMMENTS = `${REST}/socialActions/${encodeURIComponent(SHARE)}/comments`;
 const jpeg = new Uint8Array(1500).map((_, i) => (i < 4 ? [0xff, 0xd8, 0xff, 0xe0][i]! : (i * 13) % 256));
-
-/** The library upload route (the harness's uploadMedia posts to /api/v1/media, which has none). */
-async function uploadMedia(connected: Connected, name: string, mime: string, bytes: Uint8Array) {
-  const form = new FormData();
-  form.set("workspace_id", String(connected.tenant.workspace.id));
-  form.set("file", new File([bytes], name, { type: mime }));
-  const res = await call("POST", "/api/v1/media/upload", { key: connected.tenant.key, body: form });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as number;
-}
 
 // Fresh answers per request: a Response made in the test's context cannot be read in the worker's.
 const server = () => {

@@ -182,7 +182,7 @@ export async function uploadMedia(connected: Connected, name: string, mime: stri
   form.set("file", new File([bytes], name, { type: mime }));
   const res = await call("POST", "/api/v1/media/upload", { key: connected.tenant.key, body: form });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return (res.body.data?.[0]?.id ?? res.body.id) as number;
+  return res.body.id as number;
 }
 
 /**

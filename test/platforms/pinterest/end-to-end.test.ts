@@ -3,28 +3,18 @@
 // Pinterest from the signed link, the video streamed from R2 to storage), then sync the Pin's
 // analytics, all answered by recorded answers.
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { bytesOf, fetchLink, file, mp4Bytes, pngBytes, upload } from "../../media/support";
+import { bytesOf, fetchLink, mp4Bytes, pngBytes } from "../../media/support";
 import {
   accountOf,
-  type Connected,
   connectAccount,
   json,
   platformServer,
   publishPost,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
 import * as R from "./recorded";
-
-/** The harness's uploadMedia posts to a route that does not exist: the library's upload route. */
-async function uploadMedia(connected: Connected, name: string, mime: string, bytes: Uint8Array) {
-  const res = await upload(connected.tenant.key, [
-    ["workspace_id", String(connected.tenant.workspace.id)],
-    ["file", file(bytes, name, mime)],
-  ]);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as number;
-}
 
 const API = "https://api.pinterest.com/v5";
 const server = platformServer([

@@ -10,10 +10,10 @@ import {
   publishPost,
   type Seen,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
 import { HANDLE, LONG_LIVED, RECORDED, USER_ID } from "./recorded";
-import { uploadFile } from "./support";
 
 const GRAPH = "https://graph.threads.net/v1.0";
 const fields = (seen: Seen) => Object.fromEntries(new URLSearchParams(seen.body));
@@ -66,7 +66,7 @@ describe("threads end to end", () => {
     // The swap for a long-lived token went out with the app secret, once.
     expect(server.requests("https://graph.threads.net/access_token")).toHaveLength(1);
 
-    const imageId = await uploadFile(connected, "photo.png", "image/png", pngBytes());
+    const imageId = await uploadMedia(connected, "photo.png", "image/png", pngBytes());
     const shown = await publishPost(connected, {
       content: [
         { text: "Our launch, in pictures", media: [imageId] },

@@ -440,7 +440,7 @@ describe("threads failures", () => {
         { ...account, accessToken: null },
         draft([{ text: "x", media: [] }]),
       ),
-    ).rejects.toMatchObject({ kind: "permanent", code: "token_missing" });
+    ).rejects.toMatchObject({ kind: "auth", code: "token_missing" });
     expect(requests).toHaveLength(0);
   });
 });

@@ -9,9 +9,9 @@ import {
   platformServer,
   publishPost,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
-import { uploadFile } from "../threads/support";
 import { ACCESS, HANDLE, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
 
 const API = "https://open.tiktokapis.com/v2";
@@ -50,7 +50,7 @@ describe("tiktok end to end", () => {
     expect(await accountOf(connected)).toMatchObject({ platform: "tiktok", username: HANDLE });
 
     const video = mp4Bytes(64 * 1024);
-    const mediaId = await uploadFile(connected, "clip.mp4", "video/mp4", video);
+    const mediaId = await uploadMedia(connected, "clip.mp4", "video/mp4", video);
     const shown = await publishPost(connected, {
       content: [{ text: "Our launch, in fifteen seconds", media: [mediaId] }],
       settings: { tiktok: { privacy_level: "MUTUAL_FOLLOW_FRIENDS", disable_comment: true } },

@@ -4,16 +4,15 @@
 // sync queue, asserting what X was sent at each step.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../support/client";
 import {
   accountOf,
   CLIENT,
-  type Connected,
   connectAccount,
   json,
   platformServer,
   publishPost,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
 import {
@@ -32,19 +31,6 @@ import {
 const ROOT = "1880028106020515840";
 const posted = [ROOT, "1880028106020515841", "1880028106020515842"];
 const jpeg = new Uint8Array(2048).map((_, i) => (i < 4 ? [0xff, 0xd8, 0xff, 0xe0][i]! : (i * 7) % 256));
-
-/**
- * The library upload (POST /api/v1/media/upload): the harness's uploadMedia posts to /api/v1/media,
- * which has no such route.
- */
-async function uploadMedia(connected: Connected, name: string, mime: string, bytes: Uint8Array) {
-  const form = new FormData();
-  form.set("workspace_id", String(connected.tenant.workspace.id));
-  form.set("file", new File([bytes], name, { type: mime }));
-  const res = await call("POST", "/api/v1/media/upload", { key: connected.tenant.key, body: form });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as number;
-}
 
 // Fresh answers per request: a Response made in the test's context cannot be read in the worker's.
 const server = () => {

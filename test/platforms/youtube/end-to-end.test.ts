@@ -2,29 +2,19 @@
 // identity, the one channel taken without a picker), publish a video through the engine (resumable
 // upload streamed from R2), then sync its statistics and comments, all answered by recorded answers.
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { file, mp4Bytes, upload } from "../../media/support";
+import { mp4Bytes } from "../../media/support";
 import {
   accountOf,
-  type Connected,
   connectAccount,
   disconnect,
   json,
   platformServer,
   publishPost,
   syncPost,
+  uploadMedia,
   useRealPlatform,
 } from "../live/harness";
 import * as R from "./recorded";
-
-/** The harness's uploadMedia posts to a route that does not exist: the library's upload route. */
-async function uploadMedia(connected: Connected, name: string, mime: string, bytes: Uint8Array) {
-  const res = await upload(connected.tenant.key, [
-    ["workspace_id", String(connected.tenant.workspace.id)],
-    ["file", file(bytes, name, mime)],
-  ]);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as number;
-}
 
 const API = "https://www.googleapis.com/youtube/v3";
 const server = platformServer([
