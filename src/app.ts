@@ -18,6 +18,8 @@ import { mediaRouter } from "./media";
 import { mediaLinksRouter } from "./media/link-routes";
 import { sandboxRouter } from "./platforms/sandbox";
 import { postsRouter } from "./posts";
+import { webhooksRouter } from "./webhooks";
+import { registerWebhookEvents } from "./webhooks/event-routes";
 import { workspacesRouter } from "./workspaces";
 
 // Every /api/v1 resource sits behind the same gate (src/http/gate.ts): API key and per-user rate limit. The gate is
@@ -30,6 +32,7 @@ const RESOURCES = [
   "/folders",
   "/media",
   "/analytics",
+  "/webhooks",
 ] as const;
 const api = createRouter<ApiEnv>();
 const gate = apiGate("api");
@@ -41,7 +44,8 @@ api
   .route("/labels", labelsRouter)
   .route("/folders", foldersRouter)
   .route("/media", mediaRouter)
-  .route("/analytics", analyticsRouter);
+  .route("/analytics", analyticsRouter)
+  .route("/webhooks", webhooksRouter);
 
 export const app = createRouter<BareEnv>();
 app
@@ -63,6 +67,7 @@ app
     c.json({ name: "social-publishing-api", api: "/api/v1", reference: "/docs", openapi: "/openapi.json" }),
   );
 registerDocument(app);
+registerWebhookEvents(app);
 
 app.notFound((c) => renderError(routeNotFound(), c));
 app.onError(renderError);

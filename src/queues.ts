@@ -4,6 +4,7 @@
 import { consumeAnalyticsSync, consumeAnalyticsSyncDeadLetters } from "./analytics/consumer";
 import { consumeMediaImport, consumeMediaImportDeadLetters } from "./media/import/consumer";
 import { consumePublish, consumePublishDeadLetters } from "./publishing/consumer";
+import { consumeWebhookDeadLetters, consumeWebhooks } from "./webhooks/deliver";
 
 export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
@@ -14,6 +15,8 @@ const handlers: Record<string, QueueHandler> = {
   "publish-dlq": consumePublishDeadLetters,
   "analytics-sync": consumeAnalyticsSync,
   "analytics-sync-dlq": consumeAnalyticsSyncDeadLetters,
+  webhooks: consumeWebhooks,
+  "webhooks-dlq": consumeWebhookDeadLetters,
 };
 
 /** The registry key of a queue: preview and staging copies share their production queue's consumer. */

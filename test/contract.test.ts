@@ -11,6 +11,7 @@ import { labelsContracts } from "./labels/contract";
 import { mediaContracts } from "./media/contract";
 import { postsContracts } from "./posts/contract";
 import { documentedRoutes, type RouteContract, routeContract } from "./support/contract";
+import { webhooksContracts } from "./webhooks/contract";
 import { workspacesContracts } from "./workspaces/contract";
 
 const CONTRACTS: RouteContract[] = [
@@ -21,6 +22,7 @@ const CONTRACTS: RouteContract[] = [
   ...postsContracts,
   ...mediaContracts,
   ...analyticsContracts,
+  ...webhooksContracts,
   ...delegationContracts,
   ...adminContracts,
 ];

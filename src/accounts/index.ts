@@ -47,6 +47,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       method: "post",
       earlyReads: true,
       path: "/connect",
+      idempotent: true,
       tags,
       summary: "Connect an account",
       description: CONNECT_DESCRIPTION,

@@ -3,12 +3,13 @@
 // Coordinator (`account:<id>`), one at a time, so a platform that rotates refresh tokens (X, TikTok)
 // never sees two refreshes of one token. A refresh the platform refuses for good marks the account
 // expired (`expired_at`) until it is reconnected.
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { accounts } from "../db/schema";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
+import { emitAccountExpired } from "../webhooks/emit";
 
 /** A token expiring sooner than this is refreshed before it is used. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -149,10 +150,13 @@ export async function refreshStoredToken(
     };
   }
   const markExpired = async (): Promise<RefreshResult> => {
-    await db
+    const [marked] = await db
       .update(accounts)
       .set({ expiredAt: new Date(now) })
-      .where(eq(accounts.id, accountId));
+      .where(and(eq(accounts.id, accountId), isNull(accounts.expiredAt)))
+      .returning();
+    // Only the refresh that marked it tells the webhooks.
+    if (marked) await emitAccountExpired(env, db, marked);
     return { kind: "expired" };
   };
   let refreshToken: string;

@@ -9,6 +9,7 @@
 import { createDb } from "../db/client";
 import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../lib/queue";
 import { PlatformError } from "../platforms/types";
+import { emitAnalyticsSynced } from "../webhooks/emit";
 import { parseSyncMessage } from "./messages";
 import { autoPlug } from "./plug";
 import { defaultSyncDeps, recordSyncFailure, type SyncDeps, syncRow } from "./sync";
@@ -31,7 +32,14 @@ export async function syncMessages(batch: MessageBatch<unknown>, env: Env, deps:
     handle: async ({ row_id }, message) => {
       try {
         const target = await syncRow(env, db, row_id, deps);
-        if (target) await autoPlug(db, target, deps.now());
+        if (target) {
+          await emitAnalyticsSynced(env, db, {
+            postId: target.post.id,
+            rowId: row_id,
+            messageId: message.id,
+          });
+          await autoPlug(db, target, deps.now());
+        }
       } catch (error) {
         if (!(error instanceof PlatformError)) throw error;
         if (error.kind === "permanent" || error.kind === "auth") {

@@ -1,9 +1,10 @@
 // The Coordinator: the Durable Object that makes exact what must be exact under concurrency. One
 // instance per name: `user:<id>` holds that user's rate window; `delegation:<id>` holds one single-use
 // OAuth flow; `account:<id>` serialises that account's token refreshes. A user's instance also knows
-// which of the user's keys changed (key-state.ts), so isolates may cache keys. An instance runs one
-// method at a time and every read-check-write is synchronous SQL, so counts and "first one wins" need
-// no locks. The rules live beside this file.
+// which of the user's keys changed (key-state.ts), so isolates may cache keys, and the user's
+// Idempotency-Key records (idempotency.ts). An instance runs one method at a time and every
+// read-check-write is synchronous SQL, so counts and "first one wins" need no locks. The rules live
+// beside this file.
 import { DurableObject } from "cloudflare:workers";
 import { type RefreshResult, refreshStoredToken } from "../accounts/tokens";
 import { dropChoice, type HeldChoice, holdChoice, takeChoice } from "./choice";
@@ -16,9 +17,19 @@ import {
   type Opening,
   openFlow,
 } from "./flow";
+import {
+  type BeginIdempotent,
+  type BeginResult,
+  beginIdempotent,
+  type FinishIdempotent,
+  finishIdempotent,
+  releaseIdempotent,
+  sweepIdempotency,
+} from "./idempotency";
 import { isStale, recordKeyState } from "./key-state";
 import { hitWindow, keyUses, loadWindow, type RateDecision, recordKeyUse, type Window } from "./rate-window";
 
+export type { BeginResult } from "./idempotency";
 export type { RateDecision } from "./rate-window";
 
 export type AdmitRequest = { limit: number; windowMs: number; now: number; keyId: number; digest?: string };
@@ -71,6 +82,21 @@ export class Coordinator extends DurableObject<Env> {
     return keyUses(this.ctx.storage.sql);
   }
 
+  /** On `user:<id>`: claims an Idempotency-Key for one request, or answers how a repeat is handled. */
+  beginIdempotent(begin: BeginIdempotent): Promise<BeginResult> {
+    return beginIdempotent(this.ctx.storage, begin);
+  }
+
+  /** Stores the answer of the request that claimed the key (`token` from beginIdempotent). */
+  finishIdempotent(finish: FinishIdempotent): boolean {
+    return finishIdempotent(this.ctx.storage.sql, finish);
+  }
+
+  /** The request that claimed the key failed: the key may be used again. */
+  releaseIdempotent(key: string, token: string): boolean {
+    return releaseIdempotent(this.ctx.storage.sql, key, token);
+  }
+
   createDelegation(flow: NewFlow, now = Date.now()) {
     return createFlow(this.ctx.storage, flow, now);
   }
@@ -100,8 +126,13 @@ export class Coordinator extends DurableObject<Env> {
     return this.ctx.blockConcurrencyWhile(() => refreshStoredToken(this.env, accountId, rejected));
   }
 
+  /**
+   * One alarm per instance, meaning what the instance holds: a user's expired idempotency keys, a
+   * connect choice, or a delegation flow.
+   */
   override async alarm() {
     const now = Date.now();
+    if (await sweepIdempotency(this.ctx.storage, now)) return;
     if (await dropChoice(this.ctx.storage, now)) return;
     await flowAlarm(this.ctx.storage, now);
   }

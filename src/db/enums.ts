@@ -44,3 +44,18 @@ export const DEFAULTS = {
   folderColor: "#4F46E5",
   apiKeyName: "API key",
 } as const satisfies Record<string, string>;
+
+/** What a webhook endpoint can subscribe to (src/webhooks). */
+export const WEBHOOK_EVENT_TYPES = [
+  "post.published",
+  "post.failed",
+  "post.partially_published",
+  "account.expired",
+  "media.ready",
+  "media.failed",
+  "analytics.synced",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -15,6 +15,7 @@ import {
   unsupportedPlatform,
 } from "../http/errors";
 import { apiGate } from "../http/gate";
+import { IDEMPOTENCY_PARAMETER, idempotency } from "../http/idempotency";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { createRouter, publicRoute } from "../http/router";
 import { publicOrigin } from "../lib/origin";
@@ -47,7 +48,9 @@ When the connection does not complete, \`callback_url\` receives \`error\`, \`er
 - \`connection_failed\`: the platform failed, the flow took too long, it was finished in another browser, or the key lost its signing secret meanwhile;
 - \`expired_request\`: the link was already used or has expired.
 
-Errors of this endpoint carry a \`code\`: \`missing_api_key\`, \`invalid_api_key\` (401); \`no_signing_secret\`, \`unsupported_platform\`, \`invalid_request\` (422, field errors under \`errors\`); \`invalid_request\` (400, 415); \`rate_limited\` (429).`;
+Errors of this endpoint carry a \`code\`: \`missing_api_key\`, \`invalid_api_key\` (401); \`no_signing_secret\`, \`unsupported_platform\`, \`invalid_request\` (422, field errors under \`errors\`); \`invalid_request\` (400, 415); \`rate_limited\` (429).
+
+An \`Idempotency-Key\` header makes a retry safe: a repeat with the same key and body answers the same \`authorize_url\` (with \`Idempotent-Replayed: true\`); \`conflict\` (409) while the first request is still running, \`invalid_request\` (422) when the key was used for a different request.`;
 
 const sessions = createRouter<DbEnv>().openapi(
   publicRoute({
@@ -58,10 +61,17 @@ const sessions = createRouter<DbEnv>().openapi(
     description: DESCRIPTION,
     audience: "coded",
     security: [{ apiKey: [] }],
-    middleware: [errorStyle("coded"), apiGate("coded"), awaitAdmission, requireSigningSecret] as const,
+    middleware: [
+      errorStyle("coded"),
+      apiGate("coded"),
+      awaitAdmission,
+      requireSigningSecret,
+      idempotency,
+    ] as const,
+    parameters: [IDEMPOTENCY_PARAMETER],
     request: { body: jsonBody(sessionBody) },
     responses: { 200: jsonContent(sessionResponse, "The link to send the user's browser to.") },
-    errors: [401, 422, 429],
+    errors: [401, 409, 422, 429],
   }),
   async (c) => {
     const { platform, callback_url, state } = c.req.valid("json");

@@ -40,6 +40,7 @@ export const foldersRouter = createRouter<ApiEnv>()
       method: "post",
       earlyReads: true,
       path: "/",
+      idempotent: true,
       tags,
       summary: "Create a folder",
       description: `Its \`id\` is usable as \`folder_id\` in media imports and uploads. A workspace holds at most ${MAX_FOLDERS_PER_WORKSPACE} folders; one more is a 422 on \`workspace_id\`.`,

@@ -99,6 +99,7 @@ export const platformNotConfigured = (platform: string) =>
 const CODE_BY_STATUS: Record<number, string> = {
   400: "invalid_request",
   404: "not_found",
+  409: "conflict",
   415: "invalid_request",
   422: "invalid_request",
   429: "rate_limited",

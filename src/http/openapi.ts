@@ -166,6 +166,8 @@ export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
       { name: "Labels" },
       { name: "Folders" },
       { name: "Media" },
+      { name: "Analytics" },
+      { name: "Webhooks" },
       { name: "Delegation" },
       { name: "Operator", description: "Stands in for the account web app: users, workspaces, keys." },
     ],

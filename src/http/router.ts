@@ -7,6 +7,7 @@ import type { Env } from "hono";
 import type { Ability } from "../db/enums";
 import { awaitAdmission, requireAbility } from "./abilities";
 import { badRequest, invalidInput } from "./errors";
+import { documentIdempotency, idempotency } from "./idempotency";
 import { type ErrorAudience, type ErrorStatus, errorResponses } from "./openapi";
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -39,6 +40,11 @@ type RouteSpec = Omit<RouteConfig, "middleware" | "security"> & {
    * Other write routes wait for the admission before their handler starts.
    */
   earlyReads?: boolean;
+  /**
+   * A route that creates something: it honours an `Idempotency-Key` header (src/http/idempotency.ts),
+   * which the document lists with the route's 409 and 422. Only requests that send the header pay for it.
+   */
+  idempotent?: boolean;
 };
 
 /** The statuses every route of a kind can answer. */
@@ -49,26 +55,35 @@ const paramErrors = (spec: RouteSpec) =>
 
 /** An /api/v1 route: bearer API key, rate limit, the ability it needs. */
 export function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
-  const { errors = [], audience: _audience, earlyReads = false, ...route } = spec;
+  const { errors = [], audience: _audience, earlyReads = false, idempotent = false, ...declared } = spec;
+  const route = idempotent ? documentIdempotency(declared) : declared;
   const safe = route.method === "get" || route.method === "head";
   return createRoute({
     ...route,
     description: `${route.description ? `${route.description}\n\n` : ""}Requires an API key with the \`${ability}\` ability.`,
     security: [{ apiKey: [] }],
     "x-required-ability": ability,
-    middleware: (safe || earlyReads
-      ? [requireAbility(ability)]
-      : [requireAbility(ability), awaitAdmission]) as [ReturnType<typeof requireAbility>],
+    middleware: [
+      requireAbility(ability),
+      ...(safe || earlyReads ? [] : [awaitAdmission]),
+      ...(idempotent ? [idempotency] : []),
+    ] as [ReturnType<typeof requireAbility>],
     responses: {
       ...route.responses,
-      ...errorResponses([...API_ERRORS, ...bodyErrors(spec), ...paramErrors(spec), ...errors]),
+      ...errorResponses([
+        ...API_ERRORS,
+        ...bodyErrors(spec),
+        ...paramErrors(spec),
+        ...errors,
+        ...(idempotent ? ([409, 422] as const) : []),
+      ]),
     },
   } as unknown as R & { middleware: [ReturnType<typeof requireAbility>] });
 }
 
 /** A route outside the API key gate (operator API, media links, delegation session), declared alike. */
 export function publicRoute<const R extends RouteSpec>(spec: R & { security?: RouteConfig["security"] }) {
-  const { errors = [], audience, earlyReads: _earlyReads, ...route } = spec;
+  const { errors = [], audience, earlyReads: _earlyReads, idempotent: _idempotent, ...route } = spec;
   return createRoute({
     ...route,
     responses: {

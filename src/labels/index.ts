@@ -45,6 +45,7 @@ export const labelsRouter = createRouter<ApiEnv>()
       method: "post",
       earlyReads: true,
       path: "/",
+      idempotent: true,
       tags,
       summary: "Create a label",
       description: `A workspace holds at most ${MAX_LABELS_PER_WORKSPACE} labels; one more is a 422 on \`workspace_id\`.`,

@@ -40,6 +40,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     apiRoute("posts", {
       method: "post",
       path: "/upload/url",
+      idempotent: true,
       tags,
       summary: "Import media from URLs",
       description: [
@@ -72,6 +73,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     apiRoute("posts", {
       method: "post",
       path: "/upload",
+      idempotent: true,
       tags,
       summary: "Upload a file",
       description: [

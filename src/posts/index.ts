@@ -1,12 +1,15 @@
-// Posts: list (paginated, every accessible workspace), create (201), get, update, retry, delete.
+// Posts: list (paginated, every accessible workspace), create (201), its dry run (validate), get, update,
+// retry, delete.
 // Ability `posts`. The router parses, calls the posts modules and answers; the rules live beside it.
 import type { Context } from "hono";
+import type { Platform } from "../db/enums";
 import type { ApiEnv } from "../http/env";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { paginated } from "../http/pagination";
 import { apiRoute, createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
+import { lookupAdapter } from "../platforms";
 import type { PresentContext } from "./present";
 import { deletePost, loadPost, pageOfPosts } from "./queries";
 import { retryPost } from "./retry";
@@ -17,8 +20,10 @@ import {
   listPostsQuery,
   postPageSchema,
   postSchema,
+  postValidationSchema,
   updatePostBody,
 } from "./schemas";
+import { validatePost } from "./validate";
 
 const tags = ["Posts"];
 
@@ -67,6 +72,7 @@ export const postsRouter = createRouter<ApiEnv>()
       method: "post",
       earlyReads: true,
       path: "/",
+      idempotent: true,
       tags,
       summary: "Create a post",
       description: [
@@ -84,6 +90,34 @@ export const postsRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const post = await createPost(db, principal.userId, c.req.valid("json"), saving(c));
       return c.json(post, 201);
+    },
+  )
+  .openapi(
+    apiRoute("posts", {
+      method: "post",
+      // It only reads: its batch overlaps the gate's Coordinator call, as a GET's does.
+      earlyReads: true,
+      path: "/validate",
+      tags,
+      summary: "Validate a post (dry run)",
+      description: [
+        "Takes the body of `POST /api/v1/posts` and answers 200 without creating, changing or queuing anything: `errors` is what create would answer in its 422's `errors` now (empty when it would create the post), and `accounts` says, for each id of `accounts` in order, whether the post would publish there and every problem found, by the request's field path (`accounts.1`, `content.0.text`, `content.0.media.2`, `settings.pinterest.board_id`). `valid` is true when create accepts the body and every account would publish.",
+        "An account's problems are create's errors that concern it (an id of another workspace, text over its platform's limit) and what would fail it at publish time: an expired account (reconnect it), a platform this service is not configured for, a thread on a platform without threads (TikTok, YouTube, Pinterest), media its platform refuses by type, size or count (a text-only post on Instagram, TikTok or Pinterest, a YouTube post without a video, more than 4 images or a video beside other media on X, …), and settings it cannot publish without (a Pinterest `board_id`). Durations are not checked: the media library does not store them. A body that does not match the schema is the same 422 as create's; a workspace the user cannot access, the same 404.",
+      ].join("\n\n"),
+      request: { body: jsonBody(createPostBody) },
+      responses: {
+        200: jsonContent(
+          postValidationSchema,
+          "Whether create accepts the body and each account would publish.",
+        ),
+      },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const origin = publicOrigin(c.env, c.req.url);
+      const configured = (platform: Platform) => lookupAdapter(c.env, platform, origin).kind === "ok";
+      return c.json(await validatePost(db, principal.userId, c.req.valid("json"), { configured }), 200);
     },
   )
   .openapi(
@@ -135,6 +169,7 @@ export const postsRouter = createRouter<ApiEnv>()
       method: "post",
       earlyReads: true,
       path: "/{id}/retry",
+      idempotent: true,
       tags,
       summary: "Retry a failed post",
       description: [

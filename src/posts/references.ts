@@ -1,6 +1,7 @@
 // The accounts, labels and media a post request names: read in the same batch as the request's other
 // checks, then each id that is not of the post's workspace (or is a failed media item) becomes a 422
-// naming it.
+// naming it. The rows carry what the dry run (validate.ts) checks besides: an account's handle and
+// expiry, a media item's type and size.
 import { and, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { MediaState } from "../db/enums";
@@ -17,7 +18,12 @@ export function referenceStatements(db: Database, workspaceId: number | SQLWrapp
   const mediaIds = [...new Set((input.content ?? []).flatMap((item) => item.media))];
   return [
     db
-      .select({ id: accounts.id, platform: accounts.platform })
+      .select({
+        id: accounts.id,
+        platform: accounts.platform,
+        username: accounts.username,
+        expiredAt: accounts.expiredAt,
+      })
       .from(accounts)
       .where(and(eq(accounts.workspaceId, workspaceId), idsOrNothing(accounts.id, input.accounts ?? []))),
     db
@@ -25,7 +31,7 @@ export function referenceStatements(db: Database, workspaceId: number | SQLWrapp
       .from(labels)
       .where(and(eq(labels.workspaceId, workspaceId), idsOrNothing(labels.id, input.labels ?? []))),
     db
-      .select({ id: media.id, state: media.state })
+      .select({ id: media.id, state: media.state, mime: media.mimeType, kind: media.type, size: media.size })
       .from(media)
       .where(and(eq(media.workspaceId, workspaceId), idsOrNothing(media.id, mediaIds))),
   ] as const;

@@ -27,13 +27,11 @@ function throwIfErrors(...groups: Array<Record<string, string[]>>) {
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
 }
 
-export async function createPost(
-  db: Database,
-  userId: number,
-  input: CreatePostInput,
-  ctx: SaveContext,
-): Promise<PresentedPost> {
-  const now = new Date();
+/**
+ * Create's checks, shared with the dry run (validate.ts): one batch reads the workspace and every
+ * account, label and media id the request names; `errors` is the 422's (empty when create accepts it).
+ */
+export async function checkCreate(db: Database, userId: number, input: CreatePostInput, now: Date) {
   const [workspace, accountRows, labelRows, mediaRows] = await db.batch([
     accessibleWorkspace(db, userId, input.workspace_id),
     ...referenceStatements(db, input.workspace_id, input),
@@ -45,7 +43,24 @@ export async function createPost(
     input.content.map((item) => item.text),
     refs.accounts.map((a) => a.platform),
   );
-  throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs), texts);
+  const errors: Record<string, string[]> = Object.assign(
+    {},
+    ruleErrors(input, state, now),
+    referenceErrors(input, refs),
+    texts,
+  );
+  return { refs, state, errors, accountRows, mediaRows };
+}
+
+export async function createPost(
+  db: Database,
+  userId: number,
+  input: CreatePostInput,
+  ctx: SaveContext,
+): Promise<PresentedPost> {
+  const now = new Date();
+  const { refs, state, errors } = await checkCreate(db, userId, input, now);
+  throwIfErrors(errors);
 
   const status = statusOf(state);
   const post = await writeAndLoad(

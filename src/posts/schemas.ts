@@ -222,3 +222,58 @@ export const postSchema = z
   });
 
 export const postPageSchema = paginated(postSchema).meta({ id: "PostPage" });
+
+// The dry run's answer (POST /api/v1/posts/validate).
+
+const problemSchema = z
+  .strictObject({
+    field: z.string().meta({
+      description: "The request's field path, as a 422 names it: `content.0.media.2`, `accounts.1`, …",
+      example: "content.0.media.2",
+    }),
+    message: z.string().meta({
+      example: "The content.0.media.2 field must not be greater than 5 MB for an image on twitter.",
+    }),
+  })
+  .meta({ id: "PostProblem", description: "One reason a post would not publish on an account." });
+
+const accountReportSchema = z
+  .strictObject({
+    account_id: z.int(),
+    platform: z
+      .enum(PLATFORMS)
+      .nullable()
+      .meta({ description: "null when the id is not an account of the workspace (`accounts.N` problem)." }),
+    username: z
+      .string()
+      .nullable()
+      .meta({ description: "null when the id is not an account of the workspace." }),
+    will_publish: z.boolean().meta({
+      description:
+        "Whether the post would publish on this account: create accepts the body (`errors` is empty) and the account has no problem.",
+    }),
+    problems: z.array(problemSchema).meta({
+      description:
+        "Everything that would keep this account from publishing: create's errors that concern it (its `accounts.N`, text over its platform's limit) and what its platform or its state refuses.",
+    }),
+  })
+  .meta({
+    id: "PostValidationAccount",
+    description: "The post on one target account, in the request's order.",
+  });
+
+export const postValidationSchema = z
+  .strictObject({
+    valid: z
+      .boolean()
+      .meta({ description: "Whether create accepts the body and every account would publish." }),
+    accounts: z.array(accountReportSchema).meta({ description: "One entry per id of `accounts`, in order." }),
+    errors: z.record(z.string(), z.array(z.string())).meta({
+      description:
+        "What `POST /api/v1/posts` would answer in its 422's `errors` for this body now, by field path; empty when it would create the post.",
+    }),
+  })
+  .meta({ id: "PostValidation", description: "The dry run of a post create: nothing was written." });
+
+export type PostValidation = z.output<typeof postValidationSchema>;
+export type PostProblem = z.output<typeof problemSchema>;

@@ -52,7 +52,7 @@ export async function deadLetterBatch(batch: MessageBatch<unknown>, env: Env, de
   for (const message of batch.messages) {
     const body = parsePublishMessage(message.body);
     try {
-      if (body) await failExhausted(db, env.PUBLISH_QUEUE, body, deps.now());
+      if (body) await failExhausted(db, env, body, deps.now());
       message.ack();
     } catch (error) {
       console.error("publish-dlq: could not fail the rows of a post", body?.post_id, error);

@@ -10,12 +10,12 @@ import { loadForPublishing } from "./load";
 import type { PublishMessage } from "./messages";
 import { settle } from "./post-status";
 
-export async function failExhausted(db: Database, queue: Queue, body: PublishMessage, now: number) {
+export async function failExhausted(db: Database, env: Env, body: PublishMessage, now: number) {
   const loaded = await loadForPublishing(db, body.post_id);
   if (loaded?.post.status !== "PUBLISHING") return;
   if (body.due !== undefined && loaded.post.scheduledAt?.getTime() !== body.due) return;
   const lastMessage = sql`coalesce(json_extract(${postPlatforms.error}, '$.message'), 'no answer')`;
-  await settle(db, queue, loaded.post, now, [
+  await settle(db, env, loaded.post, now, [
     db
       .update(postPlatforms)
       .set({

@@ -10,6 +10,7 @@ import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { PostStatus } from "../db/enums";
 import { postPlatforms, posts } from "../db/schema";
+import { emitPostSettled } from "../webhooks/emit";
 import type { PublishingPost } from "./load";
 import { sendWakeUps } from "./messages";
 import { nextOccurrence } from "./repeat";
@@ -87,18 +88,20 @@ function settleStatements(db: Database, post: PublishingPost, now: number) {
           THEN ${posts.remainingPosts} - 1 ELSE ${posts.remainingPosts} END`,
         updatedAt: at,
       })
-      .where(and(publishing, noRow(db, id, eq(postPlatforms.status, "PUBLISHING")))),
+      .where(and(publishing, noRow(db, id, eq(postPlatforms.status, "PUBLISHING"))))
+      .returning({ status: posts.status }),
   );
   return { statements, rescheduledAt: next };
 }
 
 /**
  * Runs `changes` (row writes) and the post's settlement in one batch; a repeat put back to SCHEDULED
- * gets its next wake-up. Answers the results of `changes`.
+ * gets its next wake-up, and a post that settled emits its webhook event. Answers the results of
+ * `changes`.
  */
 export async function settle(
   db: Database,
-  queue: Queue,
+  env: Env,
   post: PublishingPost,
   now: number,
   changes: Statement[] = [],
@@ -108,11 +111,16 @@ export async function settle(
   const rescheduled = results[changes.length + 1] as unknown[] | undefined;
   if (rescheduledAt !== null && rescheduled?.length) {
     try {
-      await sendWakeUps(queue, [{ postId: post.id, due: rescheduledAt }], now);
+      await sendWakeUps(env.PUBLISH_QUEUE, [{ postId: post.id, due: rescheduledAt }], now);
     } catch (error) {
       // The post is SCHEDULED in D1 either way: the cron's sweep claims it once it is due.
       console.error("publish: could not send the next wake-up of a repeat", post.id, error);
     }
   }
+  // The batch that left PUBLISHING tells the webhooks, once (a repeat's occurrence published too).
+  const settled = rescheduled?.length
+    ? "PUBLISHED"
+    : (results.at(-1) as Array<{ status: PostStatus }>)[0]?.status;
+  if (settled) await emitPostSettled(env, db, post.id, settled, now);
   return results.slice(0, changes.length);
 }

@@ -25,7 +25,7 @@ export async function publishPost(
   if (loaded.rows.length === 0) {
     // Nothing left to publish, yet the post says PUBLISHING (a run that died between the two, or a post
     // from before the engine): it takes the status its rows give it.
-    await settle(db, env.PUBLISH_QUEUE, post, deps.now());
+    await settle(db, env, post, deps.now());
     return [];
   }
   const items = await draftItems(env, loaded);
@@ -35,7 +35,7 @@ export async function publishPost(
       if (!lease) return null;
       const outcome = await attempt(env, deps, row, lease, items);
       const now = deps.now();
-      await settle(db, env.PUBLISH_QUEUE, post, now, [recordOutcome(db, lease, outcome, now)]);
+      await settle(db, env, post, now, [recordOutcome(db, lease, outcome, now)]);
       return outcome;
     }),
   );

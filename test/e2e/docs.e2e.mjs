@@ -19,11 +19,14 @@ const REQUIRED = [
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
 /** Every operation of an OpenAPI document, as `[method, path]`. */
+/** The document's operations: its paths', and its webhooks' (Swagger UI shows both). */
 const operationsOf = (document) =>
-  Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    Object.keys(item)
-      .filter((method) => METHODS.has(method))
-      .map((method) => [method, path]),
+  [document.paths, document.webhooks].flatMap((items) =>
+    Object.entries(items ?? {}).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((method) => METHODS.has(method))
+        .map((method) => [method, path]),
+    ),
   );
 
 test("/docs renders the API reference from the worker's own origin", { timeout: 240_000 }, async (t) => {

@@ -4,6 +4,7 @@
 // the test runs last-in first-out when it ends. `startWorker(cleanup, { onState })` also calls
 // `onState(state)` (and awaits it) with the state directory once the migrations are applied and before
 // `wrangler dev` starts, e.g. to seed the local D1 (`wrangler d1 execute DB --local --persist-to state`).
+// `startWorker(cleanup, { vars })` passes more vars (`{NAME: value}`), e.g. the loopback allow list.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -56,7 +57,7 @@ async function waitUntilUp(url, child, logs, deadline = Date.now() + 120_000) {
 }
 
 /** Starts the worker; resolves to its origin (`http://127.0.0.1:<port>`) once it answers. */
-export async function startWorker(cleanup, { onState } = {}) {
+export async function startWorker(cleanup, { onState, vars = {} } = {}) {
   const state = mkdtempSync(join(tmpdir(), "e2e-worker-state-"));
   cleanup.push(() => rmSync(state, { recursive: true, force: true }));
   const [port, inspectorPort] = [await freePort(), await freePort()];
@@ -101,6 +102,7 @@ export async function startWorker(cleanup, { onState } = {}) {
       `ENCRYPTION_KEY:${ENCRYPTION_KEY}`,
       "--var",
       `PUBLIC_BASE_URL:${base}`,
+      ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );

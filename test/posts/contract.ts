@@ -89,6 +89,34 @@ export const postsContracts: RouteContract[] = [
     budget: { db: 2, gate: 1, hops: 2 },
   },
   {
+    // The dry run reads what create reads, in one batch that overlaps the gate's Coordinator call, and
+    // writes nothing: one round trip and one hop, like a GET.
+    method: "POST",
+    route: "/api/v1/posts/validate",
+    auth: "api",
+    ability: "posts",
+    jsonBody: true,
+    request: async (t) => ({
+      path: "/api/v1/posts/validate",
+      body: {
+        workspace_id: t.workspace.id,
+        accounts: t.accounts.map((a) => a.id),
+        content: [{ text: "Hello", media: [await insertMedia(t.workspace.id)] }, { text: "Thread" }],
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    }),
+    foreign: (victim) => ({
+      path: "/api/v1/posts/validate",
+      body: {
+        workspace_id: victim.workspace.id,
+        accounts: [victim.accounts[0]!.id],
+        content: [{ text: "x" }],
+      },
+    }),
+    status: 200,
+    budget: { db: 1, gate: 1, hops: 1 },
+  },
+  {
     method: "GET",
     route: "/api/v1/posts/{id}",
     auth: "api",

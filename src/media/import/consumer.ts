@@ -7,6 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { createDb, type Database } from "../../db/client";
 import { media } from "../../db/schema";
 import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../../lib/queue";
+import { emitMediaSettled } from "../../webhooks/emit";
 import { mediaLimits, roomFor } from "../config";
 import { workspaceUsage } from "../queries";
 import { putInParts, putKnownLength } from "../r2-writer";
@@ -41,7 +42,7 @@ export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env)
         if (!(error instanceof ImportFailure)) throw error;
         if (error.permanent) {
           try {
-            await markFailed(db, id, error.message);
+            if (await markFailed(db, id, error.message)) await emitMediaSettled(env, db, id, false);
             return;
           } catch (markError) {
             console.error("media-import: could not mark an item failed", id, markError);
@@ -60,7 +61,10 @@ export async function consumeMediaImportDeadLetters(batch: MessageBatch<unknown>
     if (isImportMessage(message.body)) {
       const key = await markFailed(db, message.body.media_id, "import retries exhausted");
       // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
-      if (key) await env.MEDIA.delete(key);
+      if (key) {
+        await env.MEDIA.delete(key);
+        await emitMediaSettled(env, db, message.body.media_id, false);
+      }
     }
     message.ack();
   }
@@ -155,5 +159,6 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<"
     if (!now || now.state === "failed") await env.MEDIA.delete(row.r2Key);
     return "skipped";
   }
+  await emitMediaSettled(env, db, id, true);
   return "stored";
 }

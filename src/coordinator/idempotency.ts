@@ -1,0 +1,144 @@
+// Idempotency keys (docs/guide.md, "Idempotency keys"), held in the user's Coordinator (`user:<id>`),
+// so a key is scoped to its user and "the first request with a key wins" is exact: the instance runs
+// one call at a time and every read-check-write below is synchronous SQL. A key's record is in flight
+// while its first request runs, then holds that request's answer for IDEMPOTENCY_TTL_MS; expired
+// records are deleted on the next begin and by the instance's alarm.
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * A record still in flight after this long belongs to a request that died without finishing (an
+ * evicted isolate, a lost Coordinator call): the next request with the key takes it over. Longer than
+ * any request runs (uploads are capped by the platform's body limit, imports by their 25 s budget).
+ */
+export const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
+
+export type BeginIdempotent = {
+  key: string;
+  /** SHA-256 of the request (src/http/idempotency.ts): the same key with another one is a mismatch. */
+  fingerprint: string;
+  /** `POST /api/v1/posts`, kept for whoever reads the storage. */
+  request: string;
+  now?: number;
+};
+
+export type StoredAnswer = { status: number; body: string; headers: Record<string, string> };
+
+export type BeginResult =
+  | { kind: "proceed"; token: string }
+  | ({ kind: "replay" } & StoredAnswer)
+  | { kind: "in_flight" }
+  | { kind: "mismatch" };
+
+export type FinishIdempotent = StoredAnswer & { key: string; token: string };
+
+type Row = {
+  fingerprint: string;
+  state: "in_flight" | "done";
+  started_at: number;
+  status: number | null;
+  body: string | null;
+  headers: string | null;
+};
+
+function table(sql: SqlStorage) {
+  sql.exec(`CREATE TABLE IF NOT EXISTS idempotency (
+    key TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    request TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
+    token TEXT NOT NULL,
+    status INTEGER,
+    body TEXT,
+    headers TEXT,
+    created_at INTEGER NOT NULL,
+    started_at INTEGER NOT NULL
+  )`);
+  sql.exec("CREATE INDEX IF NOT EXISTS idempotency_created_at ON idempotency (created_at)");
+  return sql;
+}
+
+const hasTable = (sql: SqlStorage) =>
+  sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'").toArray().length > 0;
+
+/**
+ * The first request with a key proceeds (and gets the token that finishes or releases it); a repeat
+ * with the same fingerprint gets the stored answer, or `in_flight` while the first still runs; a
+ * repeat with another fingerprint is a mismatch, whatever the record's state.
+ */
+export async function beginIdempotent(
+  storage: DurableObjectStorage,
+  begin: BeginIdempotent,
+): Promise<BeginResult> {
+  const now = begin.now ?? Date.now();
+  const sql = table(storage.sql);
+  sql.exec("DELETE FROM idempotency WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
+  const row = sql
+    .exec<Row>(
+      "SELECT fingerprint, state, started_at, status, body, headers FROM idempotency WHERE key = ?",
+      begin.key,
+    )
+    .toArray()[0];
+  if (row && row.fingerprint !== begin.fingerprint) return { kind: "mismatch" };
+  if (row?.state === "done")
+    return {
+      kind: "replay",
+      status: row.status ?? 200,
+      body: row.body ?? "",
+      headers: JSON.parse(row.headers ?? "{}") as Record<string, string>,
+    };
+  if (row && now - row.started_at < IN_FLIGHT_LEASE_MS) return { kind: "in_flight" };
+  // A new key, or one whose first request was lost: this request is now the one that runs.
+  const token = crypto.randomUUID();
+  sql.exec(
+    `INSERT INTO idempotency (key, fingerprint, request, state, token, created_at, started_at)
+     VALUES (?, ?, ?, 'in_flight', ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET token = excluded.token, created_at = excluded.created_at,
+       started_at = excluded.started_at`,
+    begin.key,
+    begin.fingerprint,
+    begin.request,
+    token,
+    now,
+    now,
+  );
+  // After the SQL, so the check-and-claim above stays one synchronous step.
+  if ((await storage.getAlarm()) === null) await storage.setAlarm(Date.now() + IDEMPOTENCY_TTL_MS);
+  return { kind: "proceed", token };
+}
+
+/** Stores the answer of the request holding `token`; false when the key is no longer its own. */
+export function finishIdempotent(sql: SqlStorage, finish: FinishIdempotent): boolean {
+  const cursor = table(sql).exec(
+    "UPDATE idempotency SET state = 'done', status = ?, body = ?, headers = ? WHERE key = ? AND token = ? AND state = 'in_flight'",
+    finish.status,
+    finish.body,
+    JSON.stringify(finish.headers),
+    finish.key,
+    finish.token,
+  );
+  return cursor.rowsWritten > 0;
+}
+
+/** The request holding `token` failed (5xx, thrown, or an answer not worth keeping): the key is free. */
+export function releaseIdempotent(sql: SqlStorage, key: string, token: string): boolean {
+  const cursor = table(sql).exec(
+    "DELETE FROM idempotency WHERE key = ? AND token = ? AND state = 'in_flight'",
+    key,
+    token,
+  );
+  return cursor.rowsWritten > 0;
+}
+
+/**
+ * The alarm of a user's instance: expired records go, and the alarm is set again for the oldest one
+ * left. False on an instance that never held a key (a delegation flow's), whose alarm means something
+ * else.
+ */
+export async function sweepIdempotency(storage: DurableObjectStorage, now: number): Promise<boolean> {
+  const sql = storage.sql;
+  if (!hasTable(sql)) return false;
+  sql.exec("DELETE FROM idempotency WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
+  const oldest = sql.exec<{ at: number | null }>("SELECT MIN(created_at) AS at FROM idempotency").one().at;
+  if (oldest !== null) await storage.setAlarm(oldest + IDEMPOTENCY_TTL_MS);
+  return true;
+}

@@ -1,0 +1,67 @@
+// The events in the OpenAPI document's `webhooks` section: one entry per event type, with the body a
+// receiver gets, the three signature headers and what its answer means.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env as HonoEnv } from "hono";
+import { MAX_ATTEMPTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./catalog";
+import { eventSchema } from "./schemas";
+
+const WHEN: Record<WebhookEventType, string> = {
+  "post.published":
+    "A post published on every one of its accounts (for a repeatable post, each occurrence). `data` is the post as `GET /api/v1/posts/{id}` answers it.",
+  "post.failed":
+    "A post failed on every account it was still publishing to, and none published; each platform row's `error` says why. `data` is the post.",
+  "post.partially_published":
+    "A post settled with some accounts published and others failed; the failed rows carry their `error` and can be retried. `data` is the post.",
+  "account.expired":
+    "An account's token could not be refreshed: it must be reconnected before it can publish again. `data` is the account as `GET /api/v1/accounts` lists it.",
+  "media.ready": "A media import finished: the item's bytes are stored. `data` is the media item.",
+  "media.failed": "A media import failed for good. `data` is the media item.",
+  "analytics.synced":
+    "A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{post}` answers it.",
+};
+
+const header = (description: string) => ({
+  required: true,
+  description,
+  schema: { type: "string" as const },
+});
+
+export function registerWebhookEvents<E extends HonoEnv>(app: OpenAPIHono<E>) {
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    app.openAPIRegistry.registerWebhook({
+      method: "post",
+      path: type,
+      tags: ["Webhooks"],
+      summary: type,
+      description: `${WHEN[type]}\n\nSigned per the Standard Webhooks specification: verify \`webhook-signature\` over the raw body before trusting it (docs/guide.md, "Webhooks").`,
+      request: {
+        body: { content: { "application/json": { schema: eventSchema(type) } }, required: true },
+      },
+      responses: {
+        200: {
+          description: `Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (${MAX_ATTEMPTS} attempts over about a day).`,
+        },
+      },
+      // Declared as raw parameters: the generator would otherwise need a zod object per header.
+      parameters: [
+        {
+          in: "header",
+          name: "webhook-id",
+          ...header("The event's id; the same on every retry, so use it to deduplicate."),
+        },
+        {
+          in: "header",
+          name: "webhook-timestamp",
+          ...header("Unix seconds when this attempt was signed; refuse one more than 5 minutes off."),
+        },
+        {
+          in: "header",
+          name: "webhook-signature",
+          ...header(
+            "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured.",
+          ),
+        },
+      ],
+    });
+  }
+}

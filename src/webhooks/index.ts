@@ -1,0 +1,232 @@
+// Webhooks: endpoints a workspace registers to be told, by signed POSTs, what happened to its posts,
+// accounts, media and analytics. Create (201, with the signing secret shown once), list, get, delete,
+// roll the secret, re-enable, and the deliveries log. Ability `workspaces`.
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { webhookEndpoints } from "../db/schema";
+import type { ApiEnv } from "../http/env";
+import { invalidField, notFound } from "../http/errors";
+import { jsonBody, jsonContent } from "../http/openapi";
+import { apiRoute, createRouter } from "../http/router";
+import { encryptSecret } from "../lib/crypto";
+import { idParams, messageSchema } from "../lib/schemas";
+import { accessibleWorkspace } from "../workspaces/queries";
+import { DISABLE_AFTER_MS, MAX_ATTEMPTS, MAX_ENDPOINTS_PER_WORKSPACE } from "./catalog";
+import { presentDelivery, presentWebhook } from "./present";
+import {
+  deliveriesOfEndpoint,
+  endpointCount,
+  endpointOfUser,
+  endpointsOfUser,
+  endpointWithZone,
+  zoneOfEndpoint,
+} from "./queries";
+import {
+  createWebhookBody,
+  deliveriesSchema,
+  listWebhooksQuery,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from "./schemas";
+import { newSecret } from "./sign";
+import { checkTargetUrl } from "./target";
+
+const tags = ["Webhooks"];
+const days = DISABLE_AFTER_MS / (24 * 3600_000);
+/** How long a rolled secret keeps signing deliveries next to the new one. */
+const PREVIOUS_SECRET_MS = 24 * 3600_000;
+
+export const webhooksRouter = createRouter<ApiEnv>()
+  .openapi(
+    apiRoute("workspaces", {
+      method: "get",
+      path: "/",
+      tags,
+      summary: "List webhook endpoints",
+      description:
+        "The endpoints of every accessible workspace, or of the one `workspace_id` names, oldest first. Secrets are never listed. A disabled endpoint says so (`status`, `disabled_at`, `disabled_reason`).",
+      request: { query: listWebhooksQuery },
+      responses: { 200: jsonContent(z.object({ data: z.array(webhookSchema) }), "The endpoints.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { workspace_id } = c.req.valid("query");
+      const [workspaceRows, rows] = await db.batch(endpointsOfUser(db, principal.userId, workspace_id));
+      if (workspace_id && workspaceRows.length === 0) throw notFound("Workspace");
+      const zones = new Map(workspaceRows.map((w) => [w.id, w.timezone]));
+      return c.json({ data: rows.map((row) => presentWebhook(row, zones.get(row.workspaceId)!)) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("workspaces", {
+      method: "post",
+      earlyReads: true,
+      path: "/",
+      idempotent: true,
+      tags,
+      summary: "Create a webhook endpoint",
+      description: [
+        "Registers `url` for the `events` listed and answers 201 with the endpoint and its signing secret, shown only in this answer.",
+        `Every event is POSTed as JSON \`{id, type, created_at, data}\`, signed per the Standard Webhooks specification (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`); a 2xx answer within 10 seconds acknowledges it, anything else (a redirect included) is retried ${MAX_ATTEMPTS - 1} times over about a day.`,
+        `The URL must be http or https on a public address: private, loopback and link-local addresses and local host names are a 422 on \`url\`, and the host is resolved again before every delivery. A workspace holds at most ${MAX_ENDPOINTS_PER_WORKSPACE} endpoints; one more is a 422 on \`workspace_id\`.`,
+      ].join("\n\n"),
+      request: { body: jsonBody(createWebhookBody) },
+      responses: { 201: jsonContent(webhookWithSecretSchema, "The endpoint and its secret.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const body = c.req.valid("json");
+      const target = checkTargetUrl(body.url, c.env);
+      const [[workspace], [held]] = await db.batch([
+        accessibleWorkspace(db, principal.userId, body.workspace_id),
+        endpointCount(db, body.workspace_id),
+      ]);
+      if (!workspace) throw notFound("Workspace");
+      if (!target.ok)
+        throw invalidField("url", `The url must be a public http or https URL (${target.reason}).`);
+      if ((held?.n ?? 0) >= MAX_ENDPOINTS_PER_WORKSPACE)
+        throw invalidField(
+          "workspace_id",
+          `A workspace holds at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints: delete one to make room.`,
+        );
+      const secret = newSecret();
+      const endpoint = await db
+        .insert(webhookEndpoints)
+        .values({
+          workspaceId: workspace.id,
+          url: target.url.href,
+          events: body.events,
+          secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
+        })
+        .returning()
+        .get();
+      return c.json({ ...presentWebhook(endpoint, workspace.timezone), secret }, 201);
+    },
+  )
+  .openapi(
+    apiRoute("workspaces", {
+      method: "get",
+      path: "/{id}",
+      tags,
+      summary: "Get a webhook endpoint",
+      request: { params: idParams },
+      responses: { 200: jsonContent(webhookSchema, "The endpoint.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const [found] = await endpointWithZone(db, principal.userId, id);
+      if (!found) throw notFound("Webhook");
+      return c.json(presentWebhook(found.endpoint, found.timezone), 200);
+    },
+  )
+  .openapi(
+    apiRoute("workspaces", {
+      method: "delete",
+      earlyReads: true,
+      path: "/{id}",
+      tags,
+      summary: "Delete a webhook endpoint",
+      description: "Its pending deliveries are dropped and its deliveries log goes with it.",
+      request: { params: idParams },
+      responses: { 200: jsonContent(messageSchema, "Deleted.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const deleted = await db
+        .delete(webhookEndpoints)
+        .where(endpointOfUser(db, principal.userId, id))
+        .returning({ id: webhookEndpoints.id });
+      if (deleted.length === 0) throw notFound("Webhook");
+      return c.json({ message: "Webhook deleted successfully." }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("workspaces", {
+      method: "post",
+      earlyReads: true,
+      path: "/{id}/roll-secret",
+      tags,
+      summary: "Roll a webhook endpoint's signing secret",
+      description:
+        "A new secret, shown only in this answer. For the next 24 hours every delivery carries two signatures in `webhook-signature` (the new secret's and the old one's, space-separated), so a receiver can switch secrets without missing an event; after that only the new secret signs. Rolling again within those 24 hours drops the older of the two.",
+      request: { params: idParams },
+      responses: { 200: jsonContent(webhookWithSecretSchema, "The endpoint and its new secret.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const secret = newSecret();
+      const now = Date.now();
+      const [updated, [zone]] = await db.batch([
+        db
+          .update(webhookEndpoints)
+          .set({
+            secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
+            previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
+            previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
+            updatedAt: new Date(now),
+          })
+          .where(endpointOfUser(db, principal.userId, id))
+          .returning(),
+        zoneOfEndpoint(db, id),
+      ]);
+      const endpoint = updated[0];
+      if (!endpoint || !zone) throw notFound("Webhook");
+      return c.json({ ...presentWebhook(endpoint, zone.timezone), secret }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("workspaces", {
+      method: "post",
+      earlyReads: true,
+      path: "/{id}/enable",
+      tags,
+      summary: "Re-enable a webhook endpoint",
+      description: `An endpoint whose every attempt failed for ${days} days is disabled: it gets no new deliveries and its pending ones fail. This turns it back on for events from now on (what was missed is not replayed). Enabling an enabled endpoint changes nothing.`,
+      request: { params: idParams },
+      responses: { 200: jsonContent(webhookSchema, "The endpoint.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const [updated, [zone]] = await db.batch([
+        db
+          .update(webhookEndpoints)
+          .set({ disabledAt: null, disabledReason: null, failingSince: null, updatedAt: new Date() })
+          .where(endpointOfUser(db, principal.userId, id))
+          .returning(),
+        zoneOfEndpoint(db, id),
+      ]);
+      const endpoint = updated[0];
+      if (!endpoint || !zone) throw notFound("Webhook");
+      return c.json(presentWebhook(endpoint, zone.timezone), 200);
+    },
+  )
+  .openapi(
+    apiRoute("workspaces", {
+      method: "get",
+      path: "/{id}/deliveries",
+      tags,
+      summary: "List a webhook endpoint's deliveries",
+      description:
+        "The endpoint's last 100 deliveries, newest first: one per event, with its status and every attempt (the receiver's status code, how long it took, the error, the first 200 characters of its answer) and when the next retry is due.",
+      request: { params: idParams },
+      responses: { 200: jsonContent(deliveriesSchema, "The deliveries.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const [[zone], rows] = await db.batch(deliveriesOfEndpoint(db, principal.userId, id));
+      if (!zone) throw notFound("Webhook");
+      return c.json({ data: rows.map((row) => presentDelivery(row, zone.timezone)) }, 200);
+    },
+  );

@@ -1,0 +1,116 @@
+// The webhook API's requests and answers, and the envelope of every event, typed by zod so the same
+// schemas validate, type the handlers and write the OpenAPI document.
+import { z } from "zod";
+import { accountSchema } from "../accounts/schemas";
+import { postAnalyticsSchema } from "../analytics/schemas";
+import { bodyId, textId, zonedTime } from "../lib/schemas";
+import { MAX_URL_LENGTH } from "../media/import/url-guard";
+import { mediaItemSchema } from "../media/schemas";
+import { postSchema } from "../posts/schemas";
+import {
+  DELIVERIES_LISTED,
+  DELIVERY_STATUSES,
+  MAX_ATTEMPTS,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+} from "./catalog";
+
+const eventTypes = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .min(1)
+  .max(WEBHOOK_EVENT_TYPES.length * 4)
+  // The same type twice means it once.
+  .transform((types) => [...new Set(types)])
+  .meta({ example: ["post.published", "post.failed"] });
+
+export const createWebhookBody = z.object({
+  workspace_id: bodyId(),
+  url: z.string().trim().min(1).max(MAX_URL_LENGTH).meta({
+    description:
+      "Where events are POSTed: http or https, a public address (private, loopback and link-local addresses and local host names are refused, now and before every delivery).",
+    example: "https://example.com/webhooks/social",
+  }),
+  events: eventTypes,
+});
+
+export const listWebhooksQuery = z.object({ workspace_id: textId().optional() });
+
+export const webhookSchema = z
+  .strictObject({
+    id: z.int(),
+    workspace_id: z.int(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    status: z.enum(["enabled", "disabled"]),
+    disabled_at: zonedTime().nullable(),
+    disabled_reason: z.string().nullable().meta({ example: "Every delivery failed for 3 days." }),
+    failing_since: zonedTime()
+      .nullable()
+      .meta({ description: "The first failed attempt since the last successful one; null while healthy." }),
+    created_at: zonedTime(),
+    updated_at: zonedTime(),
+  })
+  .meta({ id: "Webhook", description: "A webhook endpoint; times in its workspace's zone." });
+
+export const webhookWithSecretSchema = webhookSchema
+  .extend({
+    secret: z.string().meta({
+      description:
+        "The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer; store it now.",
+      example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4P6UEzhZT8k=",
+    }),
+  })
+  .meta({ id: "WebhookWithSecret" });
+
+const attemptSchema = z
+  .strictObject({
+    attempt: z.int().min(1),
+    at: zonedTime(),
+    response_status: z.int().nullable().meta({ description: "The receiver's HTTP status; null if none." }),
+    duration_ms: z.int(),
+    error: z.string().nullable().meta({ example: "HTTP 500" }),
+    response_excerpt: z
+      .string()
+      .nullable()
+      .meta({ description: "The first 200 characters of the receiver's answer; the rest is never read." }),
+  })
+  .meta({ id: "WebhookAttempt" });
+
+export const deliverySchema = z
+  .strictObject({
+    id: z.int(),
+    event_id: z.string().meta({ description: "The event's id, sent as `webhook-id`." }),
+    event_type: z.enum(WEBHOOK_EVENT_TYPES),
+    status: z.enum(DELIVERY_STATUSES).meta({
+      description: `pending (queued, or a retry is due at \`next_attempt_at\`), succeeded (a 2xx answer), failed (${MAX_ATTEMPTS} attempts failed, or the endpoint was disabled).`,
+    }),
+    attempts: z.array(attemptSchema).meta({ description: "Every attempt, oldest first." }),
+    next_attempt_at: zonedTime().nullable(),
+    created_at: zonedTime(),
+    updated_at: zonedTime(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export const deliveriesSchema = z
+  .strictObject({ data: z.array(deliverySchema) })
+  .meta({ description: `The endpoint's last ${DELIVERIES_LISTED} deliveries, newest first.` });
+
+/** What `data` holds for each event type: the record as the API answers it. */
+export const EVENT_DATA = {
+  "post.published": postSchema,
+  "post.failed": postSchema,
+  "post.partially_published": postSchema,
+  "account.expired": accountSchema,
+  "media.ready": mediaItemSchema,
+  "media.failed": mediaItemSchema,
+  "analytics.synced": postAnalyticsSchema,
+} satisfies Record<WebhookEventType, z.ZodType>;
+
+/** The body of an event of `type`. */
+export const eventSchema = (type: WebhookEventType) =>
+  z.strictObject({
+    id: z.string().meta({ example: `evt_${type}_42_1795000000000` }),
+    type: z.literal(type),
+    created_at: z.string().meta({ description: "When it happened, ISO 8601 in UTC." }),
+    data: EVENT_DATA[type],
+  });

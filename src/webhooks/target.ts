@@ -1,0 +1,40 @@
+// Where a webhook may be sent: the media importer's private-address guard (src/media/import/url-guard.ts)
+// applied to endpoint URLs. At registration, what the URL names is checked (http or https, at most 2048
+// characters, no credentials, no private, loopback or link-local address in any spelling, no local host
+// name); before every delivery the host is also resolved over DNS-over-HTTPS and any non-public answer
+// refuses it. IMPORT_ALLOWED_PRIVATE_HOSTS, the one switch that lets tests import from a loopback
+// origin, lets them deliver to a loopback receiver too.
+import { addressRefusal, checkImportUrl, type ImportGuard, importGuard } from "../media/import/url-guard";
+
+export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+export type TargetEnv = Partial<Pick<Env, "IMPORT_ALLOWED_PRIVATE_HOSTS" | "IMPORT_DNS_RESOLVER">>;
+
+/** What the URL itself says: the registration check. */
+export const checkTargetUrl = (url: string, env: TargetEnv): TargetCheck =>
+  checkImportUrl(url, importGuard(env).allow);
+
+const defaultPort = (url: URL) => (url.protocol === "https:" ? "443" : "80");
+const isAddressLiteral = (host: string) =>
+  host.startsWith("[") || /^(0x[0-9a-f]*|[0-9]+)$/.test(host.split(".").at(-1) ?? "");
+
+/** The registration check, then the host's every address (unless it is an address or allowed). */
+export async function resolveTarget(url: string, env: TargetEnv, guard: ImportGuard = importGuard(env)) {
+  const check = checkImportUrl(url, guard.allow);
+  if (!check.ok) return check;
+  const host = check.url.hostname.toLowerCase().replace(/\.+$/, "");
+  if (isAddressLiteral(host) || guard.allow.has(`${host}:${check.url.port || defaultPort(check.url)}`))
+    return check;
+  let addresses: string[];
+  try {
+    addresses = await guard.resolve(host);
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) } as const;
+  }
+  if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve` } as const;
+  for (const address of addresses) {
+    const refusal = addressRefusal(address);
+    if (refusal) return { ok: false, reason: `${host} ${refusal}` } as const;
+  }
+  return check;
+}

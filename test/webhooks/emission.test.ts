@@ -1,0 +1,199 @@
+// The events other than posts, each from where its change commits, and emission's idempotency: the
+// same event emitted again (a redelivered message of the emitting consumer) stores and queues nothing.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { refreshStoredToken } from "../../src/accounts/tokens";
+import { createDb } from "../../src/db/client";
+import worker from "../../src/index";
+import { encryptSecret } from "../../src/lib/crypto";
+import { emitPostSettled } from "../../src/webhooks/emit";
+import { postOn, publishOnSandbox, sandboxAccount } from "../analytics/support";
+import { bytesResponse, insertProcessing, type Origins, pngBytes } from "../media/support";
+import { publishingPost } from "../publishing/support";
+import { call } from "../support/client";
+import { createTenant } from "../support/seed";
+import { createWebhook, emitCaptured, installOrigins, Receiver, receiverUrl } from "./support";
+
+let origins: Origins;
+beforeEach(() => {
+  origins = installOrigins();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function subscribed(events: string[]) {
+  const t = await createTenant();
+  const receiver = new Receiver(origins, receiverUrl());
+  const hook = await createWebhook(t.key, { workspace_id: t.workspace.id, url: receiver.url, events });
+  return { t, receiver, hook };
+}
+
+/** Runs one batch of `queue` through the worker, with the given message ids and bodies. */
+async function runQueue(queue: string, messages: Array<{ id: string; body: unknown }>) {
+  const batch = createMessageBatch(
+    queue,
+    messages.map((m) => ({ ...m, timestamp: new Date(), attempts: 1 })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+const eventsOf = async (workspaceId: number) =>
+  (
+    await env.DB.prepare("SELECT id, type FROM webhook_events WHERE workspace_id = ? ORDER BY created_at")
+      .bind(workspaceId)
+      .all<{ id: string; type: string }>()
+  ).results;
+
+describe("account.expired", () => {
+  it("is sent once when a refresh is refused for good, with the account as the API lists it", async () => {
+    const { t, receiver, hook } = await subscribed(["account.expired"]);
+    const id = t.accounts[0]!.id;
+    await env.DB.prepare(
+      "UPDATE accounts SET access_token_enc = ?, refresh_token_enc = ?, token_expires_at = ? WHERE id = ?",
+    )
+      .bind(
+        await encryptSecret(env.ENCRYPTION_KEY, "old-access-token"),
+        await encryptSecret(env.ENCRYPTION_KEY, "revoked-refresh-token"),
+        Date.now() + 60_000,
+        id,
+      )
+      .run();
+    expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
+    expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
+    const [request] = await receiver.waitFor("account.expired");
+    const event = new Webhook(hook.secret).verify(request!.body, request!.headers) as any;
+    const listed = await call("GET", `/api/v1/accounts?workspace_id=${t.workspace.id}`, { key: t.key });
+    expect(event.data).toEqual(listed.body.data.find((a: any) => a.id === id));
+    expect(request!.headers["webhook-id"]).toMatch(new RegExp(`^evt_account\\.expired_${id}_\\d+$`));
+    expect(await eventsOf(t.workspace.id)).toHaveLength(1);
+  });
+});
+
+describe("media.ready and media.failed", () => {
+  it("tells when an import is stored, and when one fails for good", async () => {
+    const { t, receiver, hook } = await subscribed(["media.ready", "media.failed"]);
+    const host = receiverUrl("").replace(/\/$/, "");
+    origins
+      .on(`${host}/ok.png`, () => bytesResponse(pngBytes(), "image/png"))
+      .on(`${host}/gone.png`, () => new Response("gone", { status: 410 }));
+    const ready = await insertProcessing(t.workspace.id, `${host}/ok.png`, { name: "ok.png" });
+    const failed = await insertProcessing(t.workspace.id, `${host}/gone.png`, { name: "gone.png" });
+    const body = (id: number) => ({ media_id: id });
+    await runQueue("media-import", [
+      { id: "m1", body: body(ready.id) },
+      { id: "m2", body: body(failed.id) },
+    ]);
+    // Redelivered: the items are settled, nothing is emitted again.
+    await runQueue("media-import", [
+      { id: "m1", body: body(ready.id) },
+      { id: "m2", body: body(failed.id) },
+    ]);
+    const [readyEvent] = await receiver.waitFor("media.ready");
+    const [failedEvent] = await receiver.waitFor("media.failed");
+    const verify = new Webhook(hook.secret);
+    const r = verify.verify(readyEvent!.body, readyEvent!.headers) as any;
+    const f = verify.verify(failedEvent!.body, failedEvent!.headers) as any;
+    const library = await call("GET", `/api/v1/media?workspace_id=${t.workspace.id}`, { key: t.key });
+    const shown = (id: number) => {
+      const { url: _url, ...item } = library.body.data.find((m: any) => m.id === id);
+      return item;
+    };
+    expect(r.data).toMatchObject({ ...shown(ready.id), is_processing: false, progress: 100 });
+    expect(r.data.url).toMatch(new RegExp(`/media/${ready.id}\\?expires=\\d+&sig=[0-9a-f]{64}$`));
+    expect(f.data).toMatchObject({ ...shown(failed.id), progress: 0 });
+    expect(r.id).toBe(`evt_media.ready_${ready.id}`);
+    expect(await eventsOf(t.workspace.id)).toHaveLength(2);
+  });
+});
+
+describe("analytics.synced", () => {
+  it("is sent per synced row with the post's analytics report, once per sync job however often it is delivered", async () => {
+    const { t, receiver, hook } = await subscribed(["analytics.synced"]);
+    const post = await postOn(t, [t.accounts[0]!.id]);
+    await publishOnSandbox(post.rows[0]!, sandboxAccount(t));
+    await runQueue("analytics-sync", [{ id: "sync-job-1", body: { row_id: post.rows[0] } }]);
+    await runQueue("analytics-sync", [{ id: "sync-job-1", body: { row_id: post.rows[0] } }]);
+    const [request] = await receiver.waitFor("analytics.synced");
+    const event = new Webhook(hook.secret).verify(request!.body, request!.headers) as any;
+    const report = await call("GET", `/api/v1/analytics/posts/${post.id}`, { key: t.key });
+    expect(event.data).toEqual(report.body);
+    expect(event.id).toBe(`evt_analytics.synced_${post.rows[0]}_sync-job-1`);
+    // Another job is another sync.
+    await runQueue("analytics-sync", [{ id: "sync-job-2", body: { row_id: post.rows[0] } }]);
+    await receiver.waitFor("analytics.synced", 2);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.of("analytics.synced")).toHaveLength(2);
+  });
+});
+
+describe("emission", () => {
+  it("stores an event and queues its deliveries once, however often it is emitted", async () => {
+    const t = await createTenant();
+    const urls = [receiverUrl(), receiverUrl()];
+    for (const url of urls)
+      await createWebhook(t.key, { workspace_id: t.workspace.id, url, events: ["post.published"] });
+    await createWebhook(t.key, { workspace_id: t.workspace.id, url: receiverUrl(), events: ["media.ready"] });
+    const id = await publishingPost(t);
+    await env.DB.batch([
+      env.DB.prepare("UPDATE posts SET status = 'PUBLISHED' WHERE id = ?").bind(id),
+      env.DB.prepare("UPDATE post_platforms SET status = 'PUBLISHED' WHERE post_id = ?").bind(id),
+    ]);
+    const sent: number[] = [];
+    const queue = { sendBatch: async (m: any[]) => sent.push(...m.map((x) => x.body.delivery_id)) };
+    const emitEnv = { ...env, WEBHOOKS_QUEUE: queue as unknown as Queue };
+    const at = Date.now();
+    await emitPostSettled(emitEnv, createDb(env.DB), id, "PUBLISHED", at);
+    await emitPostSettled(emitEnv, createDb(env.DB), id, "PUBLISHED", at);
+    expect(sent).toHaveLength(2);
+    expect(await eventsOf(t.workspace.id)).toEqual([
+      { id: `evt_post.published_${id}_${at}`, type: "post.published" },
+    ]);
+    // Another settlement of the same post is another event.
+    await emitPostSettled(emitEnv, createDb(env.DB), id, "PUBLISHED", at + 1);
+    expect(sent).toHaveLength(4);
+  });
+
+  it("reads nothing and stores nothing when no endpoint listens", async () => {
+    const t = await createTenant();
+    expect(
+      await emitCaptured({
+        workspace: t.workspace.id,
+        types: ["media.ready"],
+        key: "quiet",
+        at: Date.now(),
+        build: async () => {
+          throw new Error("must not be read");
+        },
+      }),
+    ).toEqual([]);
+    expect(await eventsOf(t.workspace.id)).toEqual([]);
+  });
+
+  it("drops events older than 30 days, with their deliveries, as new ones are emitted", async () => {
+    const t = await createTenant();
+    await createWebhook(t.key, { workspace_id: t.workspace.id, url: receiverUrl(), events: ["media.ready"] });
+    const old = Date.now() - 31 * 86_400_000;
+    const spec = (key: string, at: number) => ({
+      workspace: t.workspace.id,
+      types: ["media.ready"] as const,
+      key,
+      at,
+      build: async () => ({ workspaceId: t.workspace.id, type: "media.ready" as const, data: {} }),
+    });
+    await emitCaptured(spec("old", old));
+    expect(await eventsOf(t.workspace.id)).toHaveLength(1);
+    await emitCaptured(spec("new", Date.now()));
+    expect((await eventsOf(t.workspace.id)).map((e) => e.id)).toEqual(["evt_media.ready_new"]);
+    const { results } = await env.DB.prepare(
+      "SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.workspace_id = ?",
+    )
+      .bind(t.workspace.id)
+      .all();
+    expect(results).toHaveLength(1);
+  });
+});
