@@ -4,6 +4,7 @@ import { refreshAnalytics } from "./analytics/refresh";
 import { app } from "./app";
 import { sweepPublishing } from "./publishing/sweep";
 import { dispatchQueue } from "./queues";
+import { sweepOutbox } from "./webhooks/outbox";
 
 export { Coordinator } from "./coordinator";
 export { SandboxStore } from "./platforms/sandbox/store";
@@ -11,9 +12,10 @@ export { SandboxStore } from "./platforms/sandbox/store";
 export default {
   fetch: app.fetch,
   queue: dispatchQueue,
-  // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed.
+  // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed (and the
+  // webhook events of settlements whose emission did not finish).
   async scheduled(controller, env) {
     const now = new Date(controller.scheduledTime);
-    await Promise.all([sweepPublishing(env, now), refreshAnalytics(env, now)]);
+    await Promise.all([sweepPublishing(env, now), refreshAnalytics(env, now), sweepOutbox(env, now)]);
   },
 } satisfies ExportedHandler<Env>;

@@ -423,6 +423,21 @@ export const webhookDeliveries = sqliteTable(
   ],
 );
 
+// A post's settlement waiting to be told to the webhooks: written in the batch that settles the post
+// (src/publishing/post-status.ts), deleted once its event is recorded and queued; what a crash between
+// the two leaves behind, the cron emits (src/webhooks/outbox.ts). `at` is the settlement's time.
+export const webhookOutbox = sqliteTable(
+  "webhook_outbox",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    at: integer("at").notNull(),
+    status: text("status", { enum: POST_STATUSES }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.at] }), index("webhook_outbox_at_idx").on(t.at)],
+);
+
 /** A platform row's last failure, as its platform reported it. */
 export type RowError = { code: string; message: string } | null;
 

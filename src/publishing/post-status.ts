@@ -10,7 +10,7 @@ import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { PostStatus } from "../db/enums";
 import { postPlatforms, posts } from "../db/schema";
-import { emitPostSettled } from "../webhooks/emit";
+import { emitFromOutbox, outboxStatement } from "../webhooks/outbox";
 import type { PublishingPost } from "./load";
 import { sendWakeUps } from "./messages";
 import { nextOccurrence } from "./repeat";
@@ -107,7 +107,11 @@ export async function settle(
   changes: Statement[] = [],
 ): Promise<unknown[]> {
   const { statements, rescheduledAt } = settleStatements(db, post, now);
-  const results = await runBatch(db, [...changes, ...statements]);
+  // The outbox row goes in the same transaction as the settlement (src/webhooks/outbox.ts).
+  const results = (await runBatch(db, [...changes, ...statements, outboxStatement(db, post.id, now)])).slice(
+    0,
+    -1,
+  );
   const rescheduled = results[changes.length + 1] as unknown[] | undefined;
   if (rescheduledAt !== null && rescheduled?.length) {
     try {
@@ -121,6 +125,6 @@ export async function settle(
   const settled = rescheduled?.length
     ? "PUBLISHED"
     : (results.at(-1) as Array<{ status: PostStatus }>)[0]?.status;
-  if (settled) await emitPostSettled(env, db, post.id, settled, now);
+  if (settled) await emitFromOutbox(env, db, post.id, now, settled);
   return results.slice(0, changes.length);
 }

@@ -117,11 +117,13 @@ export async function emitEvent(env: Pick<Env, "WEBHOOKS_QUEUE">, db: Database, 
   return queued.length;
 }
 
-/** Runs an emission without ever failing the caller: what went wrong is logged. */
-export async function emitSafely(name: string, emission: () => Promise<unknown>): Promise<void> {
+/** Runs an emission without ever failing the caller: what went wrong is logged. Whether it finished. */
+export async function emitSafely(name: string, emission: () => Promise<unknown>): Promise<boolean> {
   try {
     await emission();
+    return true;
   } catch (error) {
     console.error(`webhooks: could not emit ${name}`, error);
+    return false;
   }
 }

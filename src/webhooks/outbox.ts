@@ -1,0 +1,60 @@
+// At least once from the change to the event: a post's settlement writes an outbox row in the same batch
+// (one transaction) as the settlement itself, and the row is deleted once the event is recorded and its
+// deliveries queued. A worker that stops between the two (or an emission that failed) leaves the row,
+// and the cron's sweep emits it again; emission is idempotent by event id (`<post>_<at>`), so nothing is
+// told twice.
+import { and, eq, lt, sql } from "drizzle-orm";
+import { createDb, type Database } from "../db/client";
+import type { PostStatus } from "../db/enums";
+import { posts, webhookOutbox } from "../db/schema";
+import { emitPostSettled } from "./emit";
+
+/** Rows older than this are the sweep's: younger ones belong to an emission still running. */
+export const OUTBOX_GRACE_MS = 60_000;
+/** Settlements the sweep emits per cron run. */
+export const OUTBOX_SWEEP_LIMIT = 100;
+
+/**
+ * The statement the settlement batch ends with: an outbox row when the batch did settle the post at
+ * `at` (its status left PUBLISHING, or a repeat went back to SCHEDULED, with `updated_at = at`).
+ */
+export const outboxStatement = (db: Database, postId: number, at: number) =>
+  db
+    .insert(webhookOutbox)
+    .select(
+      db
+        .select({ postId: posts.id, at: sql<number>`${at}`.as("at"), status: posts.status })
+        .from(posts)
+        .where(
+          and(
+            eq(posts.id, postId),
+            eq(posts.updatedAt, new Date(at)),
+            sql`${posts.status} IN ('PUBLISHED', 'FAILED', 'SCHEDULED')`,
+          ),
+        ),
+    )
+    .onConflictDoNothing();
+
+/** A repeat's occurrence that published everywhere went back to SCHEDULED: it is `post.published`. */
+const reported = (status: PostStatus): PostStatus => (status === "SCHEDULED" ? "PUBLISHED" : status);
+
+/** Emits a settlement, then clears its outbox row; a failed emission leaves it for the sweep. */
+export async function emitFromOutbox(env: Env, db: Database, postId: number, at: number, status: PostStatus) {
+  if (!(await emitPostSettled(env, db, postId, reported(status), at))) return false;
+  await db.delete(webhookOutbox).where(and(eq(webhookOutbox.postId, postId), eq(webhookOutbox.at, at)));
+  return true;
+}
+
+/** The cron's part: settlements whose emission did not finish, oldest first. */
+export async function sweepOutbox(env: Env, now: Date): Promise<number> {
+  const db = createDb(env.DB);
+  const left = await db
+    .select()
+    .from(webhookOutbox)
+    .where(lt(webhookOutbox.at, now.getTime() - OUTBOX_GRACE_MS))
+    .orderBy(webhookOutbox.at)
+    .limit(OUTBOX_SWEEP_LIMIT);
+  let emitted = 0;
+  for (const row of left) if (await emitFromOutbox(env, db, row.postId, row.at, row.status)) emitted += 1;
+  return emitted;
+}
