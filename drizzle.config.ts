@@ -4,6 +4,6 @@ import { defineConfig } from "drizzle-kit";
 // `wrangler d1 migrations apply` and the test runner's readD1Migrations read.
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./src/db/schema.ts",
+  schema: "./src/db/tables/*.ts",
   out: "./migrations",
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fails when src/db/schema.ts and migrations/ disagree: drizzle-kit generates into a scratch copy
+// Fails when src/db/tables/ and migrations/ disagree: drizzle-kit generates into a scratch copy
 // of migrations/, and any new SQL file there means a migration is missing.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
@@ -18,7 +18,7 @@ try {
       "--dialect",
       "sqlite",
       "--schema",
-      "./src/db/schema.ts",
+      "./src/db/tables/*.ts",
       "--out",
       scratch,
       "--name",
@@ -33,7 +33,7 @@ try {
   const added = readdirSync(scratch).filter((f) => !before.has(f) && f.endsWith(".sql"));
   if (added.length > 0) {
     console.error(
-      "src/db/schema.ts has changes without a migration: run `npm run db:generate` and commit it.",
+      "src/db/tables/ has changes without a migration: run `npm run db:generate` and commit it.",
     );
     process.exit(1);
   }

@@ -1,0 +1,203 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { GAP_UNITS, PLATFORMS, POST_STATUSES } from "../enums";
+import { createdAt, id, updatedAt } from "./columns";
+import { media } from "./media";
+import { users, workspaces } from "./tenants";
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+    platformUserId: text("platform_user_id"),
+    username: text("username").notNull(),
+    name: text("name").notNull(),
+    avatar: text("avatar"),
+    isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    supportThreads: integer("support_threads", { mode: "boolean" }).notNull().default(true),
+    // Platform tokens, AES-GCM encrypted under ENCRYPTION_KEY.
+    accessTokenEnc: text("access_token_enc"),
+    refreshTokenEnc: text("refresh_token_enc"),
+    tokenExpiresAt: integer("token_expires_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    // Set when a token refresh failed for good (src/accounts/tokens.ts); cleared by a reconnect.
+    expiredAt: integer("expired_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
+    // A connect upserts by the platform's user (src/accounts/queries.ts); NULLs (accounts created
+    // without one) never collide.
+    uniqueIndex("accounts_identity_idx").on(t.workspaceId, t.platform, t.platformUserId),
+  ],
+);
+
+export const posts = sqliteTable(
+  "posts",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    // The user who created the post: their subscription gates analytics sync.
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    status: text("status", { enum: POST_STATUSES }).notNull().default("DRAFT"),
+    // The texts of the content items, in order; their media live in post_media.
+    content: text("content", { mode: "json" }).$type<string[]>().notNull(),
+    scheduledAt: integer("scheduled_at", { mode: "timestamp_ms" }),
+    publishNow: integer("publish_now", { mode: "boolean" }).notNull().default(false),
+    repeatable: integer("repeatable", { mode: "boolean" }).notNull().default(false),
+    repeatableTimes: integer("repeatable_times"),
+    repeatableGap: integer("repeatable_gap"),
+    repeatableGapUnit: text("repeatable_gap_unit", { enum: GAP_UNITS }),
+    remainingPosts: integer("remaining_posts"),
+    autoPlug: text("auto_plug", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("posts_workspace_id_idx").on(t.workspaceId, t.id),
+    index("posts_due_idx").on(t.status, t.scheduledAt),
+    index("posts_status_updated_idx").on(t.status, t.updatedAt),
+  ],
+);
+
+export const postMedia = sqliteTable(
+  "post_media",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    itemIndex: integer("item_index").notNull(),
+    position: integer("position").notNull(),
+    mediaId: integer("media_id")
+      .notNull()
+      .references(() => media.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.itemIndex, t.position] }),
+    index("post_media_media_id_idx").on(t.mediaId),
+  ],
+);
+
+// One row per target account of a post: the API's "platform row".
+export const postPlatforms = sqliteTable(
+  "post_platforms",
+  {
+    id: id(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+    status: text("status", { enum: POST_STATUSES }).notNull().default("DRAFT"),
+    settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    analytics: text("analytics", { mode: "json" }).$type<Record<string, number>>().notNull(),
+    platformPostId: text("platform_post_id"),
+    postUrl: text("post_url"),
+    // UTC instants (ms) at which this row was published, one per repetition.
+    postedOn: text("posted_on", { mode: "json" }).$type<number[]>().notNull(),
+    // The platform's answer to the last failed attempt: {code, message}, null once published.
+    error: text("error", { mode: "json" }).$type<RowError>(),
+    attempts: integer("attempts").notNull().default(0),
+    // The lease of the attempt in flight: a consumer publishes a row only while it holds it, and a lease
+    // older than the attempt timeout is taken over (the worker died).
+    attemptId: text("attempt_id"),
+    attemptStartedAt: integer("attempt_started_at", { mode: "timestamp_ms" }),
+    analyticsSyncedAt: integer("analytics_synced_at", { mode: "timestamp_ms" }),
+    // Auto-plug: claimed once per row (plugged_at), then the reply's id once the platform has it.
+    pluggedAt: integer("plugged_at", { mode: "timestamp_ms" }),
+    plugPostId: text("plug_post_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("post_platforms_post_id_idx").on(t.postId),
+    index("post_platforms_account_id_idx").on(t.accountId, t.platformPostId),
+    index("post_platforms_sync_idx").on(t.status, t.analyticsSyncedAt),
+  ],
+);
+
+// The sums over an account's PUBLISHED platform rows of their metrics (`analytics` JSON), maintained by
+// triggers (migrations/0006) on every insert, delete and change of a row's status, analytics or account,
+// whatever writes it: the analytics reports read one row per account instead of summing every row.
+// The engagement rate of a set of accounts derives from the last three columns (src/analytics/queries.ts).
+export const accountMetrics = sqliteTable("account_metrics", {
+  accountId: integer("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  comments: integer("comments").notNull().default(0),
+  likes: integer("likes").notNull().default(0),
+  shares: integer("shares").notNull().default(0),
+  impressions: integer("impressions").notNull().default(0),
+  quotes: integer("quotes").notNull().default(0),
+  saves: integer("saves").notNull().default(0),
+  // Σ engagement_rate × impressions, for the rate weighted by impressions.
+  rateWeighted: real("rate_weighted").notNull().default(0),
+  // Σ and number of the non-zero rates, for their mean when no row has impressions.
+  rateNonzeroSum: real("rate_nonzero_sum").notNull().default(0),
+  rateNonzeroCount: integer("rate_nonzero_count").notNull().default(0),
+});
+
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("labels_workspace_id_idx").on(t.workspaceId, t.id)],
+);
+
+export const postLabels = sqliteTable(
+  "post_labels",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    labelId: integer("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.labelId] }), index("post_labels_label_id_idx").on(t.labelId)],
+);
+
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: id(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+    platformCommentId: text("platform_comment_id"),
+    content: text("content").notNull(),
+    authorName: text("author_name").notNull(),
+    // CRM contact of the author when known: {name, username, profile_url, ...}.
+    contact: text("contact", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("comments_post_id_idx").on(t.postId, t.id),
+    // Sync stores each platform comment once, however often it runs.
+    uniqueIndex("comments_platform_comment_unique").on(t.postId, t.platform, t.platformCommentId),
+  ],
+);
+
+// Webhooks (src/webhooks): the endpoints a workspace registered, the events that happened, and one
+// delivery per (event, endpoint) with its attempts.
+/** A platform row's last failure, as its platform reported it. */
+export type RowError = { code: string; message: string } | null;

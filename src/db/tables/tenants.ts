@@ -1,0 +1,76 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type Ability, DEFAULTS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../enums";
+import { createdAt, id, updatedAt } from "./columns";
+
+export const users = sqliteTable("users", {
+  id: id(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const subscriptions = sqliteTable("subscriptions", {
+  id: id(),
+  userId: integer("user_id")
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: "cascade" }),
+  status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // SHA-256 (hex) of the whole key; the plaintext is shown once and never stored.
+    keyHash: text("key_hash").notNull(),
+    // The first characters of the key, enough for a person to recognise it in a list.
+    keyPrefix: text("key_prefix").notNull(),
+    abilities: text("abilities", { mode: "json" }).$type<Ability[]>().notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    // AES-GCM ciphertext (base64) of the delegation signing secret.
+    signingSecretEnc: text("signing_secret_enc"),
+    createdAt: createdAt(),
+    // Origins a delegation session's callback_url may use; empty or null: any https URL.
+    callbackOrigins: text("callback_origins", { mode: "json" }).$type<string[]>(),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_user_id_idx").on(t.userId)],
+);
+
+export const workspaces = sqliteTable("workspaces", {
+  id: id(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  type: text("type", { enum: WORKSPACE_TYPES }).notNull().default(DEFAULTS.workspaceType),
+  logo: text("logo"),
+  timezone: text("timezone").notNull().default(DEFAULTS.timezone),
+  language: text("language").notNull().default(DEFAULTS.language),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  // Maintained by triggers (migrations/0005): lists answer their exact total without counting rows.
+  postCount: integer("post_count").notNull().default(0),
+  mediaCount: integer("media_count").notNull().default(0),
+});
+
+export const workspaceMembers = sqliteTable(
+  "workspace_members",
+  {
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index("workspace_members_user_id_idx").on(t.userId, t.workspaceId),
+  ],
+);
