@@ -32,9 +32,7 @@ try {
   }
   const added = readdirSync(scratch).filter((f) => !before.has(f) && f.endsWith(".sql"));
   if (added.length > 0) {
-    console.error(
-      "src/db/tables/ has changes without a migration: run `npm run db:generate` and commit it.",
-    );
+    console.error("src/db/tables/ has changes without a migration: run `npm run db:generate` and commit it.");
     process.exit(1);
   }
   process.stdout.write("migrations match the schema\n");
