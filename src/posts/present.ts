@@ -54,11 +54,13 @@ async function presentOne(
     })),
   );
   const postedOn = [...new Set(loaded.rows.flatMap((row) => row.postedOn))].sort((a, b) => a - b);
+  // Rows published the same minute (a post to three accounts) are one publication to the reader.
+  const postedOnShown = [...new Set(postedOn.map((ms) => toPostedOn(new Date(ms), zone)))];
   return {
     id: post.id,
     content,
     status: post.status,
-    posted_on: postedOn.map((ms) => toPostedOn(new Date(ms), zone)),
+    posted_on: postedOnShown,
     scheduled_at: isoOrNull(post.scheduledAt, zone),
     repeatable: post.repeatable,
     repeatable_times: post.repeatableTimes,

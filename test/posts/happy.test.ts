@@ -427,6 +427,26 @@ describe("editing a failed post", () => {
   });
 });
 
+describe("posted_on", () => {
+  it("shows a publication to several accounts in the same minute once on the post, each row its own", async () => {
+    const t = await createTenant({ timezone: "Europe/Paris" });
+    const post = await createPost(t, { accounts: t.accounts.map((a) => a.id) });
+    await publishRows(post.id, {}, Date.UTC(2026, 10, 21, 14, 5, 1));
+    // The second row a few seconds later, the same minute; then a repeat's next publication.
+    await env.DB.prepare(
+      "UPDATE post_platforms SET posted_on = ? WHERE id = (SELECT max(id) FROM post_platforms WHERE post_id = ?)",
+    )
+      .bind(JSON.stringify([Date.UTC(2026, 10, 21, 14, 5, 7), Date.UTC(2026, 10, 22, 14, 5, 7)]), post.id)
+      .run();
+    const shown = await call("GET", `/api/v1/posts/${post.id}`, { key: t.key });
+    expect(shown.body.posted_on).toEqual(["2026-11-21 03:05 PM", "2026-11-22 03:05 PM"]);
+    expect(shown.body.platforms.map((row: { posted_on: string[] }) => row.posted_on)).toEqual([
+      ["2026-11-21 03:05 PM"],
+      ["2026-11-21 03:05 PM", "2026-11-22 03:05 PM"],
+    ]);
+  });
+});
+
 describe("write budget", () => {
   it("create and update cost two sequential hops once the key is known: the Coordinator alongside the reference checks, then the writes with the read-back", async () => {
     const t = await createTenant();
