@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { adminCall, startWorker } from "../test/e2e/worker.mjs";
+import { benchRun } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WRANGLER = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -36,26 +37,7 @@ const BIG_POSTS = 100_000;
 const SMALL_POSTS = 100;
 const T0 = Date.UTC(2026, 0, 1); // the seeded rows' timestamps start here (ms)
 
-const cleanup = [];
-let exitCode = 0;
-const deadline = setTimeout(() => {
-  console.error("bench:api ran out of time");
-  exitCode = 1;
-  void stop();
-}, RUN_DEADLINE_MS);
-
-async function stop() {
-  while (cleanup.length) {
-    try {
-      await cleanup.pop()();
-    } catch (error) {
-      console.error(`cleanup: ${error.message}`);
-    }
-  }
-  clearTimeout(deadline);
-  process.exit(exitCode);
-}
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop());
+const { cleanup, fail, stop } = benchRun("bench:api", RUN_DEADLINE_MS);
 
 // The routes, in the order they run: the create runs last, since it adds posts to the small workspace.
 const SMALL = 1; // workspace ids
@@ -392,7 +374,7 @@ try {
   );
 } catch (error) {
   console.error(`bench:api failed: ${error.stack ?? error.message}`);
-  exitCode = 1;
+  fail();
 } finally {
   await stop();
 }

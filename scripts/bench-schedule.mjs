@@ -9,31 +9,13 @@
 // the platform call arrives) and compared with its `scheduled_at`: the delay is printed as minimum,
 // median, 95th percentile and worst. Bounded in time; the worker is stopped either way.
 import { adminCall, startWorker } from "../test/e2e/worker.mjs";
+import { benchRun } from "./lib.mjs";
 
 const RUN_DEADLINE_MS = 5 * 60_000;
 const LEAD_MS = 6000; // time to create every post before the first is due
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const cleanup = [];
-let exitCode = 0;
-const deadline = setTimeout(() => {
-  console.error("bench:schedule ran out of time");
-  exitCode = 1;
-  void stop();
-}, RUN_DEADLINE_MS);
-
-async function stop() {
-  while (cleanup.length) {
-    try {
-      await cleanup.pop()();
-    } catch (error) {
-      console.error(`cleanup: ${error.message}`);
-    }
-  }
-  clearTimeout(deadline);
-  process.exit(exitCode);
-}
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop());
+const { cleanup, fail, stop } = benchRun("bench:schedule", RUN_DEADLINE_MS);
 
 async function tenant(base, name) {
   const user = await adminCall(base, "POST", "/users", { name, email: `${name}-${Date.now()}@bench.test` });
@@ -115,7 +97,7 @@ async function round(base, label, t, dueTimes) {
       statuses[post.status] = (statuses[post.status] ?? 0) + 1;
     process.stdout.write(`  posts by status: ${JSON.stringify(statuses)}\n`);
   }
-  if (missing || twice || delays[0] < 0 || delays.at(-1) > 5000) exitCode = 1;
+  if (missing || twice || delays[0] < 0 || delays.at(-1) > 5000) fail();
 }
 
 try {
@@ -137,7 +119,7 @@ try {
   );
 } catch (error) {
   console.error(`bench:schedule failed: ${error.stack ?? error.message}`);
-  exitCode = 1;
+  fail();
 } finally {
   await stop();
 }

@@ -34,3 +34,36 @@ export async function adminCall(baseUrl, token, method, path, body) {
   }
   return parsed;
 }
+
+/**
+ * A benchmark's run: `cleanup` holds undo steps, run last-in first-out by `stop()` (at the end, on a
+ * signal, or when `deadlineMs` passes), which then exits with 1 if `fail()` was called, else 0.
+ */
+export function benchRun(name, deadlineMs) {
+  const cleanup = [];
+  let exitCode = 0;
+  const stop = async () => {
+    while (cleanup.length) {
+      try {
+        await cleanup.pop()();
+      } catch (error) {
+        console.error(`cleanup: ${error.message}`);
+      }
+    }
+    clearTimeout(deadline);
+    process.exit(exitCode);
+  };
+  const deadline = setTimeout(() => {
+    console.error(`${name} ran out of time`);
+    exitCode = 1;
+    void stop();
+  }, deadlineMs);
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void stop());
+  return {
+    cleanup,
+    fail: () => {
+      exitCode = 1;
+    },
+    stop,
+  };
+}
