@@ -10,8 +10,8 @@
 // A connect asks for the Pages permissions, swaps the user token for a long-lived one and lets the user
 // pick a Page (channels.ts): the account then publishes as that Page, with its Page token.
 
-import { hmacKey, hmacSha256Hex } from "../../lib/crypto";
 import { accessToken, bearer, flatIdentity } from "../adapter";
+import { appSecretProof } from "../meta";
 import type { PlatformSpec } from "../types";
 import { GRAPH } from "./api";
 import { longLivedUserToken } from "./channels";
@@ -45,7 +45,7 @@ export const facebook: PlatformSpec = {
   denialErrors: ["access_denied"],
   parseToken: (body) => accessToken(body),
   async identityRequest(endpoint, token, credentials) {
-    const proof = await hmacSha256Hex(await hmacKey(credentials.clientSecret), token.accessToken);
+    const proof = await appSecretProof(credentials.clientSecret, token.accessToken);
     // The proof is an HMAC of the token: it proves the caller knows the app secret, and reveals neither.
     const query = new URLSearchParams({ fields: "id,name", appsecret_proof: proof });
     return { url: `${endpoint}?${query}`, headers: bearer(token) };
