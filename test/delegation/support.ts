@@ -82,11 +82,20 @@ export const locationOf = (response: Response) => {
   return response.headers.get("location")!;
 };
 
+/** Text of an attribute or element as the browser reads it (`&amp;` last, so it is not decoded twice). */
+const unescapeHtml = (html: string) =>
+  html
+    .replaceAll("&#39;", "'")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+
 /** The consent form's action, from the page's HTML. */
 export function formAction(html: string): string {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   expect(action).toBeDefined();
-  return action!.replaceAll("&amp;", "&").replaceAll("&#39;", "'").replaceAll("&quot;", '"');
+  return unescapeHtml(action!);
 }
 
 export type FlowResult = {
@@ -105,14 +114,6 @@ export type FlowResult = {
   };
   browser: Browser;
 };
-
-const unescapeHtml = (html: string) =>
-  html
-    .replaceAll("&#39;", "'")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&amp;", "&");
 
 /** The channel page's choices: each button's value (the channel id) and its label. */
 export function channelChoices(html: string) {
