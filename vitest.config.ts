@@ -10,6 +10,8 @@ export default defineConfig(async () => {
         remoteBindings: false,
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // A second shard (src/db/shards.ts): the service runs over two D1 databases in every test run.
+          d1Databases: { DB: "social-publishing", DB_SHARD_1: "social-publishing-1" },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ENCRYPTION_KEY: "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",

@@ -3,3 +3,4 @@ import { env } from "cloudflare:workers";
 
 // Setup files may run more than once; only migrations not yet applied are applied.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.DB_SHARD_1, env.TEST_MIGRATIONS);

@@ -2,30 +2,8 @@
 // Each resource's folder lists its routes' contracts; this file runs them all and checks that none is
 // missing.
 import { describe, expect, it } from "vitest";
-import { accountsContracts } from "./accounts/contract";
-import { adminContracts } from "./admin/contract";
-import { analyticsContracts } from "./analytics/contract";
-import { delegationContracts } from "./delegation/contract";
-import { foldersContracts } from "./folders/contract";
-import { labelsContracts } from "./labels/contract";
-import { mediaContracts } from "./media/contract";
-import { postsContracts } from "./posts/contract";
-import { documentedRoutes, type RouteContract, routeContract } from "./support/contract";
-import { webhooksContracts } from "./webhooks/contract";
-import { workspacesContracts } from "./workspaces/contract";
-
-const CONTRACTS: RouteContract[] = [
-  ...workspacesContracts,
-  ...accountsContracts,
-  ...labelsContracts,
-  ...foldersContracts,
-  ...postsContracts,
-  ...mediaContracts,
-  ...analyticsContracts,
-  ...webhooksContracts,
-  ...delegationContracts,
-  ...adminContracts,
-];
+import { CONTRACTS } from "./contracts";
+import { documentedRoutes, routeContract } from "./support/contract";
 
 for (const contract of CONTRACTS) routeContract(contract);
 

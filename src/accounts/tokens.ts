@@ -4,8 +4,8 @@
 // never sees two refreshes of one token. A refresh the platform refuses for good marks the account
 // expired (`expired_at`) until it is reconnected.
 import { and, eq, isNull } from "drizzle-orm";
-import { createDb } from "../db/client";
 import { accounts } from "../db/schema";
+import { shardDatabases } from "../db/shards";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
@@ -110,7 +110,7 @@ export async function refreshStoredToken(
   rejected: string | null,
   now = Date.now(),
 ): Promise<RefreshResult> {
-  const db = createDb(env.DB);
+  const db = shardDatabases(env).of(accountId);
   const [account] = await db
     .select({
       platform: accounts.platform,

@@ -38,12 +38,13 @@ export const adminRouter = createRouter<DbEnv>()
       method: "post",
       path: "/users",
       summary: "Create a user",
-      description: "The email is stored lowercased and must be unused (422 otherwise).",
+      description:
+        "The email is stored lowercased and must be unused in every shard (422 otherwise). `shard` places the user and everything their workspaces will hold in that database (docs/scaling.md); it defaults to the `NEW_USER_SHARD` setting.",
       request: { body: jsonBody(createUserBody) },
       responses: { 201: jsonContent(userSchema, "The user.") },
     }),
     async (c) => {
-      const user = await createUser(c.var.db, c.req.valid("json"));
+      const user = await createUser(c.var.shards, c.env, c.req.valid("json"));
       return c.json(user, 201);
     },
   )
@@ -57,7 +58,7 @@ export const adminRouter = createRouter<DbEnv>()
       responses: { 200: jsonContent(z.object({ data: z.array(userSchema) }), "The matching users.") },
     }),
     async (c) => {
-      const rows = await usersByEmail(c.var.db, c.req.valid("query").email);
+      const rows = await usersByEmail(c.var.shards, c.req.valid("query").email);
       return c.json({ data: rows }, 200);
     },
   )
@@ -72,7 +73,7 @@ export const adminRouter = createRouter<DbEnv>()
       responses: { 201: jsonContent(workspaceSchema, "The workspace.") },
     }),
     async (c) => {
-      const workspace = await createWorkspace(c.var.db, c.req.valid("json"));
+      const workspace = await createWorkspace(c.var.shards, c.req.valid("json"));
       return c.json(presentWorkspace(workspace), 201);
     },
   )
@@ -81,14 +82,15 @@ export const adminRouter = createRouter<DbEnv>()
       method: "post",
       path: "/workspaces/{id}/members",
       summary: "Add a member to a workspace",
-      description: "Adding an existing member again changes nothing.",
+      description:
+        "Adding an existing member again changes nothing. The user must live in the workspace's shard (422 otherwise).",
       request: { params: idParams, body: jsonBody(addMemberBody) },
       responses: { 201: jsonContent(membershipSchema, "The membership.") },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const { user_id } = c.req.valid("json");
-      await addMember(c.var.db, id, user_id);
+      await addMember(c.var.shards, id, user_id);
       return c.json({ workspace_id: id, user_id }, 201);
     },
   )
@@ -102,7 +104,8 @@ export const adminRouter = createRouter<DbEnv>()
       responses: { 201: jsonContent(accountSchema, "The account.") },
     }),
     async (c) => {
-      const account = await createAccount(c.var.db, c.req.valid("json"));
+      const body = c.req.valid("json");
+      const account = await createAccount(c.var.shards.of(body.workspace_id), body);
       return c.json(presentAccount(account), 201);
     },
   )
@@ -117,7 +120,7 @@ export const adminRouter = createRouter<DbEnv>()
     async (c) => {
       const { id } = c.req.valid("param");
       const { status } = c.req.valid("json");
-      await setSubscription(c.var.db, id, status);
+      await setSubscription(c.var.shards.of(id), id, status);
       return c.json({ user_id: id, status }, 200);
     },
   )

@@ -5,6 +5,7 @@ import { userCoordinator } from "../coordinator";
 import { keyDigest, REVOKED } from "../coordinator/key-state";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
+import { shardOfId } from "../db/shards";
 import { notFound } from "../http/errors";
 import { encryptSecret } from "../lib/crypto";
 import { generateApiKey, generateSigningSecret } from "./keys";
@@ -13,7 +14,7 @@ import type { NewApiKey } from "./schemas";
 
 export async function issueKey(db: Database, body: NewApiKey) {
   await requireUser(db, body.user_id);
-  const { key, hash, prefix } = await generateApiKey();
+  const { key, hash, prefix } = await generateApiKey(shardOfId(body.user_id));
   const row = await db
     .insert(apiKeys)
     .values({
@@ -144,7 +145,7 @@ export async function revokeKey(db: Database, announce: Announce, keyId: number)
  * batch runs (a key revoked meanwhile is not brought back), and no moment has both keys or neither.
  */
 export async function rollKey(db: Database, announce: Announce, keyId: number) {
-  const { key, hash, prefix } = await generateApiKey();
+  const { key, hash, prefix } = await generateApiKey(shardOfId(keyId));
   const [inserted, deleted] = await db.batch([
     db
       .insert(apiKeys)

@@ -48,7 +48,10 @@ export const apiKeysRouter = createRouter<DbEnv>()
       request: { body: jsonBody(createApiKeyBody) },
       responses: { 201: jsonContent(issuedKeySchema, "The key, shown once.") },
     }),
-    async (c) => c.json(await issueKey(c.var.db, c.req.valid("json")), 201),
+    async (c) => {
+      const body = c.req.valid("json");
+      return c.json(await issueKey(c.var.shards.of(body.user_id), body), 201);
+    },
   )
   .openapi(
     operatorRoute({
@@ -60,8 +63,9 @@ export const apiKeysRouter = createRouter<DbEnv>()
       responses: { 200: jsonContent(z.object({ data: z.array(apiKeySchema) }), "The keys.") },
     }),
     async (c) => {
-      const { db, meter } = c.var;
+      const { meter } = c.var;
       const { id } = c.req.valid("param");
+      const db = c.var.shards.of(id);
       const [user, keys] = await db.batch(keysOfUser(db, id));
       if (user.length === 0) throw notFound("User");
       // Last use is recorded by the user's Coordinator on each request, not in D1.
@@ -82,7 +86,8 @@ export const apiKeysRouter = createRouter<DbEnv>()
       responses: { 200: jsonContent(messageSchema, "Revoked.") },
     }),
     async (c) => {
-      await revokeKey(c.var.db, announcer(c), c.req.valid("param").id);
+      const { id } = c.req.valid("param");
+      await revokeKey(c.var.shards.of(id), announcer(c), id);
       return c.json({ message: "API key revoked successfully." }, 200);
     },
   )
@@ -98,7 +103,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const updated = await updateKey(c.var.db, announcer(c), id, c.req.valid("json"));
+      const updated = await updateKey(c.var.shards.of(id), announcer(c), id, c.req.valid("json"));
       return c.json(presentApiKey(updated, undefined), 200);
     },
   )
@@ -112,7 +117,10 @@ export const apiKeysRouter = createRouter<DbEnv>()
       request: { params: idParams },
       responses: { 201: jsonContent(issuedKeySchema, "The new key, shown once.") },
     }),
-    async (c) => c.json(await rollKey(c.var.db, announcer(c), c.req.valid("param").id), 201),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json(await rollKey(c.var.shards.of(id), announcer(c), id), 201);
+    },
   )
   .openapi(
     operatorRoute({
@@ -125,12 +133,8 @@ export const apiKeysRouter = createRouter<DbEnv>()
       responses: { 201: jsonContent(signingSecretSchema, "The secret, shown once.") },
     }),
     async (c) => {
-      const secret = await issueSigningSecret(
-        c.var.db,
-        announcer(c),
-        c.env.ENCRYPTION_KEY,
-        c.req.valid("param").id,
-      );
+      const { id } = c.req.valid("param");
+      const secret = await issueSigningSecret(c.var.shards.of(id), announcer(c), c.env.ENCRYPTION_KEY, id);
       return c.json({ signing_secret: secret }, 201);
     },
   )
@@ -149,14 +153,9 @@ export const apiKeysRouter = createRouter<DbEnv>()
         ),
       },
     }),
-    async (c) =>
-      c.json(
-        await setCallbackOrigins(
-          c.var.db,
-          announcer(c),
-          c.req.valid("param").id,
-          c.req.valid("json").callback_origins,
-        ),
-        200,
-      ),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const origins = c.req.valid("json").callback_origins;
+      return c.json(await setCallbackOrigins(c.var.shards.of(id), announcer(c), id, origins), 200);
+    },
   );

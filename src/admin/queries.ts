@@ -1,10 +1,11 @@
 // The operator API's writes of users, workspaces, memberships, accounts and subscriptions, with the
 // checks each needs. Lookups that only decide an error share one batch with the others they go with.
 import { eq, like } from "drizzle-orm";
-import { insertedId } from "../db/batch";
+import { insertedId, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
 import type { SubscriptionStatus } from "../db/enums";
 import { accounts, subscriptions, users, workspaceMembers, workspaces } from "../db/schema";
+import { newUserShard, type ShardDatabases, shardOfId, shardSequenceStatements } from "../db/shards";
 import { invalidField, notFound } from "../http/errors";
 import type { NewAccount, NewUser, NewWorkspace } from "./schemas";
 
@@ -24,20 +25,41 @@ export async function requireUser(db: Database, userId: number) {
   if (!(await userById(db, userId).get())) throw unknownUser();
 }
 
-export async function createUser(db: Database, user: NewUser) {
-  // The unique email index decides, so two concurrent creations cannot both succeed.
+/**
+ * Creates the user in `shard` (default NEW_USER_SHARD). An email is unique across shards: the other
+ * shards are asked first, and the target shard's unique index settles a race within it. (Two operators
+ * creating one email in two shards at the same instant could both succeed; docs/scaling.md.)
+ */
+export async function createUser(shards: ShardDatabases, env: Env, { shard: chosen, ...user }: NewUser) {
+  const shard = chosen ?? newUserShard(env);
+  if (shard >= shards.count) throw invalidField("shard", "The selected shard is not bound.");
+  const elsewhere = await usersByEmail(shards, user.email, shard);
+  if (elsewhere.length > 0) throw emailTaken();
+  const db = shards.at(shard);
+  // No row of a shard exists before its id range is set (src/db/shards.ts); nothing to do for shard 0.
+  await runBatch(db, shardSequenceStatements(db, shard));
   const created = await db
     .insert(users)
     .values(user)
     .onConflictDoNothing({ target: users.email })
     .returning(userColumns)
     .get();
-  if (!created) throw invalidField("email", "The email has already been taken.");
+  if (!created) throw emailTaken();
   return created;
 }
 
-export const usersByEmail = (db: Database, email: string) =>
-  db.select(userColumns).from(users).where(eq(users.email, email));
+const emailTaken = () => invalidField("email", "The email has already been taken.");
+
+/** The users with this email in every shard (but `except`), concurrently. */
+export async function usersByEmail(shards: ShardDatabases, email: string, except?: number) {
+  const found = await Promise.all(
+    shards
+      .all()
+      .filter((_, shard) => shard !== except)
+      .map((db) => db.select(userColumns).from(users).where(eq(users.email, email))),
+  );
+  return found.flat();
+}
 
 export const slugify = (name: string) =>
   name
@@ -66,19 +88,29 @@ const SLUG_ATTEMPTS = 5;
  * requests can pick the same free slug at once; the unique index lets one win, the batch of the other
  * rolls back whole (no membership is written), and a derived slug is simply picked again.
  */
-export async function createWorkspace(db: Database, { user_id, slug, ...fields }: NewWorkspace) {
+export async function createWorkspace(shards: ShardDatabases, { user_id, slug, ...fields }: NewWorkspace) {
   const base = slug ?? slugify(fields.name);
+  // The workspace lives in its user's shard; a slug is unique across shards (the others are asked
+  // alongside; a race between two shards is settled by no index: docs/scaling.md).
+  const shard = shardOfId(user_id);
+  const db = shards.of(user_id);
+  // An explicit slug must be free; a derived one takes the first free suffix (slugs are [a-z0-9-],
+  // so LIKE has no wildcard to escape).
+  const slugsIn = (d: Database) =>
+    d
+      .select({ slug: workspaces.slug })
+      .from(workspaces)
+      .where(slug ? eq(workspaces.slug, slug) : like(workspaces.slug, `${base}%`));
   for (let attempt = 1; ; attempt++) {
-    const [user, taken] = await db.batch([
-      userById(db, user_id),
-      // An explicit slug must be free; a derived one takes the first free suffix (slugs are [a-z0-9-],
-      // so LIKE has no wildcard to escape).
-      db
-        .select({ slug: workspaces.slug })
-        .from(workspaces)
-        .where(slug ? eq(workspaces.slug, slug) : like(workspaces.slug, `${base}%`)),
+    const [[user, here], ...elsewhere] = await Promise.all([
+      db.batch([userById(db, user_id), slugsIn(db)]),
+      ...shards
+        .all()
+        .filter((_, other) => other !== shard)
+        .map((other) => slugsIn(other)),
     ]);
     if (user.length === 0) throw unknownUser();
+    const taken = [...here, ...elsewhere.flat()];
     if (slug && taken.length > 0) throw slugTaken();
     // After a few lost races, a random suffix ends the contest.
     const free = freeSlug(base, new Set(taken.map((row) => row.slug)));
@@ -102,10 +134,20 @@ export async function createWorkspace(db: Database, { user_id, slug, ...fields }
 }
 
 /** Adds the user to the workspace; adding a member again changes nothing. */
-export async function addMember(db: Database, workspaceId: number, userId: number) {
+export async function addMember(shards: ShardDatabases, workspaceId: number, userId: number) {
+  const db = shards.of(workspaceId);
   const [workspace, user] = await db.batch([workspaceById(db, workspaceId), userById(db, userId)]);
   if (workspace.length === 0) throw notFound("Workspace");
-  if (user.length === 0) throw unknownUser();
+  if (user.length === 0) {
+    // A workspace's members share its shard: every query of a request stays in one database.
+    const elsewhere = shardOfId(userId) !== shardOfId(workspaceId);
+    if (elsewhere && (await userById(shards.of(userId), userId).get()))
+      throw invalidField(
+        "user_id",
+        "The user is in another shard than the workspace; a workspace's members share its shard.",
+      );
+    throw unknownUser();
+  }
   await db.insert(workspaceMembers).values({ workspaceId, userId }).onConflictDoNothing();
 }
 

@@ -2,6 +2,7 @@
 // /api/v1 routes use (workspaceSchema, accountSchema).
 import { z } from "zod";
 import { ABILITIES, DEFAULTS, PLATFORMS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../db/enums";
+import { MAX_SHARDS } from "../db/shards";
 import { bodyId, isoDateTime } from "../lib/schemas";
 
 /** An image URL shown to people: http or https only (never `javascript:` or `data:`). */
@@ -17,6 +18,16 @@ export const createUserBody = z.object({
     .max(255)
     .transform((email) => email.toLowerCase())
     .meta({ example: "ada@example.com" }),
+  shard: z
+    .int({ error: "The shard field must be an integer." })
+    .min(0, { error: "The shard field must be an integer." })
+    .max(MAX_SHARDS - 1, { error: "The selected shard is not bound." })
+    .optional()
+    .meta({
+      description:
+        "The database the user and everything in their workspaces live in: 0 is `DB`, k is `DB_SHARD_<k>`. Default: the `NEW_USER_SHARD` setting (0 unless set). Users who share workspaces must share a shard.",
+      example: 0,
+    }),
 });
 
 export const findUserQuery = z.object({

@@ -6,7 +6,7 @@
 //   retried with exponential backoff, then dead-lettered after the queue's max_retries;
 // - `permanent`, `auth`: retrying cannot help: recorded (the row waits a full refresh interval, and the
 //   failure is logged) and acknowledged.
-import { createDb } from "../db/client";
+import { shardDatabases } from "../db/shards";
 import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../lib/queue";
 import { PlatformError } from "../platforms/types";
 import { emitAnalyticsSynced } from "../webhooks/emit";
@@ -23,13 +23,14 @@ export async function consumeAnalyticsSync(batch: MessageBatch<unknown>, env: En
 
 /** The consumer with its outside dependencies given (tests pass a fake platform or clock). */
 export async function syncMessages(batch: MessageBatch<unknown>, env: Env, deps: SyncDeps) {
-  const db = createDb(env.DB);
+  const shards = shardDatabases(env);
   await eachMessage(batch, {
     name: "analytics-sync",
     parse: parseSyncMessage,
     backoff: SYNC_BACKOFF,
     // Anything but a PlatformError is unexpected: eachMessage logs it and retries with the backoff.
     handle: async ({ row_id }, message) => {
+      const db = shards.of(row_id);
       try {
         const target = await syncRow(env, db, row_id, deps);
         if (target) {

@@ -14,8 +14,9 @@
 // the index entries of every published row (older posts synced within their interval are passed
 // over); an indexed "next due" column would make it exact.
 import { and, asc, eq, exists, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import { createDb, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { postPlatforms, posts, subscriptions } from "../db/schema";
+import { shardDatabases } from "../db/shards";
 import { enqueueSync } from "./messages";
 import { SYNCING_SUBSCRIPTIONS } from "./queries";
 
@@ -39,9 +40,13 @@ export const REFRESH_LIMIT = 100;
 export const refreshInterval = (age: number) =>
   REFRESH_TIERS.find(([below]) => age < below)?.[1] ?? LATE_INTERVAL;
 
+/** Every shard claims its own due rows: up to REFRESH_LIMIT each per run. */
 export async function refreshAnalytics(env: Env, now: Date): Promise<void> {
-  const ids = await claimDueRows(createDb(env.DB), now.getTime());
-  await enqueueSync(env.ANALYTICS_SYNC_QUEUE, ids);
+  await Promise.all(
+    shardDatabases(env)
+      .all()
+      .map(async (db) => enqueueSync(env.ANALYTICS_SYNC_QUEUE, await claimDueRows(db, now.getTime()))),
+  );
 }
 
 /** The due rows, claimed (their `analytics_synced_at` set to now). */

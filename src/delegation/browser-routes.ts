@@ -231,7 +231,8 @@ export const browserRouter = createRouter<DbEnv>()
         return channelPage(CALLBACK_PATH, parsed.id, name, channels);
       }
       return storeConnect(
-        c.var.db,
+        // The workspace's id names its shard (src/db/shards.ts).
+        c.var.shards.of(target.connect.workspaceId),
         c.env.ENCRYPTION_KEY,
         { ...target, connect: target.connect },
         adapter.platform,
@@ -239,7 +240,7 @@ export const browserRouter = createRouter<DbEnv>()
         clear,
       );
     }
-    const secret = await currentSigningSecret(c.var.db, c.env.ENCRYPTION_KEY, keyId);
+    const secret = await currentSigningSecret(c.var.shards.of(keyId), c.env.ENCRYPTION_KEY, keyId);
     if (!secret) return failed("The API key that requested this connection is no longer valid.");
     const location = await proofLocation(
       target.callbackUrl,
@@ -292,7 +293,7 @@ export const browserRouter = createRouter<DbEnv>()
     if (!pending || !channel)
       return backToApp(target, "connection_failed", "The chosen channel is not one of those offered.", clear);
     return storeConnect(
-      c.var.db,
+      c.var.shards.of(connect.connect.workspaceId),
       c.env.ENCRYPTION_KEY,
       connect,
       target.platform,

@@ -3,6 +3,7 @@
 // compile.
 import type { Database } from "../db/client";
 import type { Ability } from "../db/enums";
+import type { ShardDatabases } from "../db/shards";
 import type { ErrorStyle } from "./errors";
 import type { Meter } from "./meter";
 
@@ -21,15 +22,23 @@ type BaseVariables = { errorStyle?: ErrorStyle };
 /** Routes with nothing attached (the sandbox platform, the API reference). */
 export type BareEnv = { Bindings: Env; Variables: BaseVariables };
 
-/** Routes with the metered database (the operator API, media links, the delegation browser pages). */
-export type DbEnv = { Bindings: Env; Variables: BaseVariables & { db: Database; meter: Meter } };
+/**
+ * Routes with the metered databases (the operator API, media links, the delegation browser pages):
+ * `shards` opens the shard a path or body id names (src/db/shards.ts).
+ */
+export type DbEnv = { Bindings: Env; Variables: BaseVariables & { shards: ShardDatabases; meter: Meter } };
 
 /**
- * Routes behind an API key: the database, the key's principal, and `admitted`, which settles when the
+ * Routes behind an API key: `db`, the database of the key's shard, the key's principal, and `admitted`, which settles when the
  * gate's Coordinator call has admitted the request (src/http/gate.ts): it rejects with the 401, 403 or
  * 429 the request gets instead. `ability` is the one the route requires.
  */
 export type ApiEnv = {
   Bindings: Env;
-  Variables: DbEnv["Variables"] & { principal: Principal; admitted: () => Promise<void>; ability?: Ability };
+  Variables: DbEnv["Variables"] & {
+    db: Database;
+    principal: Principal;
+    admitted: () => Promise<void>;
+    ability?: Ability;
+  };
 };

@@ -1,6 +1,7 @@
 // The gate in front of every API-key route: who is calling (the key), whether they may (the 60 per
 // minute window in their Coordinator), with as few sequential remote calls as the request allows.
 //
+// - The key names its shard (src/db/shards.ts): the request opens only that database.
 // - Cold (a key this isolate has not seen): the D1 lookup first. Warm: the isolate's cached key.
 // - The Coordinator call then starts, and the route runs alongside it: a GET reads while the
 //   Coordinator counts, so a warm GET is one sequential hop. A write's database writes wait for the
@@ -16,6 +17,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AdmitResult, RateDecision } from "../coordinator";
 import { userCoordinator } from "../coordinator";
+import { shardOfKey } from "../db/shards";
 import { sha256Hex } from "../lib/crypto";
 import { bearerToken, type LoadedKey, loadKey, MAX_KEY_LENGTH } from "./auth";
 import type { ApiEnv } from "./env";
@@ -59,6 +61,10 @@ export const apiGate = (style: GateStyle) =>
     const token = bearerToken(c.req.header("authorization"));
     if (!token) throw refusal(style, "missing");
     if (token.length > MAX_KEY_LENGTH) throw refusal(style, "invalid");
+    // The key names its user's shard; everything the request reads or writes is there.
+    const shard = shardOfKey(token);
+    if (shard === null || shard >= c.var.shards.count) throw refusal(style, "invalid");
+    c.set("db", c.var.shards.at(shard));
     const hash = await sha256Hex(token);
     const expired = (k: LoadedKey) =>
       k.principal.expiresAt !== null && k.principal.expiresAt.getTime() <= now;

@@ -99,7 +99,7 @@ export const mediaLinksRouter = createRouter<DbEnv>().openapi(route, async (c) =
   if (verdict === "invalid") throw forbiddenLink("Invalid signature.");
   if (verdict === "expired") throw forbiddenLink("This link has expired.");
 
-  const row = await mediaToServe(c.var.db, id.data);
+  const row = await mediaToServe(c.var.shards.of(id.data), id.data);
   if (!row || row.state === "failed") throw notFound("Media");
   if (row.state === "processing") {
     throw conflict("The media item is still processing.", { "Retry-After": "5" });

@@ -3,7 +3,7 @@
 // stale. A row that needs another attempt keeps its message: it is retried with exponential backoff, or
 // after the platform's Retry-After; once Queues' retries run out it reaches `publish-dlq`, whose
 // consumer fails the rows still publishing.
-import { createDb } from "../db/client";
+import { shardDatabases } from "../db/shards";
 import { eachMessage, retryAfter } from "../lib/queue";
 import { defaultDeps, type PublishDeps } from "./deps";
 import { failExhausted } from "./exhausted";
@@ -18,12 +18,13 @@ export async function consumePublish(batch: MessageBatch<unknown>, env: Env, _ct
 
 /** The consumer with its dependencies given (tests swap the platform or the clock). */
 export async function publishBatch(batch: MessageBatch<unknown>, env: Env, deps: PublishDeps) {
-  const db = createDb(env.DB);
+  const shards = shardDatabases(env);
   await eachMessage(batch, {
     name: "publish",
     parse: parsePublishMessage,
     backoff: PUBLISH_BACKOFF,
     handle: async (body, message) => {
+      const db = shards.of(body.post_id);
       if (body.due !== undefined) {
         const woken = await claimWakeUp(db, env.PUBLISH_QUEUE, deps, body.post_id, body.due);
         if (woken !== "publish") return;
@@ -48,11 +49,11 @@ export async function consumePublishDeadLetters(
 
 /** Dead letters: the post's rows still publishing have had every retry, so they fail. Idempotent. */
 export async function deadLetterBatch(batch: MessageBatch<unknown>, env: Env, deps: PublishDeps) {
-  const db = createDb(env.DB);
+  const shards = shardDatabases(env);
   for (const message of batch.messages) {
     const body = parsePublishMessage(message.body);
     try {
-      if (body) await failExhausted(db, env, body, deps.now());
+      if (body) await failExhausted(shards.of(body.post_id), env, body, deps.now());
       message.ack();
     } catch (error) {
       console.error("publish-dlq: could not fail the rows of a post", body?.post_id, error);

@@ -4,8 +4,9 @@
 // engine) included. Re-driving sends the same `{post_id}` message a publish sends, so the same lease
 // claim decides who publishes; each stuck row or post is marked, so it is re-driven once per deadline.
 import { and, eq, inArray, lte, notExists, sql } from "drizzle-orm";
-import { createDb } from "../db/client";
+import type { Database } from "../db/client";
 import { postPlatforms, posts } from "../db/schema";
+import { shardDatabases } from "../db/shards";
 import { claimDuePosts } from "./claim";
 import { leaseFree } from "./lease";
 import { enqueuePublish } from "./messages";
@@ -15,18 +16,20 @@ export const WAKE_UP_GRACE_MS = 30_000;
 /** A PUBLISHING row with no progress (an attempt started, an outcome recorded) for this long is stuck. */
 export const STUCK_AFTER_MS = 10 * 60_000;
 
+/** Every shard, concurrently: a shard is swept like the one database it is. */
 export async function sweepPublishing(env: Env, now: Date): Promise<void> {
-  const db = createDb(env.DB);
-  await claimDuePosts(db, env.PUBLISH_QUEUE, new Date(now.getTime() - WAKE_UP_GRACE_MS));
-  await redriveStuck(db, env.PUBLISH_QUEUE, now.getTime());
+  await Promise.all(
+    shardDatabases(env)
+      .all()
+      .map(async (db) => {
+        await claimDuePosts(db, env.PUBLISH_QUEUE, new Date(now.getTime() - WAKE_UP_GRACE_MS));
+        await redriveStuck(db, env.PUBLISH_QUEUE, now.getTime());
+      }),
+  );
 }
 
 /** Re-drives stuck posts; answers their ids. */
-export async function redriveStuck(
-  db: ReturnType<typeof createDb>,
-  queue: Queue,
-  now: number,
-): Promise<number[]> {
+export async function redriveStuck(db: Database, queue: Queue, now: number): Promise<number[]> {
   const at = new Date(now);
   const before = new Date(now - STUCK_AFTER_MS);
   const publishingRows = db

@@ -6,8 +6,9 @@
 // deliveries fail without being sent. `webhooks-dlq` fails whatever delivery still pends when its
 // message runs out of Queues' retries.
 import { and, eq, exists, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import { createDb, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { type DeliveryAttempt, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import { shardDatabases } from "../db/shards";
 import { decryptSecret } from "../lib/crypto";
 import { eachMessage, MAX_QUEUE_DELAY_SECONDS, retryAfter } from "../lib/queue";
 import { attemptDelivery } from "./attempt";
@@ -20,14 +21,14 @@ export const LEASE_MS = 60_000;
 const DISABLED_REASON = `Every delivery attempt failed for ${DISABLE_AFTER_MS / (24 * 3600_000)} days.`;
 
 export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
+  const shards = shardDatabases(env);
   await eachMessage(batch, {
     name: "webhooks",
     parse: parseWebhookMessage,
     // Only for the unexpected (D1 down): attempts schedule their own retries.
     backoff: { base: 30, cap: MAX_QUEUE_DELAY_SECONDS },
     handle: async ({ delivery_id }, message) => {
-      const retryIn = await deliverOnce(env, db, delivery_id);
+      const retryIn = await deliverOnce(env, shards.of(delivery_id), delivery_id);
       if (retryIn !== null) retryAfter(message, retryIn);
     },
   });
@@ -35,12 +36,13 @@ export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): P
 
 /** Dead letters: the message ran out of retries, so a delivery still pending fails. */
 export async function consumeWebhookDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
+  const shards = shardDatabases(env);
   for (const message of batch.messages) {
     const body = parseWebhookMessage(message.body);
     try {
       if (body)
-        await db
+        await shards
+          .of(body.delivery_id)
           .update(webhookDeliveries)
           .set({ status: "failed", nextAttemptAt: null, attemptStartedAt: null, updatedAt: new Date() })
           .where(and(eq(webhookDeliveries.id, body.delivery_id), eq(webhookDeliveries.status, "pending")));

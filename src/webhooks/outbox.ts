@@ -4,9 +4,10 @@
 // and the cron's sweep emits it again; emission is idempotent by event id (`<post>_<at>`), so nothing is
 // told twice.
 import { and, eq, lt, sql } from "drizzle-orm";
-import { createDb, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import type { PostStatus } from "../db/enums";
 import { posts, webhookOutbox } from "../db/schema";
+import { shardDatabases } from "../db/shards";
 import { emitPostSettled } from "./emit";
 
 /** Rows older than this are the sweep's: younger ones belong to an emission still running. */
@@ -45,9 +46,17 @@ export async function emitFromOutbox(env: Env, db: Database, postId: number, at:
   return true;
 }
 
-/** The cron's part: settlements whose emission did not finish, oldest first. */
+/** The cron's part: settlements whose emission did not finish, oldest first, in every shard. */
 export async function sweepOutbox(env: Env, now: Date): Promise<number> {
-  const db = createDb(env.DB);
+  const emitted = await Promise.all(
+    shardDatabases(env)
+      .all()
+      .map((db) => sweepShardOutbox(env, db, now)),
+  );
+  return emitted.reduce((sum, n) => sum + n, 0);
+}
+
+async function sweepShardOutbox(env: Env, db: Database, now: Date): Promise<number> {
   const left = await db
     .select()
     .from(webhookOutbox)

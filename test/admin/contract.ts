@@ -1,6 +1,9 @@
 // The route contracts of the operator API (/admin/v1): every route, behind the operator token. Budgets
 // count the handler's own D1 round trips (no key lookup here); the key list calls the user's
-// Coordinator (each key's last use), and every key change tells it the key changed.
+// Coordinator (each key's last use), and every key change tells it the key changed. The tests run two
+// shards (src/db/shards.ts): a user's email and a workspace's slug are checked in every shard at once
+// (one round trip per shard, one hop), before the write in the user's shard.
+import { shardOfId } from "../../src/db/shards";
 import { admin } from "../support/client";
 import type { RouteContract } from "../support/contract";
 import { createUser } from "../support/seed";
@@ -18,7 +21,7 @@ export const adminContracts: RouteContract[] = [
       body: { name: "Ada", email: `ada-${unique()}@example.test` },
     }),
     status: 201,
-    budget: { db: 1, gate: 0, hops: 1 },
+    budget: { db: 2, gate: 0, hops: 2 },
   },
   {
     method: "GET",
@@ -30,7 +33,7 @@ export const adminContracts: RouteContract[] = [
       return { path: `/admin/v1/users?email=${encodeURIComponent(email)}` };
     },
     status: 200,
-    budget: { db: 1, gate: 0, hops: 1 },
+    budget: { db: 2, gate: 0, hops: 1 },
   },
   {
     method: "POST",
@@ -42,7 +45,7 @@ export const adminContracts: RouteContract[] = [
       body: { user_id: t.user.id, name: `Acme ${unique()}` },
     }),
     status: 201,
-    budget: { db: 2, gate: 0, hops: 2 },
+    budget: { db: 3, gate: 0, hops: 2 },
   },
   {
     method: "POST",
@@ -50,7 +53,8 @@ export const adminContracts: RouteContract[] = [
     auth: "admin",
     jsonBody: true,
     request: async (t) => {
-      const member = await createUser();
+      // A member shares the workspace's shard.
+      const member = await createUser("Member", shardOfId(t.workspace.id));
       return { path: `/admin/v1/workspaces/${t.workspace.id}/members`, body: { user_id: member.id } };
     },
     status: 201,

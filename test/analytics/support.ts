@@ -7,6 +7,7 @@ import type { Platform } from "../../src/db/enums";
 import { publishingAdapter } from "../../src/platforms";
 import { admin, call } from "../support/client";
 import type { Tenant } from "../support/contract";
+import { d1Of } from "../support/db";
 import { createPost } from "../support/seed";
 
 export type Metrics = {
@@ -37,7 +38,8 @@ export async function subscribe(userId: number, status = "active") {
 
 /** The platform row ids of a post, in account order. */
 export async function rowIds(postId: number): Promise<number[]> {
-  const { results } = await env.DB.prepare("SELECT id FROM post_platforms WHERE post_id = ? ORDER BY id")
+  const { results } = await d1Of(postId)
+    .prepare("SELECT id FROM post_platforms WHERE post_id = ? ORDER BY id")
     .bind(postId)
     .all<{ id: number }>();
   return results.map((r) => r.id);
@@ -61,13 +63,15 @@ export async function setRow(rowId: number, state: RowState) {
   const values = entries.map(([, value]) =>
     value !== null && typeof value === "object" ? JSON.stringify(value) : value,
   );
-  await env.DB.prepare(`UPDATE post_platforms SET ${assignments} WHERE id = ?`)
+  await d1Of(rowId)
+    .prepare(`UPDATE post_platforms SET ${assignments} WHERE id = ?`)
     .bind(...values, rowId)
     .run();
 }
 
 export async function readRow(rowId: number) {
-  const row = await env.DB.prepare("SELECT * FROM post_platforms WHERE id = ?")
+  const row = await d1Of(rowId)
+    .prepare("SELECT * FROM post_platforms WHERE id = ?")
     .bind(rowId)
     .first<Record<string, any>>();
   return { ...row!, analytics: JSON.parse(row!.analytics as string) } as Record<string, any>;
@@ -125,9 +129,10 @@ export async function publishOnSandbox(rowId: number, account: SandboxAccount, t
     post_url: published.url,
     posted_on: [Date.now()],
   });
-  await env.DB.prepare(
-    "UPDATE posts SET status = 'PUBLISHED' WHERE id = (SELECT post_id FROM post_platforms WHERE id = ?)",
-  )
+  await d1Of(rowId)
+    .prepare(
+      "UPDATE posts SET status = 'PUBLISHED' WHERE id = (SELECT post_id FROM post_platforms WHERE id = ?)",
+    )
     .bind(rowId)
     .run();
   return published;

@@ -12,6 +12,8 @@ export const bare = createRouter<BareEnv>().get("/", (c) => {
 });
 
 export const withDb = createRouter<DbEnv>().get("/", (c) => {
+  void c.var.shards.of(1);
+  // @ts-expect-error no single database before a key names its shard: the route opens the one an id names
   void c.var.db;
   // @ts-expect-error no principal before authentication (operator API, media links)
   void c.var.principal;
@@ -20,6 +22,7 @@ export const withDb = createRouter<DbEnv>().get("/", (c) => {
 
 export const authed = createRouter<ApiEnv>().get("/", (c) => {
   void c.var.db;
+  void c.var.shards;
   void c.var.principal.userId;
   return c.text("ok");
 });

@@ -1,10 +1,9 @@
 // The route contracts of the posts API (test/support/contract.ts). The GET of one post is the richest
 // answer: every row published with metrics, media, a label, an auto_plug and comments, so the whole
 // documented Post is checked against a real answer.
-import { env } from "cloudflare:workers";
 import { call } from "../support/client";
 import type { RouteContract, Tenant } from "../support/contract";
-import { insertComment, insertMedia, publishRows } from "../support/db";
+import { d1Of, insertComment, insertMedia, publishRows } from "../support/db";
 import { createPost } from "../support/seed";
 
 const newPost = async (t: Tenant) => (await createPost(t)).id as number;
@@ -12,11 +11,14 @@ const newPost = async (t: Tenant) => (await createPost(t)).id as number;
 /** A post whose publication failed on its account, as the publisher leaves it. */
 async function failedPost(t: Tenant) {
   const id = await newPost(t);
-  await env.DB.batch([
-    env.DB.prepare("UPDATE posts SET status = 'FAILED' WHERE id = ?").bind(id),
-    env.DB.prepare(
-      `UPDATE post_platforms SET status = 'FAILED', attempts = 1, error = '{"code":"server_error","message":"Unavailable."}' WHERE post_id = ?`,
-    ).bind(id),
+  const d1 = d1Of(id);
+  await d1.batch([
+    d1.prepare("UPDATE posts SET status = 'FAILED' WHERE id = ?").bind(id),
+    d1
+      .prepare(
+        `UPDATE post_platforms SET status = 'FAILED', attempts = 1, error = '{"code":"server_error","message":"Unavailable."}' WHERE post_id = ?`,
+      )
+      .bind(id),
   ]);
   return id;
 }

@@ -87,8 +87,9 @@ const send = (contract: RouteContract, request: ContractRequest, key: string | n
 const keyOf = (contract: RouteContract, tenant: Tenant) =>
   contract.auth === "admin" ? ADMIN_TOKEN : tenant.key;
 
-async function prepared(contract: RouteContract) {
-  const tenant = await createTenant();
+/** A tenant in `shard` (src/db/shards.ts), with the contract's setup done. */
+async function preparedIn(contract: RouteContract, shard: number) {
+  const tenant = await createTenant({}, shard);
   await contract.setup?.(tenant);
   return tenant;
 }
@@ -99,11 +100,13 @@ async function exhaustRateLimit(userId: number) {
   for (let i = 0; i < 60; i++) await coordinator.hit(60, 60_000);
 }
 
-export function routeContract(contract: RouteContract) {
+/** The contract for a tenant of `shard` (src/db/shards.ts). */
+export function routeContract(contract: RouteContract, shard = 0) {
   const { method, route } = contract;
+  const prepared = (c: RouteContract, inShard = shard) => preparedIn(c, inShard);
   const unauthenticated = contract.coded ? { missing: "missing_api_key", invalid: "invalid_api_key" } : null;
 
-  describe(`${method} ${route}: route contract`, () => {
+  describe(`${method} ${route}: route contract${shard ? ` in shard ${shard}` : ""}`, () => {
     it(`answers ${contract.status} with its documented schema, within its budget`, async () => {
       const tenant = await prepared(contract);
       const request = await contract.request(tenant);
@@ -209,7 +212,9 @@ export function routeContract(contract: RouteContract) {
       const foreign = contract.foreign;
       it("answers 404 for another tenant's record", async () => {
         const victim = await prepared(contract);
-        const attacker = await prepared(contract);
+        // Shard 0's victim meets an attacker of its own shard (test/contract.test.ts) and shard 1's one of
+        // shard 0: ids of another shard are not found either.
+        const attacker = await prepared(contract, 0);
         const res = await send(contract, await foreign(victim), keyOf(contract, attacker));
         expect(res.status).toBe(404);
         expectDocumented(method, route, res);

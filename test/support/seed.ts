@@ -6,8 +6,13 @@ let counter = 0;
 const unique = () =>
   `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-export async function createUser(name = "Test User") {
-  const res = await admin<{ id: number }>("POST", "/users", { name, email: `user-${unique()}@example.test` });
+/** A user in the default shard, or in `shard` (src/db/shards.ts). */
+export async function createUser(name = "Test User", shard?: number) {
+  const res = await admin<{ id: number }>("POST", "/users", {
+    name,
+    email: `user-${unique()}@example.test`,
+    ...(shard === undefined ? {} : { shard }),
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -52,8 +57,8 @@ export async function createKey(userId: number, abilities = ALL_ABILITIES, expir
 }
 
 /** A user with one workspace, two accounts and a key holding every ability. */
-export async function createTenant(workspaceFields: Record<string, unknown> = {}) {
-  const user = await createUser();
+export async function createTenant(workspaceFields: Record<string, unknown> = {}, shard?: number) {
+  const user = await createUser("Test User", shard);
   const workspace = await createWorkspace(user.id, workspaceFields);
   const twitter = await createAccount(workspace.id, "twitter");
   const linkedin = await createAccount(workspace.id, "linkedin");

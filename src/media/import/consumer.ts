@@ -4,8 +4,9 @@
 // faults retry with exponential backoff; after the last retry the message lands in `media-import-dlq`,
 // whose consumer marks the item failed.
 import { and, eq, sql } from "drizzle-orm";
-import { createDb, type Database } from "../../db/client";
+import type { Database } from "../../db/client";
 import { media } from "../../db/schema";
+import { shardDatabases } from "../../db/shards";
 import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../../lib/queue";
 import { emitMediaSettled } from "../../webhooks/emit";
 import { mediaLimits, roomFor } from "../config";
@@ -29,13 +30,14 @@ export const isImportMessage = (body: unknown): body is MediaImportMessage =>
 export const IMPORT_BACKOFF: Backoff = { base: 10, cap: 600 };
 
 export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
+  const shards = shardDatabases(env);
   await eachMessage(batch, {
     name: "media-import",
     parse: (body) => (isImportMessage(body) ? body : null),
     backoff: IMPORT_BACKOFF,
     // Anything but an ImportFailure is unexpected: eachMessage logs it and retries with the backoff.
     handle: async ({ media_id: id }, message) => {
+      const db = shards.of(id);
       try {
         await importMedia(env, db, id);
       } catch (error) {
@@ -56,9 +58,10 @@ export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env)
 
 /** Dead letters: the item's retries are exhausted, so it is failed for good. */
 export async function consumeMediaImportDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
+  const shards = shardDatabases(env);
   for (const message of batch.messages) {
     if (isImportMessage(message.body)) {
+      const db = shards.of(message.body.media_id);
       const key = await markFailed(db, message.body.media_id, "import retries exhausted");
       // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
       if (key) {

@@ -1,0 +1,26 @@
+// Every resource's route contracts, in one list: test/contract.test.ts runs them for tenants of shard 0,
+// test/scaling/contract-shard-1.test.ts for tenants of shard 1.
+import { accountsContracts } from "./accounts/contract";
+import { adminContracts } from "./admin/contract";
+import { analyticsContracts } from "./analytics/contract";
+import { delegationContracts } from "./delegation/contract";
+import { foldersContracts } from "./folders/contract";
+import { labelsContracts } from "./labels/contract";
+import { mediaContracts } from "./media/contract";
+import { postsContracts } from "./posts/contract";
+import type { RouteContract } from "./support/contract";
+import { webhooksContracts } from "./webhooks/contract";
+import { workspacesContracts } from "./workspaces/contract";
+
+export const CONTRACTS: RouteContract[] = [
+  ...workspacesContracts,
+  ...accountsContracts,
+  ...labelsContracts,
+  ...foldersContracts,
+  ...postsContracts,
+  ...mediaContracts,
+  ...analyticsContracts,
+  ...webhooksContracts,
+  ...delegationContracts,
+  ...adminContracts,
+];
