@@ -4,7 +4,8 @@
 import { adminCall, readVars } from "./lib.mjs";
 
 const COMMANDS = {
-  "create-user": { method: "POST", path: () => "/users", flags: "--name --email" },
+  // --shard: the D1 database the user and their workspaces live in (docs/scaling.md); default NEW_USER_SHARD.
+  "create-user": { method: "POST", path: () => "/users", flags: "--name --email [--shard 0]" },
   "find-user": {
     method: "GET",
     body: false,
@@ -85,7 +86,7 @@ function toBody(command, flags) {
     if (PATH_ONLY.has(name) && command !== "create-account") continue;
     if (name === "abilities" || name === "callback_origins")
       body[name] = value === "true" ? [] : value.split(",").filter(Boolean);
-    else if (name.endsWith("_id")) body[name] = Number(value);
+    else if (name.endsWith("_id") || name === "shard") body[name] = Number(value);
     else if (name.startsWith("is_")) body[name] = value === "true";
     else if (name === "expires_at" && value === "none") body[name] = null;
     else body[name] = value;

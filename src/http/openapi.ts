@@ -138,7 +138,7 @@ export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
     type: "http",
     scheme: "bearer",
     description:
-      "An API key (`spk_…`), created by the operator API and shown once. Each key carries abilities: `posts`, `workspaces`, `accounts`, `labels`.",
+      "An API key (`spk_…`, or `spk<n>_…` for a user in shard n), created by the operator API and shown once. Each key carries abilities: `posts`, `workspaces`, `accounts`, `labels`.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", {
     type: "http",
@@ -155,7 +155,7 @@ export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
         "",
         "Every `/api/v1` request carries `Authorization: Bearer <API key>`. Each user may make 60 requests per minute across all of their keys; every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`, and `Server-Timing` says what the request spent (`db` round trips, `gate` Durable Object calls, `hops`: remote calls made one after another, `rows`: rows the database read).",
         "",
-        "Reads may be served by the database replica nearest to the caller. Every answer carries `X-D1-Bookmark`; send its value back in the `X-D1-Bookmark` request header and the request reads data at least as fresh as that answer (read your own writes). A value that is not a bookmark is a 400.",
+        "Reads may be served by the database replica nearest to the caller. Every answer carries `X-D1-Bookmark`; send its value back, unchanged, in the `X-D1-Bookmark` request header and the request reads data at least as fresh as that answer (read your own writes). A value that is not a bookmark is a 400.",
       ].join("\n"),
     },
     servers: [{ url: publicOrigin(c.env as Pick<Env, "PUBLIC_BASE_URL">, c.req.url) }],
