@@ -231,20 +231,23 @@ async function call(base, route, users, check = false) {
   });
   const text = await res.text();
   const ms = performance.now() - started;
+  const bytes = new TextEncoder().encode(text).length;
   const expected = route.status ?? 200;
   if (res.status !== expected)
     throw new Error(
       `${route.method ?? "GET"} ${route.path} answered ${res.status}, not ${expected}${res.status === 429 ? " (rate limited: the per-user budget is wrong)" : ""}: ${text.slice(0, 2000)}`,
     );
   if (check && route.check) route.check(JSON.parse(text));
-  return { ms, ...serverTiming(res.headers.get("server-timing")) };
+  return { ms, bytes, ...serverTiming(res.headers.get("server-timing")) };
 }
 
-/** `db;dur=1.2;desc="3", gate;dur=0.4, hops;desc="1", rows;desc="12"` → {db: 3, hops: 1, rows: 12}. */
+/** `db;dur=1.2;desc="3", gate;dur=0.4, hops;desc="1", rows;desc="12"` → {db: 3, dbMs: 1.2, hops: 1, rows: 12}. */
 function serverTiming(header) {
   const figures = {};
   for (const entry of (header ?? "").split(",")) {
     const [name, ...params] = entry.trim().split(";");
+    const dur = params.map((p) => /^\s*dur=([\d.]+)\s*$/.exec(p)).find(Boolean);
+    if (name === "db" && dur) figures.dbMs = Number(dur[1]);
     const desc = params.map((p) => /^\s*desc="?([^"]*)"?\s*$/.exec(p)).find(Boolean);
     if (desc && ["db", "hops", "rows"].includes(name) && desc[1] !== "" && Number.isFinite(Number(desc[1])))
       figures[name] = Number(desc[1]);
@@ -279,6 +282,7 @@ async function measure(base, route, users) {
     return values.length === all.length ? percentile(values, 50) : undefined;
   };
   const times = sequential.map((r) => r.ms);
+  const dbTimes = sequential.map((r) => r.dbMs).filter((v) => v !== undefined);
   return {
     route,
     rps: (CONCURRENT / elapsed) * 1000,
@@ -287,6 +291,13 @@ async function measure(base, route, users) {
     hops: median("hops"),
     db: median("db"),
     rows: median("rows"),
+    // Of the one-at-a-time p50, what the database took (Server-Timing's db dur) and the answer's size.
+    dbMs: dbTimes.length === sequential.length ? percentile(dbTimes, 50) : undefined,
+    kb:
+      percentile(
+        sequential.map((r) => r.bytes),
+        50,
+      ) / 1024,
   };
 }
 
@@ -302,6 +313,8 @@ function table(results) {
     figure(r.hops),
     figure(r.db),
     figure(r.rows),
+    r.dbMs === undefined ? "–" : r.dbMs.toFixed(1),
+    r.kb.toFixed(1),
   ]);
   const head = [
     "route",
@@ -312,6 +325,8 @@ function table(results) {
     "hops",
     "db trips",
     "rows read",
+    "db ms (p50)",
+    "answer KB",
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) =>
