@@ -4,7 +4,9 @@ import { z } from "zod";
 import type { ApiEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonContent } from "../http/openapi";
+import { simplePage } from "../http/pagination";
 import { apiRoute, createRouter } from "../http/router";
+import { publicOrigin } from "../lib/origin";
 import { textId } from "../lib/schemas";
 import { enqueueSync } from "./messages";
 import {
@@ -16,6 +18,7 @@ import {
 import { accountReport, overallReport, postReport, syncTargets, workspaceReport } from "./queries";
 import {
   accountPostsAnalyticsSchema,
+  accountReportQuery,
   overallAnalyticsSchema,
   postAnalyticsSchema,
   syncAnswerSchema,
@@ -68,17 +71,26 @@ export const analyticsRouter = createRouter<ApiEnv>()
       path: "/accounts/{account}",
       tags,
       summary: "Analytics of an account",
-      description: `The account's total and every platform row published (or to be published) on it, newest platform post first.\n\n${METRICS}`,
-      request: { params: z.object({ account: textId() }) },
+      description: `The account's total (over all its rows) and one page of the platform rows published (or to be published) on it, newest platform post first: 100 per page unless \`per_page\` says otherwise, \`next_page_url\` null on the last page. A page reads what it shows, however many rows the account has.\n\n${METRICS}`,
+      request: { params: z.object({ account: textId() }), query: accountReportQuery },
       responses: { 200: jsonContent(accountPostsAnalyticsSchema, "The account's analytics.") },
       errors: [404],
     }),
     async (c) => {
       const { db, principal } = c.var;
       const { account } = c.req.valid("param");
-      const [found, [total], rows] = await accountReport(db, principal.userId, account);
+      const { page, per_page } = c.req.valid("query");
+      const request = {
+        requestUrl: c.req.url,
+        origin: publicOrigin(c.env, c.req.url),
+        page,
+        perPage: per_page,
+      };
+      const [found, [total], rows] = await accountReport(db, principal.userId, account, request);
       if (found.length === 0) throw notFound("Account");
-      return c.json(presentAccountPosts(account, total, rows), 200);
+      // The query reads one row past the page: there is a next page when it came back.
+      const report = presentAccountPosts(account, total, rows.slice(0, per_page));
+      return c.json({ ...report, ...simplePage(request, rows.length > per_page) }, 200);
     },
   )
   .openapi(

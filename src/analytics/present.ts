@@ -74,11 +74,12 @@ export function presentPostAnalytics(
 
 type AccountRow = Omit<PostRow, "accountId"> & { platformPostId: string | null; postId: number };
 
+/** The report without its page fields, which the router adds (src/http/pagination.ts simplePage). */
 export function presentAccountPosts(
   accountId: number,
   total: Totals | undefined,
   rows: AccountRow[],
-): z.output<typeof accountPostsAnalyticsSchema> {
+): Pick<z.output<typeof accountPostsAnalyticsSchema>, "account_id" | "total" | "platform_posts"> {
   return {
     account_id: accountId,
     total: total ?? ZERO_TOTALS,

@@ -3,7 +3,7 @@
 // reads one row per account, however many rows the accounts have. A post's total is summed from its own
 // rows (json_extract over `post_platforms.analytics`): a post has few. Each report is one batch: one D1
 // round trip.
-import { and, asc, desc, eq, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, desc, eq, exists, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accountMetrics, accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
 import { inUserWorkspaces } from "../workspaces/queries";
@@ -140,9 +140,19 @@ export function postReport(db: Database, userId: number, postId: number) {
  * The account, its total and its rows, newest platform post first: one batch. (The list has every row
  * of the account: unlike the total, it grows with the account.)
  */
-export function accountReport(db: Database, userId: number, accountId: number) {
+export function accountReport(
+  db: Database,
+  userId: number,
+  accountId: number,
+  page: { page: number; perPage: number },
+) {
   const thisAccount = eq(accounts.id, accountId);
-  const rowsOfAccount = inArray(postPlatforms.accountId, visibleAccounts(db, userId, thisAccount));
+  // `account_id = ?` (not IN a subquery) so the page walks post_platforms_account_order_idx in order;
+  // the visibility check is a constant condition, evaluated once.
+  const rowsOfAccount = and(
+    eq(postPlatforms.accountId, accountId),
+    exists(visibleAccounts(db, userId, thisAccount)),
+  );
   return db.batch([
     visibleAccounts(db, userId, thisAccount),
     accountsTotal(db, userId, thisAccount),
@@ -163,7 +173,10 @@ export function accountReport(db: Database, userId: number, accountId: number) {
         desc(sql`length(${postPlatforms.platformPostId})`),
         desc(postPlatforms.platformPostId),
         desc(postPlatforms.id),
-      ),
+      )
+      // One more than the page: whether a next page exists, without counting the account's rows.
+      .limit(page.perPage + 1)
+      .offset((page.page - 1) * page.perPage),
   ]);
 }
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { accountAnalyticsSchema } from "../accounts/schemas";
 import { PLATFORMS, POST_STATUSES } from "../db/enums";
+import { pageQuery, simplePageFields } from "../lib/schemas";
 
 const count = (description: string) => z.int().min(0).meta({ description });
 
@@ -68,10 +69,13 @@ export const accountPostsAnalyticsSchema = z
       )
       .meta({
         description:
-          "Every platform row of the account, newest platform post first (by `platform_post_id`, numerically); rows not published yet last.",
+          "One page (`page`, `per_page`: 100 unless asked otherwise) of the account's platform rows, newest platform post first (by `platform_post_id`, numerically); rows not published yet last.",
       }),
+    ...simplePageFields,
   })
   .meta({ id: "AccountPostsAnalytics" });
+
+export const accountReportQuery = z.object(pageQuery(100));
 
 /** One account's totals inside a workspace or overall report. */
 export const accountTotalSchema = z

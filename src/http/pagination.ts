@@ -24,18 +24,38 @@ export type PageRequest = {
   perPage: number;
 };
 
-/** One page of a list: `{data, current_page, …, total}`, the one shape every paginated list answers. */
-export function paginated<T>(request: PageRequest, data: T[], total: number) {
-  const { page, perPage } = request;
+/** The list's path on the public origin, and the URL of its page `n` (other parameters kept). */
+function pageUrls(request: PageRequest) {
   const requested = new URL(request.requestUrl);
   const path = `${request.origin}${requested.pathname}`;
-  const lastPage = Math.max(1, Math.ceil(total / perPage));
   const pageUrl = (n: number) => {
     const params = new URLSearchParams(requested.search);
     params.delete("page");
     params.append("page", String(n));
     return `${path}?${params.toString()}`;
   };
+  return { path, pageUrl };
+}
+
+/**
+ * Laravel's simple paginator fields, for a list whose length is not counted (`more`: a next page
+ * exists): `{current_page, per_page, next_page_url, prev_page_url}`.
+ */
+export function simplePage(request: PageRequest, more: boolean) {
+  const { pageUrl } = pageUrls(request);
+  return {
+    current_page: request.page,
+    per_page: request.perPage,
+    next_page_url: more ? pageUrl(request.page + 1) : null,
+    prev_page_url: request.page > 1 ? pageUrl(request.page - 1) : null,
+  };
+}
+
+/** One page of a list: `{data, current_page, …, total}`, the one shape every paginated list answers. */
+export function paginated<T>(request: PageRequest, data: T[], total: number) {
+  const { page, perPage } = request;
+  const { path, pageUrl } = pageUrls(request);
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
   const prev = page > 1 ? pageUrl(page - 1) : null;
   const next = page < lastPage ? pageUrl(page + 1) : null;
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;

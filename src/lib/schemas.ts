@@ -79,6 +79,14 @@ export const zonedTime = () => z.string().meta({ example: "2026-11-21T09:15:00+0
 /** `{message}` answers of deletes and other calls that return no record. */
 export const messageSchema = z.object({ message: z.string() }).meta({ id: "Message" });
 
+/** Laravel's simple paginator fields (simplePage in src/http/pagination.ts): a list that is not counted. */
+export const simplePageFields = {
+  current_page: z.int(),
+  per_page: z.int(),
+  next_page_url: z.string().nullable().meta({ description: "The next page, or null on the last one." }),
+  prev_page_url: z.string().nullable(),
+};
+
 /** Laravel's LengthAwarePaginator fields around a page of `item`. */
 export const paginated = <T extends z.ZodType>(item: T) =>
   z.object({

@@ -152,7 +152,15 @@ describe("GET /api/v1/analytics/accounts/{account}", () => {
     const t = await createTenant();
     const res = await getJson(t, `/api/v1/analytics/accounts/${t.accounts[1]!.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ account_id: t.accounts[1]!.id, total: ZERO, platform_posts: [] });
+    expect(res.body).toEqual({
+      account_id: t.accounts[1]!.id,
+      total: ZERO,
+      platform_posts: [],
+      current_page: 1,
+      per_page: 100,
+      next_page_url: null,
+      prev_page_url: null,
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { GAP_UNITS, PLATFORMS, POST_STATUSES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
@@ -122,6 +123,14 @@ export const postPlatforms = sqliteTable(
   (t) => [
     index("post_platforms_post_id_idx").on(t.postId),
     index("post_platforms_account_id_idx").on(t.accountId, t.platformPostId),
+    // The account report's order (newest platform post first, numerically: longer ids are larger), so a
+    // page of it walks the index instead of sorting every row of the account (src/analytics/queries.ts).
+    index("post_platforms_account_order_idx").on(
+      t.accountId,
+      sql`length(platform_post_id)`,
+      t.platformPostId,
+      t.id,
+    ),
     index("post_platforms_sync_idx").on(t.status, t.analyticsSyncedAt),
   ],
 );

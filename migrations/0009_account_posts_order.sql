@@ -1,0 +1,1 @@
+CREATE INDEX `post_platforms_account_order_idx` ON `post_platforms` (`account_id`,length(platform_post_id),`platform_post_id`,`id`);
