@@ -8,10 +8,12 @@
 // PLUG_LEASE_MS by a later sync, through the same kind of conditional UPDATE on the claim it saw, and
 // that retried attempt first looks the reply up by its fingerprint (`sp-plug-<row id>`), replying again
 // only when the platform has none. A failure never fails the sync: it is logged and retried after the
-// lease, at the row's next sync.
+// lease, at the row's next sync, unless the platform refused the reply for good (a permanent error: the
+// text breaks its rules), which is recorded in `plug_error` and ends the plug.
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { postPlatforms } from "../db/schema";
+import { PlatformError } from "../platforms/types";
 import { autoPlugInput } from "../posts/schemas";
 import type { SyncTarget } from "./sync";
 
@@ -20,13 +22,13 @@ export const PLUG_LEASE_MS = 10 * 60_000;
 
 export const plugFingerprint = (rowId: number) => `sp-plug-${rowId}`;
 
-export type PlugOutcome = "none" | "busy" | "replied" | "reconciled" | "failed";
+export type PlugOutcome = "none" | "busy" | "replied" | "reconciled" | "failed" | "refused";
 
 /** Publishes the row's auto-plug if it is due and nobody has; never throws. */
 export async function autoPlug(db: Database, target: SyncTarget, now: number): Promise<PlugOutcome> {
   const { row, post, adapter, auth } = target;
   const plug = autoPlugInput.safeParse(post.autoPlug);
-  if (!plug.success || row.plugPostId !== null) return "none";
+  if (!plug.success || row.plugPostId !== null || row.plugError !== null) return "none";
   const reached = (row.analytics[plug.data.metric] ?? 0) >= plug.data.threshold;
   if (!reached) return "none";
   const retry = row.pluggedAt !== null;
@@ -59,6 +61,16 @@ export async function autoPlug(db: Database, target: SyncTarget, now: number): P
     return earlier ? "reconciled" : "replied";
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof PlatformError && error.kind === "permanent") {
+      console.warn(`auto-plug of row ${row.id} refused for good (${error.code}): ${reason}`);
+      // Only while this claim still stands: a reply stored meanwhile by a takeover wins.
+      await db
+        .update(postPlatforms)
+        .set({ plugError: { code: error.code, message: reason } })
+        .where(and(eq(postPlatforms.id, row.id), isNull(postPlatforms.plugPostId)))
+        .catch(() => undefined);
+      return "refused";
+    }
     console.warn(`auto-plug of row ${row.id} failed (retried after the lease): ${reason}`);
     return "failed";
   }

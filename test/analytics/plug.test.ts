@@ -102,3 +102,27 @@ describe("auto-plug", () => {
     expect((await readRow(rowId)).plug_post_id).toBe(replies[0]!.id);
   });
 });
+
+describe("auto-plug refused for good", () => {
+  it("records a permanent refusal and never tries again, at later syncs or after the lease", async () => {
+    const { rowId, published } = await plugged(reachable(`${PLUG} #sandbox-fail`));
+    const first = await deliver([rowId]);
+    // The sync itself succeeds; the plug is refused and recorded.
+    expect(first.explicitAcks).toHaveLength(1);
+    const refused = await readRow(rowId);
+    expect(refused.plug_post_id).toBeNull();
+    expect(JSON.parse(refused.plug_error)).toEqual({
+      code: expect.any(String),
+      message: expect.stringContaining("#sandbox-fail"),
+    });
+    expect((await sandboxPost(published.url)).replies).toEqual([]);
+
+    for (const ms of [0, PLUG_LEASE_MS + 60_000, 10 * PLUG_LEASE_MS])
+      await deliver([rowId], { deps: later(ms) });
+    const after = await readRow(rowId);
+    // No new claim: the plug ended with the refusal.
+    expect(after.plugged_at).toBe(refused.plugged_at);
+    expect(after.plug_error).toBe(refused.plug_error);
+    expect((await sandboxPost(published.url)).replies).toEqual([]);
+  });
+});

@@ -117,6 +117,8 @@ export const postPlatforms = sqliteTable(
     // Auto-plug: claimed once per row (plugged_at), then the reply's id once the platform has it.
     pluggedAt: integer("plugged_at", { mode: "timestamp_ms" }),
     plugPostId: text("plug_post_id"),
+    // A reply the platform refused for good ({code, message}): the plug is not tried again.
+    plugError: text("plug_error", { mode: "json" }).$type<RowError>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

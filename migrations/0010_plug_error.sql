@@ -1,0 +1,1 @@
+ALTER TABLE `post_platforms` ADD `plug_error` text;
