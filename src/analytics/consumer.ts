@@ -34,6 +34,7 @@ export async function syncMessages(batch: MessageBatch<unknown>, env: Env, deps:
       try {
         const target = await syncRow(env, db, row_id, deps);
         if (target) {
+          // A failed emission retries the job: it syncs again (idempotently) and emits the same event.
           await emitAnalyticsSynced(env, db, {
             postId: target.post.id,
             rowId: row_id,

@@ -66,55 +66,62 @@ export const emitAccountExpired = (env: EmitEnv, db: Database, account: Account)
     }),
   );
 
-/** An import that settled: an item is ready or failed once, so its id names the event. */
-export const emitMediaSettled = (env: EmitEnv, db: Database, mediaId: number, ready: boolean) =>
-  emitSafely("a media event", () =>
-    emitEvent(env, db, {
-      workspace: sql`(${db.select({ id: media.workspaceId }).from(media).where(eq(media.id, mediaId))})`,
-      types: [ready ? "media.ready" : "media.failed"],
-      key: String(mediaId),
-      at: Date.now(),
-      build: async () => {
-        const row = await db.select().from(media).where(eq(media.id, mediaId)).get();
-        if (!row) return null;
-        const [data] = await presentMediaList(env, backgroundOrigin(env), [row]);
-        return { workspaceId: row.workspaceId, type: ready ? "media.ready" : "media.failed", data };
-      },
-    }),
-  );
+/**
+ * An import that settled, as the item now stands: ready or failed, once, so its id names the event;
+ * nothing while it is processing. It throws: the import consumer emits it on every delivery of the
+ * item's message, after the change, and retries the message when emission fails, so a crash or a
+ * failure between the change and its event is made good by the redelivery (which stores nothing twice).
+ */
+export const emitMediaSettled = (env: EmitEnv, db: Database, mediaId: number) =>
+  emitEvent(env, db, {
+    workspace: sql`(${db.select({ id: media.workspaceId }).from(media).where(eq(media.id, mediaId))})`,
+    types: ["media.ready", "media.failed"],
+    key: String(mediaId),
+    at: Date.now(),
+    build: async () => {
+      const row = await db.select().from(media).where(eq(media.id, mediaId)).get();
+      if (!row || row.state === "processing") return null;
+      const [data] = await presentMediaList(env, backgroundOrigin(env), [row]);
+      return {
+        workspaceId: row.workspaceId,
+        type: row.state === "ready" ? "media.ready" : "media.failed",
+        data,
+      };
+    },
+  });
 
 /**
  * A platform row's analytics synced; `data` is the post's analytics report. A sync job redelivered
- * keeps its message id, so `<row>_<message id>` names one job's sync however often it runs.
+ * keeps its message id, so `<row>_<message id>` names one job's sync however often it runs. It throws:
+ * the sync consumer retries the job when emission fails, and the redelivered job syncs (idempotently)
+ * and emits again.
  */
 export const emitAnalyticsSynced = (
   env: EmitEnv,
   db: Database,
   sync: { postId: number; rowId: number; messageId: string },
 ) =>
-  emitSafely("analytics.synced", () =>
-    emitEvent(env, db, {
-      workspace: postWorkspace(db, sync.postId),
-      types: ["analytics.synced"],
-      key: `${sync.rowId}_${sync.messageId}`,
-      at: Date.now(),
-      build: async () => {
-        // The report is read as a member of the post's workspace would read it (its author first).
-        const [member] = await db
-          .select({ userId: workspaceMembers.userId, workspaceId: posts.workspaceId })
-          .from(posts)
-          .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, posts.workspaceId))
-          .where(eq(posts.id, sync.postId))
-          .orderBy(desc(sql`${workspaceMembers.userId} = ${posts.userId}`))
-          .limit(1);
-        if (!member) return null;
-        const [found, rows, accounts, [total]] = await postReport(db, member.userId, sync.postId);
-        if (found.length === 0) return null;
-        return {
-          workspaceId: member.workspaceId,
-          type: "analytics.synced",
-          data: presentPostAnalytics(sync.postId, total, rows, accounts),
-        };
-      },
-    }),
-  );
+  emitEvent(env, db, {
+    workspace: postWorkspace(db, sync.postId),
+    types: ["analytics.synced"],
+    key: `${sync.rowId}_${sync.messageId}`,
+    at: Date.now(),
+    build: async () => {
+      // The report is read as a member of the post's workspace would read it (its author first).
+      const [member] = await db
+        .select({ userId: workspaceMembers.userId, workspaceId: posts.workspaceId })
+        .from(posts)
+        .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, posts.workspaceId))
+        .where(eq(posts.id, sync.postId))
+        .orderBy(desc(sql`${workspaceMembers.userId} = ${posts.userId}`))
+        .limit(1);
+      if (!member) return null;
+      const [found, rows, accounts, [total]] = await postReport(db, member.userId, sync.postId);
+      if (found.length === 0) return null;
+      return {
+        workspaceId: member.workspaceId,
+        type: "analytics.synced",
+        data: presentPostAnalytics(sync.postId, total, rows, accounts),
+      };
+    },
+  });

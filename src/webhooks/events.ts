@@ -1,8 +1,9 @@
 // Emitting an event: recording it once and queueing one delivery per subscribed endpoint. The event id
 // is deterministic (`evt_<type>_<record>_<version>`), the event row is keyed by it and a delivery by
 // (event, endpoint), so emitting the same event again (a redelivered message of the emitting consumer)
-// stores nothing new and queues nothing. Emission runs after the change it reports has committed and
-// never fails its caller: a failure is logged (docs/architecture.md, "Webhooks", says what that costs).
+// stores nothing new and queues nothing. Emission runs after the change it reports has committed. Post
+// events have an outbox (outbox.ts); the media and sync consumers let a failed emission retry their
+// message; account.expired never fails its caller (emitSafely: docs/architecture.md, "Webhooks").
 import { and, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";

@@ -197,3 +197,60 @@ describe("emission", () => {
     expect(results).toHaveLength(1);
   });
 });
+
+describe("an emission that fails", () => {
+  /** WEBHOOKS_QUEUE refuses its next send, as a queue outage would. */
+  const failNextSend = () =>
+    vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue down"));
+
+  it("retries the import's message, and its redelivery tells media.ready once", async () => {
+    const { t, receiver } = await subscribed(["media.ready"]);
+    const host = receiverUrl("").replace(/\/$/, "");
+    origins.on(`${host}/late.png`, () => bytesResponse(pngBytes(), "image/png"));
+    const item = await insertProcessing(t.workspace.id, `${host}/late.png`, { name: "late.png" });
+    failNextSend();
+    const first = await runQueue("media-import", [{ id: "m-late", body: { media_id: item.id } }]);
+    expect(first.retryMessages).toHaveLength(1);
+    const stored = await call("GET", `/api/v1/media?workspace_id=${t.workspace.id}`, { key: t.key });
+    expect(stored.body.data[0]).toMatchObject({ id: item.id, is_processing: false });
+
+    const again = await runQueue("media-import", [{ id: "m-late", body: { media_id: item.id } }]);
+    expect(again.retryMessages).toHaveLength(0);
+    await receiver.waitFor("media.ready");
+    await runQueue("media-import", [{ id: "m-late", body: { media_id: item.id } }]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.of("media.ready")).toHaveLength(1);
+    expect(await eventsOf(t.workspace.id)).toEqual([
+      { id: `evt_media.ready_${item.id}`, type: "media.ready" },
+    ]);
+  });
+
+  it("retries a dead letter until the failed item's media.failed is told", async () => {
+    const { t, receiver } = await subscribed(["media.failed"]);
+    const item = await insertProcessing(t.workspace.id, "https://media.example.test/never.png", {
+      name: "never.png",
+    });
+    failNextSend();
+    const first = await runQueue("media-import-dlq", [{ id: "dl-1", body: { media_id: item.id } }]);
+    expect(first.retryMessages).toHaveLength(1);
+    const again = await runQueue("media-import-dlq", [{ id: "dl-1", body: { media_id: item.id } }]);
+    expect(again.explicitAcks).toHaveLength(1);
+    await receiver.waitFor("media.failed");
+    expect(receiver.of("media.failed")).toHaveLength(1);
+  });
+
+  it("retries the sync job, and its redelivery tells analytics.synced once", async () => {
+    const { t, receiver } = await subscribed(["analytics.synced"]);
+    const post = await postOn(t, [t.accounts[0]!.id]);
+    await publishOnSandbox(post.rows[0]!, sandboxAccount(t));
+    failNextSend();
+    const first = await runQueue("analytics-sync", [{ id: "sync-late", body: { row_id: post.rows[0] } }]);
+    expect(first.retryMessages).toHaveLength(1);
+    const again = await runQueue("analytics-sync", [{ id: "sync-late", body: { row_id: post.rows[0] } }]);
+    expect(again.retryMessages).toHaveLength(0);
+    const [request] = await receiver.waitFor("analytics.synced");
+    expect(request!.headers["webhook-id"]).toBe(`evt_analytics.synced_${post.rows[0]}_sync-late`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.of("analytics.synced")).toHaveLength(1);
+  });
+});

@@ -44,14 +44,18 @@ export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env)
         if (!(error instanceof ImportFailure)) throw error;
         if (error.permanent) {
           try {
-            if (await markFailed(db, id, error.message)) await emitMediaSettled(env, db, id, false);
+            await markFailed(db, id, error.message);
+            await emitMediaSettled(env, db, id);
             return;
           } catch (markError) {
             console.error("media-import: could not mark an item failed", id, markError);
           }
         }
         retryAfter(message, backoffSeconds(message.attempts, IMPORT_BACKOFF));
+        return;
       }
+      // Stored now, or settled by an earlier delivery: its event, once (a failure retries the message).
+      await emitMediaSettled(env, db, id);
     },
   });
 }
@@ -61,12 +65,17 @@ export async function consumeMediaImportDeadLetters(batch: MessageBatch<unknown>
   const shards = shardDatabases(env);
   for (const message of batch.messages) {
     if (isImportMessage(message.body)) {
-      const db = shards.of(message.body.media_id);
-      const key = await markFailed(db, message.body.media_id, "import retries exhausted");
-      // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
-      if (key) {
-        await env.MEDIA.delete(key);
-        await emitMediaSettled(env, db, message.body.media_id, false);
+      const id = message.body.media_id;
+      const db = shards.of(id);
+      try {
+        const key = await markFailed(db, id, "import retries exhausted");
+        // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
+        if (key) await env.MEDIA.delete(key);
+        await emitMediaSettled(env, db, id);
+      } catch (error) {
+        console.error("media-import-dlq: could not settle an item", id, error);
+        message.retry();
+        continue;
       }
     }
     message.ack();
@@ -162,6 +171,5 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<"
     if (!now || now.state === "failed") await env.MEDIA.delete(row.r2Key);
     return "skipped";
   }
-  await emitMediaSettled(env, db, id, true);
   return "stored";
 }
