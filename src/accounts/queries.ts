@@ -60,6 +60,7 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           createdAt: value(now, "created_at"),
           updatedAt: value(now, "updated_at"),
           expiredAt: value(null, "expired_at"),
+          expiryEventAt: value(null, "expiry_event_at"),
         })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
@@ -74,8 +75,9 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
         accessTokenEnc: sql`excluded.access_token_enc`,
         refreshTokenEnc: sql`COALESCE(excluded.refresh_token_enc, accounts.refresh_token_enc)`,
         tokenExpiresAt: sql`excluded.token_expires_at`,
-        // A reconnect gives the account working tokens again.
+        // A reconnect gives the account working tokens again (and an expiry not yet told is moot).
         expiredAt: null,
+        expiryEventAt: null,
         updatedAt: new Date(now),
       },
     })

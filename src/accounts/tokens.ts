@@ -9,7 +9,7 @@ import { shardDatabases } from "../db/shards";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
-import { emitAccountExpired } from "../webhooks/emit";
+import { emitExpiryFromOutbox } from "../webhooks/outbox";
 
 /** A token expiring sooner than this is refreshed before it is used. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -150,13 +150,14 @@ export async function refreshStoredToken(
     };
   }
   const markExpired = async (): Promise<RefreshResult> => {
+    // The mark and its outbox entry commit together; the cron emits an event whose emission did not finish.
     const [marked] = await db
       .update(accounts)
-      .set({ expiredAt: new Date(now) })
+      .set({ expiredAt: new Date(now), expiryEventAt: new Date(now) })
       .where(and(eq(accounts.id, accountId), isNull(accounts.expiredAt)))
       .returning();
     // Only the refresh that marked it tells the webhooks.
-    if (marked) await emitAccountExpired(env, db, marked);
+    if (marked) await emitExpiryFromOutbox(env, db, marked);
     return { kind: "expired" };
   };
   let refreshToken: string;

@@ -2,13 +2,14 @@
 // (one transaction) as the settlement itself, and the row is deleted once the event is recorded and its
 // deliveries queued. A worker that stops between the two (or an emission that failed) leaves the row,
 // and the cron's sweep emits it again; emission is idempotent by event id (`<post>_<at>`), so nothing is
-// told twice.
+// told twice. An account's expiry works alike, its outbox a column (`accounts.expiry_event_at`, set in
+// the statement that marks it expired; event id `<account>_<expired_at>`).
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { PostStatus } from "../db/enums";
-import { posts, webhookOutbox } from "../db/schema";
+import { type Account, accounts, posts, webhookOutbox } from "../db/schema";
 import { shardDatabases } from "../db/shards";
-import { emitPostSettled } from "./emit";
+import { emitAccountExpired, emitPostSettled } from "./emit";
 
 /** Rows older than this are the sweep's: younger ones belong to an emission still running. */
 export const OUTBOX_GRACE_MS = 60_000;
@@ -46,7 +47,17 @@ export async function emitFromOutbox(env: Env, db: Database, postId: number, at:
   return true;
 }
 
-/** The cron's part: settlements whose emission did not finish, oldest first, in every shard. */
+/** Emits an account's expiry, then clears its outbox column; a failed emission leaves it for the sweep. */
+export async function emitExpiryFromOutbox(env: Env, db: Database, account: Account) {
+  if (!account.expiryEventAt || !(await emitAccountExpired(env, db, account))) return false;
+  await db
+    .update(accounts)
+    .set({ expiryEventAt: null })
+    .where(and(eq(accounts.id, account.id), eq(accounts.expiryEventAt, account.expiryEventAt)));
+  return true;
+}
+
+/** The cron's part: settlements and expiries whose emission did not finish, oldest first, in every shard. */
 export async function sweepOutbox(env: Env, now: Date): Promise<number> {
   const emitted = await Promise.all(
     shardDatabases(env)
@@ -65,5 +76,12 @@ async function sweepShardOutbox(env: Env, db: Database, now: Date): Promise<numb
     .limit(OUTBOX_SWEEP_LIMIT);
   let emitted = 0;
   for (const row of left) if (await emitFromOutbox(env, db, row.postId, row.at, row.status)) emitted += 1;
+  const expired = await db
+    .select()
+    .from(accounts)
+    .where(lt(accounts.expiryEventAt, new Date(now.getTime() - OUTBOX_GRACE_MS)))
+    .orderBy(accounts.expiryEventAt)
+    .limit(OUTBOX_SWEEP_LIMIT);
+  for (const account of expired) if (await emitExpiryFromOutbox(env, db, account)) emitted += 1;
   return emitted;
 }

@@ -1,6 +1,11 @@
 // The events other than posts, each from where its change commits, and emission's idempotency: the
 // same event emitted again (a redelivered message of the emitting consumer) stores and queues nothing.
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -70,6 +75,53 @@ describe("account.expired", () => {
     const listed = await call("GET", `/api/v1/accounts?workspace_id=${t.workspace.id}`, { key: t.key });
     expect(event.data).toEqual(listed.body.data.find((a: any) => a.id === id));
     expect(request!.headers["webhook-id"]).toMatch(new RegExp(`^evt_account\\.expired_${id}_\\d+$`));
+    expect(await eventsOf(t.workspace.id)).toHaveLength(1);
+    expect(await expiryEventAt(id)).toBeNull();
+  });
+});
+
+/** An account whose stored refresh token the sandbox refuses for good: its next refresh expires it. */
+async function expiring(t: Awaited<ReturnType<typeof createTenant>>) {
+  const id = t.accounts[0]!.id;
+  await env.DB.prepare(
+    "UPDATE accounts SET access_token_enc = ?, refresh_token_enc = ?, token_expires_at = ? WHERE id = ?",
+  )
+    .bind(
+      await encryptSecret(env.ENCRYPTION_KEY, "old-access-token"),
+      await encryptSecret(env.ENCRYPTION_KEY, "revoked-refresh-token"),
+      Date.now() + 60_000,
+      id,
+    )
+    .run();
+  return id;
+}
+
+const expiryEventAt = async (id: number) =>
+  (await env.DB.prepare("SELECT expiry_event_at AS at FROM accounts WHERE id = ?")
+    .bind(id)
+    .first<{ at: number | null }>())!.at;
+
+describe("account.expired through its outbox", () => {
+  it("clears the outbox once told; an expiry whose emission failed is told by the cron's sweep, once", async () => {
+    const { t, receiver } = await subscribed(["account.expired"]);
+    const id = await expiring(t);
+    vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue down"));
+    expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
+    expect(await expiryEventAt(id)).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.of("account.expired")).toHaveLength(0);
+
+    const cron = (at: number) =>
+      worker.scheduled(createScheduledController({ scheduledTime: at, cron: "* * * * *" }), env);
+    // Within the grace minute the entry belongs to an emission that may still be running.
+    await cron(Date.now());
+    expect(await expiryEventAt(id)).toBeGreaterThan(0);
+    await cron(Date.now() + 2 * 60_000);
+    await receiver.waitFor("account.expired");
+    expect(await expiryEventAt(id)).toBeNull();
+    await cron(Date.now() + 3 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.of("account.expired")).toHaveLength(1);
     expect(await eventsOf(t.workspace.id)).toHaveLength(1);
   });
 });
