@@ -75,6 +75,14 @@ const ROUTES = [
     check: page(BIG_POSTS, 100, SMALL_POSTS + 1),
   },
   {
+    // The same page as next_page_url reaches it: page 999 ended with post 201 (the big workspace's posts
+    // are 101..100100, newest first). Versions without before_id ignore it and page by offset.
+    name: "the same page 1,000 through `next_page_url` (`before_id`)",
+    path: "/api/v1/posts?per_page=100&page=1000&before_id=201",
+    group: "big",
+    check: page(BIG_POSTS, 100, SMALL_POSTS + 1),
+  },
+  {
     name: "`GET /api/v1/analytics`, 100 posts",
     path: "/api/v1/analytics",
     group: "small",

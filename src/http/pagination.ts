@@ -24,14 +24,21 @@ export type PageRequest = {
   perPage: number;
 };
 
-/** The list's path on the public origin, and the URL of its page `n` (other parameters kept). */
+/** Query parameters that say where a page starts (a cursor): only the next page's URL carries one. */
+const CURSOR_PARAMS = ["before_id"];
+
+/**
+ * The list's path on the public origin, and the URL of its page `n` (other parameters kept, a cursor
+ * dropped unless `cursor` gives the one that page starts from).
+ */
 function pageUrls(request: PageRequest) {
   const requested = new URL(request.requestUrl);
   const path = `${request.origin}${requested.pathname}`;
-  const pageUrl = (n: number) => {
+  const pageUrl = (n: number, cursor: Record<string, string> = {}) => {
     const params = new URLSearchParams(requested.search);
-    params.delete("page");
+    for (const name of ["page", ...CURSOR_PARAMS]) params.delete(name);
     params.append("page", String(n));
+    for (const [name, value] of Object.entries(cursor)) params.append(name, value);
     return `${path}?${params.toString()}`;
   };
   return { path, pageUrl };
@@ -51,13 +58,22 @@ export function simplePage(request: PageRequest, more: boolean) {
   };
 }
 
-/** One page of a list: `{data, current_page, …, total}`, the one shape every paginated list answers. */
-export function paginated<T>(request: PageRequest, data: T[], total: number) {
+/**
+ * One page of a list: `{data, current_page, …, total}`, the one shape every paginated list answers.
+ * `nextCursor`: where the next page starts (e.g. `{before_id}`), carried by `next_page_url` only, so a
+ * client that follows it reads each page from there instead of by its offset.
+ */
+export function paginated<T>(
+  request: PageRequest,
+  data: T[],
+  total: number,
+  nextCursor?: Record<string, string>,
+) {
   const { page, perPage } = request;
   const { path, pageUrl } = pageUrls(request);
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const prev = page > 1 ? pageUrl(page - 1) : null;
-  const next = page < lastPage ? pageUrl(page + 1) : null;
+  const next = page < lastPage ? pageUrl(page + 1, nextCursor) : null;
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   const links: PageLink[] = [
     { url: prev, label: "&laquo; Previous", active: false },

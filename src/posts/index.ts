@@ -54,17 +54,23 @@ export const postsRouter = createRouter<ApiEnv>()
       path: "/",
       tags,
       summary: "List posts",
-      description: `The posts of every workspace the key's user can access, newest first, 100 per page unless \`per_page\` says otherwise.\n\n${STATUSES}`,
+      description: `The posts of every workspace the key's user can access, newest first, 100 per page unless \`per_page\` says otherwise. Walk a long list through \`next_page_url\`: it carries \`before_id\`, so every page costs what page 1 does, however deep.\n\n${STATUSES}`,
       request: { query: listPostsQuery },
       responses: { 200: jsonContent(postPageSchema, "One page of posts.") },
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const { page, per_page, include_comments } = c.req.valid("query");
+      const { page, per_page, include_comments, before_id } = c.req.valid("query");
       const ctx = presenting(c, include_comments);
-      const { data, total } = await pageOfPosts(db, principal.userId, { page, perPage: per_page }, ctx);
+      const { data, total } = await pageOfPosts(
+        db,
+        principal.userId,
+        { page, perPage: per_page, beforeId: before_id },
+        ctx,
+      );
       const request = { requestUrl: c.req.url, origin: ctx.origin, page, perPage: per_page };
-      return c.json(paginated(request, data, total), 200);
+      const last = data.at(-1);
+      return c.json(paginated(request, data, total, last ? { before_id: String(last.id) } : undefined), 200);
     },
   )
   .openapi(

@@ -21,16 +21,25 @@ export const postOfUser = (db: Database, userId: number, id: number) =>
  * only the posts above those floors are merged and sorted. Page 1 reads about perPage entries per
  * workspace; page n about n × perPage (deep pages cost what their offset says, never the tenant's total).
  */
-export function pageIdsOfUser(userId: number, page: { page: number; perPage: number }) {
-  const skip = (page.page - 1) * page.perPage;
+export function pageIdsOfUser(userId: number, page: PostPage) {
+  // From a cursor (the id the previous page ended with), the page starts right below it: no offset.
+  const skip = page.beforeId === undefined ? (page.page - 1) * page.perPage : 0;
+  const below = (column: SQL) =>
+    page.beforeId === undefined ? sql`` : sql` AND ${column} < ${page.beforeId}`;
   return sql`(WITH floors AS MATERIALIZED (
       SELECT ${workspaceMembers.workspaceId} AS workspace_id,
-        coalesce((SELECT f.id FROM ${posts} f WHERE f.workspace_id = ${workspaceMembers.workspaceId}
+        coalesce((SELECT f.id FROM ${posts} f WHERE f.workspace_id = ${workspaceMembers.workspaceId}${below(sql`f.id`)}
           ORDER BY f.id DESC LIMIT 1 OFFSET ${skip + page.perPage - 1}), 0) AS floor
       FROM ${workspaceMembers} WHERE ${workspaceMembers.userId} = ${userId})
-    SELECT p.id FROM floors JOIN ${posts} p ON p.workspace_id = floors.workspace_id AND p.id >= floors.floor
+    SELECT p.id FROM floors JOIN ${posts} p ON p.workspace_id = floors.workspace_id AND p.id >= floors.floor${below(sql`p.id`)}
     ORDER BY p.id DESC LIMIT ${page.perPage} OFFSET ${skip})`;
 }
+
+/**
+ * A page of the list: its number and size, and, when the client followed a `next_page_url`, the id
+ * the previous page ended with (`before_id`), so the page is read from there instead of by its offset.
+ */
+export type PostPage = { page: number; perPage: number; beforeId?: number };
 
 /**
  * One page of the posts of every workspace the user can access, newest first, and their total: the
@@ -39,7 +48,7 @@ export function pageIdsOfUser(userId: number, page: { page: number; perPage: num
 export async function pageOfPosts(
   db: Database,
   userId: number,
-  page: { page: number; perPage: number },
+  page: PostPage,
   ctx: PresentContext,
 ): Promise<{ data: PresentedPost[]; total: number }> {
   const [[totals], ...results] = await db.batch([

@@ -25,6 +25,26 @@ describe("paginated", () => {
   });
   const rows = (n: number) => Array.from({ length: n }, (_, i) => i);
 
+  it("puts the next page's cursor on next_page_url (and the Next link) only, and drops a cursor it was given", () => {
+    const withCursor = { ...at(2, 10), requestUrl: `${requestUrl}&before_id=90` };
+    const p = paginated(withCursor, rows(10), 45, { before_id: "80" });
+    expect(p.next_page_url).toBe(
+      "https://api.example.test/api/v1/posts?include_comments=true&per_page=10&page=3&before_id=80",
+    );
+    expect(p.links.at(-1)!.url).toBe(p.next_page_url);
+    for (const url of [
+      p.prev_page_url,
+      p.first_page_url,
+      p.last_page_url,
+      ...p.links.slice(0, -1).map((l) => l.url),
+    ])
+      if (url) expect(url).not.toContain("before_id");
+    // On the last page there is no next page, so no cursor anywhere.
+    const last = paginated({ ...withCursor, page: 5 }, rows(5), 45, { before_id: "1" });
+    expect(last.next_page_url).toBeNull();
+    expect(JSON.stringify(last)).not.toContain("before_id");
+  });
+
   it("computes totals, from/to and URLs on the public origin that keep the other parameters", () => {
     const p = paginated(at(2, 10), rows(10), 25);
     expect(p).toMatchObject({ current_page: 2, last_page: 3, per_page: 10, total: 25, from: 11, to: 20 });

@@ -72,7 +72,8 @@ describe("GET /api/v1/posts pagination", () => {
       from: 1,
       to: 10,
       prev_page_url: null,
-      next_page_url: "https://api.example.test/api/v1/posts?per_page=10&page=2",
+      // The next page's URL says where it starts (before_id: the page's last post).
+      next_page_url: `https://api.example.test/api/v1/posts?per_page=10&page=2&before_id=${newestFirst[9]}`,
       first_page_url: "https://api.example.test/api/v1/posts?per_page=10&page=1",
       last_page_url: "https://api.example.test/api/v1/posts?per_page=10&page=3",
       path: "https://api.example.test/api/v1/posts",
@@ -83,7 +84,7 @@ describe("GET /api/v1/posts pagination", () => {
       { url: "https://api.example.test/api/v1/posts?per_page=10&page=2", label: "2", active: false },
       { url: "https://api.example.test/api/v1/posts?per_page=10&page=3", label: "3", active: false },
       {
-        url: "https://api.example.test/api/v1/posts?per_page=10&page=2",
+        url: `https://api.example.test/api/v1/posts?per_page=10&page=2&before_id=${newestFirst[9]}`,
         label: "Next &raquo;",
         active: false,
       },
