@@ -3,7 +3,7 @@
 // workspace, src/posts/queries.ts pageIdsOfUser). These tests check both against plain SQL.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { admin, call, serverTiming } from "../support/client";
+import { type Answer, admin, call, serverTiming } from "../support/client";
 import { createPost, createTenant, createWorkspace } from "../support/seed";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
@@ -100,7 +100,7 @@ describe("GET /api/v1/posts: costs that do not grow with the tenant", () => {
     const walked: number[] = [];
     let url: string | null = "/api/v1/posts?per_page=5&include_comments=false";
     for (let page = 1; url; page++) {
-      const res = await call("GET", url.replace("https://api.example.test", ""), { key: t.key });
+      const res: Answer = await call("GET", url.replace("https://api.example.test", ""), { key: t.key });
       expect(res.status).toBe(200);
       expect(res.body.current_page).toBe(page);
       expect(res.body.total).toBe(21);
