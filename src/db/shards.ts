@@ -92,8 +92,9 @@ const SEQUENCED_TABLES = (Object.values(schema) as unknown[])
   .map((config) => config.name);
 
 /**
- * Moves every sequence of a shard to the start of its range (idempotent; nothing for shard 0). Runs in
- * the batch that creates the shard's users, so no row of a shard exists before its range is set.
+ * Moves every sequence of a shard to the start of its range (idempotent; nothing for shard 0). Run before
+ * each user a shard gets (src/admin/queries.ts createUser), so no row of a shard exists before its range
+ * is set.
  */
 export function shardSequenceStatements(db: Database, shard: number) {
   if (shard === 0) return [];

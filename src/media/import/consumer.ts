@@ -48,7 +48,7 @@ export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env)
             await emitMediaSettled(env, db, id);
             return;
           } catch (markError) {
-            console.error("media-import: could not mark an item failed", id, markError);
+            console.error("media-import: could not mark an item failed, or tell it", id, markError);
           }
         }
         retryAfter(message, backoffSeconds(message.attempts, IMPORT_BACKOFF));
