@@ -53,6 +53,16 @@ export const pageQuery = (defaultPerPage = MAX_PER_PAGE) => ({
   per_page: queryInt(1, MAX_PER_PAGE).default(defaultPerPage),
 });
 
+/**
+ * A list's cursor: the page starts below this id. The list's `next_page_url` carries it (the last item of
+ * the page), so a client that follows it reads every page at the cost of the first (src/http/pagination.ts).
+ */
+export const beforeIdQuery = () =>
+  textId().optional().meta({
+    description:
+      "Where the page starts: the items older than this id. `next_page_url` carries it (the last item of the page it came from), so following it reads each page from there, at the cost of page 1 however deep, and never repeats an item that moved down a page because newer ones arrived. Page numbers without it work as usual.",
+  });
+
 /** `true`/`false` (or 1/0) in a query string. */
 export const queryFlag = () =>
   z

@@ -120,11 +120,13 @@ export const mediaRouter = createRouter<ApiEnv>()
         folderId: query.folder_id,
         page: query.page,
         perPage: query.per_page,
+        beforeId: query.before_id,
       });
       const origin = publicOrigin(c.env, c.req.url);
       const items = await presentMediaList(c.env, origin, rows);
       const page = { requestUrl: c.req.url, origin, page: query.page, perPage: query.per_page };
-      return c.json(paginated(page, items, total), 200);
+      const last = rows.at(-1);
+      return c.json(paginated(page, items, total, last ? { before_id: String(last.id) } : undefined), 200);
     },
   )
   .openapi(

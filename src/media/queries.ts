@@ -1,6 +1,6 @@
 // Media queries: the workspace/folder check every write starts with, chunked inserts, the paginated
 // list, the tenant-scoped delete, and the lookup behind a signed link.
-import { and, desc, eq, ne, type SQL, sql, sum } from "drizzle-orm";
+import { and, desc, eq, lt, ne, type SQL, sql, sum } from "drizzle-orm";
 import { insertInChunks, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
 import { folders, type Media, media, workspaces } from "../db/schema";
@@ -57,7 +57,14 @@ export async function insertMedia(db: Database, rows: NewMedia[]): Promise<Media
   return results.flat().sort((a, b) => a.id - b.id);
 }
 
-export type MediaFilter = { workspaceId?: number; folderId?: number; page: number; perPage: number };
+/** `beforeId`: the page starts below it (a followed `next_page_url`), instead of at its offset. */
+export type MediaFilter = {
+  workspaceId?: number;
+  folderId?: number;
+  page: number;
+  perPage: number;
+  beforeId?: number;
+};
 
 /**
  * One page of the user's items, newest first, and their total, in one round trip; 404 when the
@@ -68,6 +75,7 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
     inUserWorkspaces(db, media.workspaceId, userId),
     filter.workspaceId ? eq(media.workspaceId, filter.workspaceId) : undefined,
     filter.folderId ? eq(media.folderId, filter.folderId) : undefined,
+    filter.beforeId ? lt(media.id, filter.beforeId) : undefined,
   );
   // The total from the maintained counters (migrations/0005): a folder's, a workspace's, or the sum
   // over the user's workspaces; never a count of the items.
@@ -99,7 +107,7 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
       .where(scope)
       .orderBy(desc(media.id))
       .limit(filter.perPage)
-      .offset((filter.page - 1) * filter.perPage),
+      .offset(filter.beforeId ? 0 : (filter.page - 1) * filter.perPage),
     accessibleWorkspace(db, userId, filter.workspaceId ?? 0),
   ]);
   if (filter.workspaceId && workspace.length === 0) throw notFound("Workspace");

@@ -3,7 +3,7 @@
 // MediaItem every answer carries.
 import { z } from "zod";
 import { MEDIA_KINDS } from "../db/enums";
-import { bodyId, pageQuery, textId } from "../lib/schemas";
+import { beforeIdQuery, bodyId, pageQuery, textId } from "../lib/schemas";
 import { MAX_URLS_PER_REQUEST } from "./config";
 import { MAX_URL_LENGTH } from "./import/url-guard";
 import { MEDIA_LINK_TTL_SECONDS } from "./links";
@@ -27,6 +27,7 @@ export const listMediaQuery = z.object({
   workspace_id: textId().optional().meta({ description: "Only this workspace's items." }),
   folder_id: textId().optional().meta({ description: "Only this folder's items." }),
   ...pageQuery(),
+  before_id: beforeIdQuery(),
 });
 
 /** The text fields of an upload, as the multipart reader collects them (strings, trimmed). */

@@ -2,7 +2,15 @@
 // rules.ts, so create and update share them) and the Post every answer carries.
 import { z } from "zod";
 import { AUTO_PLUG_METRICS, GAP_UNITS, PLATFORMS, POST_STATUSES } from "../db/enums";
-import { bodyId, isoDateTime, pageQuery, paginated, queryFlag, textId, zonedTime } from "../lib/schemas";
+import {
+  beforeIdQuery,
+  bodyId,
+  isoDateTime,
+  pageQuery,
+  paginated,
+  queryFlag,
+  zonedTime,
+} from "../lib/schemas";
 import { workspaceSchema } from "../workspaces/schemas";
 import { PLATFORM_TEXT_LIMITS } from "./limits";
 import { rowSettingsSchema, settingsInput } from "./settings";
@@ -111,10 +119,7 @@ const includeComments = queryFlag()
 export const listPostsQuery = z.object({
   ...pageQuery(100),
   include_comments: includeComments,
-  before_id: textId().optional().meta({
-    description:
-      "Where the page starts: the posts older than this post id. `next_page_url` carries it (the last post of the page it came from), so following it reads each page from there, at the cost of page 1 however deep, and never repeats a post that moved down a page because newer posts arrived. Page numbers without it work as usual.",
-  }),
+  before_id: beforeIdQuery(),
 });
 export const getPostQuery = z.object({ include_comments: includeComments });
 

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { call, serverTiming } from "../support/client";
+import { insertMedia } from "../support/db";
 import { createKey, createTenant, createWorkspace } from "../support/seed";
 import {
   bytesOf,
@@ -253,18 +254,33 @@ describe("GET /api/v1/media", () => {
       ["2", false],
       ["Next &raquo;", false],
     ]);
-    expect(page1.body.next_page_url).toBe("https://api.example.test/api/v1/media?per_page=2&page=2");
+    // The next page's URL says where it starts (before_id: the page's last item).
+    expect(page1.body.next_page_url).toBe(
+      `https://api.example.test/api/v1/media?per_page=2&page=2&before_id=${made[1]}`,
+    );
     const timing = serverTiming(page1.headers);
     expect(timing.dbTrips).toBeLessThanOrEqual(2);
     expect(timing.gateCalls).toBe(1);
 
     const page2 = await call("GET", "/api/v1/media?per_page=2&page=2", { key: tenant.key });
     expect(page2.body.data.map((m: any) => m.id)).toEqual([made[0]]);
+    // Followed, it is the same page; an item added meanwhile does not push one back onto it.
+    const added = await insertMedia(tenant.workspace.id);
+    const followed = await call("GET", page1.body.next_page_url.replace("https://api.example.test", ""), {
+      key: tenant.key,
+    });
+    expect(followed.body.data.map((m: any) => m.id)).toEqual([made[0]]);
+    expect(followed.body.total).toBe(4);
+    const shifted = await call("GET", "/api/v1/media?per_page=2&page=2", { key: tenant.key });
+    expect(shifted.body.data.map((m: any) => m.id)).toEqual([made[1], made[0]]);
+    const bad = await call("GET", "/api/v1/media?before_id=0", { key: tenant.key });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors)).toEqual(["before_id"]);
 
     const inFirst = await call("GET", `/api/v1/media?workspace_id=${tenant.workspace.id}`, {
       key: tenant.key,
     });
-    expect(inFirst.body.data.map((m: any) => m.id)).toEqual([made[1], made[0]]);
+    expect(inFirst.body.data.map((m: any) => m.id)).toEqual([added, made[1], made[0]]);
     expect(inFirst.body.per_page).toBe(100);
     const inFolder = await call(
       "GET",
