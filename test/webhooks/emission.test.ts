@@ -54,32 +54,6 @@ const eventsOf = async (workspaceId: number) =>
       .all<{ id: string; type: string }>()
   ).results;
 
-describe("account.expired", () => {
-  it("is sent once when a refresh is refused for good, with the account as the API lists it", async () => {
-    const { t, receiver, hook } = await subscribed(["account.expired"]);
-    const id = t.accounts[0]!.id;
-    await env.DB.prepare(
-      "UPDATE accounts SET access_token_enc = ?, refresh_token_enc = ?, token_expires_at = ? WHERE id = ?",
-    )
-      .bind(
-        await encryptSecret(env.ENCRYPTION_KEY, "old-access-token"),
-        await encryptSecret(env.ENCRYPTION_KEY, "revoked-refresh-token"),
-        Date.now() + 60_000,
-        id,
-      )
-      .run();
-    expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
-    expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
-    const [request] = await receiver.waitFor("account.expired");
-    const event = new Webhook(hook.secret).verify(request!.body, request!.headers) as any;
-    const listed = await call("GET", `/api/v1/accounts?workspace_id=${t.workspace.id}`, { key: t.key });
-    expect(event.data).toEqual(listed.body.data.find((a: any) => a.id === id));
-    expect(request!.headers["webhook-id"]).toMatch(new RegExp(`^evt_account\\.expired_${id}_\\d+$`));
-    expect(await eventsOf(t.workspace.id)).toHaveLength(1);
-    expect(await expiryEventAt(id)).toBeNull();
-  });
-});
-
 /** An account whose stored refresh token the sandbox refuses for good: its next refresh expires it. */
 async function expiring(t: Awaited<ReturnType<typeof createTenant>>) {
   const id = t.accounts[0]!.id;
@@ -100,6 +74,22 @@ const expiryEventAt = async (id: number) =>
   (await env.DB.prepare("SELECT expiry_event_at AS at FROM accounts WHERE id = ?")
     .bind(id)
     .first<{ at: number | null }>())!.at;
+
+describe("account.expired", () => {
+  it("is sent once when a refresh is refused for good, with the account as the API lists it", async () => {
+    const { t, receiver, hook } = await subscribed(["account.expired"]);
+    const id = await expiring(t);
+    expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
+    expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
+    const [request] = await receiver.waitFor("account.expired");
+    const event = new Webhook(hook.secret).verify(request!.body, request!.headers) as any;
+    const listed = await call("GET", `/api/v1/accounts?workspace_id=${t.workspace.id}`, { key: t.key });
+    expect(event.data).toEqual(listed.body.data.find((a: any) => a.id === id));
+    expect(request!.headers["webhook-id"]).toMatch(new RegExp(`^evt_account\\.expired_${id}_\\d+$`));
+    expect(await eventsOf(t.workspace.id)).toHaveLength(1);
+    expect(await expiryEventAt(id)).toBeNull();
+  });
+});
 
 describe("account.expired through its outbox", () => {
   it("clears the outbox once told; an expiry whose emission failed is told by the cron's sweep, once", async () => {
