@@ -53,10 +53,9 @@ const emailTaken = () => invalidField("email", "The email has already been taken
 /** The users with this email in every shard (but `except`), concurrently. */
 export async function usersByEmail(shards: ShardDatabases, email: string, except?: number) {
   const found = await Promise.all(
-    shards
-      .all()
-      .filter((_, shard) => shard !== except)
-      .map((db) => db.select(userColumns).from(users).where(eq(users.email, email))),
+    (except === undefined ? shards.all() : shards.others(except)).map((db) =>
+      db.select(userColumns).from(users).where(eq(users.email, email)),
+    ),
   );
   return found.flat();
 }
@@ -104,10 +103,7 @@ export async function createWorkspace(shards: ShardDatabases, { user_id, slug, .
   for (let attempt = 1; ; attempt++) {
     const [[user, here], ...elsewhere] = await Promise.all([
       db.batch([userById(db, user_id), slugsIn(db)]),
-      ...shards
-        .all()
-        .filter((_, other) => other !== shard)
-        .map((other) => slugsIn(other)),
+      ...shards.others(shard).map(slugsIn),
     ]);
     if (user.length === 0) throw unknownUser();
     const taken = [...here, ...elsewhere.flat()];

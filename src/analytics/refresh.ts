@@ -16,7 +16,7 @@
 import { and, asc, eq, exists, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { postPlatforms, posts, subscriptions } from "../db/schema";
-import { shardDatabases } from "../db/shards";
+import { eachShard } from "../db/shards";
 import { enqueueSync } from "./messages";
 import { SYNCING_SUBSCRIPTIONS } from "./queries";
 
@@ -42,10 +42,8 @@ export const refreshInterval = (age: number) =>
 
 /** Every shard claims its own due rows: up to REFRESH_LIMIT each per run. */
 export async function refreshAnalytics(env: Env, now: Date): Promise<void> {
-  await Promise.all(
-    shardDatabases(env)
-      .all()
-      .map(async (db) => enqueueSync(env.ANALYTICS_SYNC_QUEUE, await claimDueRows(db, now.getTime()))),
+  await eachShard(env, async (db) =>
+    enqueueSync(env.ANALYTICS_SYNC_QUEUE, await claimDueRows(db, now.getTime())),
   );
 }
 

@@ -79,10 +79,16 @@ export function shardDatabases(
     at,
     of: (id: number) => at(shardOfId(id)),
     all: () => bindings.map((_, shard) => at(shard)),
+    /** Every shard but `shard` (the checks that a value is free elsewhere). */
+    others: (shard: number) => bindings.flatMap((_, other) => (other === shard ? [] : [at(other)])),
   };
 }
 
 export type ShardDatabases = ReturnType<typeof shardDatabases>;
+
+/** Runs a cron's work on every shard concurrently, as on the one database it is; answers each result. */
+export const eachShard = <T>(env: Env, work: (db: Database) => Promise<T>): Promise<T[]> =>
+  Promise.all(shardDatabases(env).all().map(work));
 
 /** Every table whose id is an AUTOINCREMENT sequence: the ones a shard's id range applies to. */
 const SEQUENCED_TABLES = (Object.values(schema) as unknown[])

@@ -24,8 +24,12 @@ export type PageRequest = {
   perPage: number;
 };
 
-/** Query parameters that say where a page starts (a cursor): only the next page's URL carries one. */
-const CURSOR_PARAMS = ["before_id"];
+/** The query parameter that says where a page starts (a cursor): only the next page's URL carries it. */
+const CURSOR_PARAM = "before_id";
+
+/** The cursor of the page after one ending with `last`: it starts below that item (none for an empty page). */
+export const nextCursorAfter = (last: { id: number } | undefined) =>
+  last ? { [CURSOR_PARAM]: String(last.id) } : undefined;
 
 /**
  * The list's path on the public origin, and the URL of its page `n` (other parameters kept, a cursor
@@ -36,7 +40,7 @@ function pageUrls(request: PageRequest) {
   const path = `${request.origin}${requested.pathname}`;
   const pageUrl = (n: number, cursor: Record<string, string> = {}) => {
     const params = new URLSearchParams(requested.search);
-    for (const name of ["page", ...CURSOR_PARAMS]) params.delete(name);
+    for (const name of ["page", CURSOR_PARAM]) params.delete(name);
     params.append("page", String(n));
     for (const [name, value] of Object.entries(cursor)) params.append(name, value);
     return `${path}?${params.toString()}`;

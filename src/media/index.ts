@@ -4,7 +4,7 @@
 import type { ApiEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { paginated } from "../http/pagination";
+import { nextCursorAfter, paginated } from "../http/pagination";
 import { apiRoute, createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema, paginated as pageOf } from "../lib/schemas";
@@ -125,8 +125,7 @@ export const mediaRouter = createRouter<ApiEnv>()
       const origin = publicOrigin(c.env, c.req.url);
       const items = await presentMediaList(c.env, origin, rows);
       const page = { requestUrl: c.req.url, origin, page: query.page, perPage: query.per_page };
-      const last = rows.at(-1);
-      return c.json(paginated(page, items, total, last ? { before_id: String(last.id) } : undefined), 200);
+      return c.json(paginated(page, items, total, nextCursorAfter(rows.at(-1))), 200);
     },
   )
   .openapi(

@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import type { Platform } from "../db/enums";
 import type { ApiEnv } from "../http/env";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { paginated } from "../http/pagination";
+import { nextCursorAfter, paginated } from "../http/pagination";
 import { apiRoute, createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
@@ -69,8 +69,7 @@ export const postsRouter = createRouter<ApiEnv>()
         ctx,
       );
       const request = { requestUrl: c.req.url, origin: ctx.origin, page, perPage: per_page };
-      const last = data.at(-1);
-      return c.json(paginated(request, data, total, last ? { before_id: String(last.id) } : undefined), 200);
+      return c.json(paginated(request, data, total, nextCursorAfter(data.at(-1))), 200);
     },
   )
   .openapi(

@@ -6,7 +6,7 @@
 import { and, eq, inArray, lte, notExists, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { postPlatforms, posts } from "../db/schema";
-import { shardDatabases } from "../db/shards";
+import { eachShard } from "../db/shards";
 import { claimDuePosts } from "./claim";
 import { leaseFree } from "./lease";
 import { enqueuePublish } from "./messages";
@@ -18,14 +18,10 @@ export const STUCK_AFTER_MS = 10 * 60_000;
 
 /** Every shard, concurrently: a shard is swept like the one database it is. */
 export async function sweepPublishing(env: Env, now: Date): Promise<void> {
-  await Promise.all(
-    shardDatabases(env)
-      .all()
-      .map(async (db) => {
-        await claimDuePosts(db, env.PUBLISH_QUEUE, new Date(now.getTime() - WAKE_UP_GRACE_MS));
-        await redriveStuck(db, env.PUBLISH_QUEUE, now.getTime());
-      }),
-  );
+  await eachShard(env, async (db) => {
+    await claimDuePosts(db, env.PUBLISH_QUEUE, new Date(now.getTime() - WAKE_UP_GRACE_MS));
+    await redriveStuck(db, env.PUBLISH_QUEUE, now.getTime());
+  });
 }
 
 /** Re-drives stuck posts; answers their ids. */

@@ -19,7 +19,7 @@ import {
   endpointOfUser,
   endpointsOfUser,
   endpointWithZone,
-  zoneOfEndpoint,
+  updateEndpointOfUser,
 } from "./queries";
 import {
   createWebhookBody,
@@ -164,22 +164,14 @@ export const webhooksRouter = createRouter<ApiEnv>()
       const { id } = c.req.valid("param");
       const secret = newSecret();
       const now = Date.now();
-      const [updated, [zone]] = await db.batch([
-        db
-          .update(webhookEndpoints)
-          .set({
-            secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
-            previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
-            previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
-            updatedAt: new Date(now),
-          })
-          .where(endpointOfUser(db, principal.userId, id))
-          .returning(),
-        zoneOfEndpoint(db, id),
-      ]);
-      const endpoint = updated[0];
-      if (!endpoint || !zone) throw notFound("Webhook");
-      return c.json({ ...presentWebhook(endpoint, zone.timezone), secret }, 200);
+      const updated = await updateEndpointOfUser(db, principal.userId, id, {
+        secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
+        previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
+        previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
+        updatedAt: new Date(now),
+      });
+      if (!updated) throw notFound("Webhook");
+      return c.json({ ...presentWebhook(updated.endpoint, updated.timezone), secret }, 200);
     },
   )
   .openapi(
@@ -197,17 +189,14 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [updated, [zone]] = await db.batch([
-        db
-          .update(webhookEndpoints)
-          .set({ disabledAt: null, disabledReason: null, failingSince: null, updatedAt: new Date() })
-          .where(endpointOfUser(db, principal.userId, id))
-          .returning(),
-        zoneOfEndpoint(db, id),
-      ]);
-      const endpoint = updated[0];
-      if (!endpoint || !zone) throw notFound("Webhook");
-      return c.json(presentWebhook(endpoint, zone.timezone), 200);
+      const updated = await updateEndpointOfUser(db, principal.userId, id, {
+        disabledAt: null,
+        disabledReason: null,
+        failingSince: null,
+        updatedAt: new Date(),
+      });
+      if (!updated) throw notFound("Webhook");
+      return c.json(presentWebhook(updated.endpoint, updated.timezone), 200);
     },
   )
   .openapi(

@@ -8,7 +8,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { PostStatus } from "../db/enums";
 import { type Account, accounts, posts, webhookOutbox } from "../db/schema";
-import { shardDatabases } from "../db/shards";
+import { eachShard } from "../db/shards";
 import { emitAccountExpired, emitPostSettled } from "./emit";
 
 /** Rows older than this are the sweep's: younger ones belong to an emission still running. */
@@ -59,11 +59,7 @@ export async function emitExpiryFromOutbox(env: Env, db: Database, account: Acco
 
 /** The cron's part: settlements and expiries whose emission did not finish, oldest first, in every shard. */
 export async function sweepOutbox(env: Env, now: Date): Promise<number> {
-  const emitted = await Promise.all(
-    shardDatabases(env)
-      .all()
-      .map((db) => sweepShardOutbox(env, db, now)),
-  );
+  const emitted = await eachShard(env, (db) => sweepShardOutbox(env, db, now));
   return emitted.reduce((sum, n) => sum + n, 0);
 }
 

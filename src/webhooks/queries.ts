@@ -1,6 +1,7 @@
 // The webhook API's reads and writes, each usable inside a batch, each limited to the workspaces the
 // key's user belongs to: another tenant's endpoint is simply not found.
-import { and, asc, count, desc, eq, getTableColumns } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, type SQL } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "../db/schema";
 import { inUserWorkspaces } from "../workspaces/queries";
@@ -35,20 +36,35 @@ export function endpointsOfUser(db: Database, userId: number, workspaceId: numbe
 export const endpointCount = (db: Database, workspaceId: number) =>
   db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId));
 
-/** The zone of the endpoint's workspace (for rendering its times). */
-export const zoneOfEndpoint = (db: Database, id: number) =>
+/** The zone of the workspace of the endpoint `which` selects (for rendering its times). */
+const zoneOfEndpoint = (db: Database, which: SQL | undefined) =>
   db
     .select({ timezone: workspaces.timezone })
     .from(workspaces)
     .where(
-      eq(
-        workspaces.id,
-        db
-          .select({ id: webhookEndpoints.workspaceId })
-          .from(webhookEndpoints)
-          .where(eq(webhookEndpoints.id, id)),
-      ),
+      eq(workspaces.id, db.select({ id: webhookEndpoints.workspaceId }).from(webhookEndpoints).where(which)),
     );
+
+/**
+ * Changes the endpoint if the user can access it and reads it back with its workspace's zone, in one
+ * batch; null when there is no such endpoint.
+ */
+export async function updateEndpointOfUser(
+  db: Database,
+  userId: number,
+  id: number,
+  values: SQLiteUpdateSetSource<typeof webhookEndpoints>,
+) {
+  const [[endpoint], [zone]] = await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set(values)
+      .where(endpointOfUser(db, userId, id))
+      .returning(),
+    zoneOfEndpoint(db, eq(webhookEndpoints.id, id)),
+  ]);
+  return endpoint && zone ? { endpoint, timezone: zone.timezone } : null;
+}
 
 /** The endpoint with its workspace's zone, if the user can access it. */
 export const endpointWithZone = (db: Database, userId: number, id: number) =>
@@ -61,18 +77,7 @@ export const endpointWithZone = (db: Database, userId: number, id: number) =>
 /** The endpoint's zone (when the user can access it) and its newest deliveries, in one batch. */
 export function deliveriesOfEndpoint(db: Database, userId: number, id: number) {
   return [
-    db
-      .select({ timezone: workspaces.timezone })
-      .from(workspaces)
-      .where(
-        eq(
-          workspaces.id,
-          db
-            .select({ id: webhookEndpoints.workspaceId })
-            .from(webhookEndpoints)
-            .where(endpointOfUser(db, userId, id)),
-        ),
-      ),
+    zoneOfEndpoint(db, endpointOfUser(db, userId, id)),
     db
       .select({ ...getTableColumns(webhookDeliveries), eventType: webhookEvents.type })
       .from(webhookDeliveries)

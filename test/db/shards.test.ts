@@ -88,6 +88,8 @@ describe("shardDatabases", () => {
     expect(shards.of(SHARD_ID_SPAN + 5)).toEqual({ shard: 1 });
     expect(shards.of(7 * SHARD_ID_SPAN)).toEqual({ shard: 0 });
     expect(shards.all()).toEqual([{ shard: 0 }, { shard: 1 }]);
+    expect(shards.others(1)).toEqual([{ shard: 0 }]);
+    expect(shards.others(0)).toEqual([{ shard: 1 }]);
     expect(opened).toEqual(["db@0", "one@1"]);
   });
 });

@@ -93,7 +93,7 @@ export async function markFailed(db: Database, id: number, reason: string): Prom
 }
 
 /** Downloads one item into R2. Throws ImportFailure (permanent or not) or any transient fault. */
-export async function importMedia(env: Env, db: Database, id: number): Promise<"stored" | "skipped"> {
+export async function importMedia(env: Env, db: Database, id: number): Promise<void> {
   const [[row], [others]] = await db.batch([
     db
       .select({
@@ -107,7 +107,8 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<"
     // What the rest of the workspace takes: this item may fill what is left of the quota, no more.
     workspaceUsage(db, sql`(SELECT workspace_id FROM media WHERE id = ${id})`, id),
   ]);
-  if (row?.state !== "processing") return "skipped";
+  // Settled or gone: an earlier delivery (or a delete) finished it.
+  if (row?.state !== "processing") return;
   if (!row.sourceUrl) throw new ImportFailure("no source URL", true);
 
   const limits = mediaLimits(env);
@@ -169,7 +170,5 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<"
     // finished first wrote the same key, so a ready item keeps its object.
     const now = await db.select({ state: media.state }).from(media).where(eq(media.id, id)).get();
     if (!now || now.state === "failed") await env.MEDIA.delete(row.r2Key);
-    return "skipped";
   }
-  return "stored";
 }
