@@ -22,30 +22,21 @@ import { webhooksRouter } from "./webhooks";
 import { registerWebhookEvents } from "./webhooks/event-routes";
 import { workspacesRouter } from "./workspaces";
 
-// Every /api/v1 resource sits behind the same gate (src/http/gate.ts): API key and per-user rate limit. The gate is
-// mounted per resource so that an unknown path is a plain 404, not a 401.
-const RESOURCES = [
-  "/workspaces",
-  "/accounts",
-  "/posts",
-  "/labels",
-  "/folders",
-  "/media",
-  "/analytics",
-  "/webhooks",
-] as const;
+// Every /api/v1 resource, listed once: each sits behind the same gate (src/http/gate.ts), API key and
+// per-user rate limit, mounted per resource so that an unknown path is a plain 404, not a 401.
+const RESOURCES = {
+  "/workspaces": workspacesRouter,
+  "/accounts": accountsRouter,
+  "/posts": postsRouter,
+  "/labels": labelsRouter,
+  "/folders": foldersRouter,
+  "/media": mediaRouter,
+  "/analytics": analyticsRouter,
+  "/webhooks": webhooksRouter,
+} as const;
 const api = createRouter<ApiEnv>();
 const gate = apiGate("api");
-for (const path of RESOURCES) api.use(`${path}/*`, gate);
-api
-  .route("/workspaces", workspacesRouter)
-  .route("/accounts", accountsRouter)
-  .route("/posts", postsRouter)
-  .route("/labels", labelsRouter)
-  .route("/folders", foldersRouter)
-  .route("/media", mediaRouter)
-  .route("/analytics", analyticsRouter)
-  .route("/webhooks", webhooksRouter);
+for (const [path, router] of Object.entries(RESOURCES)) api.use(`${path}/*`, gate).route(path, router);
 
 export const app = createRouter<BareEnv>();
 app

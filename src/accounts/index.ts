@@ -7,7 +7,8 @@ import { AUTHORIZE_PATH, newAuthorizeToken } from "../delegation/links";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
 import { lookupAdapter } from "../platforms/index";
@@ -16,6 +17,8 @@ import { revokeDisconnected } from "./connect";
 import { presentAccount } from "./present";
 import { accountsOfUser, disconnectAccount } from "./queries";
 import { accountSchema, connectBody, connectResponse } from "./schemas";
+
+const route = apiRoutes("accounts");
 
 const tags = ["Accounts"];
 
@@ -29,7 +32,7 @@ The account is identified by (workspace, platform, the platform's user id, or th
 
 export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
-    apiRoute("accounts", {
+    route({
       method: "get",
       path: "/",
       tags,
@@ -43,7 +46,7 @@ export const accountsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("accounts", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/connect",
@@ -92,7 +95,7 @@ export const accountsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("accounts", {
+    route({
       method: "delete",
       earlyReads: true,
       path: "/{id}",

@@ -4,7 +4,7 @@ import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../http/auth";
 import type { DbEnv } from "../http/env";
 import { routeNotFound, unauthenticated } from "../http/errors";
-import { publicRoute } from "../http/router";
+import { publicRoute } from "../http/route";
 import { secretEquals } from "../lib/crypto";
 
 /** Absent ADMIN_TOKEN: the operator API does not exist (404). Missing or wrong token: 401. */

@@ -5,7 +5,8 @@ import type { ApiEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonContent } from "../http/openapi";
 import { simplePage } from "../http/pagination";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { textId } from "../lib/schemas";
 import { enqueueSync } from "./messages";
@@ -25,6 +26,8 @@ import {
   workspaceAnalyticsSchema,
 } from "./schemas";
 
+const route = apiRoutes("posts");
+
 const tags = ["Analytics"];
 
 const METRICS =
@@ -32,7 +35,7 @@ const METRICS =
 
 export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/",
       tags,
@@ -47,7 +50,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/posts/{post}",
       tags,
@@ -66,7 +69,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/accounts/{account}",
       tags,
@@ -94,7 +97,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/workspaces/{workspace}",
       tags,
@@ -113,7 +116,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "post",
       path: "/posts/{post}/sync",
       tags,

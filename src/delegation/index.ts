@@ -17,7 +17,8 @@ import {
 import { apiGate } from "../http/gate";
 import { IDEMPOTENCY_PARAMETER, idempotency } from "../http/idempotency";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { createRouter, publicRoute } from "../http/router";
+import { publicRoute } from "../http/route";
+import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { lookupAdapter } from "../platforms/index";
 import { browserRouter } from "./browser-routes";

@@ -4,17 +4,20 @@ import { folders } from "../db/schema";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { accessibleWorkspace } from "../workspaces/queries";
 import { presentFolder } from "./present";
 import { folderCount, folderOfWorkspace, foldersOfWorkspace } from "./queries";
 import { createFolderBody, folderSchema, listFoldersQuery, MAX_FOLDERS_PER_WORKSPACE } from "./schemas";
 
+const route = apiRoutes("posts");
+
 const tags = ["Folders"];
 
 export const foldersRouter = createRouter<ApiEnv>()
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/",
       tags,
@@ -36,7 +39,7 @@ export const foldersRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/",

@@ -16,7 +16,7 @@ import { createMiddleware } from "hono/factory";
 import { type BeginResult, userCoordinator } from "../coordinator";
 import { sha256Hex } from "../lib/crypto";
 import { toHex } from "../lib/encoding";
-import { formBoundary, MultipartError, readMultipart } from "../media/multipart";
+import { formBoundary, MultipartError, readMultipart } from "../lib/multipart";
 import type { ApiEnv } from "./env";
 import { conflict, invalidField } from "./errors";
 

@@ -1,14 +1,9 @@
-// One factory for every router and one way to declare a route: `createRouter<Env>()` gives an
-// OpenAPIHono whose validation failures throw into the app's one error renderer, and `apiRoute()` /
-// `publicRoute()` declare a route with its request and response schemas, so the same zod schemas
-// validate the request, type the handler's answer and write the OpenAPI document.
-import { createRoute, type Hook, OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+// One factory for every router: `createRouter<Env>()` gives an OpenAPIHono whose validation failures
+// throw into the app's one error renderer. How a route is declared (its schemas, security, ability) is
+// route.ts; this file imports nothing but the errors, so any module may build a router.
+import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { Ability } from "../db/enums";
-import { awaitAdmission, requireAbility } from "./abilities";
 import { badRequest, invalidInput } from "./errors";
-import { documentIdempotency, idempotency } from "./idempotency";
-import { type ErrorAudience, type ErrorStatus, errorResponses } from "./openapi";
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -27,68 +22,3 @@ export function validationHook(result: Parameters<Hook<unknown, Env, string, und
 
 export const createRouter = <E extends Env>() =>
   new OpenAPIHono<E>({ defaultHook: (result) => validationHook(result) });
-
-type RouteSpec = Omit<RouteConfig, "middleware" | "security"> & {
-  /** Statuses this route can answer besides its successes and the ones every route of its kind has. */
-  errors?: readonly ErrorStatus[];
-  /** Whose error wording and bodies: `coded` carries a `code` (the delegation session endpoint). */
-  audience?: ErrorAudience;
-  /**
-   * A write route whose reads start alongside the gate's Coordinator call, saving a sequential hop:
-   * its D1 writes wait for the admission by themselves (the metered database holds them), and its
-   * handler awaits `c.var.admitted()` before any other effect (a Durable Object, a queue, R2, a fetch).
-   * Other write routes wait for the admission before their handler starts.
-   */
-  earlyReads?: boolean;
-  /**
-   * A route that creates something: it honours an `Idempotency-Key` header (src/http/idempotency.ts),
-   * which the document lists with the route's 409 and 422. Only requests that send the header pay for it.
-   */
-  idempotent?: boolean;
-};
-
-/** The statuses every route of a kind can answer. */
-const API_ERRORS = [401, 403, 429] as const;
-const bodyErrors = (spec: RouteSpec) => (spec.request?.body ? ([400, 415, 422] as const) : []);
-const paramErrors = (spec: RouteSpec) =>
-  spec.request?.params || spec.request?.query ? ([422] as const) : [];
-
-/** An /api/v1 route: bearer API key, rate limit, the ability it needs. */
-export function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
-  const { errors = [], audience: _audience, earlyReads = false, idempotent = false, ...declared } = spec;
-  const route = idempotent ? documentIdempotency(declared) : declared;
-  const safe = route.method === "get" || route.method === "head";
-  return createRoute({
-    ...route,
-    description: `${route.description ? `${route.description}\n\n` : ""}Requires an API key with the \`${ability}\` ability.`,
-    security: [{ apiKey: [] }],
-    "x-required-ability": ability,
-    middleware: [
-      requireAbility(ability),
-      ...(safe || earlyReads ? [] : [awaitAdmission]),
-      ...(idempotent ? [idempotency] : []),
-    ] as [ReturnType<typeof requireAbility>],
-    responses: {
-      ...route.responses,
-      ...errorResponses([
-        ...API_ERRORS,
-        ...bodyErrors(spec),
-        ...paramErrors(spec),
-        ...errors,
-        ...(idempotent ? ([409, 422] as const) : []),
-      ]),
-    },
-  } as unknown as R & { middleware: [ReturnType<typeof requireAbility>] });
-}
-
-/** A route outside the API key gate (operator API, media links, delegation session), declared alike. */
-export function publicRoute<const R extends RouteSpec>(spec: R & { security?: RouteConfig["security"] }) {
-  const { errors = [], audience, earlyReads: _earlyReads, idempotent: _idempotent, ...route } = spec;
-  return createRoute({
-    ...route,
-    responses: {
-      ...route.responses,
-      ...errorResponses([...bodyErrors(spec), ...paramErrors(spec), ...errors], audience),
-    },
-  } as unknown as R);
-}

@@ -4,7 +4,8 @@ import { labels } from "../db/schema";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { idParams, messageSchema } from "../lib/schemas";
 import { accessibleWorkspace } from "../workspaces/queries";
 import { presentLabel } from "./present";
@@ -17,11 +18,13 @@ import {
   updateLabelBody,
 } from "./schemas";
 
+const route = apiRoutes("labels");
+
 const tags = ["Labels"];
 
 export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
-    apiRoute("labels", {
+    route({
       method: "get",
       path: "/",
       tags,
@@ -41,7 +44,7 @@ export const labelsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("labels", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/",
@@ -75,7 +78,7 @@ export const labelsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("labels", {
+    route({
       method: "put",
       earlyReads: true,
       path: "/{id}",
@@ -103,7 +106,7 @@ export const labelsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("labels", {
+    route({
       method: "delete",
       earlyReads: true,
       path: "/{id}",

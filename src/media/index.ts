@@ -5,7 +5,8 @@ import type { ApiEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { nextCursorAfter, paginated } from "../http/pagination";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema, paginated as pageOf } from "../lib/schemas";
 import {
@@ -17,7 +18,7 @@ import {
   RESOLVE_BUDGET_MS,
 } from "./config";
 import { startImport } from "./import/start";
-import { importGuard, MAX_REDIRECTS } from "./import/url-guard";
+import { importGuard, MAX_REDIRECTS } from "../lib/url-guard";
 import { presentMediaList } from "./present";
 import { deleteMediaOfUser, mediaPage } from "./queries";
 import {
@@ -30,6 +31,8 @@ import {
 import { SUPPORTED_TYPES } from "./sniff";
 import { MAX_FIELD_BYTES, receiveUpload } from "./upload";
 
+const route = apiRoutes("posts");
+
 const tags = ["Media"];
 
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
@@ -37,7 +40,7 @@ const CAPS = `Accepted: ${SUPPORTED_TYPES}; the first bytes decide, whatever the
 
 export const mediaRouter = createRouter<ApiEnv>()
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "post",
       path: "/upload/url",
       idempotent: true,
@@ -70,7 +73,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "post",
       path: "/upload",
       idempotent: true,
@@ -101,7 +104,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/",
       tags,
@@ -129,7 +132,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "delete",
       earlyReads: true,
       path: "/{id}",

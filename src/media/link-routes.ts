@@ -4,7 +4,8 @@
 // A tampered or expired link is 403; an item still processing is 409; a failed or absent one is 404.
 import type { DbEnv } from "../http/env";
 import { conflict, forbiddenLink, notFound, rangeNotSatisfiable } from "../http/errors";
-import { createRouter, publicRoute } from "../http/router";
+import { publicRoute } from "../http/route";
+import { createRouter } from "../http/router";
 import { textId } from "../lib/schemas";
 import { MEDIA_LINK_TTL_SECONDS, verifyMediaLink } from "./links";
 import { mediaToServe } from "./queries";

@@ -4,7 +4,7 @@
 //    nothing is held; the FixedLengthStream also refuses a body longer or shorter than promised;
 //  - without one, the bytes are cut into equal parts of a multipart upload: one part is held.
 // Either way the bytes read before the body's type was known (its head) are written first.
-import { ImportFailure } from "./import/failure";
+import { FetchFailure } from "../lib/fetch-failure";
 import { type Head, TooLarge } from "./streams";
 
 /** R2 wants every part but the last of one size, at least 5 MiB. */
@@ -52,7 +52,7 @@ export async function putKnownLength(
 
 /** A failure of the body being read (origin cut off, shorter than promised) is the origin's: retried. */
 const sourceFailure = (error: unknown) =>
-  error instanceof ImportFailure ? error : new ImportFailure(`download interrupted: ${String(error)}`, false);
+  error instanceof FetchFailure ? error : new FetchFailure(`download interrupted: ${String(error)}`, false);
 
 /**
  * Without a length: the bytes are cut into equal parts of a multipart upload (a single put when they

@@ -1,5 +1,5 @@
 // Stream helpers for moving bodies without holding them: the first bytes of a body, its promised length.
-import { ImportFailure } from "./import/failure";
+import { FetchFailure } from "../lib/fetch-failure";
 
 /** The first bytes of a body, and the body itself, unlocked and positioned right after them. */
 export type Head = {
@@ -44,7 +44,7 @@ export async function readHead(body: ReadableStream<Uint8Array>, bytes: number):
   return { head, chunks, body, done };
 }
 
-export class TooLarge extends ImportFailure {
+export class TooLarge extends FetchFailure {
   readonly limit: number;
 
   constructor(limit: number) {

@@ -6,7 +6,8 @@ import type { Platform } from "../db/enums";
 import type { ApiEnv } from "../http/env";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { nextCursorAfter, paginated } from "../http/pagination";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
 import { lookupAdapter } from "../platforms";
@@ -24,6 +25,8 @@ import {
   updatePostBody,
 } from "./schemas";
 import { validatePost } from "./validate";
+
+const route = apiRoutes("posts");
 
 const tags = ["Posts"];
 
@@ -49,7 +52,7 @@ const saving = (c: Context<ApiEnv>): SaveContext => ({ ...links(c), queue: c.env
 
 export const postsRouter = createRouter<ApiEnv>()
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/",
       tags,
@@ -73,7 +76,7 @@ export const postsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/",
@@ -98,7 +101,7 @@ export const postsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "post",
       // It only reads: its batch overlaps the gate's Coordinator call, as a GET's does.
       earlyReads: true,
@@ -126,7 +129,7 @@ export const postsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "get",
       path: "/{id}",
       tags,
@@ -144,7 +147,7 @@ export const postsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "put",
       earlyReads: true,
       path: "/{id}",
@@ -170,7 +173,7 @@ export const postsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/{id}/retry",
@@ -193,7 +196,7 @@ export const postsRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("posts", {
+    route({
       method: "delete",
       earlyReads: true,
       path: "/{id}",

@@ -7,7 +7,8 @@ import { webhookEndpoints } from "../db/schema";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { encryptSecret } from "../lib/crypto";
 import { idParams, messageSchema } from "../lib/schemas";
 import { accessibleWorkspace } from "../workspaces/queries";
@@ -31,6 +32,8 @@ import {
 import { newSecret } from "./sign";
 import { checkTargetUrl } from "./target";
 
+const route = apiRoutes("workspaces");
+
 const tags = ["Webhooks"];
 const days = DISABLE_AFTER_MS / (24 * 3600_000);
 /** How long a rolled secret keeps signing deliveries next to the new one. */
@@ -38,7 +41,7 @@ const PREVIOUS_SECRET_MS = 24 * 3600_000;
 
 export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
-    apiRoute("workspaces", {
+    route({
       method: "get",
       path: "/",
       tags,
@@ -59,7 +62,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("workspaces", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/",
@@ -106,7 +109,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("workspaces", {
+    route({
       method: "get",
       path: "/{id}",
       tags,
@@ -124,7 +127,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("workspaces", {
+    route({
       method: "delete",
       earlyReads: true,
       path: "/{id}",
@@ -147,7 +150,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("workspaces", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/{id}/roll-secret",
@@ -175,7 +178,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("workspaces", {
+    route({
       method: "post",
       earlyReads: true,
       path: "/{id}/enable",
@@ -200,7 +203,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     },
   )
   .openapi(
-    apiRoute("workspaces", {
+    route({
       method: "get",
       path: "/{id}/deliveries",
       tags,

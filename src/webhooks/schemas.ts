@@ -4,7 +4,7 @@ import { z } from "zod";
 import { accountSchema } from "../accounts/schemas";
 import { postAnalyticsSchema } from "../analytics/schemas";
 import { bodyId, textId, zonedTime } from "../lib/schemas";
-import { MAX_URL_LENGTH } from "../media/import/url-guard";
+import { MAX_URL_LENGTH } from "../lib/url-guard";
 import { mediaItemSchema } from "../media/schemas";
 import { postSchema } from "../posts/schemas";
 import {

@@ -1,10 +1,10 @@
-// Where a webhook may be sent: the media importer's private-address guard (src/media/import/url-guard.ts)
+// Where a webhook may be sent: the media importer's private-address guard (src/lib/url-guard.ts)
 // applied to endpoint URLs. At registration, what the URL names is checked (http or https, at most 2048
 // characters, no credentials, no private, loopback or link-local address in any spelling, no local host
 // name); before every delivery the host is also resolved over DNS-over-HTTPS and any non-public answer
 // refuses it. IMPORT_ALLOWED_PRIVATE_HOSTS, the one switch that lets tests import from a loopback
 // origin, lets them deliver to a loopback receiver too.
-import { addressRefusal, checkImportUrl, type ImportGuard, importGuard } from "../media/import/url-guard";
+import { addressRefusal, checkImportUrl, type ImportGuard, importGuard } from "../lib/url-guard";
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string };
 

@@ -4,13 +4,16 @@ import { presentAccountShort } from "../accounts/present";
 import { accountsOfUser } from "../accounts/queries";
 import type { ApiEnv } from "../http/env";
 import { jsonContent } from "../http/openapi";
-import { apiRoute, createRouter } from "../http/router";
+import { apiRoutes } from "../http/route";
+import { createRouter } from "../http/router";
 import { presentWorkspace } from "./present";
 import { workspacesOfUser } from "./queries";
 import { workspaceWithAccountsSchema } from "./schemas";
 
+const route = apiRoutes("workspaces");
+
 export const workspacesRouter = createRouter<ApiEnv>().openapi(
-  apiRoute("workspaces", {
+  route({
     method: "get",
     path: "/",
     tags: ["Workspaces"],

@@ -7,7 +7,7 @@ import {
   parseAllowList,
   parseIPv4,
   parseIPv6,
-} from "../../src/media/import/url-guard";
+} from "../../src/lib/url-guard";
 import { REFUSED } from "./ssrf-table";
 import { Origins, publicDns, redirect } from "./support";
 

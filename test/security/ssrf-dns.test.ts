@@ -2,7 +2,7 @@
 // 127.0.0.1 was fetched, stored and served back. Every host name is now resolved over DNS-over-HTTPS
 // before each fetch and each redirect hop, and any private answer refuses the URL.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { addressRefusal, guardedFetch } from "../../src/media/import/url-guard";
+import { addressRefusal, guardedFetch } from "../../src/lib/url-guard";
 import { bytesResponse, freshHost, Origins, pngBytes, redirect } from "../media/support";
 import { call } from "../support/client";
 import { createTenant } from "../support/seed";
@@ -82,8 +82,8 @@ describe("media import resolves names before fetching", () => {
     const down = {
       allow: new Set<string>(),
       resolve: async () => {
-        const { ImportFailure } = await import("../../src/media/import/failure");
-        throw new ImportFailure("resolver down", false);
+        const { FetchFailure } = await import("../../src/lib/fetch-failure");
+        throw new FetchFailure("resolver down", false);
       },
     };
     await expect(guardedFetch("https://a.example.test/x", { guard: down })).rejects.toMatchObject({

@@ -14,9 +14,9 @@ import { workspaceUsage } from "../queries";
 import { putInParts, putKnownLength } from "../r2-writer";
 import { declaredType, SNIFF_BYTES } from "../sniff";
 import { declaredLength, readHead } from "../streams";
-import { ImportFailure, statusFailure } from "./failure";
+import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
 import { describe, FETCH_HEADERS } from "./resolve";
-import { guardedFetch, importGuard } from "./url-guard";
+import { guardedFetch, importGuard } from "../../lib/url-guard";
 
 export type MediaImportMessage = { media_id: number };
 
@@ -35,13 +35,13 @@ export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env)
     name: "media-import",
     parse: (body) => (isImportMessage(body) ? body : null),
     backoff: IMPORT_BACKOFF,
-    // Anything but an ImportFailure is unexpected: eachMessage logs it and retries with the backoff.
+    // Anything but an FetchFailure is unexpected: eachMessage logs it and retries with the backoff.
     handle: async ({ media_id: id }, message) => {
       const db = shards.of(id);
       try {
         await importMedia(env, db, id);
       } catch (error) {
-        if (!(error instanceof ImportFailure)) throw error;
+        if (!(error instanceof FetchFailure)) throw error;
         if (error.permanent) {
           try {
             await markFailed(db, id, error.message);
@@ -92,7 +92,7 @@ export async function markFailed(db: Database, id: number, reason: string): Prom
   return row?.r2Key ?? null;
 }
 
-/** Downloads one item into R2. Throws ImportFailure (permanent or not) or any transient fault. */
+/** Downloads one item into R2. Throws FetchFailure (permanent or not) or any transient fault. */
 export async function importMedia(env: Env, db: Database, id: number): Promise<void> {
   const [[row], [others]] = await db.batch([
     db
@@ -109,7 +109,7 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<v
   ]);
   // Settled or gone: an earlier delivery (or a delete) finished it.
   if (row?.state !== "processing") return;
-  if (!row.sourceUrl) throw new ImportFailure("no source URL", true);
+  if (!row.sourceUrl) throw new FetchFailure("no source URL", true);
 
   const limits = mediaLimits(env);
   const { response, url } = await guardedFetch(row.sourceUrl, {
@@ -142,7 +142,7 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<v
   const room = roomFor(limits, candidate.kind, others?.bytes ?? 0);
   if (length !== null && length > room) {
     await start.body.cancel();
-    throw new ImportFailure("larger than what is left of the workspace's storage quota", true);
+    throw new FetchFailure("larger than what is left of the workspace's storage quota", true);
   }
   // With a length, the rest of the body is piped natively and can be no longer than promised; without
   // one, the bytes are counted into multipart parts and the download is cut off at the room left.

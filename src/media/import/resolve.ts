@@ -13,8 +13,8 @@ import {
   sniffMedia,
 } from "../sniff";
 import { declaredLength, readHead } from "../streams";
-import { ImportFailure, statusFailure } from "./failure";
-import { checkImportUrl, type FetchBudget, guardedFetch, type ImportGuard } from "./url-guard";
+import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
+import { checkImportUrl, type FetchBudget, guardedFetch, type ImportGuard } from "../../lib/url-guard";
 
 export type Candidate = {
   /** The URL the consumer downloads (redirects are followed, and checked, again there). */
@@ -85,7 +85,7 @@ export async function resolveInput(input: string, options: ResolveOptions): Prom
     }
     return [await inspect(input, response, url, options.limits)];
   } catch (error) {
-    if (!(error instanceof ImportFailure)) console.warn("media import: resolving a URL failed", error);
+    if (!(error instanceof FetchFailure)) console.warn("media import: resolving a URL failed", error);
     return [];
   }
 }
@@ -95,7 +95,7 @@ async function resolveDirect(link: string, options: ResolveOptions): Promise<Can
     const { response, url } = await open(link, options);
     return await inspect(link, response, url, options.limits);
   } catch (error) {
-    if (!(error instanceof ImportFailure))
+    if (!(error instanceof FetchFailure))
       console.warn("media import: resolving a page's media failed", error);
     return null;
   }
@@ -103,7 +103,7 @@ async function resolveDirect(link: string, options: ResolveOptions): Promise<Can
 
 async function open(link: string, options: ResolveOptions) {
   const budget = Math.min(RESOLVE_TIMEOUT_MS, options.stopAt - Date.now());
-  if (budget <= 0) throw new ImportFailure("out of time", false);
+  if (budget <= 0) throw new FetchFailure("out of time", false);
   const opened = await guardedFetch(link, {
     guard: options.guard,
     fetches: options.fetches,
@@ -134,16 +134,16 @@ export function describe(
   length: number | null,
   limits: MediaLimits,
 ): Candidate {
-  if (declared === "page" || declared === "other") throw new ImportFailure(`not media (${declared})`, true);
+  if (declared === "page" || declared === "other") throw new FetchFailure(`not media (${declared})`, true);
   const sniffed = sniffMedia(head);
   if (!sniffed) {
-    throw new ImportFailure(looksLikeMarkup(head) ? "markup served as media" : "unrecognised bytes", true);
+    throw new FetchFailure(looksLikeMarkup(head) ? "markup served as media" : "unrecognised bytes", true);
   }
   if ((declared === "image" || declared === "video") && declared !== sniffed.kind) {
-    throw new ImportFailure(`declared ${declared} but the bytes are ${sniffed.mime}`, true);
+    throw new FetchFailure(`declared ${declared} but the bytes are ${sniffed.mime}`, true);
   }
   if (length !== null && length > capFor(limits, sniffed.kind)) {
-    throw new ImportFailure(`larger than the ${sniffed.kind} cap`, true);
+    throw new FetchFailure(`larger than the ${sniffed.kind} cap`, true);
   }
   return {
     url: link,

@@ -15,7 +15,7 @@ import { insertMedia, requireTarget } from "../queries";
 import { newMediaKey } from "../upload";
 import { type MediaImportMessage, markFailed } from "./consumer";
 import { type Candidate, resolveAll } from "./resolve";
-import type { ImportGuard } from "./url-guard";
+import type { ImportGuard } from "../../lib/url-guard";
 
 export type ImportRequest = {
   db: Database;

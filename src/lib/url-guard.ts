@@ -3,7 +3,7 @@
 // parser accepts, names that mean "this machine" or "this network") and what a name resolves to: every
 // name is resolved over DNS-over-HTTPS (dns.ts) before each hop, and any non-public answer refuses it.
 import { DEFAULT_DOH_ENDPOINT, dohResolver, type Resolver } from "./dns";
-import { ImportFailure } from "./failure";
+import { FetchFailure } from "./fetch-failure";
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_REDIRECTS = 5;
@@ -193,10 +193,10 @@ async function checkResolved(url: URL, guard: ImportGuard): Promise<void> {
   const host = stripDots(url.hostname.toLowerCase());
   if (isAddressLiteral(host) || guard.allow.has(`${host}:${url.port || defaultPort(url)}`)) return;
   const addresses = await guard.resolve(host);
-  if (addresses.length === 0) throw new ImportFailure(`refused URL: ${host} does not resolve`, true);
+  if (addresses.length === 0) throw new FetchFailure(`refused URL: ${host} does not resolve`, true);
   for (const address of addresses) {
     const refusal = addressRefusal(address);
-    if (refusal) throw new ImportFailure(`refused URL: ${host} ${refusal}`, true);
+    if (refusal) throw new FetchFailure(`refused URL: ${host} ${refusal}`, true);
   }
 }
 
@@ -225,11 +225,11 @@ export async function guardedFetch(
   let target: string | URL = input;
   for (let hop = 0; ; hop++) {
     const check = checkImportUrl(target, options.guard.allow);
-    if (!check.ok) throw new ImportFailure(`refused URL: ${check.reason}`, true);
+    if (!check.ok) throw new FetchFailure(`refused URL: ${check.reason}`, true);
     // Resolved at every hop: a redirect may name a host that points inside.
     await checkResolved(check.url, options.guard);
     if (options.fetches) {
-      if (options.fetches.left <= 0) throw new ImportFailure("the request's fetch budget is spent", true);
+      if (options.fetches.left <= 0) throw new FetchFailure("the request's fetch budget is spent", true);
       options.fetches.left -= 1;
     }
     let response: Response;
@@ -242,17 +242,17 @@ export async function guardedFetch(
       });
     } catch (error) {
       const timedOut = options.signal?.aborted === true;
-      throw new ImportFailure(timedOut ? "timed out" : `fetch failed: ${String(error)}`, false);
+      throw new FetchFailure(timedOut ? "timed out" : `fetch failed: ${String(error)}`, false);
     }
     if (!REDIRECTS.has(response.status)) return { response, url: check.url };
     await response.body?.cancel();
     const location = response.headers.get("location");
-    if (!location) throw new ImportFailure("redirect without a Location", true);
-    if (hop >= maxRedirects) throw new ImportFailure(`more than ${maxRedirects} redirects`, true);
+    if (!location) throw new FetchFailure("redirect without a Location", true);
+    if (hop >= maxRedirects) throw new FetchFailure(`more than ${maxRedirects} redirects`, true);
     try {
       target = new URL(location, check.url);
     } catch {
-      throw new ImportFailure("redirect to an invalid URL", true);
+      throw new FetchFailure("redirect to an invalid URL", true);
     }
   }
 }

@@ -3,7 +3,7 @@
 // every redirect hop; an answer holding any private, loopback, link-local, CGNAT or unique-local
 // address refuses the URL. The endpoint is a var (IMPORT_DNS_RESOLVER), and the resolver an argument,
 // so tests answer it offline.
-import { ImportFailure } from "./failure";
+import { FetchFailure } from "./fetch-failure";
 
 /** Every A and AAAA address a name resolves to (after CNAMEs); empty when it does not exist. */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -27,11 +27,11 @@ export function dohResolver(endpoint: string, fetcher: typeof fetch = (...args) 
       body = (await response.json()) as DohAnswer;
     } catch (error) {
       // The resolver being down says nothing about the name: a transient failure, retried.
-      throw new ImportFailure(`could not resolve ${host}: ${String(error)}`, false);
+      throw new FetchFailure(`could not resolve ${host}: ${String(error)}`, false);
     }
     if (body.Status === 3) return []; // NXDOMAIN
     if (body.Status !== 0)
-      throw new ImportFailure(`could not resolve ${host}: DNS status ${body.Status}`, false);
+      throw new FetchFailure(`could not resolve ${host}: DNS status ${body.Status}`, false);
     return (body.Answer ?? [])
       .filter((record) => record.type === RECORD_TYPES[type] && typeof record.data === "string")
       .map((record) => record.data as string);

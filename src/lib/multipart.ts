@@ -1,7 +1,7 @@
 // A streaming multipart/form-data reader: parts come out one at a time with their body as a stream,
 // so a file goes on to R2 while it arrives instead of being parsed into memory by formData(). At most
 // one network chunk plus a boundary's length is held.
-import { utf8 } from "../lib/encoding";
+import { utf8 } from "./encoding";
 
 export type FormPart = {
   name: string;
