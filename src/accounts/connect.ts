@@ -3,9 +3,9 @@
 // account is upserted by (workspace, platform, platform user id), and the redirect_url the browser
 // lands on is built.
 import type { ConnectTarget } from "../coordinator/flow";
+import { type CallbackError, withParams } from "../coordinator/links";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
-import { type CallbackError, withParams } from "../delegation/proof";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import type { Channel, Identity, PlatformToken } from "../platforms/types";

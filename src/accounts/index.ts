@@ -1,9 +1,10 @@
 // Accounts: list (GET /api/v1/accounts), connect by OAuth (POST /connect, the browser then runs the
 // delegation pages, src/delegation/browser-routes.ts) and disconnect (DELETE /{id}). Ability `accounts`.
 import { z } from "zod";
-import { flowCoordinator } from "../coordinator";
 import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
-import { AUTHORIZE_PATH, newAuthorizeToken } from "../delegation/links";
+import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
+import { flowCoordinator } from "../coordinator/names";
+import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -12,7 +13,6 @@ import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
 import { lookupAdapter } from "../platforms/index";
-import { accessibleWorkspace } from "../workspaces/queries";
 import { revokeDisconnected } from "./connect";
 import { presentAccount } from "./present";
 import { accountsOfUser, disconnectAccount } from "./queries";

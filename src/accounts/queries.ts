@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { accounts, postPlatforms, posts, workspaceMembers } from "../db/schema";
-import { inUserWorkspaces } from "../workspaces/queries";
+import { inUserWorkspaces } from "../db/tenancy";
 
 /** Every account of every workspace the user can access, oldest first; usable inside a batch. */
 export const accountsOfUser = (db: Database, userId: number) =>

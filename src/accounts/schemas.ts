@@ -1,8 +1,7 @@
 // The API's three forms of an account: short (inside a workspace), list, and analytics.
 import { z } from "zod";
 import { PLATFORMS } from "../db/enums";
-import { authorizeLinkSchema, returnUrl } from "../delegation/schemas";
-import { bodyId } from "../lib/schemas";
+import { authorizeLinkSchema, bodyId, returnUrl } from "../lib/schemas";
 
 export const accountShortSchema = z
   .strictObject({

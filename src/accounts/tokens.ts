@@ -4,6 +4,7 @@
 // never sees two refreshes of one token. A refresh the platform refuses for good marks the account
 // expired (`expired_at`) until it is reconnected.
 import { and, eq, isNull } from "drizzle-orm";
+import { accountCoordinator } from "../coordinator/names";
 import { accounts } from "../db/schema";
 import { shardDatabases } from "../db/shards";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
@@ -52,10 +53,13 @@ async function decryptToken(env: Env, encrypted: string): Promise<string> {
 }
 
 async function viaCoordinator(env: Env, accountId: number, rejected: string | null): Promise<string | null> {
-  const result = await env.COORDINATOR.getByName(`account:${accountId}`).refreshAccountToken(
-    accountId,
-    rejected,
+  const answer = await env.COORDINATOR.getByName(accountCoordinator(accountId)).exclusive(() =>
+    refreshStoredToken(env, accountId, rejected),
   );
+  // An answer to a call that was handed a function holds that function's stub until disposed.
+  (answer as Partial<Disposable>)[Symbol.dispose]?.();
+  // The stub's typing cannot carry exclusive's type parameter through RPC; the answer is refreshStoredToken's.
+  const result = answer as RefreshResult;
   if (result.kind === "ok") return result.accessToken;
   if (result.kind === "expired") throw accountExpired();
   throw new PlatformError(result.message, { kind: result.failure, code: result.code });
@@ -100,7 +104,7 @@ export async function withFreshAuth<T>(
 }
 
 /**
- * The Coordinator's side (instance `account:<id>`, inside blockConcurrencyWhile): re-reads the account,
+ * Run while the account's Coordinator holds every other call back (its `exclusive`): re-reads the account,
  * refreshes only if still needed (its token expires within five minutes, or it is still the token the
  * platform rejected), stores the new tokens encrypted, and answers the access token to use.
  */

@@ -1,8 +1,8 @@
 // API key lifecycle in D1: issue, list, revoke, roll, and the signing secret. Keys and secrets are
 // generated in keys.ts; only the key's hash and the secret's ciphertext are written.
 import { asc, eq, sql } from "drizzle-orm";
-import { userCoordinator } from "../coordinator";
 import { keyDigest, REVOKED } from "../coordinator/key-state";
+import { userCoordinator } from "../coordinator/names";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { shardOfId } from "../db/shards";

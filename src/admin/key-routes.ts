@@ -3,7 +3,7 @@
 
 import type { Context } from "hono";
 import { z } from "zod";
-import { userCoordinator } from "../coordinator";
+import { userCoordinator } from "../coordinator/names";
 import type { DbEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";

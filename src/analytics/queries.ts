@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, exists, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accountMetrics, accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../workspaces/queries";
+import { inUserWorkspaces } from "../db/tenancy";
 
 /** The subscription statuses under which a post owner's analytics are synced. */
 export const SYNCING_SUBSCRIPTIONS = ["active", "trialing", "grace_period"] as const;

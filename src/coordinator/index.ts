@@ -1,12 +1,12 @@
 // The Coordinator: the Durable Object that makes exact what must be exact under concurrency. One
-// instance per name: `user:<id>` holds that user's rate window; `delegation:<id>` holds one single-use
-// OAuth flow; `account:<id>` serialises that account's token refreshes. A user's instance also knows
+// instance per name (names.ts): `user:<id>` holds that user's rate window; `delegation:<id>` holds one
+// single-use OAuth flow; `account:<id>` serialises that account's token refreshes (run by the caller,
+// src/accounts/tokens.ts, while the instance holds every other call back). A user's instance also knows
 // which of the user's keys changed (key-state.ts), so isolates may cache keys, and the user's
 // Idempotency-Key records (idempotency.ts). An instance runs one method at a time and every
 // read-check-write is synchronous SQL, so counts and "first one wins" need no locks. The rules live
 // beside this file.
 import { DurableObject } from "cloudflare:workers";
-import { type RefreshResult, refreshStoredToken } from "../accounts/tokens";
 import { dropChoice, type HeldChoice, holdChoice, takeChoice } from "./choice";
 import {
   createFlow,
@@ -27,17 +27,8 @@ import {
   sweepIdempotency,
 } from "./idempotency";
 import { isStale, recordKeyState } from "./key-state";
+import type { AdmitRequest, AdmitResult } from "./names";
 import { hitWindow, keyUses, loadWindow, type RateDecision, recordKeyUse, type Window } from "./rate-window";
-
-export type { BeginResult } from "./idempotency";
-export type { RateDecision } from "./rate-window";
-
-export type AdmitRequest = { limit: number; windowMs: number; now: number; keyId: number; digest?: string };
-export type AdmitResult = { stale: true } | { stale: false; decision: RateDecision };
-
-export const userCoordinator = (userId: number) => `user:${userId}`;
-export const flowCoordinator = (flowId: string) => `delegation:${flowId}`;
-export const accountCoordinator = (accountId: number) => `account:${accountId}`;
 
 export class Coordinator extends DurableObject<Env> {
   #window: Window | null = null;
@@ -119,11 +110,12 @@ export class Coordinator extends DurableObject<Env> {
   }
 
   /**
-   * On `account:<id>`: refreshes the account's token if still needed (src/accounts/tokens.ts), with no
-   * other call of this instance running meanwhile, so one account has at most one refresh in flight.
+   * On `account:<id>`: runs `work` (a function of the caller's, called back over RPC) with no other call
+   * of this instance running meanwhile, so one account has at most one token refresh in flight
+   * (src/accounts/tokens.ts). Its answer must be plain data: errors do not keep their class over RPC.
    */
-  refreshAccountToken(accountId: number, rejected: string | null): Promise<RefreshResult> {
-    return this.ctx.blockConcurrencyWhile(() => refreshStoredToken(this.env, accountId, rejected));
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.ctx.blockConcurrencyWhile(() => work());
   }
 
   /**

@@ -8,7 +8,6 @@
 import { getCookie } from "hono/cookie";
 import { channelPage, openChoice, sealChoice } from "../accounts/channels";
 import { connectErrorLocation, connectedLocation, storeConnectedAccount } from "../accounts/connect";
-import { flowCoordinator } from "../coordinator";
 import type { TakeResult } from "../coordinator/choice";
 import {
   type ConnectTarget,
@@ -17,6 +16,18 @@ import {
   type FlowTarget,
   type OpenResult,
 } from "../coordinator/flow";
+import {
+  browserCookie,
+  browserCookieName,
+  CALLBACK_PATH,
+  type CallbackError,
+  clearBrowserCookie,
+  FLOW_ID,
+  platformState,
+  readAuthorizeToken,
+  readPlatformState,
+} from "../coordinator/links";
+import { flowCoordinator } from "../coordinator/names";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import type { DbEnv } from "../http/env";
@@ -29,17 +40,7 @@ import { pkceChallenge } from "../platforms/adapter";
 import { isPlatform, SPECS } from "../platforms/catalog";
 import { lookupAdapter } from "../platforms/index";
 import { type Channel, type Identity, PlatformError, type PlatformToken } from "../platforms/types";
-import {
-  browserCookie,
-  browserCookieName,
-  CALLBACK_PATH,
-  clearBrowserCookie,
-  FLOW_ID,
-  platformState,
-  readAuthorizeToken,
-  readPlatformState,
-} from "./links";
-import { type CallbackError, errorLocation, proofLocation } from "./proof";
+import { errorLocation, proofLocation } from "./proof";
 import { currentSigningSecret } from "./queries";
 
 /** Stores the connected account and sends the browser to the redirect_url, or back with an error. */

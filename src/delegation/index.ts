@@ -2,8 +2,9 @@
 // contract-first and documented with the whole flow, and the mounting of the browser's pages
 // (browser-routes.ts).
 import { createMiddleware } from "hono/factory";
-import { flowCoordinator } from "../coordinator";
 import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
+import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
+import { flowCoordinator } from "../coordinator/names";
 import { PLATFORMS } from "../db/enums";
 import { awaitAdmission } from "../http/abilities";
 import type { ApiEnv, DbEnv } from "../http/env";
@@ -22,7 +23,6 @@ import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { lookupAdapter } from "../platforms/index";
 import { browserRouter } from "./browser-routes";
-import { AUTHORIZE_PATH, newAuthorizeToken } from "./links";
 import { PROOF_TTL_SECONDS } from "./proof";
 import { sessionBody, sessionResponse } from "./schemas";
 

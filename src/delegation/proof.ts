@@ -1,18 +1,11 @@
 // The redirects that end a delegation: a signed proof, or an error. The signed string comes from the
 // verifier module the applications use, so both sides build it one way.
+import { type CallbackError, withParams } from "../coordinator/links";
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
 import type { Identity } from "../platforms/types";
 import { isSignableValue, type ProofFields, proofMessage } from "../verify-proof";
 
 export const PROOF_TTL_SECONDS = 300;
-
-export type CallbackError = "access_denied" | "connection_failed" | "expired_request";
-
-/** callback_url plus parameters, appended so the application's own query stays byte for byte. */
-export function withParams(callbackUrl: string, params: Record<string, string>): string {
-  const separator = callbackUrl.includes("?") ? (/[?&]$/.test(callbackUrl) ? "" : "&") : "?";
-  return `${callbackUrl}${separator}${new URLSearchParams(params)}`;
-}
 
 /**
  * No signed value may contain `&` or `=` (see verify-proof.ts): the handle is display text, so those

@@ -1,12 +1,12 @@
 // Media library folders: create (201) and list. Ability `posts` (folders hold what posts attach).
 import { z } from "zod";
 import { folders } from "../db/schema";
+import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
-import { accessibleWorkspace } from "../workspaces/queries";
 import { presentFolder } from "./present";
 import { folderCount, folderOfWorkspace, foldersOfWorkspace } from "./queries";
 import { createFolderBody, folderSchema, listFoldersQuery, MAX_FOLDERS_PER_WORKSPACE } from "./schemas";

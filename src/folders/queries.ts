@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { folders } from "../db/schema";
-import { inUserWorkspaces } from "../workspaces/queries";
+import { inUserWorkspaces } from "../db/tenancy";
 
 /** How many folders a workspace holds; usable inside a batch. */
 export const folderCount = (db: Database, workspaceId: number) =>

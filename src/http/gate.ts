@@ -15,8 +15,8 @@
 // - A refused window is remembered until it closes: the Coordinator refuses every request until then
 //   anyway (refusals do not consume the window), so those 429s cost no remote call at all.
 import { createMiddleware } from "hono/factory";
-import type { AdmitResult, RateDecision } from "../coordinator";
-import { userCoordinator } from "../coordinator";
+import type { AdmitResult, RateDecision } from "../coordinator/names";
+import { userCoordinator } from "../coordinator/names";
 import { shardOfKey } from "../db/shards";
 import { sha256Hex } from "../lib/crypto";
 import { bearerToken, type LoadedKey, loadKey, MAX_KEY_LENGTH } from "./auth";

@@ -13,7 +13,7 @@
 // what was read, so two uploads with the same fields whose files agree on their first 4 MiB are the
 // same request. The body is read from a clone: the handler still streams the original.
 import { createMiddleware } from "hono/factory";
-import { type BeginResult, userCoordinator } from "../coordinator";
+import { type BeginResult, userCoordinator } from "../coordinator/names";
 import { sha256Hex } from "../lib/crypto";
 import { toHex } from "../lib/encoding";
 import { formBoundary, MultipartError, readMultipart } from "../lib/multipart";

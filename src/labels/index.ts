@@ -1,13 +1,13 @@
 // Labels: list, create (201), update, delete. Ability `labels`.
 import { z } from "zod";
 import { labels } from "../db/schema";
+import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { idParams, messageSchema } from "../lib/schemas";
-import { accessibleWorkspace } from "../workspaces/queries";
 import { presentLabel } from "./present";
 import { labelCount, labelOfUser, labelsOfUser, workspaceOfLabel } from "./queries";
 import {

@@ -1,7 +1,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { labels, workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../workspaces/queries";
+import { inUserWorkspaces } from "../db/tenancy";
 
 /** The label if the user can access its workspace; usable inside a batch. */
 export const labelOfUser = (db: Database, userId: number, id: number) =>

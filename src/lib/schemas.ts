@@ -114,3 +114,49 @@ export const paginated = <T extends z.ZodType>(item: T) =>
     to: z.int().nullable(),
     total: z.int(),
   });
+
+/** The longest URL a browser is sent back to (callback_url, redirect_url). */
+export const CALLBACK_URL_MAX = 2048;
+
+const LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
+const isLoopback = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+/**
+ * A URL the service sends a browser back to, with parameters of its own added: absolute, https (http
+ * only on loopback), no credentials, no fragment, none of `reserved`. `label` names the field in messages.
+ */
+export const returnUrl = (label: string, reserved: readonly string[]) =>
+  z
+    .string()
+    .max(CALLBACK_URL_MAX)
+    .superRefine((value, ctx) => {
+      const fail = (message: string) => ctx.addIssue({ code: "custom", message: `The ${label} ${message}` });
+      if (!URL.canParse(value)) return fail("must be an absolute URL.");
+      const url = new URL(value);
+      if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
+        return fail("must use https (http is allowed only for localhost, 127.0.0.1 and [::1]).");
+      }
+      if (url.username || url.password || /^[a-z]+:\/\/[^/?#]*@/i.test(value)) {
+        return fail("must not contain a user name or password.");
+      }
+      if (value.includes("#")) return fail("must not contain a fragment (#).");
+      const taken = reserved.filter((name) => url.searchParams.has(name));
+      if (taken.length > 0) {
+        return fail(`must not already contain the parameters the service adds: ${taken.join(", ")}.`);
+      }
+    })
+    // The URL serialisation (spaces and non-ASCII percent-encoded) is what the Location header carries.
+    .transform((value) => new URL(value).href);
+
+/** The answer that starts a browser flow (delegation, account connect): a single-use link. */
+export const authorizeLinkSchema = (id: string) =>
+  z
+    .strictObject({
+      authorize_url: z.url().meta({
+        description: "Single-use link for the user's browser; it names nothing of the request.",
+        example:
+          "https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw",
+      }),
+      expires_in: z.int().meta({ description: "Seconds the link stays usable.", example: 900 }),
+    })
+    .meta({ id });

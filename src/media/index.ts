@@ -9,6 +9,7 @@ import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema, paginated as pageOf } from "../lib/schemas";
+import { importGuard, MAX_REDIRECTS } from "../lib/url-guard";
 import {
   DEFAULT_LIMITS,
   MAX_FETCHES_PER_IMPORT,
@@ -18,7 +19,6 @@ import {
   RESOLVE_BUDGET_MS,
 } from "./config";
 import { startImport } from "./import/start";
-import { importGuard, MAX_REDIRECTS } from "../lib/url-guard";
 import { presentMediaList } from "./present";
 import { deleteMediaOfUser, mediaPage } from "./queries";
 import {

@@ -4,9 +4,9 @@ import { and, desc, eq, lt, ne, type SQL, sql, sum } from "drizzle-orm";
 import { insertInChunks, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
 import { folders, type Media, media, workspaces } from "../db/schema";
+import { accessibleWorkspace, inUserWorkspaces } from "../db/tenancy";
 import { folderOfWorkspace } from "../folders/queries";
 import { invalidField, notFound } from "../http/errors";
-import { accessibleWorkspace, inUserWorkspaces } from "../workspaces/queries";
 
 /** Bytes a workspace's items take (or will take, for imports still running); usable inside a batch. */
 export const workspaceUsage = (db: Database, workspaceId: number | SQL, except?: number) =>

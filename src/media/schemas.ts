@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { MEDIA_KINDS } from "../db/enums";
 import { beforeIdQuery, bodyId, pageQuery, textId } from "../lib/schemas";
-import { MAX_URLS_PER_REQUEST } from "./config";
 import { MAX_URL_LENGTH } from "../lib/url-guard";
+import { MAX_URLS_PER_REQUEST } from "./config";
 import { MEDIA_LINK_TTL_SECONDS } from "./links";
 
 export const MAX_ALT = 1000;

@@ -5,8 +5,8 @@
 import type { Database } from "../db/client";
 import type { Media } from "../db/schema";
 import { badRequest, invalidInput, unsupportedMediaType, validationFailed } from "../http/errors";
-import { type MediaLimits, quotaExceeded, quotaUsedUp, roomFor } from "./config";
 import { type FormPart, formBoundary, MultipartError, readMultipart } from "../lib/multipart";
+import { type MediaLimits, quotaExceeded, quotaUsedUp, roomFor } from "./config";
 import { mediaName } from "./names";
 import { insertMedia, requireTarget } from "./queries";
 import { putInParts } from "./r2-writer";

@@ -98,7 +98,7 @@ export type DraftItem = { text: string; media: DraftMedia[] };
 
 export type PublishDraft = {
   items: DraftItem[];
-  /** The row's validated per-platform settings (src/posts/settings.ts). */
+  /** The row's validated per-platform settings (src/platforms/settings.ts). */
   settings: Record<string, unknown>;
   /**
    * A token the service controls and the platform keeps with the post (a tag, a client reference, a

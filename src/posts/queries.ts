@@ -5,8 +5,8 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import { postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
+import { inUserWorkspaces } from "../db/tenancy";
 import { notFound } from "../http/errors";
-import { inUserWorkspaces } from "../workspaces/queries";
 import { assemblePosts, type PostResults, postStatements } from "./load";
 import { type PresentContext, type PresentedPost, presentPosts } from "./present";
 

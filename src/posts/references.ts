@@ -4,16 +4,18 @@
 // expiry, a media item's type and size.
 import { and, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import type { MediaState } from "../db/enums";
+import type { MediaState, Platform } from "../db/enums";
 import { accounts, labels, media } from "../db/schema";
 import type { PostInput } from "./schemas";
-import type { TargetAccount } from "./write";
 
 /** `column IN (ids)`; matches nothing when the request names no ids. */
 const idsOrNothing = (column: Parameters<typeof inArray>[0], ids: number[]) =>
   ids.length ? inArray(column, ids) : sql`0`;
 
 /** Reads the accounts, labels and media a request names, scoped to one workspace (an id or a subquery). */
+/** An account a post targets, as the references resolve it. */
+export type TargetAccount = { id: number; platform: Platform };
+
 export function referenceStatements(db: Database, workspaceId: number | SQLWrapper, input: PostInput) {
   const mediaIds = [...new Set((input.content ?? []).flatMap((item) => item.media))];
   return [

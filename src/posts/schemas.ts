@@ -11,9 +11,9 @@ import {
   queryFlag,
   zonedTime,
 } from "../lib/schemas";
+import { rowSettingsSchema, settingsInput } from "../platforms/settings";
 import { workspaceSchema } from "../workspaces/schemas";
 import { PLATFORM_TEXT_LIMITS } from "./limits";
-import { rowSettingsSchema, settingsInput } from "./settings";
 
 const uniqueIds = (max: number) =>
   z

@@ -5,11 +5,11 @@
 // publish without. Nothing is written and nothing is queued.
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
+import { PLATFORM_SETTINGS, type PlatformSettings } from "../platforms/settings";
 import { textErrors } from "./limits";
 import { type CheckedItem, mediaProblems, type PostType } from "./media-rules";
 import { checkCreate } from "./save";
 import type { CreatePostInput, PostProblem, PostValidation } from "./schemas";
-import { PLATFORM_SETTINGS, type PlatformSettings } from "./settings";
 
 export type ValidateContext = {
   /** Whether the service can publish to the platform (its OAuth app is configured, or the sandbox). */

@@ -5,12 +5,10 @@ import { insertedId, insertInChunks, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform, PostStatus } from "../db/enums";
 import { type Post, postLabels, postMedia, postPlatforms, posts } from "../db/schema";
-import type { References } from "./references";
+import { settingsFor } from "../platforms/settings";
+import type { References, TargetAccount } from "./references";
 import type { PostState } from "./rules";
 import type { CreatePostInput, PostInput } from "./schemas";
-import { settingsFor } from "./settings";
-
-export type TargetAccount = { id: number; platform: Platform };
 
 /** `postId` may be SQL (the id of the post inserted earlier in the same batch). */
 export function insertRows(

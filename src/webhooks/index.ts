@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { webhookEndpoints } from "../db/schema";
+import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -11,7 +12,6 @@ import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { encryptSecret } from "../lib/crypto";
 import { idParams, messageSchema } from "../lib/schemas";
-import { accessibleWorkspace } from "../workspaces/queries";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, MAX_ENDPOINTS_PER_WORKSPACE } from "./catalog";
 import { presentDelivery, presentWebhook } from "./present";
 import {

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, getTableColumns, type SQL } from "drizzle-or
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../workspaces/queries";
+import { inUserWorkspaces } from "../db/tenancy";
 import { DELIVERIES_LISTED } from "./catalog";
 
 /** The endpoint if the user can access its workspace. */

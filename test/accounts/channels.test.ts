@@ -5,7 +5,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { flowCoordinator } from "../../src/coordinator";
+import { flowCoordinator } from "../../src/coordinator/names";
 import { decryptSecret } from "../../src/lib/crypto";
 import { Browser, channelChoices, flowIdOf, formAction, locationOf, runFlow } from "../delegation/support";
 import { call, ORIGIN } from "../support/client";

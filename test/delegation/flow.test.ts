@@ -240,7 +240,7 @@ describe("delegation: links that cannot be used", () => {
   });
 
   it("400 HTML page for a well-formed token that no session created", async () => {
-    const { newAuthorizeToken } = await import("../../src/delegation/links");
+    const { newAuthorizeToken } = await import("../../src/coordinator/links");
     const { token } = await newAuthorizeToken(env);
     await expectErrorPage(await new Browser().get(`/api/oauth/delegate/authorize/${token}`));
   });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Platform } from "../../src/db/enums";
-import { settingsFor } from "../../src/posts/settings";
+import { settingsFor } from "../../src/platforms/settings";
 import { call, serverTiming } from "../support/client";
 import { expectDocumented } from "../support/contract";
 import { insertComment, insertMedia } from "../support/db";

@@ -14,7 +14,7 @@ import { MAX_VIDEO_BYTES } from "../../src/platforms/tiktok/upload";
 import { MAX_MEDIA_PER_POST } from "../../src/platforms/twitter/media";
 import { type DraftMedia, PlatformError } from "../../src/platforms/types";
 import { type CheckedItem, MEDIA_RULES, mediaProblems } from "../../src/posts/media-rules";
-import { PLATFORM_SETTINGS } from "../../src/posts/settings";
+import { PLATFORM_SETTINGS } from "../../src/platforms/settings";
 import { accountProblems, settingsProblems } from "../../src/posts/validate";
 import { adapterFor } from "../platforms/replay";
 import { call } from "../support/client";

@@ -7,16 +7,16 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { media } from "../../db/schema";
 import { shardDatabases } from "../../db/shards";
+import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
 import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../../lib/queue";
+import { guardedFetch, importGuard } from "../../lib/url-guard";
 import { emitMediaSettled } from "../../webhooks/emit";
 import { mediaLimits, roomFor } from "../config";
 import { workspaceUsage } from "../queries";
 import { putInParts, putKnownLength } from "../r2-writer";
 import { declaredType, SNIFF_BYTES } from "../sniff";
 import { declaredLength, readHead } from "../streams";
-import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
 import { describe, FETCH_HEADERS } from "./resolve";
-import { guardedFetch, importGuard } from "../../lib/url-guard";
 
 export type MediaImportMessage = { media_id: number };
 

@@ -2,6 +2,9 @@
 // link gives one candidate (Content-Type confirmed by the first bytes), an HTML page gives one per
 // Open Graph / Twitter Card media tag it carries. Only the first bytes of media move here; the queue
 // consumer fetches the bodies.
+
+import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
+import { checkImportUrl, type FetchBudget, guardedFetch, type ImportGuard } from "../../lib/url-guard";
 import { capFor, MAX_MEDIA_PER_PAGE, MAX_PAGE_BYTES, type MediaLimits, RESOLVE_TIMEOUT_MS } from "../config";
 import { lastSegment, mediaName } from "../names";
 import {
@@ -13,8 +16,6 @@ import {
   sniffMedia,
 } from "../sniff";
 import { declaredLength, readHead } from "../streams";
-import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
-import { checkImportUrl, type FetchBudget, guardedFetch, type ImportGuard } from "../../lib/url-guard";
 
 export type Candidate = {
   /** The URL the consumer downloads (redirects are followed, and checked, again there). */

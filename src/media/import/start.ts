@@ -4,6 +4,7 @@
 import type { Database } from "../../db/client";
 import type { Media } from "../../db/schema";
 import { invalidField } from "../../http/errors";
+import type { ImportGuard } from "../../lib/url-guard";
 import {
   MAX_FETCHES_PER_IMPORT,
   MAX_ITEMS_PER_REQUEST,
@@ -15,7 +16,6 @@ import { insertMedia, requireTarget } from "../queries";
 import { newMediaKey } from "../upload";
 import { type MediaImportMessage, markFailed } from "./consumer";
 import { type Candidate, resolveAll } from "./resolve";
-import type { ImportGuard } from "../../lib/url-guard";
 
 export type ImportRequest = {
   db: Database;

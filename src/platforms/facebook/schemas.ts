@@ -1,6 +1,6 @@
 // The shapes of the Graph API answers the Facebook Pages adapter reads (developers.facebook.com › Pages
 // API; Graph API reference: Page, Page Post, Comment, Page Insights, Video API › Reels Publishing,
-// Facebook Stories API), and of the row settings it honours (src/posts/settings.ts).
+// Facebook Stories API), and of the row settings it honours (src/platforms/settings.ts).
 import { z } from "zod";
 
 const id = z.union([z.string().min(1), z.number().transform(String)]);

@@ -4,7 +4,7 @@
 // left to carry the fingerprint (the Pin `note` was dropped from the API in v5.20), so `find` matches the
 // text sent as the description among the account's latest Pins.
 // developers.pinterest.com › API reference v5 › Create Pin; List Pins.
-import { PLATFORM_SETTINGS } from "../../posts/settings";
+import { PLATFORM_SETTINGS } from "../settings";
 import type { AccountAuth, DraftMedia, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { type PinterestApi, permanent, pinUrl, tokenOf } from "./api";
 import { uploadVideo } from "./media";

@@ -2,7 +2,7 @@
 // before), the row's X settings mapped onto the request body, and the auto-plug's reply. Every media file
 // of the thread is uploaded before the first post is created, so a media failure never leaves half a
 // thread behind.
-import { PLATFORM_SETTINGS, type PlatformSettings } from "../../posts/settings";
+import { PLATFORM_SETTINGS, type PlatformSettings } from "../settings";
 import {
   type AccountAuth,
   type DraftItem,

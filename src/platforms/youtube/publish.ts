@@ -4,7 +4,7 @@
 // shown to the channel's owner through the API). A reply is a top-level comment by the channel, found
 // again by its text among the video's comments.
 // developers.google.com › YouTube Data API › Videos: insert; Channels: list; PlaylistItems: list.
-import { PLATFORM_SETTINGS } from "../../posts/settings";
+import { PLATFORM_SETTINGS } from "../settings";
 import type { AccountAuth, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { permanent, tokenOf, watchUrl, type YouTubeApi } from "./api";
 import { findReply } from "./engage";

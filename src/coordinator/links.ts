@@ -1,5 +1,6 @@
-// The opaque values a delegation hands out: the authorize token (in authorize_url), the state sent to
-// the platform, and the cookie that binds the flow to the browser that opened it.
+// The opaque values a browser flow (a delegation or an account connect) hands out: the authorize token
+// (in authorize_url), the state sent to the platform, and the cookie that binds the flow to the browser
+// that opened it; and how the flow sends the browser back to the application.
 //
 // authorize token = id (16 random bytes) + a MAC of the id (HMAC-SHA256 under a key derived from
 // ENCRYPTION_KEY, first 16 bytes), both base64url: tampered or invented tokens are refused without
@@ -56,3 +57,11 @@ export function browserCookie(id: string, value: string, origin: string, maxAgeS
 }
 
 export const clearBrowserCookie = (id: string, origin: string) => browserCookie(id, "", origin, 0);
+
+export type CallbackError = "access_denied" | "connection_failed" | "expired_request";
+
+/** callback_url plus parameters, appended so the application's own query stays byte for byte. */
+export function withParams(callbackUrl: string, params: Record<string, string>): string {
+  const separator = callbackUrl.includes("?") ? (/[?&]$/.test(callbackUrl) ? "" : "&") : "?";
+  return `${callbackUrl}${separator}${new URLSearchParams(params)}`;
+}
