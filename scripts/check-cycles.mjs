@@ -6,6 +6,7 @@ import { parseCircular, parseDependencyTree } from "dpdm";
 
 const root = path.resolve(import.meta.dirname, "..");
 const verbose = process.argv.includes("--verbose");
+const say = (line) => process.stdout.write(`${line}\n`);
 
 const tree = await parseDependencyTree(["src/**/*.ts"], {
   cwd: root,
@@ -72,16 +73,16 @@ const folderCycles = [];
 }
 
 if (verbose) {
-  for (const [from, tos] of [...edges].sort()) console.log(`${from} → ${[...tos].sort().join(", ")}`);
+  for (const [from, tos] of [...edges].sort()) say(`${from} → ${[...tos].sort().join(", ")}`);
 }
-for (const cycle of fileCycles) console.log(`file cycle: ${cycle.join(" → ")} → ${cycle[0]}`);
+for (const cycle of fileCycles) say(`file cycle: ${cycle.join(" → ")} → ${cycle[0]}`);
 for (const component of folderCycles) {
-  console.log(`folder cycle: ${component.join(", ")}`);
+  say(`folder cycle: ${component.join(", ")}`);
   for (const from of component) {
     for (const to of edges.get(from) ?? []) {
-      if (component.includes(to)) console.log(`  ${from} → ${to}   (${why.get(`${from} → ${to}`)})`);
+      if (component.includes(to)) say(`  ${from} → ${to}   (${why.get(`${from} → ${to}`)})`);
     }
   }
 }
-console.log(`import cycles in src/: ${fileCycles.length} between files, ${folderCycles.length} between folders`);
+say(`import cycles in src/: ${fileCycles.length} between files, ${folderCycles.length} between folders`);
 process.exit(fileCycles.length + folderCycles.length > 0 ? 1 : 0);

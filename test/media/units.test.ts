@@ -1,7 +1,7 @@
 // Pure rules of the media library: magic bytes, names, ranges, the multipart reader, page meta tags.
 import { describe, expect, it } from "vitest";
-import { decodeEntities, pageMedia } from "../../src/media/import/resolve";
 import { formBoundary, readMultipart } from "../../src/lib/multipart";
+import { decodeEntities, pageMedia } from "../../src/media/import/resolve";
 import { mediaName } from "../../src/media/names";
 import { parseRange } from "../../src/media/range";
 import { declaredType, looksLikeMarkup, sniffMedia } from "../../src/media/sniff";
