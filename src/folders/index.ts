@@ -1,6 +1,5 @@
 // Media library folders: create (201) and list. Ability `posts` (folders hold what posts attach).
 import { z } from "zod";
-import { folders } from "../db/schema";
 import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
@@ -8,7 +7,7 @@ import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { presentFolder } from "./present";
-import { folderCount, folderOfWorkspace, foldersOfWorkspace } from "./queries";
+import { folderCount, folderOfWorkspace, foldersOfWorkspace, insertFolder } from "./queries";
 import { createFolderBody, folderSchema, listFoldersQuery, MAX_FOLDERS_PER_WORKSPACE } from "./schemas";
 
 const route = apiRoutes("posts");
@@ -68,16 +67,7 @@ export const foldersRouter = createRouter<ApiEnv>()
       // A new folder can only hang below an existing one of the same workspace, so no cycle can form.
       if (body.parent_id !== null && parents.length === 0)
         throw invalidField("parent_id", "The selected parent id is invalid.");
-      const folder = await db
-        .insert(folders)
-        .values({
-          workspaceId: body.workspace_id,
-          name: body.name,
-          color: body.color,
-          parentId: body.parent_id,
-        })
-        .returning()
-        .get();
+      const folder = await insertFolder(db, body);
       return c.json(presentFolder(folder, workspace), 201);
     },
   );

@@ -2,6 +2,7 @@ import { and, asc, count, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { folders } from "../db/schema";
 import { inUserWorkspaces } from "../db/tenancy";
+import type { CreateFolderBody } from "./schemas";
 
 /** How many folders a workspace holds; usable inside a batch. */
 export const folderCount = (db: Database, workspaceId: number) =>
@@ -36,3 +37,11 @@ export const foldersOfWorkspace = (
       ),
     )
     .orderBy(asc(folders.name), asc(folders.id));
+
+/** Stores a new folder (its workspace and parent checked by the caller) and answers it. */
+export const insertFolder = (db: Database, body: CreateFolderBody) =>
+  db
+    .insert(folders)
+    .values({ workspaceId: body.workspace_id, name: body.name, color: body.color, parentId: body.parent_id })
+    .returning()
+    .get();

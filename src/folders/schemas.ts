@@ -31,3 +31,5 @@ export const folderSchema = z
     updated_at: zonedTime(),
   })
   .meta({ id: "Folder" });
+
+export type CreateFolderBody = z.infer<typeof createFolderBody>;

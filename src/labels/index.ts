@@ -1,6 +1,5 @@
 // Labels: list, create (201), update, delete. Ability `labels`.
 import { z } from "zod";
-import { labels } from "../db/schema";
 import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
@@ -9,7 +8,7 @@ import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { idParams, messageSchema } from "../lib/schemas";
 import { presentLabel } from "./present";
-import { labelCount, labelOfUser, labelsOfUser, workspaceOfLabel } from "./queries";
+import { deleteLabel, insertLabel, labelCount, labelsOfUser, updateLabel, workspaceOfLabel } from "./queries";
 import {
   createLabelBody,
   labelSchema,
@@ -69,11 +68,7 @@ export const labelsRouter = createRouter<ApiEnv>()
           "workspace_id",
           `A workspace holds at most ${MAX_LABELS_PER_WORKSPACE} labels: delete one to make room.`,
         );
-      const label = await db
-        .insert(labels)
-        .values({ workspaceId: workspace.id, name: body.name, color: body.color })
-        .returning()
-        .get();
+      const label = await insertLabel(db, workspace.id, body);
       return c.json(presentLabel(label, workspace), 201);
     },
   )
@@ -93,11 +88,7 @@ export const labelsRouter = createRouter<ApiEnv>()
       const { id } = c.req.valid("param");
       const body = c.req.valid("json");
       const [updated, workspace] = await db.batch([
-        db
-          .update(labels)
-          .set({ name: body.name, color: body.color, updatedAt: new Date() })
-          .where(labelOfUser(db, principal.userId, id))
-          .returning(),
+        updateLabel(db, principal.userId, id, body),
         workspaceOfLabel(db, id),
       ]);
       const label = updated[0];
@@ -120,10 +111,7 @@ export const labelsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const deleted = await db
-        .delete(labels)
-        .where(labelOfUser(db, principal.userId, id))
-        .returning({ id: labels.id });
+      const deleted = await deleteLabel(db, principal.userId, id);
       if (deleted.length === 0) throw notFound("Label");
       return c.json({ message: "Label deleted successfully." }, 200);
     },

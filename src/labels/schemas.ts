@@ -24,3 +24,6 @@ export const labelSchema = z
     updated_at: zonedTime(),
   })
   .meta({ id: "Label" });
+
+export type CreateLabelBody = z.infer<typeof createLabelBody>;
+export type UpdateLabelBody = z.infer<typeof updateLabelBody>;
