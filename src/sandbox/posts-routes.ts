@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { bearerToken } from "../http/auth";
 import type { BareEnv } from "../http/env";
 import { createRouter } from "../http/router";
-import { checkToken, platformOf, type TokenCheck, tokenRefusal } from "../platforms/sandbox/access";
+import { checkToken, platformOf, type TokenCheck, tokenRefusal } from "./access";
 import { isProblem, readJson } from "./body";
 import { missingPostPage, postPage } from "./page";
 import type { Attempt } from "./posts";

@@ -6,9 +6,9 @@
 import type { BareEnv } from "../http/env";
 import { createRouter } from "../http/router";
 import { timingSafeEqualText } from "../lib/crypto";
-import { platformOf } from "../platforms/sandbox/access";
 import { sandboxClient } from "../platforms/sandbox/shapes";
 import type { PlatformSpec } from "../platforms/types";
+import { platformOf } from "./access";
 import { isProblem, readForm } from "./body";
 import { type GrantResult, redeemCode, redeemRefresh } from "./grants";
 import { oauthError } from "./oauth-error";
