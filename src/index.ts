@@ -7,7 +7,7 @@ import { dispatchQueue } from "./queues";
 import { sweepOutbox } from "./webhooks/outbox";
 
 export { Coordinator } from "./coordinator";
-export { SandboxStore } from "./platforms/sandbox/store";
+export { SandboxStore } from "./sandbox/store";
 
 export default {
   fetch: app.fetch,

@@ -3,8 +3,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Platform } from "../../src/db/enums";
-import { metricsAt, PLATEAU_MINUTES, postSeed } from "../../src/platforms/sandbox/metrics";
 import type { PostMetrics } from "../../src/platforms/types";
+import { metricsAt, PLATEAU_MINUTES, postSeed } from "../../src/sandbox/metrics";
 import { accountOf, adapterFor, draftOf, freshFingerprint, freshHandle } from "./support";
 
 const MINUTE = 60_000;

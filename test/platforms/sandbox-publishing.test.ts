@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { publishingAdapter } from "../../src/platforms/index";
 import { mintToken } from "../../src/platforms/sandbox/access";
-import { sandboxInProcess } from "../../src/platforms/sandbox/index";
 import { PlatformError } from "../../src/platforms/types";
+import { sandboxInProcess } from "../../src/sandbox/index";
 import { ORIGIN } from "../support/client";
 import {
   accountList,

@@ -1,40 +1,12 @@
-// Who a sandbox request acts for: the platform in its path, and the handle its access token was sealed
-// for. Tokens come from the sandbox's OAuth flow, or are minted by the sandbox adapter for accounts the
-// operator created without tokens; either way every route authenticates the handle like a platform, and
-// refuses a token past its expiry.
+// Access tokens for the sandbox, sealed as its token endpoint issues them: the sandbox adapter mints a
+// short-lived one for each call of an account the operator created without tokens, and the sandbox's
+// channels carry Page tokens of their own. The sandbox's routes check them (src/sandbox/access.ts).
 import type { Platform } from "../../db/enums";
-import { routeNotFound } from "../../http/errors";
-import { isPlatform, SPECS } from "../catalog";
-import type { PlatformSpec } from "../types";
-import { isGrant, seal, TOKEN_PURPOSE, type TokenPayload, unseal } from "./seal";
+import { seal, TOKEN_PURPOSE, type TokenPayload } from "./seal";
 import { sandboxClient } from "./shapes";
 
 /** Tokens minted for tokenless accounts live this long: one per call, never stored. */
 export const MINTED_TOKEN_TTL_MS = 5 * 60_000;
-
-/** The spec of the platform named in a path; a platform the sandbox does not fake is a 404. */
-export function platformOf(name: string | undefined): PlatformSpec {
-  if (!name || !isPlatform(name)) throw routeNotFound();
-  return SPECS[name];
-}
-
-export type TokenCheck = { kind: "ok"; handle: string } | { kind: "invalid" } | { kind: "expired" };
-
-/** Whether `token` is a live access token of `platform`, and for which handle. */
-export async function checkToken(
-  env: Pick<Env, "ENCRYPTION_KEY">,
-  platform: Platform,
-  token: string | null | undefined,
-  now = Date.now(),
-): Promise<TokenCheck> {
-  const payload = await unseal<unknown>(env, TOKEN_PURPOSE, token);
-  if (!isGrant(payload) || payload.p !== platform) return { kind: "invalid" };
-  return payload.e <= now ? { kind: "expired" } : { kind: "ok", handle: payload.h };
-}
-
-/** What a refused token's 401 says. */
-export const tokenRefusal = (check: TokenCheck) =>
-  check.kind === "expired" ? "The access token has expired." : "The access token is invalid.";
 
 /** An access token for `handle` on `platform`, as the sandbox's token endpoint issues them. */
 export const mintToken = (

@@ -1,6 +1,8 @@
-// How adapters reach the sandbox: an in-process fetch that hands requests straight to the sandbox router
-// (never the network), the sandbox's endpoints on the service's own origin, and its publishing calls,
-// made through callPlatform like any platform's so that failures are classified the same way.
+// How adapters reach the sandbox: an in-process fetch that hands requests to the worker's own fetch
+// handler (never the network; src/app.ts mounts the sandbox's server, src/sandbox/, at /sandbox), the
+// sandbox's endpoints on the service's own origin, and its publishing calls, made through callPlatform
+// like any platform's so that failures are classified the same way.
+import { exports } from "cloudflare:workers";
 import { z } from "zod";
 import type { Platform } from "../../db/enums";
 import { expectShape } from "../answers";
@@ -16,17 +18,30 @@ import type {
 } from "../types";
 import { mintToken } from "./access";
 import { hasSandboxChannels } from "./channels";
-import { sandboxInProcess } from "./index";
 
-/** A fetch that only reaches `${origin}/sandbox/…`, answered in-process by the sandbox router. */
-export function sandboxFetch(env: Env, origin: string): Fetch {
+/** Hands a request to a worker's fetch handler without the network. */
+export type Loopback = (request: Request) => Promise<Response>;
+
+/**
+ * The worker's own default export (src/index.ts) through the runtime's loopback binding: the request is
+ * answered by this worker, with its own env, from a request handler, a queue consumer, the cron or a
+ * Durable Object alike.
+ */
+const workerLoopback: Loopback = (request) => exports.default.fetch(request);
+
+/**
+ * A fetch that only reaches `${origin}/sandbox/…`, answered in-process by `loopback` (the worker itself;
+ * tests may pass their own). Redirects come back as they are, never followed. The answer is the worker's,
+ * with the worker's env: `_env` is not read.
+ */
+export function sandboxFetch(_env: Env, origin: string, loopback: Loopback = workerLoopback): Fetch {
   return async (input, init) => {
-    const request = new Request(input, init);
+    const request = new Request(input, { ...init, redirect: "manual" });
     const url = new URL(request.url);
     if (url.origin !== origin || !url.pathname.startsWith("/sandbox/")) {
       throw new TypeError(`the sandbox fetch only reaches ${origin}/sandbox/, not ${redactUrl(request.url)}`);
     }
-    return sandboxInProcess.fetch(request, env);
+    return loopback(request);
   };
 }
 

@@ -1,7 +1,7 @@
 // The sandbox's authorization codes, access tokens and refresh tokens are JSON payloads signed with a key
 // derived from ENCRYPTION_KEY (one key per purpose), so a code cannot pass for a token nor a token for a
 // refresh token. They carry their own expiry; the only state is the SandboxStore's list of spent codes
-// and rotated refresh tokens (spent.ts), kept until they would have expired anyway.
+// and rotated refresh tokens (src/sandbox/spent.ts), kept until they would have expired anyway.
 import type { Platform } from "../../db/enums";
 import { derivedHmacKey, hmacSha256Hex, verifyHmacHex } from "../../lib/crypto";
 import { fromBase64Url, toBase64Url, utf8 } from "../../lib/encoding";

@@ -3,7 +3,7 @@
 // with, its account handle and time; a reply is a post with a parent. Attempts are counted per
 // (handle, fingerprint) for the failure triggers. The instance runs one call at a time and each
 // read-check-write below is synchronous SQL, so attempt counts are exact under any concurrency.
-import { digits } from "./ids";
+import { digits } from "../platforms/sandbox/ids";
 import { type Decision, decide, triggerOf } from "./triggers";
 
 export type SandboxMedia = { url: string; type: string };

@@ -2,10 +2,9 @@
 // successful exchange and only redeems for the client, redirect URI (and PKCE verifier) it was issued
 // for; access tokens expire after the platform's documented lifetime; refresh tokens are bound to their
 // client and, where the platform rotates them (X, TikTok), spent on use.
-import type { Platform } from "../../db/enums";
-import { pkceChallenge } from "../adapter";
-import { mintToken } from "./access";
-import type { AuthorizeRequest } from "./consent";
+import type { Platform } from "../db/enums";
+import { pkceChallenge } from "../platforms/adapter";
+import { mintToken } from "../platforms/sandbox/access";
 import {
   CODE_PURPOSE,
   type CodePayload,
@@ -16,8 +15,9 @@ import {
   type RefreshPayload,
   seal,
   unseal,
-} from "./seal";
-import { type IssuedTokens, SANDBOX_SHAPES, sandboxPlatformId } from "./shapes";
+} from "../platforms/sandbox/seal";
+import { type IssuedTokens, SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
+import type { AuthorizeRequest } from "./consent";
 
 const CODE_TTL_MS = 10 * 60_000;
 

@@ -1,10 +1,10 @@
 // The sandbox's engagement numbers and comments: made up, but a function of (platform, post id, whole
 // minutes since publication) only, so tests and demos can rely on them. Every count grows with time and
 // levels off after a week; none ever goes down. `comments` is exactly the number of comments listed.
-import type { Platform } from "../../db/enums";
-import { utf8 } from "../../lib/encoding";
-import type { PostMetrics } from "../types";
-import { digits } from "./ids";
+import type { Platform } from "../db/enums";
+import { utf8 } from "../lib/encoding";
+import { digits } from "../platforms/sandbox/ids";
+import type { PostMetrics } from "../platforms/types";
 
 /** Counts stop growing this many minutes after publication. */
 export const PLATEAU_MINUTES = 7 * 24 * 60;

@@ -1,26 +1,28 @@
-// The sandbox platform: a fake of all eight platforms inside the worker (SANDBOX=true), like a payment
-// provider's test mode, and as strict as they are. A consent page (consent.ts), a token endpoint
-// (token-routes.ts) and an identity endpoint that answer in each platform's own shapes (shapes.ts), plus
-// a publishing API (posts-routes.ts) over the SandboxStore Durable Object. Codes and tokens are sealed
-// (seal.ts) and expire; codes and rotating refresh tokens are spent once (spent.ts). Its OAuth endpoints
-// fail the OAuth way, `{error, error_description}`, as real platforms do; anything it does not fake is
-// the service's plain 404.
+// The sandbox platform's server: a fake of all eight platforms inside the worker (SANDBOX=true), like a
+// payment provider's test mode, and as strict as they are. A consent page (consent.ts), a token endpoint
+// (token-routes.ts) and an identity endpoint that answer in each platform's own shapes
+// (src/platforms/sandbox/shapes.ts), plus a publishing API (posts-routes.ts) over the SandboxStore Durable
+// Object (store.ts). Codes and tokens are sealed (src/platforms/sandbox/seal.ts) and expire; codes and
+// rotating refresh tokens are spent once (spent.ts). Its OAuth endpoints fail the OAuth way,
+// `{error, error_description}`, as real platforms do; anything it does not fake is the service's plain 404.
+// The adapters' side (src/platforms/sandbox/) never imports this folder: it reaches these routes through
+// the worker's own fetch handler.
 import type { Context } from "hono";
-import { bearerToken } from "../../http/auth";
-import type { BareEnv } from "../../http/env";
-import { renderError, routeNotFound } from "../../http/errors";
-import { createRouter } from "../../http/router";
-import { invalidLinkPage } from "../../lib/html";
-import { publicOrigin } from "../../lib/origin";
+import { bearerToken } from "../http/auth";
+import type { BareEnv } from "../http/env";
+import { renderError, routeNotFound } from "../http/errors";
+import { createRouter } from "../http/router";
+import { invalidLinkPage } from "../lib/html";
+import { publicOrigin } from "../lib/origin";
+import { hasSandboxChannels, sandboxChannels } from "../platforms/sandbox/channels";
+import { sandboxEnabled } from "../platforms/sandbox/enabled";
+import { SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import { checkToken, platformOf, tokenRefusal } from "./access";
 import { isProblem, readForm } from "./body";
-import { hasSandboxChannels, sandboxChannels } from "./channels";
 import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./consent";
-import { sandboxEnabled } from "./enabled";
 import { issueCode } from "./grants";
 import { oauthError } from "./oauth-error";
 import { sandboxPostRoutes } from "./posts-routes";
-import { SANDBOX_SHAPES, sandboxPlatformId } from "./shapes";
 import { sandboxTokenRoutes } from "./token-routes";
 
 const specOf = (c: Context<BareEnv>) => platformOf(c.req.param("platform"));
@@ -74,7 +76,7 @@ export const sandboxRouter = createRouter<BareEnv>()
     const id = await sandboxPlatformId(spec.platform, check.handle);
     return c.json(SANDBOX_SHAPES[spec.platform].identityResponse(id, check.handle));
   })
-  // Where the user can publish, on platforms whose login is not itself the place (channels.ts).
+  // Where the user can publish, on platforms whose login is not itself the place (src/platforms/sandbox/channels.ts).
   .get("/:platform/channels", async (c) => {
     const spec = specOf(c);
     if (!hasSandboxChannels(spec.platform)) throw routeNotFound();
@@ -86,8 +88,8 @@ export const sandboxRouter = createRouter<BareEnv>()
   .route("/", sandboxPostRoutes);
 
 /**
- * The same router at its public path, for the adapters' in-process fetch (client.ts): a request never
- * leaves the worker, and fails the way it would through the app.
+ * The same router at its public path, failing the way it would through the app, for calling it with an
+ * env of one's own (the adapters reach it through the app: src/platforms/sandbox/client.ts).
  */
 export const sandboxInProcess = createRouter<BareEnv>()
   .route("/sandbox", sandboxRouter)

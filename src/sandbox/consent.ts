@@ -3,9 +3,9 @@
 // to the client's redirect_uri. Like a platform that only redirects to an app's registered callbacks,
 // it knows one client per platform (sandboxClient) and only redirects to the service's own origin,
 // where every sandbox client's callback lives: anything else is a 400 page, never a redirect.
-import { escapeHtml, htmlPage, redirectTo } from "../../lib/html";
-import type { PlatformSpec } from "../types";
-import { sandboxClient } from "./shapes";
+import { escapeHtml, htmlPage, redirectTo } from "../lib/html";
+import { sandboxClient } from "../platforms/sandbox/shapes";
+import type { PlatformSpec } from "../platforms/types";
 
 export const HANDLE_MAX = 100;
 const REDIRECT_URI_MAX = 2048;

@@ -1,8 +1,8 @@
 // The page a sandbox post's URL shows a person: the thread, its media (as links: the sandbox never
 // fetches them, and the page's CSP loads nothing), and its replies. Every value is escaped, and only
 // http(s) media URLs become links.
-import { escapeHtml, htmlPage } from "../../lib/html";
-import type { PlatformSpec } from "../types";
+import { escapeHtml, htmlPage } from "../lib/html";
+import type { PlatformSpec } from "../platforms/types";
 import type { PostView } from "./posts";
 
 /** Escaped text with its line breaks kept. */

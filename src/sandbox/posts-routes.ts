@@ -6,9 +6,9 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
-import { bearerToken } from "../../http/auth";
-import type { BareEnv } from "../../http/env";
-import { createRouter } from "../../http/router";
+import { bearerToken } from "../http/auth";
+import type { BareEnv } from "../http/env";
+import { createRouter } from "../http/router";
 import { checkToken, platformOf, type TokenCheck, tokenRefusal } from "./access";
 import { isProblem, readJson } from "./body";
 import { missingPostPage, postPage } from "./page";

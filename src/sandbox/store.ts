@@ -2,8 +2,8 @@
 // (`env.SANDBOX_STORE.getByName(platform)`), reached only by the sandbox's own routes. Thin typed RPC
 // over the rules in posts.ts, metrics.ts and spent.ts; `now` is a parameter so tests can drive time.
 import { DurableObject } from "cloudflare:workers";
-import type { Platform } from "../../db/enums";
-import type { PostMetrics } from "../types";
+import type { Platform } from "../db/enums";
+import type { PostMetrics } from "../platforms/types";
 import { commentsAt, metricsAt, minutesSince, postSeed, type SandboxComment } from "./metrics";
 import {
   type Attempt,

@@ -3,15 +3,15 @@
 // 400 invalid_request for a body it cannot read, 401 invalid_client, 400 invalid_grant; grants.ts has
 // the rules for codes and refresh tokens.
 
-import type { BareEnv } from "../../http/env";
-import { createRouter } from "../../http/router";
-import { timingSafeEqualText } from "../../lib/crypto";
-import type { PlatformSpec } from "../types";
+import type { BareEnv } from "../http/env";
+import { createRouter } from "../http/router";
+import { timingSafeEqualText } from "../lib/crypto";
+import { sandboxClient } from "../platforms/sandbox/shapes";
+import type { PlatformSpec } from "../platforms/types";
 import { platformOf } from "./access";
 import { isProblem, readForm } from "./body";
 import { type GrantResult, redeemCode, redeemRefresh } from "./grants";
 import { oauthError } from "./oauth-error";
-import { sandboxClient } from "./shapes";
 
 type Client = { id: string; secret: string };
 
