@@ -2,11 +2,13 @@
 // row is written in the batch that makes the change, announced on the webhooks queue once it commits,
 // and deleted once its event is recorded; a row whose announcement failed (or whose worker stopped) is
 // emitted by the cron's sweep, exactly once, and an announcement delivered twice tells nothing twice.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../src/db/client";
 import { postPlatforms } from "../../src/db/schema";
+import worker from "../../src/index";
 import { loadForPublishing } from "../../src/publishing/load";
 import { settle } from "../../src/publishing/post-status";
 import { sweepOutbox } from "../../src/webhooks/outbox";
@@ -54,8 +56,10 @@ async function subscribed(urls = [receiverUrl()]) {
 }
 
 /** WEBHOOKS_QUEUE refuses its next announcement, as a queue outage would. */
-const failNextAnnounce = () =>
-  vi.spyOn(env.WEBHOOKS_QUEUE, "send").mockRejectedValueOnce(new Error("queue down"));
+const failNextAnnounce = () => {
+  vi.spyOn(console, "error").mockImplementation(() => {});
+  return vi.spyOn(env.WEBHOOKS_QUEUE, "send").mockRejectedValueOnce(new Error("queue down"));
+};
 
 describe("the outbox", () => {
   it("is cleared once a settlement's event is recorded", async () => {
@@ -192,6 +196,31 @@ describe("the outbox", () => {
       expect(receiver.of("post.published")[0]!.headers["webhook-id"]).toBe(eventId);
     }
     expect(await eventsOf(id)).toEqual([eventId]);
+    expect(await outboxOf(id)).toEqual([]);
+  });
+
+  it("leaves a dead-lettered announcement's rows to the sweep", async () => {
+    const { t, receiver } = await subscribed();
+    const id = await publishingPost(t, { content: [{ text: "Dead letter" }] });
+    const send = vi.spyOn(env.WEBHOOKS_QUEUE, "send").mockResolvedValue(undefined as never);
+    const db = createDb(env.DB);
+    const loaded = (await loadForPublishing(db, id))!;
+    await settle(db, env, loaded.post, Date.now(), [
+      db.update(postPlatforms).set({ status: "PUBLISHED" }).where(eq(postPlatforms.postId, id)),
+    ]);
+    const keys = (send.mock.calls[0]![0] as { outbox: any[] }).outbox;
+    send.mockRestore();
+    const batch = createMessageBatch("webhooks-dlq", [
+      { id: "ann-dead", timestamp: new Date(), attempts: 13, body: { outbox: keys } },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
+    const [row] = await outboxOf(id);
+    expect(row).toBeDefined();
+    expect(receiver.received).toEqual([]);
+    await sweepAfterGrace(row!);
+    await receiver.waitFor("post.published");
     expect(await outboxOf(id)).toEqual([]);
   });
 });
