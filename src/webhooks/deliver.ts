@@ -1,11 +1,11 @@
-// The `webhooks` queue consumer, at least once. Two messages: an announcement of outbox rows just
-// recorded (`{outbox: [...]}`, src/events/announce.ts), whose events are emitted (outbox.ts), and one
-// message per delivery (`{delivery_id}`). A delivery's run claims its attempt (a lease, so two copies of
-// a message never post at once), signs and POSTs the event's stored body, and records the attempt. A
-// failure is retried on the schedule of catalog.ts by retrying the message with a delay; the eighth
-// failure fails the delivery. An endpoint whose every attempt has failed for three days is disabled, and
-// a disabled endpoint's pending deliveries fail without being sent. `webhooks-dlq` fails whatever
-// delivery still pends when its message runs out of Queues' retries.
+// The `webhooks` queue consumer, at least once. It carries two kinds of message: an announcement of
+// outbox rows just recorded (`{outbox: [...]}`, src/events/announce.ts), whose events are emitted
+// (outbox.ts), and one message per delivery (`{delivery_id}`). A delivery's run claims its attempt (a
+// lease, so two copies of a message never post at once), signs and POSTs the event's stored body, and
+// records the attempt. A failure is retried on the schedule of catalog.ts by retrying the message with a
+// delay; the eighth failure fails the delivery. An endpoint whose every attempt has failed for three days
+// is disabled, and a disabled endpoint's pending deliveries fail without being sent. `webhooks-dlq` fails
+// whatever delivery still pends when its message runs out of Queues' retries.
 import { and, eq, exists, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type DeliveryAttempt, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
