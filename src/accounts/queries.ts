@@ -60,7 +60,6 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           createdAt: value(now, "created_at"),
           updatedAt: value(now, "updated_at"),
           expiredAt: value(null, "expired_at"),
-          expiryEventAt: value(null, "expiry_event_at"),
         })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
@@ -77,7 +76,6 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
         tokenExpiresAt: sql`excluded.token_expires_at`,
         // A reconnect gives the account working tokens again (and an expiry not yet told is moot).
         expiredAt: null,
-        expiryEventAt: null,
         updatedAt: new Date(now),
       },
     })

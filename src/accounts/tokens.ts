@@ -7,10 +7,11 @@ import { and, eq, isNull } from "drizzle-orm";
 import { accountCoordinator } from "../coordinator/names";
 import { accounts } from "../db/schema";
 import { shardDatabases } from "../db/shards";
+import { announce } from "../events/announce";
+import { recordAccountExpired } from "../events/record";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
-import { emitExpiryFromOutbox } from "../webhooks/outbox";
 
 /** A token expiring sooner than this is refreshed before it is used. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -154,14 +155,15 @@ export async function refreshStoredToken(
     };
   }
   const markExpired = async (): Promise<RefreshResult> => {
-    // The mark and its outbox entry commit together; the cron emits an event whose emission did not finish.
-    const [marked] = await db
-      .update(accounts)
-      .set({ expiredAt: new Date(now), expiryEventAt: new Date(now) })
-      .where(and(eq(accounts.id, accountId), isNull(accounts.expiredAt)))
-      .returning();
-    // Only the refresh that marked it tells the webhooks.
-    if (marked) await emitExpiryFromOutbox(env, db, marked);
+    // The mark and its account.expired event commit together; only the refresh that marked it records one.
+    const [, recorded] = await db.batch([
+      db
+        .update(accounts)
+        .set({ expiredAt: new Date(now) })
+        .where(and(eq(accounts.id, accountId), isNull(accounts.expiredAt))),
+      recordAccountExpired(db, accountId, now),
+    ]);
+    await announce(env, recorded);
     return { kind: "expired" };
   };
   let refreshToken: string;

@@ -7,9 +7,8 @@
 // - `permanent`, `auth`: retrying cannot help: recorded (the row waits a full refresh interval, and the
 //   failure is logged) and acknowledged.
 import { shardDatabases } from "../db/shards";
-import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../lib/queue";
+import { type Backoff, backoffSeconds, DEAD_LETTER_BACKOFF, eachMessage, retryAfter } from "../lib/queue";
 import { PlatformError } from "../platforms/types";
-import { emitAnalyticsSynced } from "../webhooks/emit";
 import { parseSyncMessage } from "./messages";
 import { autoPlug } from "./plug";
 import { defaultSyncDeps, recordSyncFailure, type SyncDeps, syncRow } from "./sync";
@@ -32,16 +31,9 @@ export async function syncMessages(batch: MessageBatch<unknown>, env: Env, deps:
     handle: async ({ row_id }, message) => {
       const db = shards.of(row_id);
       try {
-        const target = await syncRow(env, db, row_id, deps);
-        if (target) {
-          // A failed emission retries the job: it syncs again (idempotently) and emits the same event.
-          await emitAnalyticsSynced(env, db, {
-            postId: target.post.id,
-            rowId: row_id,
-            messageId: message.id,
-          });
-          await autoPlug(db, target, deps.now());
-        }
+        // The job's message id names its analytics.synced event (recorded with the sync).
+        const target = await syncRow(env, db, row_id, deps, message.id);
+        if (target) await autoPlug(db, target, deps.now());
       } catch (error) {
         if (!(error instanceof PlatformError)) throw error;
         if (error.kind === "permanent" || error.kind === "auth") {
@@ -70,8 +62,13 @@ export async function consumeAnalyticsSyncDeadLetters(
   _env: Env,
   _ctx: ExecutionContext,
 ) {
-  for (const message of batch.messages) {
-    console.warn("analytics-sync gave up after its retries", JSON.stringify(message.body));
-    message.ack();
-  }
+  await eachMessage(batch, {
+    name: "analytics-sync-dlq",
+    parse: parseSyncMessage,
+    deadLetters: true,
+    backoff: DEAD_LETTER_BACKOFF,
+    handle: (body) => {
+      console.warn("analytics-sync gave up after its retries", JSON.stringify(body));
+    },
+  });
 }

@@ -7,6 +7,8 @@ import { insertInChunks } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { accounts, comments, type Post, type PostPlatform, postPlatforms, posts } from "../db/schema";
+import { announce } from "../events/announce";
+import { recordAnalyticsSynced } from "../events/record";
 import { publishingAdapter } from "../platforms";
 import type { AccountAuth, PlatformAdapter, PlatformComment, PostMetrics } from "../platforms/types";
 import { COUNT_METRICS } from "./queries";
@@ -65,14 +67,16 @@ const commentRow = (postId: number, platform: Platform, comment: PlatformComment
 });
 
 /**
- * Syncs the row. Returns null when there is nothing to sync (the row is gone, no longer PUBLISHED, or
- * has no platform post), else the target for the auto-plug. Platform failures throw PlatformError.
+ * Syncs the row, recording its analytics.synced event (named by the job's id) with it. Returns null when
+ * there is nothing to sync (the row is gone, no longer PUBLISHED, or has no platform post), else the
+ * target for the auto-plug. Platform failures throw PlatformError.
  */
 export async function syncRow(
   env: Env,
   db: Database,
   rowId: number,
   deps: SyncDeps,
+  jobId: string,
 ): Promise<SyncTarget | null> {
   const { row, post, account } = await loadRow(db, rowId);
   if (!row || !post || !account || row.status !== "PUBLISHED" || !row.platformPostId) return null;
@@ -111,7 +115,7 @@ export async function syncRow(
             OR ${comments.contact} IS NOT excluded.contact`,
     }),
   );
-  const [stored] = await db.batch([
+  const [stored, recorded] = await db.batch([
     // Only while the row still shows this platform post: a repetition published since then has new
     // metrics of its own.
     db
@@ -125,8 +129,10 @@ export async function syncRow(
         ),
       )
       .returning({ id: postPlatforms.id }),
+    recordAnalyticsSynced(db, row.id, jobId, now.getTime()),
     ...inserts,
   ]);
+  await announce(env, recorded);
   if (stored.length === 0) return null;
   return { row: { ...row, platformPostId, analytics: metrics }, post, adapter, auth };
 }

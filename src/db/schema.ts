@@ -3,11 +3,13 @@
 // in the owning workspace's zone by the presenters.
 
 import type { folders, media } from "./tables/media";
+import type { outbox } from "./tables/outbox";
 import type { accounts, comments, labels, postPlatforms, posts } from "./tables/posts";
 import type { apiKeys, users, workspaces } from "./tables/tenants";
 import type { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables/webhooks";
 
 export * from "./tables/media";
+export * from "./tables/outbox";
 export * from "./tables/posts";
 export * from "./tables/tenants";
 export * from "./tables/webhooks";
@@ -25,3 +27,4 @@ export type Comment = typeof comments.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookEvent = typeof webhookEvents.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type OutboxRow = typeof outbox.$inferSelect;

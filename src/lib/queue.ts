@@ -32,18 +32,26 @@ export type Consumer<T> = {
    */
   handle: (body: T, message: Message<unknown>) => Promise<void> | void;
   backoff: Backoff;
+  /**
+   * A dead-letter queue's consumer: a body that does not parse is acknowledged without a warning (its
+   * queue's own consumer acknowledges such a body, so none is dead-lettered).
+   */
+  deadLetters?: boolean;
 };
+
+/** Dead-letter consumers retry what failed (D1 down) after 30 s, 60 s, 120 s…, at most 15 minutes. */
+export const DEAD_LETTER_BACKOFF: Backoff = { base: 30, cap: 15 * 60 };
 
 /** Runs `handle` on every message of the batch at once; see Consumer for how each is settled. */
 export async function eachMessage<T>(
   batch: MessageBatch<unknown>,
-  { name, parse, handle, backoff }: Consumer<T>,
+  { name, parse, handle, backoff, deadLetters }: Consumer<T>,
 ): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
       const body = parse(message.body);
       if (body === null) {
-        console.warn(`${name}: dropping a malformed message`, message.id);
+        if (!deadLetters) console.warn(`${name}: dropping a malformed message`, message.id);
         return message.ack();
       }
       // The handler sees the message through this wrapper, so what it settled itself is left alone.

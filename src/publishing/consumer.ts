@@ -4,7 +4,7 @@
 // after the platform's Retry-After; once Queues' retries run out it reaches `publish-dlq`, whose
 // consumer fails the rows still publishing.
 import { shardDatabases } from "../db/shards";
-import { eachMessage, retryAfter } from "../lib/queue";
+import { DEAD_LETTER_BACKOFF, eachMessage, retryAfter } from "../lib/queue";
 import { defaultDeps, type PublishDeps } from "./deps";
 import { failExhausted } from "./exhausted";
 import { parsePublishMessage } from "./messages";
@@ -50,14 +50,11 @@ export async function consumePublishDeadLetters(
 /** Dead letters: the post's rows still publishing have had every retry, so they fail. Idempotent. */
 export async function deadLetterBatch(batch: MessageBatch<unknown>, env: Env, deps: PublishDeps) {
   const shards = shardDatabases(env);
-  for (const message of batch.messages) {
-    const body = parsePublishMessage(message.body);
-    try {
-      if (body) await failExhausted(shards.of(body.post_id), env, body, deps.now());
-      message.ack();
-    } catch (error) {
-      console.error("publish-dlq: could not fail the rows of a post", body?.post_id, error);
-      message.retry();
-    }
-  }
+  await eachMessage(batch, {
+    name: "publish-dlq",
+    parse: parsePublishMessage,
+    deadLetters: true,
+    backoff: DEAD_LETTER_BACKOFF,
+    handle: (body) => failExhausted(shards.of(body.post_id), env, body, deps.now()),
+  });
 }

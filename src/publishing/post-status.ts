@@ -10,7 +10,8 @@ import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { PostStatus } from "../db/enums";
 import { postPlatforms, posts } from "../db/schema";
-import { emitFromOutbox, outboxStatement } from "../webhooks/outbox";
+import { announce } from "../events/announce";
+import { type OutboxKey, recordPostSettled } from "../events/record";
 import type { PublishingPost } from "./load";
 import { sendWakeUps } from "./messages";
 import { nextOccurrence } from "./repeat";
@@ -96,8 +97,7 @@ function settleStatements(db: Database, post: PublishingPost, now: number) {
 
 /**
  * Runs `changes` (row writes) and the post's settlement in one batch; a repeat put back to SCHEDULED
- * gets its next wake-up, and a post that settled emits its webhook event. Answers the results of
- * `changes`.
+ * gets its next wake-up, and a post that settled announces its event. Answers the results of `changes`.
  */
 export async function settle(
   db: Database,
@@ -107,11 +107,9 @@ export async function settle(
   changes: Statement[] = [],
 ): Promise<unknown[]> {
   const { statements, rescheduledAt } = settleStatements(db, post, now);
-  // The outbox row goes in the same transaction as the settlement (src/webhooks/outbox.ts).
-  const results = (await runBatch(db, [...changes, ...statements, outboxStatement(db, post.id, now)])).slice(
-    0,
-    -1,
-  );
+  // The batch that leaves PUBLISHING records the event, once (a repeat's occurrence published too).
+  const results = await runBatch(db, [...changes, ...statements, recordPostSettled(db, post.id, now)]);
+  const recorded = results.pop() as OutboxKey[];
   const rescheduled = results[changes.length + 1] as unknown[] | undefined;
   if (rescheduledAt !== null && rescheduled?.length) {
     try {
@@ -121,10 +119,6 @@ export async function settle(
       console.error("publish: could not send the next wake-up of a repeat", post.id, error);
     }
   }
-  // The batch that left PUBLISHING tells the webhooks, once (a repeat's occurrence published too).
-  const settled = rescheduled?.length
-    ? "PUBLISHED"
-    : (results.at(-1) as Array<{ status: PostStatus }>)[0]?.status;
-  if (settled) await emitFromOutbox(env, db, post.id, now, settled);
+  await announce(env, recorded);
   return results.slice(0, changes.length);
 }

@@ -1,19 +1,21 @@
-// The `webhooks` queue consumer: one message per delivery (`{delivery_id}`), at least once. Each run
-// claims the delivery's attempt (a lease, so two copies of a message never post at once), signs and
-// POSTs the event's stored body, and records the attempt. A failure is retried on the schedule of
-// catalog.ts by retrying the message with a delay; the eighth failure fails the delivery. An endpoint
-// whose every attempt has failed for three days is disabled, and a disabled endpoint's pending
-// deliveries fail without being sent. `webhooks-dlq` fails whatever delivery still pends when its
-// message runs out of Queues' retries.
+// The `webhooks` queue consumer, at least once. It carries two kinds of message: an announcement of
+// outbox rows just recorded (`{outbox: [...]}`, src/events/announce.ts), whose events are emitted
+// (outbox.ts), and one message per delivery (`{delivery_id}`). A delivery's run claims its attempt (a
+// lease, so two copies of a message never post at once), signs and POSTs the event's stored body, and
+// records the attempt. A failure is retried on the schedule of catalog.ts by retrying the message with a
+// delay; the eighth failure fails the delivery. An endpoint whose every attempt has failed for three days
+// is disabled, and a disabled endpoint's pending deliveries fail without being sent. `webhooks-dlq` fails
+// whatever delivery still pends when its message runs out of Queues' retries.
 import { and, eq, exists, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type DeliveryAttempt, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
 import { shardDatabases } from "../db/shards";
 import { decryptSecret } from "../lib/crypto";
-import { eachMessage, MAX_QUEUE_DELAY_SECONDS, retryAfter } from "../lib/queue";
+import { DEAD_LETTER_BACKOFF, eachMessage, MAX_QUEUE_DELAY_SECONDS, retryAfter } from "../lib/queue";
 import { attemptDelivery } from "./attempt";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, retryDelaySeconds } from "./catalog";
 import { parseWebhookMessage } from "./events";
+import { emitAnnounced } from "./outbox";
 
 /** An attempt older than this (timeouts included) lost its lease: its worker died. */
 export const LEASE_MS = 60_000;
@@ -25,33 +27,40 @@ export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): P
   await eachMessage(batch, {
     name: "webhooks",
     parse: parseWebhookMessage,
-    // Only for the unexpected (D1 down): attempts schedule their own retries.
+    // For an announcement whose emission failed, and the unexpected (D1 down): attempts schedule their
+    // own retries.
     backoff: { base: 30, cap: MAX_QUEUE_DELAY_SECONDS },
-    handle: async ({ delivery_id }, message) => {
-      const retryIn = await deliverOnce(env, shards.of(delivery_id), delivery_id);
+    handle: async (body, message) => {
+      if ("outbox" in body) {
+        await emitAnnounced(env, shards, body.outbox);
+        return;
+      }
+      const retryIn = await deliverOnce(env, shards.of(body.delivery_id), body.delivery_id);
       if (retryIn !== null) retryAfter(message, retryIn);
     },
   });
 }
 
-/** Dead letters: the message ran out of retries, so a delivery still pending fails. */
+/**
+ * Dead letters: a delivery's message ran out of retries, so the delivery, if still pending, fails. An
+ * announcement's rows stay in the outbox for the cron's sweep.
+ */
 export async function consumeWebhookDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const shards = shardDatabases(env);
-  for (const message of batch.messages) {
-    const body = parseWebhookMessage(message.body);
-    try {
-      if (body)
-        await shards
-          .of(body.delivery_id)
-          .update(webhookDeliveries)
-          .set({ status: "failed", nextAttemptAt: null, attemptStartedAt: null, updatedAt: new Date() })
-          .where(and(eq(webhookDeliveries.id, body.delivery_id), eq(webhookDeliveries.status, "pending")));
-      message.ack();
-    } catch (error) {
-      console.error("webhooks-dlq: could not fail a delivery", body?.delivery_id, error);
-      message.retry();
-    }
-  }
+  await eachMessage(batch, {
+    name: "webhooks-dlq",
+    parse: parseWebhookMessage,
+    deadLetters: true,
+    backoff: DEAD_LETTER_BACKOFF,
+    handle: async (body) => {
+      if ("outbox" in body) return;
+      await shards
+        .of(body.delivery_id)
+        .update(webhookDeliveries)
+        .set({ status: "failed", nextAttemptAt: null, attemptStartedAt: null, updatedAt: new Date() })
+        .where(and(eq(webhookDeliveries.id, body.delivery_id), eq(webhookDeliveries.status, "pending")));
+    },
+  });
 }
 
 const pendingDelivery = (id: number) =>

@@ -1,20 +1,24 @@
 // Emitting an event: recording it once and queueing one delivery per subscribed endpoint. The event id
 // is deterministic (`evt_<type>_<record>_<version>`), the event row is keyed by it and a delivery by
-// (event, endpoint), so emitting the same event again (a redelivered message of the emitting consumer)
-// stores nothing new and queues nothing. Emission runs after the change it reports has committed. Post
-// events have an outbox (outbox.ts); the media and sync consumers let a failed emission retry their
-// message; account.expired never fails its caller (emitSafely: docs/architecture.md, "Webhooks").
+// (event, endpoint), so emitting the same event again (a redelivered announcement, the sweep after a
+// crash) stores nothing new and queues nothing. Emission runs from the outbox (outbox.ts), after the
+// change it reports has committed (docs/architecture.md, "Webhooks").
 import { and, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
+import { type OutboxMessage, parseOutboxMessage } from "../events/announce";
 import { EVENT_RETENTION_MS, type WebhookEventType } from "./catalog";
 
-export type WebhookMessage = { delivery_id: number };
+/** One delivery to attempt. */
+export type DeliveryMessage = { delivery_id: number };
+/** What the webhooks queue carries: a delivery, or outbox rows just recorded (src/events/announce.ts). */
+export type WebhookMessage = DeliveryMessage | OutboxMessage;
 
 /** The message, or null when it is not one the webhooks queue carries. */
 export function parseWebhookMessage(body: unknown): WebhookMessage | null {
   const id = (body as { delivery_id?: unknown } | null)?.delivery_id;
-  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 ? { delivery_id: id } : null;
+  if (typeof id === "number" && Number.isSafeInteger(id) && id > 0) return { delivery_id: id };
+  return parseOutboxMessage(body);
 }
 
 /** Enabled endpoints of the workspace subscribed to any of `types`. */
@@ -105,7 +109,7 @@ export async function emitEvent(env: Pick<Env, "WEBHOOKS_QUEUE">, db: Database, 
   if (queued.length === 0) return 0;
   try {
     await env.WEBHOOKS_QUEUE.sendBatch(
-      queued.map((row) => ({ body: { delivery_id: row.id } satisfies WebhookMessage })),
+      queued.map((row) => ({ body: { delivery_id: row.id } satisfies DeliveryMessage })),
     );
   } catch (error) {
     // Unsent deliveries are removed, so emitting the event again queues them afresh.

@@ -1,63 +1,53 @@
-// At least once from the change to the event: a post's settlement writes an outbox row in the same batch
-// (one transaction) as the settlement itself, and the row is deleted once the event is recorded and its
-// deliveries queued. A worker that stops between the two (or an emission that failed) leaves the row,
-// and the cron's sweep emits it again; emission is idempotent by event id (`<post>_<at>`), so nothing is
-// told twice. An account's expiry works alike, its outbox a column (`accounts.expiry_event_at`, set in
-// the statement that marks it expired; event id `<account>_<expired_at>`).
-import { and, eq, lt, sql } from "drizzle-orm";
+// The outbox's reader (src/events/ records it, in the batch of each change, and announces it): an
+// outbox row becomes its event (emit.ts), recorded with its deliveries (events.ts), and is then deleted.
+// Two ways in, at least once between them: the announcement on the `webhooks` queue, sent once the
+// change committed (a failure retries the message), and the cron's sweep of rows older than a minute (an
+// announcement lost, or a worker stopped in between). Emission is idempotent by event id, so a row
+// emitted twice is told once.
+import { and, asc, eq, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
-import type { PostStatus } from "../db/enums";
-import { type Account, accounts, posts, webhookOutbox } from "../db/schema";
-import { eachShard } from "../db/shards";
-import { emitAccountExpired, emitPostSettled } from "./emit";
+import { type OutboxRow, outbox } from "../db/schema";
+import { eachShard, type ShardDatabases } from "../db/shards";
+import type { OutboxKey } from "../events/record";
+import { eventOf } from "./emit";
+import { emitEvent, emitSafely } from "./events";
 
-/** Rows older than this are the sweep's: younger ones belong to an emission still running. */
+/** Rows older than this are the sweep's: younger ones belong to an announcement still on its way. */
 export const OUTBOX_GRACE_MS = 60_000;
-/** Settlements the sweep emits per cron run. */
+/** Rows the sweep emits per shard and cron run. */
 export const OUTBOX_SWEEP_LIMIT = 100;
 
+const keyOf = (key: Pick<OutboxRow, "type" | "recordId" | "version">) =>
+  and(eq(outbox.type, key.type), eq(outbox.recordId, key.recordId), eq(outbox.version, key.version));
+
+/** Emits a row's event, then deletes the row. Throws when emission fails: the row stays. */
+async function emitRow(env: Env, db: Database, row: OutboxRow): Promise<void> {
+  await emitEvent(env, db, eventOf(env, db, row));
+  await db.delete(outbox).where(keyOf(row));
+}
+
 /**
- * The statement the settlement batch ends with: an outbox row when the batch did settle the post at
- * `at` (its status left PUBLISHING, or a repeat went back to SCHEDULED, with `updated_at = at`).
+ * The webhooks consumer's part: each announced row still in the outbox is emitted (one already gone was
+ * emitted by a copy of the message or by the sweep). Throws when one fails, so the message is retried.
+ * Answers how many were emitted.
  */
-export const outboxStatement = (db: Database, postId: number, at: number) =>
-  db
-    .insert(webhookOutbox)
-    .select(
-      db
-        .select({ postId: posts.id, at: sql<number>`${at}`.as("at"), status: posts.status })
-        .from(posts)
-        .where(
-          and(
-            eq(posts.id, postId),
-            eq(posts.updatedAt, new Date(at)),
-            sql`${posts.status} IN ('PUBLISHED', 'FAILED', 'SCHEDULED')`,
-          ),
-        ),
-    )
-    .onConflictDoNothing();
-
-/** A repeat's occurrence that published everywhere went back to SCHEDULED: it is `post.published`. */
-const reported = (status: PostStatus): PostStatus => (status === "SCHEDULED" ? "PUBLISHED" : status);
-
-/** Emits a settlement, then clears its outbox row; a failed emission leaves it for the sweep. */
-export async function emitFromOutbox(env: Env, db: Database, postId: number, at: number, status: PostStatus) {
-  if (!(await emitPostSettled(env, db, postId, reported(status), at))) return false;
-  await db.delete(webhookOutbox).where(and(eq(webhookOutbox.postId, postId), eq(webhookOutbox.at, at)));
-  return true;
+export async function emitAnnounced(env: Env, shards: ShardDatabases, keys: OutboxKey[]): Promise<number> {
+  let emitted = 0;
+  for (const key of keys) {
+    const db = shards.of(key.record_id);
+    const row = await db
+      .select()
+      .from(outbox)
+      .where(keyOf({ type: key.type, recordId: key.record_id, version: key.version }))
+      .get();
+    if (!row) continue;
+    await emitRow(env, db, row);
+    emitted += 1;
+  }
+  return emitted;
 }
 
-/** Emits an account's expiry, then clears its outbox column; a failed emission leaves it for the sweep. */
-export async function emitExpiryFromOutbox(env: Env, db: Database, account: Account) {
-  if (!account.expiryEventAt || !(await emitAccountExpired(env, db, account))) return false;
-  await db
-    .update(accounts)
-    .set({ expiryEventAt: null })
-    .where(and(eq(accounts.id, account.id), eq(accounts.expiryEventAt, account.expiryEventAt)));
-  return true;
-}
-
-/** The cron's part: settlements and expiries whose emission did not finish, oldest first, in every shard. */
+/** The cron's part: rows whose announcement did not finish, oldest first, in every shard. */
 export async function sweepOutbox(env: Env, now: Date): Promise<number> {
   const emitted = await eachShard(env, (db) => sweepShardOutbox(env, db, now));
   return emitted.reduce((sum, n) => sum + n, 0);
@@ -66,18 +56,14 @@ export async function sweepOutbox(env: Env, now: Date): Promise<number> {
 async function sweepShardOutbox(env: Env, db: Database, now: Date): Promise<number> {
   const left = await db
     .select()
-    .from(webhookOutbox)
-    .where(lt(webhookOutbox.at, now.getTime() - OUTBOX_GRACE_MS))
-    .orderBy(webhookOutbox.at)
+    .from(outbox)
+    .where(lt(outbox.createdAt, new Date(now.getTime() - OUTBOX_GRACE_MS)))
+    .orderBy(asc(outbox.createdAt))
     .limit(OUTBOX_SWEEP_LIMIT);
   let emitted = 0;
-  for (const row of left) if (await emitFromOutbox(env, db, row.postId, row.at, row.status)) emitted += 1;
-  const expired = await db
-    .select()
-    .from(accounts)
-    .where(lt(accounts.expiryEventAt, new Date(now.getTime() - OUTBOX_GRACE_MS)))
-    .orderBy(accounts.expiryEventAt)
-    .limit(OUTBOX_SWEEP_LIMIT);
-  for (const account of expired) if (await emitExpiryFromOutbox(env, db, account)) emitted += 1;
+  // One at a time, each on its own: a row that fails stays for the next run and does not stop the rest.
+  for (const row of left)
+    if (await emitSafely(`the outbox row ${row.type} ${row.recordId}`, () => emitRow(env, db, row)))
+      emitted += 1;
   return emitted;
 }

@@ -1,5 +1,6 @@
-// The events other than posts, each from where its change commits, and emission's idempotency: the
-// same event emitted again (a redelivered message of the emitting consumer) stores and queues nothing.
+// The events other than posts, each recorded in the outbox where its change commits and told through
+// the webhooks queue, and emission's idempotency: the same event emitted again (a redelivered
+// announcement, a redelivered job recording it again) stores and queues nothing.
 import {
   createExecutionContext,
   createMessageBatch,
@@ -10,16 +11,26 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { refreshStoredToken } from "../../src/accounts/tokens";
-import { createDb } from "../../src/db/client";
+import { shardDatabases } from "../../src/db/shards";
 import worker from "../../src/index";
 import { encryptSecret } from "../../src/lib/crypto";
-import { emitPostSettled } from "../../src/webhooks/emit";
+import { emitAnnounced } from "../../src/webhooks/outbox";
 import { postOn, publishOnSandbox, sandboxAccount } from "../analytics/support";
 import { bytesResponse, insertProcessing, type Origins, pngBytes } from "../media/support";
 import { publishingPost } from "../publishing/support";
 import { call } from "../support/client";
 import { createTenant } from "../support/seed";
-import { createWebhook, emitCaptured, installOrigins, Receiver, receiverUrl } from "./support";
+import {
+  createWebhook,
+  deliveriesSettled,
+  emitCaptured,
+  installOrigins,
+  outboxCleared,
+  outboxOf,
+  Receiver,
+  receiverUrl,
+  sweepAfterGrace,
+} from "./support";
 
 let origins: Origins;
 beforeEach(() => {
@@ -70,10 +81,14 @@ async function expiring(t: Awaited<ReturnType<typeof createTenant>>) {
   return id;
 }
 
-const expiryEventAt = async (id: number) =>
-  (await env.DB.prepare("SELECT expiry_event_at AS at FROM accounts WHERE id = ?")
-    .bind(id)
-    .first<{ at: number | null }>())!.at;
+/** The account's pending account.expired (its outbox row's time), or null once told. */
+const expiryEventAt = async (id: number) => (await outboxOf(id, "account.expired"))[0]?.created_at ?? null;
+
+/** WEBHOOKS_QUEUE refuses its next announcement, as a queue outage would. */
+const failNextAnnounce = () => {
+  vi.spyOn(console, "error").mockImplementation(() => {});
+  return vi.spyOn(env.WEBHOOKS_QUEUE, "send").mockRejectedValueOnce(new Error("queue down"));
+};
 
 describe("account.expired", () => {
   it("is sent once when a refresh is refused for good, with the account as the API lists it", async () => {
@@ -87,18 +102,24 @@ describe("account.expired", () => {
     expect(event.data).toEqual(listed.body.data.find((a: any) => a.id === id));
     expect(request!.headers["webhook-id"]).toMatch(new RegExp(`^evt_account\\.expired_${id}_\\d+$`));
     expect(await eventsOf(t.workspace.id)).toHaveLength(1);
+    await outboxCleared(id, "account.expired");
     expect(await expiryEventAt(id)).toBeNull();
   });
 });
 
 describe("account.expired through its outbox", () => {
-  it("clears the outbox once told; an expiry whose emission failed is told by the cron's sweep, once", async () => {
+  it("clears the outbox once told; an expiry whose announcement failed is told by the cron's sweep, once", async () => {
     const { t, receiver } = await subscribed(["account.expired"]);
     const id = await expiring(t);
-    vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue down"));
+    failNextAnnounce();
     expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
     expect(await expiryEventAt(id)).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [row] = await outboxOf(id, "account.expired");
+    const { expired_at } = (await env.DB.prepare("SELECT expired_at FROM accounts WHERE id = ?")
+      .bind(id)
+      .first<{ expired_at: number }>())!;
+    expect(row!.version).toBe(String(expired_at));
+    // Announced by nobody: nothing can be told before the sweep.
     expect(receiver.of("account.expired")).toHaveLength(0);
 
     const cron = (at: number) =>
@@ -110,7 +131,8 @@ describe("account.expired through its outbox", () => {
     await receiver.waitFor("account.expired");
     expect(await expiryEventAt(id)).toBeNull();
     await cron(Date.now() + 3 * 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [delivery] = await deliveriesSettled(`evt_account.expired_${id}_${expired_at}`);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
     expect(receiver.of("account.expired")).toHaveLength(1);
     expect(await eventsOf(t.workspace.id)).toHaveLength(1);
   });
@@ -168,7 +190,11 @@ describe("analytics.synced", () => {
     // Another job is another sync.
     await runQueue("analytics-sync", [{ id: "sync-job-2", body: { row_id: post.rows[0] } }]);
     await receiver.waitFor("analytics.synced", 2);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await outboxCleared(post.rows[0]!, "analytics.synced");
+    for (const job of ["sync-job-1", "sync-job-2"]) {
+      const deliveries = await deliveriesSettled(`evt_analytics.synced_${post.rows[0]}_${job}`);
+      expect(deliveries).toMatchObject([{ status: "succeeded", attempts: 1 }]);
+    }
     expect(receiver.of("analytics.synced")).toHaveLength(2);
   });
 });
@@ -189,15 +215,26 @@ describe("emission", () => {
     const queue = { sendBatch: async (m: any[]) => sent.push(...m.map((x) => x.body.delivery_id)) };
     const emitEnv = { ...env, WEBHOOKS_QUEUE: queue as unknown as Queue };
     const at = Date.now();
-    await emitPostSettled(emitEnv, createDb(env.DB), id, "PUBLISHED", at);
-    await emitPostSettled(emitEnv, createDb(env.DB), id, "PUBLISHED", at);
+    // The settlement recorded (again, as a redelivered job would) and emitted each time.
+    const emit = async (version: number) => {
+      await env.DB.prepare(
+        "INSERT INTO outbox (type, record_id, version, created_at) VALUES ('post.published', ?, ?, ?)",
+      )
+        .bind(id, String(version), version)
+        .run();
+      const key = { type: "post.published" as const, record_id: id, version: String(version) };
+      expect(await emitAnnounced(emitEnv, shardDatabases(env), [key])).toBe(1);
+    };
+    await emit(at);
+    await emit(at);
     expect(sent).toHaveLength(2);
     expect(await eventsOf(t.workspace.id)).toEqual([
       { id: `evt_post.published_${id}_${at}`, type: "post.published" },
     ]);
     // Another settlement of the same post is another event.
-    await emitPostSettled(emitEnv, createDb(env.DB), id, "PUBLISHED", at + 1);
+    await emit(at + 1);
     expect(sent).toHaveLength(4);
+    expect(await outboxOf(id)).toEqual([]);
   });
 
   it("reads nothing and stores nothing when no endpoint listens", async () => {
@@ -240,59 +277,74 @@ describe("emission", () => {
   });
 });
 
-describe("an emission that fails", () => {
-  /** WEBHOOKS_QUEUE refuses its next send, as a queue outage would. */
-  const failNextSend = () =>
-    vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue down"));
-
-  it("retries the import's message, and its redelivery tells media.ready once", async () => {
+describe("an announcement that fails", () => {
+  it("leaves a stored import's row, acknowledged, and the sweep tells media.ready once", async () => {
     const { t, receiver } = await subscribed(["media.ready"]);
     const host = receiverUrl("").replace(/\/$/, "");
     origins.on(`${host}/late.png`, () => bytesResponse(pngBytes(), "image/png"));
     const item = await insertProcessing(t.workspace.id, `${host}/late.png`, { name: "late.png" });
-    failNextSend();
+    failNextAnnounce();
+    // The import is done: a failed announcement does not fail it.
     const first = await runQueue("media-import", [{ id: "m-late", body: { media_id: item.id } }]);
-    expect(first.retryMessages).toHaveLength(1);
+    expect(first.retryMessages).toHaveLength(0);
     const stored = await call("GET", `/api/v1/media?workspace_id=${t.workspace.id}`, { key: t.key });
     expect(stored.body.data[0]).toMatchObject({ id: item.id, is_processing: false });
+    const [row] = await outboxOf(item.id, "media.settled");
+    expect(row).toMatchObject({ version: "" });
 
+    // A redelivery finds the item settled: it records and announces nothing.
     const again = await runQueue("media-import", [{ id: "m-late", body: { media_id: item.id } }]);
     expect(again.retryMessages).toHaveLength(0);
+    expect(await outboxOf(item.id, "media.settled")).toEqual([row]);
+    expect(await sweepAfterGrace(row!)).toBeGreaterThanOrEqual(1);
     await receiver.waitFor("media.ready");
     await runQueue("media-import", [{ id: "m-late", body: { media_id: item.id } }]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sweepAfterGrace(row!);
+    const [delivery] = await deliveriesSettled(`evt_media.ready_${item.id}`);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
     expect(receiver.of("media.ready")).toHaveLength(1);
     expect(await eventsOf(t.workspace.id)).toEqual([
       { id: `evt_media.ready_${item.id}`, type: "media.ready" },
     ]);
   });
 
-  it("retries a dead letter until the failed item's media.failed is told", async () => {
+  it("leaves a dead letter's failed item's row, acknowledged, and the sweep tells media.failed once", async () => {
     const { t, receiver } = await subscribed(["media.failed"]);
     const item = await insertProcessing(t.workspace.id, "https://media.example.test/never.png", {
       name: "never.png",
     });
-    failNextSend();
+    failNextAnnounce();
     const first = await runQueue("media-import-dlq", [{ id: "dl-1", body: { media_id: item.id } }]);
-    expect(first.retryMessages).toHaveLength(1);
+    expect(first.explicitAcks).toHaveLength(1);
+    const [row] = await outboxOf(item.id, "media.settled");
+    expect(row).toBeDefined();
     const again = await runQueue("media-import-dlq", [{ id: "dl-1", body: { media_id: item.id } }]);
     expect(again.explicitAcks).toHaveLength(1);
+    await sweepAfterGrace(row!);
     await receiver.waitFor("media.failed");
+    const [delivery] = await deliveriesSettled(`evt_media.failed_${item.id}`);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
     expect(receiver.of("media.failed")).toHaveLength(1);
   });
 
-  it("retries the sync job, and its redelivery tells analytics.synced once", async () => {
+  it("leaves a sync's row, acknowledged, and the sweep tells analytics.synced once", async () => {
     const { t, receiver } = await subscribed(["analytics.synced"]);
     const post = await postOn(t, [t.accounts[0]!.id]);
     await publishOnSandbox(post.rows[0]!, sandboxAccount(t));
-    failNextSend();
+    failNextAnnounce();
     const first = await runQueue("analytics-sync", [{ id: "sync-late", body: { row_id: post.rows[0] } }]);
-    expect(first.retryMessages).toHaveLength(1);
+    expect(first.retryMessages).toHaveLength(0);
+    const [row] = await outboxOf(post.rows[0]!, "analytics.synced");
+    expect(row).toMatchObject({ version: "sync-late" });
+    // The job redelivered syncs again; its event is the row already recorded.
     const again = await runQueue("analytics-sync", [{ id: "sync-late", body: { row_id: post.rows[0] } }]);
     expect(again.retryMessages).toHaveLength(0);
+    expect(await outboxOf(post.rows[0]!, "analytics.synced")).toHaveLength(1);
+    await sweepAfterGrace(row!);
     const [request] = await receiver.waitFor("analytics.synced");
     expect(request!.headers["webhook-id"]).toBe(`evt_analytics.synced_${post.rows[0]}_sync-late`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const [delivery] = await deliveriesSettled(`evt_analytics.synced_${post.rows[0]}_sync-late`);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
     expect(receiver.of("analytics.synced")).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@ import type { Origins } from "../media/support";
 import { deliver as deliverPublish, publishingPost, settled } from "../publishing/support";
 import { call } from "../support/client";
 import { createPost, createTenant } from "../support/seed";
-import { createWebhook, deliveriesOf, installOrigins, Receiver, receiverUrl } from "./support";
+import { createWebhook, deliveriesOf, installOrigins, outboxCleared, Receiver, receiverUrl } from "./support";
 
 let origins: Origins;
 beforeEach(() => {
@@ -21,6 +21,16 @@ afterEach(() => {
 });
 
 const POST_EVENTS = ["post.published", "post.failed", "post.partially_published"];
+
+/** Waits (bounded) until the endpoint has `count` deliveries, none pending; answers them. */
+const settledDeliveries = (key: string, hookId: number, count: number) =>
+  vi.waitUntil(
+    async () => {
+      const list = await deliveriesOf(key, hookId);
+      return list.length >= count && list.every((d: any) => d.status !== "pending") ? list : false;
+    },
+    { timeout: 15_000, interval: 50 },
+  );
 
 async function subscribed(events = POST_EVENTS) {
   const t = await createTenant();
@@ -122,14 +132,18 @@ describe("post events", () => {
   });
 
   it("sends only the events an endpoint subscribed to, and nothing to another workspace's", async () => {
-    const { t, receiver } = await subscribed(["post.failed"]);
+    const { t, receiver, hook } = await subscribed(["post.failed"]);
     const stranger = await subscribed(POST_EVENTS);
     const ok = await createPost(t, { content: [{ text: "Fine" }], publish_now: true });
     const bad = await createPost(t, { content: [{ text: "Bad #sandbox-fail" }], publish_now: true });
     await settled(ok.id);
     await settled(bad.id, 10_000, "FAILED");
     await receiver.waitFor("post.failed");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Both settlements emitted (their outbox rows gone), and whatever they queued delivered.
+    await outboxCleared(ok.id);
+    await outboxCleared(bad.id);
+    await settledDeliveries(t.key, hook.id, 1);
+    expect(await deliveriesOf(stranger.t.key, stranger.hook.id)).toEqual([]);
     expect(receiver.received.map((r) => r.json.type)).toEqual(["post.failed"]);
     expect(stranger.receiver.received).toEqual([]);
   });
@@ -140,7 +154,8 @@ describe("post events", () => {
     await deliverPublish([{ post_id: id }]);
     await deliverPublish([{ post_id: id }, { post_id: id }]);
     await receiver.waitFor("post.published");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await outboxCleared(id);
+    await settledDeliveries(t.key, hook.id, 1);
     expect(receiver.received).toHaveLength(1);
     expect(await deliveriesOf(t.key, hook.id)).toHaveLength(1);
     const { results } = await env.DB.prepare("SELECT id FROM webhook_events WHERE workspace_id = ?")

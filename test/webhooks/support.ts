@@ -2,13 +2,16 @@
 // tests' Origins) makes every delivery land in a Receiver: it records each request (headers, raw body)
 // and answers from a script. DNS-over-HTTPS lookups are answered too (a public address unless a test
 // says otherwise). The consumer is driven by hand (createMessageBatch) where a test needs to see its
-// retries, on deliveries emitted with a captured queue so the real one holds no message for them.
+// retries, on deliveries emitted with a captured queue so the real one holds no message for them, and
+// on announcements of outbox rows (`{outbox: [...]}`) sent by hand.
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { createDb } from "../../src/db/client";
+import type { OutboxKey } from "../../src/events/record";
 import worker from "../../src/index";
 import { type EventSpec, emitEvent } from "../../src/webhooks/events";
+import { OUTBOX_GRACE_MS, sweepOutbox } from "../../src/webhooks/outbox";
 import { Origins } from "../media/support";
 import { call } from "../support/client";
 
@@ -112,6 +115,64 @@ export async function deliver(
   const delays = retries.flatMap((spy) => spy.mock.calls.map(([opts]) => opts?.delaySeconds));
   return { acks: result.explicitAcks.length, retries: result.retryMessages.length, delays };
 }
+
+/** Delivers `copies` copies of one announcement of `keys`, in one batch, to the worker's queue handler. */
+export async function announceByHand(
+  keys: OutboxKey[],
+  options: { copies?: number; attempts?: number } = {},
+) {
+  const batch = createMessageBatch(
+    "webhooks",
+    Array.from({ length: options.copies ?? 1 }, () => ({
+      id: `ann-${messageCounter++}`,
+      timestamp: new Date(),
+      attempts: options.attempts ?? 1,
+      body: { outbox: keys },
+    })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  const result = await getQueueResult(batch, ctx);
+  return { acks: result.explicitAcks.length, retries: result.retryMessages.length };
+}
+
+export type OutboxRecord = { type: string; record_id: number; version: string; created_at: number };
+
+/** The outbox rows of a record (of one type, when given). */
+export const outboxOf = async (recordId: number, type?: string) =>
+  (
+    await env.DB.prepare(
+      "SELECT type, record_id, version, created_at FROM outbox WHERE record_id = ? AND (?2 IS NULL OR type = ?2)",
+    )
+      .bind(recordId, type ?? null)
+      .all<OutboxRecord>()
+  ).results;
+
+/** Waits (bounded) until the record has no outbox row (of the type, when given) left. */
+export const outboxCleared = (recordId: number, type?: string, timeout = 15_000) =>
+  vi.waitUntil(async () => (await outboxOf(recordId, type)).length === 0, { timeout, interval: 50 });
+
+/** The cron's sweep as it runs once a row's grace period is over. */
+export const sweepAfterGrace = (row: OutboxRecord) =>
+  sweepOutbox(env, new Date(row.created_at + OUTBOX_GRACE_MS + 1000));
+
+/** The deliveries of an event, as stored. */
+export const deliveriesOfEvent = async (eventId: string) =>
+  (
+    await env.DB.prepare("SELECT * FROM webhook_deliveries WHERE event_id = ? ORDER BY id")
+      .bind(eventId)
+      .all<DeliveryRow>()
+  ).results;
+
+/** Waits (bounded) until every delivery of the event has settled; answers them. */
+export const deliveriesSettled = (eventId: string, count = 1, timeout = 15_000) =>
+  vi.waitUntil(
+    async () => {
+      const rows = await deliveriesOfEvent(eventId);
+      return rows.length >= count && rows.every((row) => row.status !== "pending") ? rows : false;
+    },
+    { timeout, interval: 50 },
+  );
 
 export type DeliveryRow = {
   id: number;

@@ -28,13 +28,9 @@ export const accounts = sqliteTable(
     updatedAt: updatedAt(),
     // Set when a token refresh failed for good (src/accounts/tokens.ts); cleared by a reconnect.
     expiredAt: integer("expired_at", { mode: "timestamp_ms" }),
-    // The account.expired event's outbox: set with expired_at, cleared once the event is emitted (or by a
-    // reconnect); the cron emits what is left (src/webhooks/outbox.ts).
-    expiryEventAt: integer("expiry_event_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
-    index("accounts_expiry_event_idx").on(t.expiryEventAt),
     // A connect upserts by the platform's user (src/accounts/queries.ts); NULLs (accounts created
     // without one) never collide.
     uniqueIndex("accounts_identity_idx").on(t.workspaceId, t.platform, t.platformUserId),

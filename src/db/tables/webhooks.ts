@@ -1,9 +1,8 @@
-// Webhook endpoints, their events and deliveries, and the outbox of post settlements.
+// Webhook endpoints, their events and deliveries.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DELIVERY_STATUSES, POST_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../enums";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
-import { posts } from "./posts";
 import { workspaces } from "./tenants";
 
 export const webhookEndpoints = sqliteTable(
@@ -80,19 +79,4 @@ export const webhookDeliveries = sqliteTable(
     uniqueIndex("webhook_deliveries_event_endpoint_idx").on(t.eventId, t.endpointId),
     index("webhook_deliveries_endpoint_id_idx").on(t.endpointId, t.id),
   ],
-);
-
-// A post's settlement waiting to be told to the webhooks: written in the batch that settles the post
-// (src/publishing/post-status.ts), deleted once its event is recorded and queued; what a crash between
-// the two leaves behind, the cron emits (src/webhooks/outbox.ts). `at` is the settlement's time.
-export const webhookOutbox = sqliteTable(
-  "webhook_outbox",
-  {
-    postId: integer("post_id")
-      .notNull()
-      .references(() => posts.id, { onDelete: "cascade" }),
-    at: integer("at").notNull(),
-    status: text("status", { enum: POST_STATUSES }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.postId, t.at] }), index("webhook_outbox_at_idx").on(t.at)],
 );

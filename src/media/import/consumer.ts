@@ -2,15 +2,17 @@
 // ready. Messages carry only `{media_id}`. Idempotent: an item that is no longer processing is skipped,
 // and the R2 key is fixed per item, so a redelivered message stores the same single object. Transient
 // faults retry with exponential backoff; after the last retry the message lands in `media-import-dlq`,
-// whose consumer marks the item failed.
+// whose consumer marks the item failed. The batch that settles an item (ready or failed) records its
+// media.ready / media.failed event in the outbox (src/events/), announced once it commits.
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { media } from "../../db/schema";
 import { shardDatabases } from "../../db/shards";
+import { announce } from "../../events/announce";
+import { recordMediaSettled } from "../../events/record";
 import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
-import { type Backoff, backoffSeconds, eachMessage, retryAfter } from "../../lib/queue";
+import { type Backoff, backoffSeconds, DEAD_LETTER_BACKOFF, eachMessage, retryAfter } from "../../lib/queue";
 import { guardedFetch, importGuard } from "../../lib/url-guard";
-import { emitMediaSettled } from "../../webhooks/emit";
 import { mediaLimits, roomFor } from "../config";
 import { workspaceUsage } from "../queries";
 import { putInParts, putKnownLength } from "../r2-writer";
@@ -44,18 +46,14 @@ export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env)
         if (!(error instanceof FetchFailure)) throw error;
         if (error.permanent) {
           try {
-            await markFailed(db, id, error.message);
-            await emitMediaSettled(env, db, id);
+            await failSettled(env, db, id, error.message);
             return;
           } catch (markError) {
-            console.error("media-import: could not mark an item failed, or tell it", id, markError);
+            console.error("media-import: could not mark an item failed", id, markError);
           }
         }
         retryAfter(message, backoffSeconds(message.attempts, IMPORT_BACKOFF));
-        return;
       }
-      // Stored now, or settled by an earlier delivery: its event, once (a failure retries the message).
-      await emitMediaSettled(env, db, id);
     },
   });
 }
@@ -63,32 +61,40 @@ export async function consumeMediaImport(batch: MessageBatch<unknown>, env: Env)
 /** Dead letters: the item's retries are exhausted, so it is failed for good. */
 export async function consumeMediaImportDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const shards = shardDatabases(env);
-  for (const message of batch.messages) {
-    if (isImportMessage(message.body)) {
-      const id = message.body.media_id;
-      const db = shards.of(id);
-      try {
-        const key = await markFailed(db, id, "import retries exhausted");
-        // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
-        if (key) await env.MEDIA.delete(key);
-        await emitMediaSettled(env, db, id);
-      } catch (error) {
-        console.error("media-import-dlq: could not settle an item", id, error);
-        message.retry();
-        continue;
-      }
-    }
-    message.ack();
-  }
+  await eachMessage(batch, {
+    name: "media-import-dlq",
+    parse: (body) => (isImportMessage(body) ? body : null),
+    deadLetters: true,
+    backoff: DEAD_LETTER_BACKOFF,
+    handle: async ({ media_id: id }) => {
+      const key = await failSettled(env, shards.of(id), id, "import retries exhausted");
+      // An attempt may have stored the bytes and then failed to say so: a failed item keeps nothing.
+      if (key) await env.MEDIA.delete(key);
+    },
+  });
 }
+
+const failItem = (db: Database, id: number, reason: string, at: Date) =>
+  db
+    .update(media)
+    .set({ state: "failed", progress: 0, size: 0, error: reason.slice(0, 500), updatedAt: at })
+    .where(and(eq(media.id, id), eq(media.state, "processing")))
+    .returning({ r2Key: media.r2Key });
 
 /** Fails an item still processing; answers its R2 key, or null when it was not processing. */
 export async function markFailed(db: Database, id: number, reason: string): Promise<string | null> {
-  const [row] = await db
-    .update(media)
-    .set({ state: "failed", progress: 0, size: 0, error: reason.slice(0, 500), updatedAt: new Date() })
-    .where(and(eq(media.id, id), eq(media.state, "processing")))
-    .returning({ r2Key: media.r2Key });
+  const [row] = await failItem(db, id, reason, new Date());
+  return row?.r2Key ?? null;
+}
+
+/** markFailed, its media.failed event recorded in the same batch and announced. */
+async function failSettled(env: Env, db: Database, id: number, reason: string): Promise<string | null> {
+  const at = new Date();
+  const [[row], recorded] = await db.batch([
+    failItem(db, id, reason, at),
+    recordMediaSettled(db, id, at.getTime()),
+  ]);
+  await announce(env, recorded);
   return row?.r2Key ?? null;
 }
 
@@ -151,20 +157,25 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<v
       ? await putInParts(env.MEDIA, row.r2Key, start, room, candidate.mime)
       : await putKnownLength(env.MEDIA, row.r2Key, start, length, candidate.mime);
 
-  const updated = await db
-    .update(media)
-    .set({
-      state: "ready",
-      progress: 100,
-      size: object.size,
-      mimeType: candidate.mime,
-      type: candidate.kind,
-      etag: object.httpEtag,
-      error: null,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(media.id, id), eq(media.state, "processing")))
-    .returning({ id: media.id });
+  const at = new Date();
+  const [updated, recorded] = await db.batch([
+    db
+      .update(media)
+      .set({
+        state: "ready",
+        progress: 100,
+        size: object.size,
+        mimeType: candidate.mime,
+        type: candidate.kind,
+        etag: object.httpEtag,
+        error: null,
+        updatedAt: at,
+      })
+      .where(and(eq(media.id, id), eq(media.state, "processing")))
+      .returning({ id: media.id }),
+    recordMediaSettled(db, id, at.getTime()),
+  ]);
+  await announce(env, recorded);
   if (updated.length === 0) {
     // Deleted (or failed for good) while the bytes were moving: leave no orphan. A twin delivery that
     // finished first wrote the same key, so a ready item keeps its object.

@@ -1,0 +1,105 @@
+// What a feature adds to its own batch so that the change and the record of its event commit together
+// (one transaction): one statement per event family, each an INSERT … SELECT into the outbox that finds
+// its row only when the batch did make the change (the record's time column equals the batch's time),
+// ON CONFLICT DO NOTHING, RETURNING the key recorded (none when the change did not happen). After the
+// batch, the feature hands what came back to announce() (announce.ts). The outbox's reader, presenter
+// and deliverer is src/webhooks/: nothing here knows who is told, or how.
+import { and, eq, ne, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "../db/client";
+import { accounts, media, type OutboxType, outbox, postPlatforms, posts } from "../db/schema";
+
+/** An outbox row's key: what an announcement names. */
+export type OutboxKey = { type: OutboxType; record_id: number; version: string };
+
+const recordedKey = { type: outbox.type, record_id: outbox.recordId, version: outbox.version };
+
+/** The outbox row of `type` for the record `id`, read from its table where `changed` holds. */
+function record(
+  db: Database,
+  type: SQL<OutboxType>,
+  table: SQLiteTable,
+  id: SQLiteColumn,
+  version: string,
+  at: number,
+  changed: SQL | undefined,
+) {
+  return db
+    .insert(outbox)
+    .select(
+      // INSERT … SELECT names every column, in the table's order.
+      db
+        .select({
+          type: type.as("type"),
+          recordId: sql<number>`${id}`.as("record_id"),
+          version: sql<string>`${version}`.as("version"),
+          createdAt: sql<number>`${at}`.as("created_at"),
+        })
+        .from(table)
+        .where(changed),
+    )
+    .onConflictDoNothing()
+    .returning(recordedKey);
+}
+
+/**
+ * A post's settlement at `at`: the batch left PUBLISHING (PUBLISHED or FAILED), or put a repeat's
+ * occurrence back to SCHEDULED, with `updated_at = at`. FAILED is `post.failed`, the rest
+ * `post.published`; the version is `at`.
+ */
+export const recordPostSettled = (db: Database, postId: number, at: number) =>
+  record(
+    db,
+    sql<OutboxType>`CASE WHEN ${posts.status} = 'FAILED' THEN 'post.failed' ELSE 'post.published' END`,
+    posts,
+    posts.id,
+    String(at),
+    at,
+    and(
+      eq(posts.id, postId),
+      eq(posts.updatedAt, new Date(at)),
+      sql`${posts.status} IN ('PUBLISHED', 'FAILED', 'SCHEDULED')`,
+    ),
+  );
+
+/** An account marked expired at `expiredAt` by this batch; the version is `expired_at` in ms. */
+export const recordAccountExpired = (db: Database, accountId: number, expiredAt: number) =>
+  record(
+    db,
+    sql<OutboxType>`'account.expired'`,
+    accounts,
+    accounts.id,
+    String(expiredAt),
+    expiredAt,
+    and(eq(accounts.id, accountId), eq(accounts.expiredAt, new Date(expiredAt))),
+  );
+
+/**
+ * A media item this batch settled (ready or failed) with `updated_at = at`. An item settles once, so
+ * its version is ''.
+ */
+export const recordMediaSettled = (db: Database, mediaId: number, at: number) =>
+  record(
+    db,
+    sql<OutboxType>`'media.settled'`,
+    media,
+    media.id,
+    "",
+    at,
+    and(eq(media.id, mediaId), eq(media.updatedAt, new Date(at)), ne(media.state, "processing")),
+  );
+
+/**
+ * A platform row's analytics stored by this batch (`analytics_synced_at = at`); the version is the sync
+ * job's queue message id, which its redeliveries keep.
+ */
+export const recordAnalyticsSynced = (db: Database, rowId: number, jobId: string, at: number) =>
+  record(
+    db,
+    sql<OutboxType>`'analytics.synced'`,
+    postPlatforms,
+    postPlatforms.id,
+    jobId,
+    at,
+    and(eq(postPlatforms.id, rowId), eq(postPlatforms.analyticsSyncedAt, new Date(at))),
+  );
