@@ -2,7 +2,6 @@
 // bodies, queries and paths; page numbers; dates; colours) and the shared shapes of answers. Messages
 // use Laravel's `:attribute` placeholder, which the error module fills in with the field's name.
 import { z } from "zod";
-import { DEFAULTS } from "../db/enums";
 
 const INTEGER = "The :attribute field must be a positive integer.";
 const REQUIRED = "The :attribute field is required.";
@@ -81,7 +80,7 @@ export const hexColor = () =>
   z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, { error: "The color must be a hex color such as #4F46E5." })
-    .meta({ example: DEFAULTS.folderColor });
+    .meta({ example: "#4F46E5" });
 
 /** A timestamp as answers render it: ISO 8601 in the workspace's zone. */
 export const zonedTime = () => z.string().meta({ example: "2026-11-21T09:15:00+01:00" });
