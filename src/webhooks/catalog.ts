@@ -38,3 +38,6 @@ export const DELIVERIES_LISTED = 100;
 
 /** Events (and their deliveries) are kept this long. */
 export const EVENT_RETENTION_MS = 30 * 24 * 3600_000;
+
+/** How long a rolled secret keeps signing deliveries next to the new one. */
+export const PREVIOUS_SECRET_MS = 24 * 3600_000;

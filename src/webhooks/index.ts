@@ -1,9 +1,7 @@
 // Webhooks: endpoints a workspace registers to be told, by signed POSTs, what happened to its posts,
 // accounts, media and analytics. Create (201, with the signing secret shown once), list, get, delete,
 // roll the secret, re-enable, and the deliveries log. Ability `workspaces`.
-import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { webhookEndpoints } from "../db/schema";
 import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
@@ -15,12 +13,14 @@ import { idParams, messageSchema } from "../lib/schemas";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, MAX_ENDPOINTS_PER_WORKSPACE } from "./catalog";
 import { presentDelivery, presentWebhook } from "./present";
 import {
+  deleteEndpoint,
   deliveriesOfEndpoint,
+  enableEndpoint,
   endpointCount,
-  endpointOfUser,
   endpointsOfUser,
   endpointWithZone,
-  updateEndpointOfUser,
+  insertEndpoint,
+  rollEndpointSecret,
 } from "./queries";
 import {
   createWebhookBody,
@@ -36,8 +36,6 @@ const route = apiRoutes("workspaces");
 
 const tags = ["Webhooks"];
 const days = DISABLE_AFTER_MS / (24 * 3600_000);
-/** How long a rolled secret keeps signing deliveries next to the new one. */
-const PREVIOUS_SECRET_MS = 24 * 3600_000;
 
 export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
@@ -95,16 +93,12 @@ export const webhooksRouter = createRouter<ApiEnv>()
           `A workspace holds at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints: delete one to make room.`,
         );
       const secret = newSecret();
-      const endpoint = await db
-        .insert(webhookEndpoints)
-        .values({
-          workspaceId: workspace.id,
-          url: target.url.href,
-          events: body.events,
-          secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
-        })
-        .returning()
-        .get();
+      const endpoint = await insertEndpoint(db, {
+        workspaceId: workspace.id,
+        url: target.url.href,
+        events: body.events,
+        secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
+      });
       return c.json({ ...presentWebhook(endpoint, workspace.timezone), secret }, 201);
     },
   )
@@ -141,10 +135,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const deleted = await db
-        .delete(webhookEndpoints)
-        .where(endpointOfUser(db, principal.userId, id))
-        .returning({ id: webhookEndpoints.id });
+      const deleted = await deleteEndpoint(db, principal.userId, id);
       if (deleted.length === 0) throw notFound("Webhook");
       return c.json({ message: "Webhook deleted successfully." }, 200);
     },
@@ -166,13 +157,8 @@ export const webhooksRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
       const secret = newSecret();
-      const now = Date.now();
-      const updated = await updateEndpointOfUser(db, principal.userId, id, {
-        secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
-        previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
-        previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
-        updatedAt: new Date(now),
-      });
+      const secretEnc = await encryptSecret(c.env.ENCRYPTION_KEY, secret);
+      const updated = await rollEndpointSecret(db, principal.userId, id, secretEnc, Date.now());
       if (!updated) throw notFound("Webhook");
       return c.json({ ...presentWebhook(updated.endpoint, updated.timezone), secret }, 200);
     },
@@ -192,12 +178,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const updated = await updateEndpointOfUser(db, principal.userId, id, {
-        disabledAt: null,
-        disabledReason: null,
-        failingSince: null,
-        updatedAt: new Date(),
-      });
+      const updated = await enableEndpoint(db, principal.userId, id);
       if (!updated) throw notFound("Webhook");
       return c.json(presentWebhook(updated.endpoint, updated.timezone), 200);
     },

@@ -1,11 +1,11 @@
 // The webhook API's reads and writes, each usable inside a batch, each limited to the workspaces the
 // key's user belongs to: another tenant's endpoint is simply not found.
-import { and, asc, count, desc, eq, getTableColumns, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "../db/schema";
 import { inUserWorkspaces } from "../db/tenancy";
-import { DELIVERIES_LISTED } from "./catalog";
+import { DELIVERIES_LISTED, PREVIOUS_SECRET_MS } from "./catalog";
 
 /** The endpoint if the user can access its workspace. */
 export const endpointOfUser = (db: Database, userId: number, id: number) =>
@@ -49,7 +49,7 @@ const zoneOfEndpoint = (db: Database, which: SQL | undefined) =>
  * Changes the endpoint if the user can access it and reads it back with its workspace's zone, in one
  * batch; null when there is no such endpoint.
  */
-export async function updateEndpointOfUser(
+async function updateEndpointOfUser(
   db: Database,
   userId: number,
   id: number,
@@ -87,3 +87,41 @@ export function deliveriesOfEndpoint(db: Database, userId: number, id: number) {
       .limit(DELIVERIES_LISTED),
   ] as const;
 }
+
+/** Stores a new endpoint (its workspace, URL and the cap checked by the caller) and answers it. */
+export const insertEndpoint = (db: Database, values: typeof webhookEndpoints.$inferInsert) =>
+  db.insert(webhookEndpoints).values(values).returning().get();
+
+/** Deletes the endpoint if the user can access it (its deliveries go with it); answers its id, or nothing. */
+export const deleteEndpoint = (db: Database, userId: number, id: number) =>
+  db
+    .delete(webhookEndpoints)
+    .where(endpointOfUser(db, userId, id))
+    .returning({ id: webhookEndpoints.id });
+
+/**
+ * A new signing secret; the old one keeps signing beside it until `now + PREVIOUS_SECRET_MS` (a second
+ * roll within that time drops the older of the two).
+ */
+export const rollEndpointSecret = (
+  db: Database,
+  userId: number,
+  id: number,
+  secretEnc: string,
+  now: number,
+) =>
+  updateEndpointOfUser(db, userId, id, {
+    secretEnc,
+    previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
+    previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
+    updatedAt: new Date(now),
+  });
+
+/** Turns a disabled endpoint back on (an enabled one is unchanged but for updated_at). */
+export const enableEndpoint = (db: Database, userId: number, id: number) =>
+  updateEndpointOfUser(db, userId, id, {
+    disabledAt: null,
+    disabledReason: null,
+    failingSince: null,
+    updatedAt: new Date(),
+  });
