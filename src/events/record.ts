@@ -1,25 +1,47 @@
 // What a feature adds to its own batch so that the change and the record of its event commit together
 // (one transaction): one statement per event family, each an INSERT … SELECT into the outbox that finds
 // its row only when the batch did make the change (the record's time column equals the batch's time),
-// ON CONFLICT DO NOTHING, RETURNING the key recorded (none when the change did not happen). After the
-// batch, the feature hands what came back to announce() (announce.ts). The outbox's reader, presenter
-// and deliverer is src/webhooks/: nothing here knows who is told, or how.
-import { and, eq, ne, type SQL, sql } from "drizzle-orm";
+// ON CONFLICT DO NOTHING, RETURNING the key recorded (none when the change did not happen, or when the
+// record's workspace has no enabled webhook endpoint: nobody would be told, so nothing is written, queued
+// or read). After the batch, the feature hands what came back to announce() (announce.ts). The outbox's
+// reader, presenter and deliverer is src/webhooks/: nothing here knows who is told, or how.
+import { and, eq, exists, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
-import { accounts, media, type OutboxType, outbox, postPlatforms, posts } from "../db/schema";
+import {
+  accounts,
+  media,
+  type OutboxType,
+  outbox,
+  postPlatforms,
+  posts,
+  webhookEndpoints,
+} from "../db/schema";
 
 /** An outbox row's key: what an announcement names. */
 export type OutboxKey = { type: OutboxType; record_id: number; version: string };
 
 const recordedKey = { type: outbox.type, record_id: outbox.recordId, version: outbox.version };
 
-/** The outbox row of `type` for the record `id`, read from its table where `changed` holds. */
+/** Whether the workspace has an endpoint that could be told (which events it takes is the emitter's). */
+const listening = (db: Database, workspace: SQLiteColumn | SQL) =>
+  exists(
+    db
+      .select({ one: sql`1` })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.workspaceId, sql`${workspace}`), isNull(webhookEndpoints.disabledAt))),
+  );
+
+/**
+ * The outbox row of `type` for the record `id`, read from its table where `changed` holds and its
+ * `workspace` listens.
+ */
 function record(
   db: Database,
   type: SQL<OutboxType>,
   table: SQLiteTable,
   id: SQLiteColumn,
+  workspace: SQLiteColumn | SQL,
   version: string,
   at: number,
   changed: SQL | undefined,
@@ -36,7 +58,7 @@ function record(
           createdAt: sql<number>`${at}`.as("created_at"),
         })
         .from(table)
-        .where(changed),
+        .where(and(changed, listening(db, workspace))),
     )
     .onConflictDoNothing()
     .returning(recordedKey);
@@ -53,6 +75,7 @@ export const recordPostSettled = (db: Database, postId: number, at: number) =>
     sql<OutboxType>`CASE WHEN ${posts.status} = 'FAILED' THEN 'post.failed' ELSE 'post.published' END`,
     posts,
     posts.id,
+    posts.workspaceId,
     String(at),
     at,
     and(
@@ -69,6 +92,7 @@ export const recordAccountExpired = (db: Database, accountId: number, expiredAt:
     sql<OutboxType>`'account.expired'`,
     accounts,
     accounts.id,
+    accounts.workspaceId,
     String(expiredAt),
     expiredAt,
     and(eq(accounts.id, accountId), eq(accounts.expiredAt, new Date(expiredAt))),
@@ -84,6 +108,7 @@ export const recordMediaSettled = (db: Database, mediaId: number, at: number) =>
     sql<OutboxType>`'media.settled'`,
     media,
     media.id,
+    media.workspaceId,
     "",
     at,
     and(eq(media.id, mediaId), eq(media.updatedAt, new Date(at)), ne(media.state, "processing")),
@@ -99,6 +124,7 @@ export const recordAnalyticsSynced = (db: Database, rowId: number, jobId: string
     sql<OutboxType>`'analytics.synced'`,
     postPlatforms,
     postPlatforms.id,
+    sql`(${db.select({ id: posts.workspaceId }).from(posts).where(eq(posts.id, postPlatforms.postId))})`,
     jobId,
     at,
     and(eq(postPlatforms.id, rowId), eq(postPlatforms.analyticsSyncedAt, new Date(at))),

@@ -131,16 +131,24 @@ describe("the outbox", () => {
     expect(receiver.of("post.published")).toHaveLength(1);
   });
 
-  it("is written in the settling batch even when no endpoint listens, and then cleared", async () => {
+  it("records nothing when no endpoint of the workspace listens: nothing is written, queued or read", async () => {
     const t = await createTenant();
-    const post = await createPost(t, { content: [{ text: "Nobody listens" }], publish_now: true });
-    await settled(post.id);
-    await outboxCleared(post.id);
-    expect(await eventsOf(post.id)).toEqual([]);
+    const id = await publishingPost(t, { content: [{ text: "Nobody listens" }] });
+    const send = vi.spyOn(env.WEBHOOKS_QUEUE, "send").mockResolvedValue(undefined as never);
+    const db = createDb(env.DB);
+    const loaded = (await loadForPublishing(db, id))!;
+    await settle(db, env, loaded.post, Date.now(), [
+      db.update(postPlatforms).set({ status: "PUBLISHED" }).where(eq(postPlatforms.postId, id)),
+    ]);
+    expect((await postOf(id))!.status).toBe("PUBLISHED");
+    expect(await outboxOf(id)).toEqual([]);
+    expect(send).not.toHaveBeenCalled();
+    send.mockRestore();
+    expect(await eventsOf(id)).toEqual([]);
   });
 
   it("records a settlement only in the batch that settles the post", async () => {
-    const t = await createTenant();
+    const { t } = await subscribed([receiverUrl()]);
     const id = await publishingPost(t, { content: [{ text: "Not yet" }] });
     const send = vi.spyOn(env.WEBHOOKS_QUEUE, "send").mockResolvedValue(undefined as never);
     const db = createDb(env.DB);
