@@ -72,16 +72,18 @@ const folderCycles = [];
 }
 
 if (verbose) {
-  for (const [from, tos] of [...edges].sort()) console.log(`${from} → ${[...tos].sort().join(", ")}`);
+  for (const [from, tos] of [...edges].sort()) console.info(`${from} → ${[...tos].sort().join(", ")}`);
 }
-for (const cycle of fileCycles) console.log(`file cycle: ${cycle.join(" → ")} → ${cycle[0]}`);
+for (const cycle of fileCycles) console.info(`file cycle: ${cycle.join(" → ")} → ${cycle[0]}`);
 for (const component of folderCycles) {
-  console.log(`folder cycle: ${component.join(", ")}`);
+  console.info(`folder cycle: ${component.join(", ")}`);
   for (const from of component) {
     for (const to of edges.get(from) ?? []) {
-      if (component.includes(to)) console.log(`  ${from} → ${to}   (${why.get(`${from} → ${to}`)})`);
+      if (component.includes(to)) console.info(`  ${from} → ${to}   (${why.get(`${from} → ${to}`)})`);
     }
   }
 }
-console.log(`import cycles in src/: ${fileCycles.length} between files, ${folderCycles.length} between folders`);
+console.info(
+  `import cycles in src/: ${fileCycles.length} between files, ${folderCycles.length} between folders`,
+);
 process.exit(fileCycles.length + folderCycles.length > 0 ? 1 : 0);
