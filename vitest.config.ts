@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 // Three projects (docs/architecture.md, "Testing"), told apart by the file name:
 //   unit    `*.unit.test.ts`: pure rules, in Node, no workerd;
@@ -16,6 +17,15 @@ const SYSTEM = "test/**/*.system.test.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The queues' consumers as wrangler.toml sets them, but handed each batch at once instead of after
+  // up to max_batch_timeout (1 s): a test waiting on a consumer waits for its work, not for the window.
+  const { workerOptions } = unstable_getMiniflareWorkerOptions("./wrangler.toml");
+  const queueConsumers = Object.fromEntries(
+    Object.entries(workerOptions.queueConsumers ?? {}).map(([queue, consumer]) => [
+      queue,
+      { ...consumer, maxBatchTimeout: 0 },
+    ]),
+  );
 
   /** The worker under test and its bindings, for a workerd project (one plugin instance each). */
   const workerd = () =>
@@ -25,6 +35,7 @@ export default defineConfig(async () => {
       miniflare: {
         // A second shard (src/db/shards.ts): the service runs over two D1 databases in every test run.
         d1Databases: { DB: "social-publishing", DB_SHARD_1: "social-publishing-1" },
+        queueConsumers,
         bindings: {
           TEST_MIGRATIONS: migrations,
           ENCRYPTION_KEY: "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
@@ -42,8 +53,6 @@ export default defineConfig(async () => {
   const workerdTest = {
     setupFiles: ["./test/apply-migrations.ts"],
     testTimeout: 20_000,
-    // The worker's per-request log lines (src/http/request-log.ts) would drown the test output.
-    onConsoleLog: (log: string) => !log.startsWith('{"method":'),
   };
 
   return {
@@ -51,6 +60,9 @@ export default defineConfig(async () => {
       // Every project runs at once on two workers: api's two shared runtimes first, then system's files,
       // each in a fresh one, then unit's (Vitest orders projects by name).
       maxWorkers: 2,
+      // The worker's per-request log lines (src/http/request-log.ts) would drown the test output (a
+      // reporter option: it works here, not in a project).
+      onConsoleLog: (log: string) => !log.startsWith('{"method":'),
       projects: [
         {
           test: {

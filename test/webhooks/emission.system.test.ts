@@ -19,7 +19,14 @@ import { bytesResponse, insertProcessing, type Origins, pngBytes } from "../medi
 import { publishingPost } from "../publishing/support";
 import { call } from "../support/client";
 import { createTenant } from "../support/seed";
-import { createWebhook, emitCaptured, installOrigins, Receiver, receiverUrl } from "./support";
+import {
+  createWebhook,
+  deliveriesSettled,
+  emitCaptured,
+  installOrigins,
+  Receiver,
+  receiverUrl,
+} from "./support";
 
 let origins: Origins;
 beforeEach(() => {
@@ -98,7 +105,7 @@ describe("account.expired through its outbox", () => {
     vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue down"));
     expect(await refreshStoredToken(env, id, null)).toEqual({ kind: "expired" });
     expect(await expiryEventAt(id)).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await deliveriesSettled(t.workspace.id);
     expect(receiver.of("account.expired")).toHaveLength(0);
 
     const cron = (at: number) =>
@@ -110,7 +117,7 @@ describe("account.expired through its outbox", () => {
     await receiver.waitFor("account.expired");
     expect(await expiryEventAt(id)).toBeNull();
     await cron(Date.now() + 3 * 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await deliveriesSettled(t.workspace.id);
     expect(receiver.of("account.expired")).toHaveLength(1);
     expect(await eventsOf(t.workspace.id)).toHaveLength(1);
   });
@@ -168,7 +175,7 @@ describe("analytics.synced", () => {
     // Another job is another sync.
     await runQueue("analytics-sync", [{ id: "sync-job-2", body: { row_id: post.rows[0] } }]);
     await receiver.waitFor("analytics.synced", 2);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await deliveriesSettled(t.workspace.id);
     expect(receiver.of("analytics.synced")).toHaveLength(2);
   });
 });
@@ -260,7 +267,7 @@ describe("an emission that fails", () => {
     expect(again.retryMessages).toHaveLength(0);
     await receiver.waitFor("media.ready");
     await runQueue("media-import", [{ id: "m-late", body: { media_id: item.id } }]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await deliveriesSettled(t.workspace.id);
     expect(receiver.of("media.ready")).toHaveLength(1);
     expect(await eventsOf(t.workspace.id)).toEqual([
       { id: `evt_media.ready_${item.id}`, type: "media.ready" },
@@ -292,7 +299,7 @@ describe("an emission that fails", () => {
     expect(again.retryMessages).toHaveLength(0);
     const [request] = await receiver.waitFor("analytics.synced");
     expect(request!.headers["webhook-id"]).toBe(`evt_analytics.synced_${post.rows[0]}_sync-late`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await deliveriesSettled(t.workspace.id);
     expect(receiver.of("analytics.synced")).toHaveLength(1);
   });
 });

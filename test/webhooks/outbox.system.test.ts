@@ -7,7 +7,8 @@ import { OUTBOX_GRACE_MS, sweepOutbox } from "../../src/webhooks/outbox";
 import type { Origins } from "../media/support";
 import { settled } from "../publishing/support";
 import { createPost, createTenant } from "../support/seed";
-import { createWebhook, installOrigins, Receiver, receiverUrl } from "./support";
+import { waitFor } from "../support/wait";
+import { createWebhook, deliveriesSettled, installOrigins, Receiver, receiverUrl } from "./support";
 
 let origins: Origins;
 beforeEach(() => {
@@ -54,7 +55,7 @@ describe("the webhook outbox", () => {
     const send = vi.spyOn(env.WEBHOOKS_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue down"));
     const post = await createPost(t, { content: [{ text: "Outbox retry" }], publish_now: true });
     await settled(post.id);
-    await vi.waitUntil(() => send.mock.calls.length > 0);
+    await waitFor(() => send.mock.calls.length > 0, { what: "the emission's send" });
     const [left] = await outboxOf(post.id);
     expect(left).toMatchObject({ post_id: post.id, status: "PUBLISHED" });
     expect(receiver.of("post.published")).toHaveLength(0);
@@ -67,7 +68,7 @@ describe("the webhook outbox", () => {
     expect(await outboxOf(post.id)).toEqual([]);
     // Swept again: nothing more is told.
     await sweepOutbox(env, later);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await deliveriesSettled(t.workspace.id);
     expect(receiver.of("post.published")).toHaveLength(1);
     expect(await eventsOf(post.id)).toEqual([`evt_post.published_${post.id}_${left!.at}`]);
   });
@@ -76,7 +77,9 @@ describe("the webhook outbox", () => {
     const t = await createTenant();
     const post = await createPost(t, { content: [{ text: "Nobody listens" }], publish_now: true });
     await settled(post.id);
-    await vi.waitUntil(async () => (await outboxOf(post.id)).length === 0);
+    await waitFor(async () => (await outboxOf(post.id)).length === 0, {
+      what: `post ${post.id}'s outbox cleared`,
+    });
     expect(await eventsOf(post.id)).toEqual([]);
   });
 });

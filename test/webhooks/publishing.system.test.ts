@@ -10,7 +10,15 @@ import type { Origins } from "../media/support";
 import { deliver as deliverPublish, publishingPost, settled } from "../publishing/support";
 import { call } from "../support/client";
 import { createPost, createTenant } from "../support/seed";
-import { createWebhook, deliveriesOf, installOrigins, Receiver, receiverUrl } from "./support";
+import { waitFor } from "../support/wait";
+import {
+  createWebhook,
+  deliveriesOf,
+  deliveriesSettled,
+  installOrigins,
+  Receiver,
+  receiverUrl,
+} from "./support";
 
 let origins: Origins;
 beforeEach(() => {
@@ -19,6 +27,14 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
+
+/** How many outbox rows the posts still have: none once their settlements' events are emitted. */
+const outboxRows = async (postIds: number[]) =>
+  (await env.DB.prepare(
+    `SELECT count(*) AS n FROM webhook_outbox WHERE post_id IN (${postIds.map(() => "?").join(", ")})`,
+  )
+    .bind(...postIds)
+    .first<{ n: number }>())!.n;
 
 const POST_EVENTS = ["post.published", "post.failed", "post.partially_published"];
 
@@ -51,10 +67,13 @@ describe("post events", () => {
     const other = new Webhook(`whsec_${btoa("another secret of 32 bytes......")}`);
     expect(() => other.verify(request!.body, request!.headers)).toThrow();
 
-    const deliveries = await vi.waitUntil(async () => {
-      const list = await deliveriesOf(t.key, hook.id);
-      return list[0]?.status === "succeeded" ? list : false;
-    });
+    const deliveries = await waitFor(
+      async () => {
+        const list = await deliveriesOf(t.key, hook.id);
+        return list[0]?.status === "succeeded" ? list : false;
+      },
+      { what: "the delivery succeeded" },
+    );
     expect(deliveries).toEqual([
       {
         id: expect.any(Number),
@@ -129,7 +148,12 @@ describe("post events", () => {
     await settled(ok.id);
     await settled(bad.id, 10_000, "FAILED");
     await receiver.waitFor("post.failed");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Both settlements emitted (their outbox rows cleared), and every delivery answered.
+    await waitFor(async () => (await outboxRows([ok.id, bad.id])) === 0, {
+      what: "both outbox rows cleared",
+    });
+    await deliveriesSettled(t.workspace.id);
+    await deliveriesSettled(stranger.t.workspace.id);
     expect(receiver.received.map((r) => r.json.type)).toEqual(["post.failed"]);
     expect(stranger.receiver.received).toEqual([]);
   });
@@ -140,7 +164,7 @@ describe("post events", () => {
     await deliverPublish([{ post_id: id }]);
     await deliverPublish([{ post_id: id }, { post_id: id }]);
     await receiver.waitFor("post.published");
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await deliveriesSettled(t.workspace.id);
     expect(receiver.received).toHaveLength(1);
     expect(await deliveriesOf(t.key, hook.id)).toHaveLength(1);
     const { results } = await env.DB.prepare("SELECT id FROM webhook_events WHERE workspace_id = ?")

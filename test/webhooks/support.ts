@@ -11,6 +11,7 @@ import worker from "../../src/index";
 import { type EventSpec, emitEvent } from "../../src/webhooks/events";
 import { Origins } from "../media/support";
 import { call } from "../support/client";
+import { waitFor } from "../support/wait";
 
 export type Received = { url: string; headers: Record<string, string>; body: string; json: any };
 type Answer = number | Response | (() => Response | Promise<Response>);
@@ -52,9 +53,9 @@ export class Receiver {
 
   /** Waits (bounded) until `count` requests of `type` arrived; answers them. */
   async waitFor(type: string, count = 1, timeout = 15_000) {
-    return vi.waitUntil(() => (this.of(type).length >= count ? this.of(type) : false), {
+    return waitFor(() => (this.of(type).length >= count ? this.of(type) : false), {
       timeout,
-      interval: 50,
+      what: `${count} ${type} request(s) at ${this.url}`,
     });
   }
 }
@@ -129,6 +130,24 @@ export const deliveryRow = (id: number) =>
 
 export const endpointRow = (id: number) =>
   env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(id).first<Record<string, any>>();
+
+/**
+ * Waits (bounded) until no delivery to the workspace's endpoints is pending: each was answered for good
+ * (or gave up). A delivery is only ever sent while pending, so after this no receiver hears anything
+ * more of what was emitted so far. Answers the deliveries' statuses.
+ */
+export const deliveriesSettled = (workspaceId: number, timeout = 15_000) =>
+  waitFor(
+    async () => {
+      const { results } = await env.DB.prepare(
+        "SELECT d.status FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.workspace_id = ?",
+      )
+        .bind(workspaceId)
+        .all<{ status: string }>();
+      return results.every((r) => r.status !== "pending") ? results.map((r) => r.status) : false;
+    },
+    { timeout, interval: 50, what: `no pending delivery in workspace ${workspaceId}` },
+  );
 
 let eventCounter = 0;
 /** A made-up event for a workspace (type media.ready), for tests of delivery alone. */
