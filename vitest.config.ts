@@ -1,37 +1,95 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+
+// Three projects (docs/architecture.md, "Testing"), told apart by the file name:
+//   unit    `*.unit.test.ts`: pure rules, in Node, no workerd;
+//   api     `*.test.ts`: in workerd, every file in one shared runtime (`isolate: false`): each test makes
+//           its own tenant, so files do not see each other;
+//   system  `*.system.test.ts`: in workerd, a fresh runtime per file: the cron and sweeps, the real
+//           queues' background work, time, and anything that replaces or counts what the runtime shares.
+// The plugin (1.4) has no option of its own for isolation: it starts one Miniflare per Vitest worker, and
+// Vitest's `isolate` decides whether a worker (so a runtime, its D1, R2, Durable Objects and queues) is
+// reused for the next file or started afresh.
+const UNIT = "test/**/*.unit.test.ts";
+const SYSTEM = "test/**/*.system.test.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The queues' consumers as wrangler.toml sets them, but handed each batch at once instead of after
+  // up to max_batch_timeout (1 s): a test waiting on a consumer waits for its work, not for the window.
+  const { workerOptions } = unstable_getMiniflareWorkerOptions("./wrangler.toml");
+  const queueConsumers = Object.fromEntries(
+    Object.entries(workerOptions.queueConsumers ?? {}).map(([queue, consumer]) => [
+      queue,
+      { ...consumer, maxBatchTimeout: 0 },
+    ]),
+  );
+
+  /** The worker under test and its bindings, for a workerd project (one plugin instance each). */
+  const workerd = () =>
+    cloudflareTest({
+      remoteBindings: false,
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        // A second shard (src/db/shards.ts): the service runs over two D1 databases in every test run.
+        d1Databases: { DB: "social-publishing", DB_SHARD_1: "social-publishing-1" },
+        queueConsumers,
+        bindings: {
+          TEST_MIGRATIONS: migrations,
+          ENCRYPTION_KEY: "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
+          ADMIN_TOKEN: "test-admin-token",
+          SANDBOX: "true",
+          // Background work (queue consumers, the cron) builds URLs on the tests' origin.
+          PUBLIC_BASE_URL: "https://api.example.test",
+          // Tests answer DNS-over-HTTPS themselves (test/media/support.ts); anything they do not catch
+          // is refused on loopback at once instead of going to the network.
+          IMPORT_DNS_RESOLVER: "http://127.0.0.1:9/dns-query",
+        },
+      },
+    });
+
+  const workerdTest = {
+    setupFiles: ["./test/apply-migrations.ts"],
+    testTimeout: 20_000,
+  };
+
   return {
-    plugins: [
-      cloudflareTest({
-        remoteBindings: false,
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          // A second shard (src/db/shards.ts): the service runs over two D1 databases in every test run.
-          d1Databases: { DB: "social-publishing", DB_SHARD_1: "social-publishing-1" },
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            ENCRYPTION_KEY: "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
-            ADMIN_TOKEN: "test-admin-token",
-            SANDBOX: "true",
-            // Background work (queue consumers, the cron) builds URLs on the tests' origin.
-            PUBLIC_BASE_URL: "https://api.example.test",
-            // Tests answer DNS-over-HTTPS themselves (test/media/support.ts); anything they do not catch
-            // is refused on loopback at once instead of going to the network.
-            IMPORT_DNS_RESOLVER: "http://127.0.0.1:9/dns-query",
+    test: {
+      // Every project runs at once on two workers: api's two shared runtimes first, then system's files,
+      // each in a fresh one, then unit's (Vitest orders projects by name).
+      maxWorkers: 2,
+      // The worker's per-request log lines (src/http/request-log.ts) would drown the test output (a
+      // reporter option: it works here, not in a project).
+      onConsoleLog: (log: string) => !log.startsWith('{"method":'),
+      projects: [
+        {
+          test: {
+            name: "unit",
+            include: [UNIT],
+            environment: "node",
           },
         },
-      }),
-    ],
-    test: {
-      include: ["test/**/*.test.ts"],
-      setupFiles: ["./test/apply-migrations.ts"],
-      testTimeout: 20_000,
-      // The worker's per-request log lines (src/http/request-log.ts) would drown the test output.
-      onConsoleLog: (log: string) => !log.startsWith('{"method":'),
+        {
+          plugins: [workerd()],
+          test: {
+            name: "api",
+            include: ["test/**/*.test.ts"],
+            exclude: [UNIT, SYSTEM],
+            isolate: false,
+            ...workerdTest,
+          },
+        },
+        {
+          plugins: [workerd()],
+          test: {
+            name: "system",
+            include: [SYSTEM],
+            ...workerdTest,
+          },
+        },
+      ],
     },
   };
 });

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { admin, call, serverTiming } from "../support/client";
 import { createKey, createTenant, createUser, inMinutes } from "../support/seed";
+import { waitFor } from "../support/wait";
 
 const listKeys = async (userId: number) => {
   const res = await admin("GET", `/users/${userId}/api-keys`);
@@ -64,7 +65,8 @@ describe("GET /admin/v1/users/{id}/api-keys", () => {
     const firstUse = Date.parse(used!.last_used_at);
     expect(firstUse).toBeGreaterThanOrEqual(before);
     expect(unused).toMatchObject({ id: other.id, last_used_at: null });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The next use must fall on a later millisecond.
+    await waitFor(() => Date.now() > firstUse, { what: "the clock past the first use" });
     expect((await workspaces(t.key)).status).toBe(200);
     const [again] = await listKeys(t.user.id);
     expect(Date.parse(again!.last_used_at)).toBeGreaterThan(firstUse);

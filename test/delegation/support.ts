@@ -159,21 +159,9 @@ export async function runFlow(
   return { landed, steps, browser };
 }
 
-/** Lowercase hex HMAC-SHA256, computed here independently of the service's code. */
-export async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** The proof's signed string, built by hand from the received (decoded) values. */
 export const signedString = (q: URLSearchParams) =>
   `platform=${q.get("platform")}&platform_id=${q.get("platform_id")}&handle=${q.get("handle")}&state=${q.get("state")}&expires=${q.get("expires")}`;
 
+export { hmacHex } from "../support/hmac";
 export { call, ORIGIN };

@@ -3,6 +3,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { call } from "../support/client";
+import { waitFor } from "../support/wait";
 
 export type OriginHandler = (request: Request) => Response | Promise<Response>;
 
@@ -145,12 +146,12 @@ export const mediaRow = (id: number) =>
 /** Waits (bounded) until the real local queue has settled every item: none still processing. */
 export async function settled(ids: number[], timeout = 15_000): Promise<MediaRow[]> {
   if (ids.length === 0) return [];
-  return vi.waitUntil(
+  return waitFor(
     async () => {
       const rows = await Promise.all(ids.map(mediaRow));
       return rows.every((row) => row && row.state !== "processing") ? (rows as MediaRow[]) : false;
     },
-    { timeout, interval: 100 },
+    { timeout, interval: 100, what: `media ${ids.join(", ")} settled` },
   );
 }
 

@@ -12,6 +12,7 @@ import { deadLetterBatch, publishBatch } from "../../src/publishing/consumer";
 import { defaultDeps, type PublishDeps } from "../../src/publishing/deps";
 import { call } from "../support/client";
 import { createPost, type createTenant } from "../support/seed";
+import { waitFor } from "../support/wait";
 
 export type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -120,22 +121,12 @@ export async function sandboxPosts(platform: Platform, accountId: number) {
   }>;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `check` answers a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
-
 /** Waits until no row of the post is PUBLISHING and the post is settled; answers its rows. */
-export const settled = (postId: number, timeoutMs = 10_000, status = "PUBLISHED") =>
-  eventually(async () => ((await postOf(postId))?.status === status ? rowsOf(postId) : undefined), timeoutMs);
+export const settled = (postId: number, timeout = 10_000, status = "PUBLISHED") =>
+  waitFor(async () => ((await postOf(postId))?.status === status ? rowsOf(postId) : undefined), {
+    timeout,
+    what: `post ${postId} ${status}`,
+  });
 
 type Step = PublishedPost | Error | ((draft: PublishDraft) => Promise<PublishedPost>);
 

@@ -14,6 +14,7 @@ import { type EventSpec, emitEvent } from "../../src/webhooks/events";
 import { OUTBOX_GRACE_MS, sweepOutbox } from "../../src/webhooks/outbox";
 import { Origins } from "../media/support";
 import { call } from "../support/client";
+import { waitFor } from "../support/wait";
 
 export type Received = { url: string; headers: Record<string, string>; body: string; json: any };
 type Answer = number | Response | (() => Response | Promise<Response>);
@@ -55,9 +56,9 @@ export class Receiver {
 
   /** Waits (bounded) until `count` requests of `type` arrived; answers them. */
   async waitFor(type: string, count = 1, timeout = 15_000) {
-    return vi.waitUntil(() => (this.of(type).length >= count ? this.of(type) : false), {
+    return waitFor(() => (this.of(type).length >= count ? this.of(type) : false), {
       timeout,
-      interval: 50,
+      what: `${count} ${type} request(s) at ${this.url}`,
     });
   }
 }
@@ -150,7 +151,10 @@ export const outboxOf = async (recordId: number, type?: string) =>
 
 /** Waits (bounded) until the record has no outbox row (of the type, when given) left. */
 export const outboxCleared = (recordId: number, type?: string, timeout = 15_000) =>
-  vi.waitUntil(async () => (await outboxOf(recordId, type)).length === 0, { timeout, interval: 50 });
+  waitFor(async () => (await outboxOf(recordId, type)).length === 0, {
+    timeout,
+    what: `outbox of ${type} ${recordId} empty`,
+  });
 
 /** The cron's sweep as it runs once a row's grace period is over. */
 export const sweepAfterGrace = (row: OutboxRecord) =>
@@ -166,12 +170,12 @@ export const deliveriesOfEvent = async (eventId: string) =>
 
 /** Waits (bounded) until every delivery of the event has settled; answers them. */
 export const deliveriesSettled = (eventId: string, count = 1, timeout = 15_000) =>
-  vi.waitUntil(
+  waitFor(
     async () => {
       const rows = await deliveriesOfEvent(eventId);
       return rows.length >= count && rows.every((row) => row.status !== "pending") ? rows : false;
     },
-    { timeout, interval: 50 },
+    { timeout, interval: 50, what: `${count} settled deliveries of ${eventId}` },
   );
 
 export type DeliveryRow = {

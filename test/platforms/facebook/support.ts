@@ -2,7 +2,7 @@
 // sent (their path, query and form body), with the appsecret_proof each one must carry.
 import { expect } from "vitest";
 import type { DraftItem } from "../../../src/platforms/types";
-import { hmacHex } from "../../delegation/support";
+import { hmacHex } from "../../support/hmac";
 import { CREDENTIALS } from "../replay";
 import { PAGE_ID, PAGE_TOKEN } from "./recorded";
 

@@ -4,7 +4,7 @@ import { pkceChallenge } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
 import { SANDBOX_SHAPES } from "../../src/platforms/sandbox/shapes";
 import { PlatformError } from "../../src/platforms/types";
-import { hmacHex } from "../delegation/support";
+import { hmacHex } from "../support/hmac";
 import { RECORDED } from "./recorded";
 import { adapterFor, json, replay } from "./replay";
 

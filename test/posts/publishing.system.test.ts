@@ -6,6 +6,7 @@ import { createDb } from "../../src/db/client";
 import { updatePost } from "../../src/posts/save";
 import { call } from "../support/client";
 import { createPost, createTenant, inMinutes } from "../support/seed";
+import { waitFor } from "../support/wait";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -188,12 +189,13 @@ describe("POST /api/v1/posts/{id}/retry", () => {
     const t = await createTenant();
     const id = await partlyFailed(t);
     expect((await call("POST", `/api/v1/posts/${id}/retry`, { key: t.key })).status).toBe(200);
-    const deadline = Date.now() + 10_000;
-    let body: any;
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      body = (await call("GET", `/api/v1/posts/${id}`, { key: t.key })).body;
-    } while (body.status === "PUBLISHING" && Date.now() < deadline);
+    const body = await waitFor(
+      async () => {
+        const answer = (await call("GET", `/api/v1/posts/${id}`, { key: t.key })).body;
+        return answer.status === "PUBLISHING" ? undefined : answer;
+      },
+      { interval: 100, what: `post ${id} no longer PUBLISHING` },
+    );
     expect(body.status).toBe("PUBLISHED");
     expect(body.platforms[0]).toMatchObject({
       status: "PUBLISHED",

@@ -10,22 +10,23 @@ import worker from "../../src/index";
 import { bytesOf, fetchLink, file, pngBytes, upload } from "../media/support";
 import { admin, call } from "../support/client";
 import { createKey, createPost, createTenant, createUser, createWorkspace } from "../support/seed";
+import { waitFor } from "../support/wait";
 
 const count = async (d1: D1Database, table: string, where: string, id: number) =>
   (await d1.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where} = ?`).bind(id).first<{ n: number }>())!
     .n;
 
 /** Polls shard 1 until the post has `status`. */
-async function settledInShard1(postId: number, status: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await env.DB_SHARD_1.prepare("SELECT status FROM posts WHERE id = ?")
-      .bind(postId)
-      .first<{ status: string }>();
-    if (row?.status === status) return;
-    if (Date.now() > deadline) throw new Error(`post ${postId} not ${status} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+async function settledInShard1(postId: number, status: string, timeout = 10_000) {
+  await waitFor(
+    async () => {
+      const row = await env.DB_SHARD_1.prepare("SELECT status FROM posts WHERE id = ?")
+        .bind(postId)
+        .first<{ status: string }>();
+      return row?.status === status;
+    },
+    { timeout, interval: 100, what: `post ${postId} ${status} in shard 1` },
+  );
 }
 
 describe("a tenant in shard 1", () => {
@@ -106,17 +107,17 @@ describe("a tenant in shard 1", () => {
 
     const sync = await call("POST", `/api/v1/analytics/posts/${post.id}/sync`, { key: t.key });
     expect(sync.body).toMatchObject({ jobs_dispatched: 1, skipped: false });
-    const deadline = Date.now() + 10_000;
-    let synced: { analytics_synced_at: number | null } | null = null;
-    while (Date.now() < deadline) {
-      synced = await env.DB_SHARD_1.prepare(
-        "SELECT analytics_synced_at FROM post_platforms WHERE post_id = ?",
-      )
-        .bind(post.id)
-        .first();
-      if (synced?.analytics_synced_at) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const synced = await waitFor(
+      async () => {
+        const row = await env.DB_SHARD_1.prepare(
+          "SELECT analytics_synced_at FROM post_platforms WHERE post_id = ?",
+        )
+          .bind(post.id)
+          .first<{ analytics_synced_at: number | null }>();
+        return row?.analytics_synced_at ? row : undefined;
+      },
+      { interval: 100, what: `post ${post.id}'s row synced in shard 1` },
+    );
     expect(synced?.analytics_synced_at).toBeTruthy();
     const report = await call("GET", `/api/v1/analytics/posts/${post.id}`, { key: t.key });
     expect(report.status).toBe(200);

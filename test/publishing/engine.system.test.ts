@@ -8,7 +8,7 @@ import { PlatformError } from "../../src/platforms/types";
 import { ATTEMPT_TIMEOUT_MS } from "../../src/publishing/lease";
 import { insertMedia } from "../support/db";
 import { createTenant } from "../support/seed";
-import { deliver, fakePlatform, postOf, publishingPost, rowsOf, sleep } from "./support";
+import { deliver, fakePlatform, postOf, publishingPost, rowsOf } from "./support";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -275,7 +275,8 @@ describe("the lease", () => {
     let n = 0;
     const fake = fakePlatform([
       async () => {
-        await sleep(50);
+        // A slow platform, so that both consumers are at work at once (not a wait for anything).
+        await new Promise((resolve) => setTimeout(resolve, 50));
         n++;
         return { id: String(n), url: `https://x.example/${n}` };
       },

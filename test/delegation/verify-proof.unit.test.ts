@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { proofMessage, verifyProof } from "../../src/verify-proof";
 import source from "../../src/verify-proof.ts?raw";
-import { hmacHex } from "./support";
+import { hmacHex } from "../support/hmac";
 
 const SECRET = "sps_unit-test-signing-secret";
 const NOW = 1_800_000_000_000;

@@ -1,8 +1,9 @@
 // YouTube end to end through the worker: connect (consent with offline access, token exchange, channel
 // identity, the one channel taken without a picker), publish a video through the engine (resumable
 // upload streamed from R2), then sync its statistics and comments, all answered by recorded answers.
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { mp4Bytes } from "../../media/support";
+import { waitFor } from "../../support/wait";
 import {
   accountOf,
   connectAccount,
@@ -90,6 +91,7 @@ it("connects a channel, publishes a video through the engine and syncs its stati
 
   // Disconnecting revokes the grant at Google (after the answer), through its refresh token.
   expect((await disconnect(connected)).status).toBe(200);
-  await vi.waitFor(() => expect(server.requests(R.REVOKE_URL)).toHaveLength(1));
+  await waitFor(() => server.requests(R.REVOKE_URL).length > 0, { what: "the revoke call" });
+  expect(server.requests(R.REVOKE_URL)).toHaveLength(1);
   expect(server.requests(R.REVOKE_URL)[0]!.body).toBe(`token=${encodeURIComponent(R.token.refresh_token)}`);
 });

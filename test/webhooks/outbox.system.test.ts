@@ -15,6 +15,7 @@ import { sweepOutbox } from "../../src/webhooks/outbox";
 import type { Origins } from "../media/support";
 import { postOf, publishingPost, settled } from "../publishing/support";
 import { createPost, createTenant } from "../support/seed";
+import { waitFor } from "../support/wait";
 import {
   announceByHand,
   createWebhook,
@@ -77,7 +78,7 @@ describe("the outbox", () => {
     const send = failNextAnnounce();
     const post = await createPost(t, { content: [{ text: "Outbox retry" }], publish_now: true });
     await settled(post.id);
-    await vi.waitUntil(() => send.mock.calls.length > 0);
+    await waitFor(() => send.mock.calls.length > 0, { what: "an announcement" });
     // Recorded with the settlement, and announced by nobody: only the sweep takes it.
     const [left] = await outboxOf(post.id);
     expect(left).toMatchObject({ record_id: post.id, type: "post.published" });

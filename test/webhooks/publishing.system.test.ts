@@ -10,6 +10,7 @@ import type { Origins } from "../media/support";
 import { deliver as deliverPublish, publishingPost, settled } from "../publishing/support";
 import { call } from "../support/client";
 import { createPost, createTenant } from "../support/seed";
+import { waitFor } from "../support/wait";
 import { createWebhook, deliveriesOf, installOrigins, outboxCleared, Receiver, receiverUrl } from "./support";
 
 let origins: Origins;
@@ -24,12 +25,12 @@ const POST_EVENTS = ["post.published", "post.failed", "post.partially_published"
 
 /** Waits (bounded) until the endpoint has `count` deliveries, none pending; answers them. */
 const settledDeliveries = (key: string, hookId: number, count: number) =>
-  vi.waitUntil(
+  waitFor(
     async () => {
       const list = await deliveriesOf(key, hookId);
       return list.length >= count && list.every((d: any) => d.status !== "pending") ? list : false;
     },
-    { timeout: 15_000, interval: 50 },
+    { timeout: 15_000, what: `${count} settled deliveries to endpoint ${hookId}` },
   );
 
 async function subscribed(events = POST_EVENTS) {
@@ -61,7 +62,7 @@ describe("post events", () => {
     const other = new Webhook(`whsec_${btoa("another secret of 32 bytes......")}`);
     expect(() => other.verify(request!.body, request!.headers)).toThrow();
 
-    const deliveries = await vi.waitUntil(async () => {
+    const deliveries = await waitFor(async () => {
       const list = await deliveriesOf(t.key, hook.id);
       return list[0]?.status === "succeeded" ? list : false;
     });

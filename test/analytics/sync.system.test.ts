@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { admin, call, serverTiming } from "../support/client";
 import { createKey, createTenant, createUser } from "../support/seed";
+import { waitFor } from "../support/wait";
 import {
   metrics,
   postOn,
@@ -128,11 +129,13 @@ describe("POST /api/v1/analytics/posts/{post}/sync", () => {
     const res = await sync(t.key, post.id);
     expect(res.body).toMatchObject({ jobs_dispatched: 1, skipped: false });
 
-    let row = await readRow(post.rows[0]!);
-    for (let waited = 0; row.analytics_synced_at === null && waited < 10_000; waited += 200) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      row = await readRow(post.rows[0]!);
-    }
+    const row = await waitFor(
+      async () => {
+        const read = await readRow(post.rows[0]!);
+        return read.analytics_synced_at === null ? undefined : read;
+      },
+      { interval: 200, what: `row ${post.rows[0]} synced` },
+    );
     expect(row.analytics.impressions).toBeGreaterThan(0);
     const report = await call("GET", `/api/v1/analytics/posts/${post.id}`, { key: t.key });
     expect(report.body.total).toEqual(row.analytics);
