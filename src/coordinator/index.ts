@@ -63,6 +63,14 @@ export class Coordinator extends DurableObject<Env> {
     return { stale: false, decision: this.hit(request.limit, request.windowMs, request.now, request.keyId) };
   }
 
+  /**
+   * Whether a cached key with this digest is still the key as D1 has it, counting nothing: the gate asks
+   * before refusing a cached key as expired, since the operator may have extended it (src/http/gate.ts).
+   */
+  keyIsCurrent(keyId: number, digest: string): boolean {
+    return !isStale(this.ctx.storage.sql, keyId, digest);
+  }
+
   /** The operator changed or removed a key: caches holding another digest are stale from now on. */
   keyChanged(keyId: number, digest: string) {
     recordKeyState(this.ctx.storage.sql, keyId, digest);

@@ -30,6 +30,7 @@ import {
 import { flowCoordinator } from "../coordinator/names";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
+import { formBodyLimit } from "../http/body-limit";
 import type { DbEnv } from "../http/env";
 import { errorStyle } from "../http/errors";
 import { createRouter } from "../http/router";
@@ -262,8 +263,9 @@ export const browserRouter = createRouter<DbEnv>()
     );
   })
   // The channel pick (src/accounts/channels.ts): a same-origin form POST to the callback path, where the
-  // flow's browser cookie is sent (SameSite=Lax: a cross-site form cannot carry it).
-  .post("/callback", async (c) => {
+  // flow's browser cookie is sent (SameSite=Lax: a cross-site form cannot carry it). Its body is capped
+  // before it is parsed (413 past 16 KiB).
+  .post("/callback", formBodyLimit, async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const flowId = typeof form.flow === "string" ? form.flow : "";
     const channelId = typeof form.channel === "string" ? form.channel : "";

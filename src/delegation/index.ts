@@ -49,7 +49,7 @@ When the connection does not complete, \`callback_url\` receives \`error\`, \`er
 - \`connection_failed\`: the platform failed, the flow took too long, it was finished in another browser, or the key lost its signing secret meanwhile;
 - \`expired_request\`: the link was already used or has expired.
 
-Errors of this endpoint carry a \`code\`: \`missing_api_key\`, \`invalid_api_key\` (401); \`no_signing_secret\`, \`unsupported_platform\`, \`invalid_request\` (422, field errors under \`errors\`); \`invalid_request\` (400, 415); \`rate_limited\` (429).
+Errors of this endpoint carry a \`code\`: \`missing_api_key\`, \`invalid_api_key\` (401); \`no_signing_secret\`, \`unsupported_platform\`, \`invalid_request\` (422, field errors under \`errors\`); \`invalid_request\` (400, 415); \`rate_limited\` (429). A body over 1 MiB is refused before it is read: 413 with the plain \`{message}\` every route answers, without a \`code\`.
 
 An \`Idempotency-Key\` header makes a retry safe: a repeat with the same key and body answers the same \`authorize_url\` (with \`Idempotent-Replayed: true\`); \`conflict\` (409) while the first request is still running, \`invalid_request\` (422) when the key was used for a different request.`;
 

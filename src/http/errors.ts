@@ -40,6 +40,8 @@ export const routeNotFound = () => new ApiError(404, { message: "Route not found
 export const badRequest = (message: string) => new ApiError(400, { message });
 export const conflict = (message: string, headers: Record<string, string> = {}) =>
   new ApiError(409, { message }, { headers });
+/** A body over its route's cap (src/http/body-limit.ts): the same answer on every route, whatever its style. */
+export const payloadTooLarge = () => new ApiError(413, { message: "The request body is too large." });
 export const unsupportedMediaType = (type = "application/json") =>
   new ApiError(415, { message: `The request body must be sent as ${type}.` });
 export const forbiddenLink = (message: string) => new ApiError(403, { message });
@@ -129,6 +131,8 @@ function toApiError(err: Error, c: Context): ApiError {
 
 export function renderError(err: Error, c: Context): Response {
   const error = toApiError(err, c);
+  // Refused before the route read anything, so the route's style (a page, a code) does not apply.
+  if (error.status === 413) return c.json(error.body, 413);
   const style = (c.get("errorStyle") as ErrorStyle | undefined) ?? "json";
   if (style === "html") {
     const failed = error.status >= 500;

@@ -10,8 +10,12 @@
 //   before their handler runs (src/http/abilities.ts awaitAdmission).
 // - The Coordinator refuses a stale cached key (the operator changed or revoked it since:
 //   src/coordinator/key-state.ts) without counting it; the gate re-reads the key from D1 and asks
-//   again, and the route's ability is checked against the key as it now stands. A revocation, roll,
-//   abilities or expiry change holds from the very next request, on every isolate.
+//   again, and the route's ability is checked against the key as it now stands. A cached key that has
+//   expired is refused only once its Coordinator confirms it is current (the operator may have extended
+//   it). A revocation, roll, abilities or expiry change holds from the very next request, on every
+//   isolate.
+// - A key D1 does not have is remembered for a while (key-cache.ts): sent again, it is refused without
+//   a lookup.
 // - A refused window is remembered until it closes: the Coordinator refuses every request until then
 //   anyway (refusals do not consume the window), so those 429s cost no remote call at all.
 import { createMiddleware } from "hono/factory";
@@ -29,7 +33,7 @@ import {
   tooManyAttempts,
   unauthenticated,
 } from "./errors";
-import { keyCache, refusals } from "./key-cache";
+import { keyCache, refusals, unknownKeys } from "./key-cache";
 
 export const RATE_LIMIT = 60;
 export const RATE_WINDOW_MS = 60_000;
@@ -68,18 +72,41 @@ export const apiGate = (style: GateStyle) =>
     const hash = await sha256Hex(token);
     const expired = (k: LoadedKey) =>
       k.principal.expiresAt !== null && k.principal.expiresAt.getTime() <= now;
+    /** The key as D1 has it now (cached for the next request), or the refusal it gets. */
+    const lookUp = async () => {
+      const found = await loadKey(c.var.db, hash);
+      if (!found) {
+        unknownKeys.miss(hash, now);
+        throw refusal(style, "invalid");
+      }
+      unknownKeys.forget(hash);
+      keyCache.set(hash, found, now);
+      if (expired(found)) throw refusal(style, "expired");
+      return found;
+    };
     const cached = keyCache.get(hash, now);
-    const key = cached ?? (await loadKey(c.var.db, hash));
-    if (!key) throw refusal(style, "invalid");
-    if (!cached) keyCache.set(hash, key, now);
-    if (expired(key)) throw refusal(style, "expired");
+    // A key D1 did not have a moment ago is refused without asking it again (key-cache.ts).
+    if (!cached && unknownKeys.refuses(hash, now)) throw refusal(style, "invalid");
+    let key = cached ?? (await lookUp());
+    let fromCache = cached !== undefined;
+    const coordinator = c.env.COORDINATOR.getByName(userCoordinator(key.principal.userId));
+    if (fromCache && expired(key)) {
+      // The operator may have extended it since it was cached: like any other change, its Coordinator
+      // knows (one call, nothing counted). Still current: expired. Stale: the key as D1 has it now.
+      const { keyId } = key.principal;
+      const { digest } = key;
+      const current = await c.var.meter.gate(() => coordinator.keyIsCurrent(keyId, digest));
+      if (current) throw refusal(style, "expired");
+      keyCache.evict(hash);
+      key = await lookUp();
+      fromCache = false;
+    }
     const { userId } = key.principal;
     const refusedUntil = refusals.until(userId, now);
     if (refusedUntil !== undefined) throw tooMany(refusedUntil, now);
     c.set("principal", key.principal);
 
-    const coordinator = c.env.COORDINATOR.getByName(userCoordinator(userId));
-    const admit = (k: LoadedKey, fromCache: boolean) =>
+    const admit = (k: LoadedKey, cachedCopy: boolean) =>
       c.var.meter.gate<AdmitResult>(() =>
         coordinator.admit({
           limit: RATE_LIMIT,
@@ -87,17 +114,15 @@ export const apiGate = (style: GateStyle) =>
           now,
           keyId: k.principal.keyId,
           // A key just read from D1 is current; only a cached one is checked against the operator's changes.
-          ...(fromCache ? { digest: k.digest } : {}),
+          ...(cachedCopy ? { digest: k.digest } : {}),
         }),
       );
+    const first = key;
     const admission = (async () => {
-      let admitted = await admit(key, cached !== undefined);
+      let admitted = await admit(first, fromCache);
       if (admitted.stale) {
         keyCache.evict(hash);
-        const fresh = await loadKey(c.var.db, hash);
-        if (!fresh) throw refusal(style, "invalid");
-        keyCache.set(hash, fresh, now);
-        if (expired(fresh)) throw refusal(style, "expired");
+        const fresh = await lookUp();
         c.set("principal", fresh.principal);
         admitted = await admit(fresh, false);
       }

@@ -5,7 +5,7 @@ import type { Env as HonoEnv } from "hono";
 import { z } from "zod";
 import { publicOrigin } from "../lib/origin";
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 415 | 416 | 422 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 422 | 429;
 
 const message = z.object({ message: z.string() }).meta({ id: "Error" });
 const validation = z.object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) }).meta({
@@ -53,6 +53,11 @@ const ERRORS: Record<ErrorStatus, { description: string; example: string }> = {
     description: "The record is in a state that does not allow this now.",
     example: "A post cannot be edited while it is being published.",
   },
+  413: {
+    description:
+      "The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation.",
+    example: "The request body is too large.",
+  },
   415: {
     description: "The body was not sent with the content type this operation takes.",
     example: "The request body must be sent as application/json.",
@@ -81,6 +86,7 @@ export type ErrorAudience = "api" | "coded" | "operator" | "link";
 const WORDING: Record<Exclude<ErrorAudience, "api">, Partial<Record<ErrorStatus, string>>> = {
   coded: {
     401: "`missing_api_key` without a key; `invalid_api_key` for an unknown or expired one.",
+    413: "The body is over 1 MiB: refused before the endpoint reads it, with the plain `{message}` every route answers (no `code`).",
     422: "`invalid_request` with Laravel-style `errors` for field errors; `no_signing_secret`; `unsupported_platform`.",
     429: "`rate_limited`: more than 60 requests in a minute for this user, across all of the user's keys.",
   },
@@ -103,13 +109,15 @@ export function errorResponses(statuses: readonly ErrorStatus[], audience: Error
   const responses: Record<number, object> = {};
   for (const status of new Set(statuses)) {
     const { description, example } = ERRORS[status];
-    const schema = coded ? codedError : status === 422 ? validation : message;
+    // A 413 is refused before the route reads anything: `{message}` on every route, coded ones too.
+    const plain = !coded || status === 413;
+    const schema = !plain ? codedError : status === 422 ? validation : message;
     responses[status] = {
       description: (audience !== "api" && WORDING[audience][status]) || description,
       content: {
         "application/json": {
           schema,
-          ...(status !== 422 && !coded ? { example: { message: example } } : {}),
+          ...(status !== 422 && plain ? { example: { message: example } } : {}),
         },
       },
       ...(status === 429
@@ -145,33 +153,45 @@ export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
     scheme: "bearer",
     description: "The operator token (`ADMIN_TOKEN`). The operator API does not exist while it is unset.",
   });
-  app.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Social publishing API",
-      version: "1.0.0",
-      description: [
-        "Workspaces, connected social accounts, posts published to eight platforms, labels, a media library, engagement analytics, and OAuth delegation that returns a signed proof of account ownership.",
-        "",
-        "Every `/api/v1` request carries `Authorization: Bearer <API key>`. Each user may make 60 requests per minute across all of their keys; every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`, and `Server-Timing` says what the request spent (`db` round trips, `gate` Durable Object calls, `hops`: remote calls made one after another, `rows`: rows the database read).",
-        "",
-        "Reads may be served by the database replica nearest to the caller. Every answer carries `X-D1-Bookmark`; send its value back, unchanged, in the `X-D1-Bookmark` request header and the request reads data at least as fresh as that answer (read your own writes). A value that is not a bookmark is a 400.",
-      ].join("\n"),
-    },
-    servers: [{ url: publicOrigin(c.env as Pick<Env, "PUBLIC_BASE_URL">, c.req.url) }],
-    tags: [
-      { name: "Workspaces" },
-      { name: "Accounts" },
-      { name: "Posts" },
-      { name: "Labels" },
-      { name: "Folders" },
-      { name: "Media" },
-      { name: "Analytics" },
-      { name: "Webhooks" },
-      { name: "Delegation" },
-      { name: "Operator", description: "Stands in for the account web app: users, workspaces, keys." },
-    ],
-  }));
+  // Built on its first request, then kept for the isolate's life: the routes are all registered when the
+  // module loads, and only the server's origin varies by request. It is spliced in as the first member.
+  let document: string | undefined;
+  const build = () =>
+    JSON.stringify(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "Social publishing API",
+          version: "1.0.0",
+          description: [
+            "Workspaces, connected social accounts, posts published to eight platforms, labels, a media library, engagement analytics, and OAuth delegation that returns a signed proof of account ownership.",
+            "",
+            "Every `/api/v1` request carries `Authorization: Bearer <API key>`. Each user may make 60 requests per minute across all of their keys; every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`, and `Server-Timing` says what the request spent (`db` round trips, `gate` Durable Object calls, `hops`: remote calls made one after another, `rows`: rows the database read).",
+            "",
+            "Reads may be served by the database replica nearest to the caller. Every answer carries `X-D1-Bookmark`; send its value back, unchanged, in the `X-D1-Bookmark` request header and the request reads data at least as fresh as that answer (read your own writes). A value that is not a bookmark is a 400.",
+          ].join("\n"),
+        },
+        tags: [
+          { name: "Workspaces" },
+          { name: "Accounts" },
+          { name: "Posts" },
+          { name: "Labels" },
+          { name: "Folders" },
+          { name: "Media" },
+          { name: "Analytics" },
+          { name: "Webhooks" },
+          { name: "Delegation" },
+          { name: "Operator", description: "Stands in for the account web app: users, workspaces, keys." },
+        ],
+      }),
+    );
+  app.get("/openapi.json", (c) => {
+    document ??= build();
+    const servers = [{ url: publicOrigin(c.env as Pick<Env, "PUBLIC_BASE_URL">, c.req.url) }];
+    return c.body(`{"servers":${JSON.stringify(servers)},${document.slice(1)}`, 200, {
+      "Content-Type": "application/json",
+    });
+  });
 }
 
 /** A JSON answer of a route declaration. */

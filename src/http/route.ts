@@ -3,8 +3,10 @@
 // a route with its request and response schemas, so the same zod schemas validate the request, type the
 // handler's answer and write the OpenAPI document.
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { Ability } from "../db/enums";
 import { awaitAdmission, requireAbility } from "./abilities";
+import { jsonBodyLimit } from "./body-limit";
 import { documentIdempotency, idempotency } from "./idempotency";
 import { type ErrorAudience, type ErrorStatus, errorResponses } from "./openapi";
 
@@ -29,7 +31,12 @@ type RouteSpec = Omit<RouteConfig, "middleware" | "security"> & {
 
 /** The statuses every route of a kind can answer. */
 const API_ERRORS = [401, 403, 429] as const;
-const bodyErrors = (spec: RouteSpec) => (spec.request?.body ? ([400, 415, 422] as const) : []);
+/** Whether the route takes a JSON body: then it is capped (src/http/body-limit.ts) and may answer 413. */
+const takesJson = (spec: RouteSpec) => spec.request?.body?.content?.["application/json"] !== undefined;
+const bodyErrors = (spec: RouteSpec) => [
+  ...(spec.request?.body ? ([400, 415, 422] as const) : []),
+  ...(takesJson(spec) ? ([413] as const) : []),
+];
 const paramErrors = (spec: RouteSpec) =>
   spec.request?.params || spec.request?.query ? ([422] as const) : [];
 
@@ -45,6 +52,8 @@ function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
     "x-required-ability": ability,
     middleware: [
       requireAbility(ability),
+      // Read (capped) alongside the gate's Coordinator call, before the idempotency fingerprint.
+      ...(takesJson(spec) ? [jsonBodyLimit] : []),
       ...(safe || earlyReads ? [] : [awaitAdmission]),
       ...(idempotent ? [idempotency] : []),
     ] as [ReturnType<typeof requireAbility>],
@@ -64,8 +73,17 @@ function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
 /** A route outside the API key gate (operator API, media links, delegation session), declared alike. */
 export function publicRoute<const R extends RouteSpec>(spec: R & { security?: RouteConfig["security"] }) {
   const { errors = [], audience, earlyReads: _earlyReads, idempotent: _idempotent, ...route } = spec;
+  const own = (route as { middleware?: MiddlewareHandler | MiddlewareHandler[] }).middleware;
+  const middleware = own === undefined ? [] : [own].flat();
+  // The cap after the route's own checks (a gate, the operator token), before the first middleware
+  // that reads the body (the idempotency fingerprint), if any.
+  const reads = middleware.indexOf(idempotency);
+  const at = reads === -1 ? middleware.length : reads;
   return createRoute({
     ...route,
+    ...(takesJson(spec)
+      ? { middleware: [...middleware.slice(0, at), jsonBodyLimit, ...middleware.slice(at)] }
+      : {}),
     responses: {
       ...route.responses,
       ...errorResponses([...bodyErrors(spec), ...paramErrors(spec), ...errors], audience),

@@ -1,5 +1,6 @@
 // Request bodies as the sandbox reads them: never more than a cap, strict UTF-8, and every way a body
 // can be wrong is a value the route answers with a 4xx (never a parser's exception).
+import { readCapped } from "../lib/capped-body";
 
 /** The consent form and the token endpoint's form: a few short fields. */
 export const FORM_MAX_BYTES = 16 * 1024;
@@ -10,37 +11,6 @@ export const FORM_MAX_BYTES = 16 * 1024;
 export const POST_BODY_MAX_BYTES = 1536 * 1024;
 
 export type BodyProblem = { kind: "too_large" } | { kind: "malformed"; message: string };
-
-/** The body's bytes, or null when it is larger than `max` (read no further than that) or breaks off. */
-async function readCapped(request: Request, max: number): Promise<Uint8Array | "too_large" | null> {
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (declared > max) return "too_large";
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => {});
-        return "too_large";
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return null;
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
 
 /** Strict UTF-8, else null. */
 function decode(bytes: Uint8Array): string | null {

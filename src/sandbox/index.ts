@@ -9,6 +9,7 @@
 // the worker's own fetch handler.
 import type { Context } from "hono";
 import { bearerToken } from "../http/auth";
+import { formBodyLimit } from "../http/body-limit";
 import type { BareEnv } from "../http/env";
 import { renderError, routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
@@ -46,7 +47,8 @@ export const sandboxRouter = createRouter<BareEnv>()
     if (typeof request === "string") return invalidLinkPage(request);
     return consentPage(spec, request, action);
   })
-  .post("/:platform/oauth/authorize", async (c) => {
+  // The consent form: a body over 16 KiB is a 413 before anything else reads it.
+  .post("/:platform/oauth/authorize", formBodyLimit, async (c) => {
     const { spec, request, action } = authorizeRequestOf(c);
     // Checked before anything else: a bad redirect_uri is never redirected to, even to refuse.
     if (typeof request === "string") return invalidLinkPage(request);

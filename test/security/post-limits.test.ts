@@ -53,14 +53,22 @@ describe("post text limits", () => {
   it(`caps a post's total text at ${MAX_POST_TEXT} characters, whatever its platforms`, async () => {
     const t = await createTenant();
     const facebook = await createAccount(t.workspace.id, "facebook");
+    // Each item far below Facebook's maximum, together just over the cap.
+    const each = Math.ceil((MAX_POST_TEXT + 1) / 25);
     const res = await create(t, {
       accounts: [facebook.id],
-      content: Array.from({ length: 25 }, () => ({ text: "z".repeat(PLATFORM_TEXT_LIMITS.facebook) })),
+      content: Array.from({ length: 25 }, () => ({ text: "z".repeat(each) })),
     });
     expect(res.status).toBe(422);
     expect(res.body.errors.content).toEqual([
       `The content field must not hold more than ${MAX_POST_TEXT} characters of text in all.`,
     ]);
+    // 25 items at Facebook's maximum are 1.5 MB: over the JSON body cap, refused before they are read.
+    const huge = await create(t, {
+      accounts: [facebook.id],
+      content: Array.from({ length: 25 }, () => ({ text: "z".repeat(PLATFORM_TEXT_LIMITS.facebook) })),
+    });
+    expect(huge.status).toBe(413);
   });
 
   it("refuses text with lone surrogates", async () => {

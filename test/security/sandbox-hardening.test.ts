@@ -83,11 +83,20 @@ describe("item 1: the token endpoint answers bad input like an OAuth server", ()
 });
 
 describe("item 1: the consent form and the other sandbox routes never 500", () => {
-  it.each(MALFORMED_BODIES)("a consent form body that is %s: a 400 page", async (_, contentType, body) => {
+  const small = MALFORMED_BODIES.filter(([name]) => name !== "a megabyte of form");
+  it.each(small)("a consent form body that is %s: a 400 page", async (_, contentType, body) => {
     const res = await post(await consentAction("linkedin"), contentType, body);
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.headers.get("location")).toBeNull();
+  });
+
+  it("a consent form body of a megabyte: refused before it is read, 413 (test/security/body-limits.test.ts)", async () => {
+    const [, contentType, body] = MALFORMED_BODIES.find(([name]) => name === "a megabyte of form")!;
+    const res = await post(await consentAction("linkedin"), contentType, body);
+    expect(res.status).toBe(413);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.json()).toEqual({ message: "The request body is too large." });
   });
 
   it("authorize requests with broken escapes or huge values are pages, not crashes", async () => {

@@ -1,11 +1,12 @@
 // The route-contract suite every /api/v1 route, the delegation session endpoint and the operator API
-// pass (after unkey's common-tests): authentication, abilities, the rate limit, malformed and
-// mistyped bodies, other tenants' ids, the Server-Timing budget, and every answer checked against the
+// pass (after unkey's common-tests): authentication, abilities, the rate limit, malformed, mistyped and
+// oversized bodies, other tenants' ids, the Server-Timing budget, and every answer checked against the
 // response schema the OpenAPI document declares for it, so the document cannot drift from the code.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { app } from "../../src/app";
+import { JSON_BODY_MAX_BYTES } from "../../src/http/body-limit";
 import { ADMIN_TOKEN, type Answer, call, serverTiming } from "./client";
 import { ALL_ABILITIES, createKey, createTenant } from "./seed";
 
@@ -29,7 +30,10 @@ export type RouteContract = {
   status: number;
   /** A request by an attacker naming `victim`'s record; it must be a 404 that changes nothing. */
   foreign?: (victim: Tenant) => Promise<ContractRequest> | ContractRequest;
-  /** Whether the route takes a JSON body (then malformed JSON is a 400 and another type a 415). */
+  /**
+   * Whether the route takes a JSON body (then malformed JSON is a 400, another type a 415, and a body
+   * over 1 MiB a 413).
+   */
   jsonBody?: boolean;
   /**
    * The most a success may spend once the key is known to the isolate (a key's first request adds one
@@ -205,6 +209,20 @@ export function routeContract(contract: RouteContract, shard = 0) {
         expect(typed.status).toBe(415);
         expectDocumented(method, route, typed);
         expect(typed.body.message).toBe("The request body must be sent as application/json.");
+      });
+
+      it("answers 413 for a body over 1 MiB, before reading it", async () => {
+        const tenant = await prepared(contract);
+        const { path } = await contract.request(tenant);
+        const padding = "x".repeat(JSON_BODY_MAX_BYTES);
+        const res = await call(method, path, {
+          key: keyOf(contract, tenant),
+          rawBody: JSON.stringify({ name: padding }),
+          headers: { "content-type": "application/json" },
+        });
+        expect(res.status).toBe(413);
+        expectDocumented(method, route, res);
+        expect(res.body).toEqual({ message: "The request body is too large." });
       });
     }
 

@@ -1,0 +1,34 @@
+// GET /openapi.json was generated anew on every request (tens of milliseconds of CPU each, for anyone):
+// now it is built once per isolate, and only its server (the service's public origin) varies by request.
+// A system test: it spies on the app every file of a shared runtime uses.
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { app } from "../../src/app";
+import worker from "../../src/index";
+import { call } from "../support/client";
+
+describe("GET /openapi.json", () => {
+  it("is generated once per isolate, whatever the origin it names", async () => {
+    const generate = vi.spyOn(app, "getOpenAPI31Document");
+    const first = await call("GET", "/openapi.json");
+    const second = await call("GET", "/openapi.json");
+    expect(first.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(first.body.servers).toEqual([{ url: "https://api.example.test" }]);
+    expect(first.headers.get("content-type")).toContain("application/json");
+
+    // Without PUBLIC_BASE_URL the server is the request's origin: the same document, another server.
+    const elsewhere = await worker.fetch(
+      new Request("https://other.example.test/openapi.json"),
+      { ...env, PUBLIC_BASE_URL: "" },
+      createExecutionContext(),
+    );
+    const doc = (await elsewhere.json()) as { servers: unknown };
+    expect(doc.servers).toEqual([{ url: "https://other.example.test" }]);
+    expect({ ...doc, servers: null }).toEqual({ ...first.body, servers: null });
+
+    expect(generate).toHaveBeenCalledTimes(1);
+    generate.mockRestore();
+  });
+});
