@@ -109,7 +109,7 @@ export async function attemptDelivery(
   const redirect = response.status >= 300 && response.status < 400;
   const unquoted =
     !quoted && response.body !== null && contentType
-      ? ` (a ${mediaType(contentType)} answer, not quoted)`
+      ? ` (${mediaType(contentType)} answer not quoted)`
       : "";
   return {
     ok,

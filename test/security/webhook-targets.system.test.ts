@@ -97,7 +97,7 @@ describe("what the deliveries log quotes of an answer", () => {
     );
     expect(html).toMatchObject({
       response_status: 404,
-      error: "HTTP 404 (a text/html answer, not quoted)",
+      error: "HTTP 404 (text/html answer not quoted)",
       response_excerpt: null,
     });
     const binary = await attemptAgainst(
@@ -109,7 +109,7 @@ describe("what the deliveries log quotes of an answer", () => {
     );
     expect(binary).toMatchObject({
       response_status: 500,
-      error: "HTTP 500 (a application/octet-stream answer, not quoted)",
+      error: "HTTP 500 (application/octet-stream answer not quoted)",
       response_excerpt: null,
     });
     // Not even on success.
