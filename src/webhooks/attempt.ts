@@ -108,9 +108,7 @@ export async function attemptDelivery(
   const ok = response.status >= 200 && response.status < 300;
   const redirect = response.status >= 300 && response.status < 400;
   const unquoted =
-    !quoted && response.body !== null && contentType
-      ? ` (${mediaType(contentType)} answer not quoted)`
-      : "";
+    !quoted && response.body !== null && contentType ? ` (${mediaType(contentType)} answer not quoted)` : "";
   return {
     ok,
     status: response.status,
