@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { accounts, postPlatforms, posts, workspaceMembers } from "../db/schema";
-import { inUserWorkspaces } from "../db/tenancy";
+import { inUserWorkspaces, ownedId } from "../db/tenancy";
 
 /** Every account of every workspace the user can access, oldest first; usable inside a batch. */
 export const accountsOfUser = (db: Database, userId: number) =>
@@ -94,7 +94,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
  * revoking its token needs.
  */
 export function disconnectAccount(db: Database, userId: number, accountId: number) {
-  const owned = and(eq(accounts.id, accountId), inUserWorkspaces(db, accounts.workspaceId, userId));
+  // Found through the user's workspaces (ownedId): another tenant's account is never read.
+  const owned = eq(accounts.id, ownedId(accounts, userId, accountId));
   const rowsOnAccount = db
     .select({ postId: postPlatforms.postId })
     .from(postPlatforms)

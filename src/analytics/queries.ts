@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, exists, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accountMetrics, accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
 
 /** The subscription statuses under which a post owner's analytics are synced. */
 export const SYNCING_SUBSCRIPTIONS = ["active", "trialing", "grace_period"] as const;
@@ -69,12 +69,15 @@ const accountTotalFields = () => {
 
 export type Totals = { [K in CountMetric | "engagement_rate"]: number };
 
-/** `SELECT id FROM posts` of the post if the user can access it. */
+/**
+ * `SELECT id FROM posts` of the post if the user can access it, found through the user's workspaces
+ * (`ownedId`): another tenant's post is never read, so its 404 costs what an absent one's does.
+ */
 const visiblePost = (db: Database, userId: number, postId: number) =>
   db
     .select({ id: posts.id })
     .from(posts)
-    .where(and(eq(posts.id, postId), inUserWorkspaces(db, posts.workspaceId, userId)));
+    .where(eq(posts.id, ownedId(posts, userId, postId)));
 
 /** `SELECT id FROM accounts` of the accounts the user can access, optionally narrowed. */
 const visibleAccounts = (db: Database, userId: number, narrow?: SQL) =>
@@ -146,11 +149,12 @@ export function accountReport(
   accountId: number,
   page: { page: number; perPage: number },
 ) {
-  const thisAccount = eq(accounts.id, accountId);
+  // Through the user's workspaces (ownedId): another tenant's account is never read.
+  const thisAccount = eq(accounts.id, ownedId(accounts, userId, accountId));
   // `account_id = ?` (not IN a subquery) so the page walks post_platforms_account_order_idx in order;
   // the visibility check is a constant condition, evaluated once.
   const rowsOfAccount = and(
-    eq(postPlatforms.accountId, accountId),
+    eq(postPlatforms.accountId, ownedId(accounts, userId, accountId)),
     exists(visibleAccounts(db, userId, thisAccount)),
   );
   return db.batch([
@@ -182,12 +186,11 @@ export function accountReport(
 
 /** The workspace, its total and its accounts' totals: one batch. */
 export function workspaceReport(db: Database, userId: number, workspaceId: number) {
-  const inWorkspace = eq(accounts.workspaceId, workspaceId);
+  // The user's membership is read, never another tenant's workspace nor its accounts.
+  const owned = ownedWorkspace(userId, workspaceId);
+  const inWorkspace = eq(accounts.workspaceId, owned);
   return db.batch([
-    db
-      .select({ id: workspaces.id })
-      .from(workspaces)
-      .where(and(eq(workspaces.id, workspaceId), inUserWorkspaces(db, workspaces.id, userId))),
+    db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, owned)),
     accountsTotal(db, userId, inWorkspace),
     accountTotals(db, userId, inWorkspace),
   ]);

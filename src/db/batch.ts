@@ -1,6 +1,6 @@
 // The batch idioms, written once. D1 runs a batch as one round trip and one transaction; it has no
 // BEGIN, so everything that must commit together goes into one batch.
-import { type SQL, sql } from "drizzle-orm";
+import { getTableColumns, is, Param, SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
@@ -41,3 +41,37 @@ export async function runBatch<T extends Statement>(db: Database, statements: re
  * the batch wrote in between (which `last_insert_rowid()` would not survive).
  */
 export const insertedId = (table: SQLiteTable): SQL<number> => sql<number>`(SELECT max(id) FROM ${table})`;
+
+/**
+ * `INSERT INTO table (…every column) SELECT <row> WHERE condition`: one statement that inserts the row
+ * only while `condition` holds, checked and written under the same write lock, so a cap or a quota
+ * read in `condition` cannot be passed by requests racing each other (a count read first and an insert
+ * sent after can). A value may be SQL (computed in the same statement); columns the row leaves out
+ * take their defaults, as drizzle's own insert gives them.
+ * Chain `.returning()`: an empty answer means the condition refused the row.
+ */
+export function insertWhere<T extends SQLiteTable>(
+  db: Database,
+  table: T,
+  row: { [K in keyof T["$inferInsert"]]?: T["$inferInsert"][K] | SQL },
+  condition: SQL,
+) {
+  const values = row as Record<string, unknown>;
+  const fields = Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, column]) => {
+      let value = values[key];
+      if (value === undefined) value = column.default ?? column.defaultFn?.() ?? null;
+      const expression = is(value, SQL)
+        ? value
+        : value === null
+          ? sql`NULL`
+          : sql`${new Param(value, column)}`;
+      return [key, sql`${expression}`.as(column.name)];
+    }),
+  );
+  const select = db.select(fields).from(sql`(SELECT 1)`).where(condition);
+  // Every column, in the table's order, as the insert's select needs; typed loosely by construction.
+  return db
+    .insert(table)
+    .select(select as unknown as Parameters<ReturnType<typeof db.insert<T>>["select"]>[0]);
+}

@@ -1,9 +1,22 @@
 // Tenant scope: every query of a user's data is limited to the workspaces the user is a member of. It
 // lives with the database, below every feature, since every feature's queries use it.
-import { and, eq, inArray, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+//
+// A record named by id is looked up within the user's workspaces, never read first and checked after:
+// `ownedId` walks the (workspace_id, id) index of the user's workspaces only, so another tenant's record
+// is never read and costs exactly what an absent one does (the rows D1 reads are in Server-Timing).
+import { eq, inArray, type SQL, sql } from "drizzle-orm";
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
-import { workspaceMembers, workspaces } from "./schema";
+import {
+  accounts,
+  folders,
+  labels,
+  media,
+  posts,
+  webhookEndpoints,
+  workspaceMembers,
+  workspaces,
+} from "./schema";
 
 /** `column IN (SELECT workspace_id FROM workspace_members WHERE user_id = ?)`, usable inside a batch. */
 export function inUserWorkspaces(db: Database, column: SQLiteColumn, userId: number): SQL {
@@ -16,10 +29,53 @@ export function inUserWorkspaces(db: Database, column: SQLiteColumn, userId: num
   );
 }
 
+/**
+ * `(SELECT workspace_id FROM workspace_members WHERE user_id = ? AND workspace_id = ?)`: the workspace's
+ * id if the user is a member of it, else NULL. Only the user's membership is read, never the workspace.
+ */
+export const ownedWorkspace = (userId: number, workspaceId: number): SQL<number> =>
+  sql<number>`(SELECT ${sql.identifier(workspaceMembers.workspaceId.name)} FROM ${workspaceMembers}
+    WHERE ${sql.identifier(workspaceMembers.userId.name)} = ${userId}
+    AND ${sql.identifier(workspaceMembers.workspaceId.name)} = ${workspaceId})`;
+
 /** The workspace, if the user is a member of it (an empty result otherwise); usable inside a batch. */
 export function accessibleWorkspace(db: Database, userId: number, workspaceId: number) {
   return db
     .select()
     .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), inUserWorkspaces(db, workspaces.id, userId)));
+    .where(eq(workspaces.id, ownedWorkspace(userId, workspaceId)));
+}
+
+/** The tables looked up by id, each with its index on (workspace_id, id). */
+const BY_WORKSPACE = new Map<SQLiteTable, string>([
+  [posts, "posts_workspace_id_idx"],
+  [accounts, "accounts_workspace_id_idx"],
+  [labels, "labels_workspace_id_idx"],
+  [media, "media_workspace_item_idx"],
+  [webhookEndpoints, "webhook_endpoints_workspace_id_idx"],
+  [folders, "folders_workspace_id_idx"],
+]);
+
+/** Each table's (workspace_id, id) index, checked against the schema once: a rename fails loudly. */
+function indexOf(table: SQLiteTable): string {
+  const name = BY_WORKSPACE.get(table);
+  const config = getTableConfig(table);
+  const index = config.indexes.find((i) => i.config.name === name);
+  const columns = index?.config.columns.map((c) => (c as SQLiteColumn).name);
+  if (!name || columns?.join() !== "workspace_id,id")
+    throw new Error(`${config.name} has no (workspace_id, id) index to look records up by`);
+  return name;
+}
+
+/**
+ * `(SELECT id FROM <table> INDEXED BY <its (workspace_id, id) index> WHERE workspace_id IN (the user's
+ * workspaces) AND id = ?)`: the record's id if the user can access it, else NULL. Compare a column with
+ * it (`eq(posts.id, ownedId(posts, userId, id))`): the record is then found only through the user's own
+ * index entries, so another tenant's record is never read, and a 404 costs the same rows either way.
+ */
+export function ownedId(table: SQLiteTable, userId: number, id: number): SQL<number> {
+  return sql<number>`(SELECT id FROM ${table} INDEXED BY ${sql.identifier(indexOf(table))}
+    WHERE workspace_id IN (SELECT ${sql.identifier(workspaceMembers.workspaceId.name)} FROM ${workspaceMembers}
+      WHERE ${sql.identifier(workspaceMembers.userId.name)} = ${userId})
+    AND id = ${id})`;
 }

@@ -1,6 +1,6 @@
 // Media library folders: create (201) and list. Ability `posts` (folders hold what posts attach).
 import { z } from "zod";
-import { accessibleWorkspace } from "../db/tenancy";
+import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -55,19 +55,24 @@ export const foldersRouter = createRouter<ApiEnv>()
       const body = c.req.valid("json");
       const [[workspace], parents, [held]] = await db.batch([
         accessibleWorkspace(db, principal.userId, body.workspace_id),
-        folderOfWorkspace(db, body.workspace_id, body.parent_id ?? 0),
-        folderCount(db, body.workspace_id),
+        // Through the membership: another tenant's workspace and folders are never read.
+        folderOfWorkspace(db, ownedWorkspace(principal.userId, body.workspace_id), body.parent_id ?? 0),
+        folderCount(db, ownedWorkspace(principal.userId, body.workspace_id)),
       ]);
       if (!workspace) throw notFound("Workspace");
-      if ((held?.n ?? 0) >= MAX_FOLDERS_PER_WORKSPACE)
-        throw invalidField(
+      const full = () =>
+        invalidField(
           "workspace_id",
           `A workspace holds at most ${MAX_FOLDERS_PER_WORKSPACE} folders: delete one to make room.`,
         );
+      if ((held?.n ?? 0) >= MAX_FOLDERS_PER_WORKSPACE) throw full();
       // A new folder can only hang below an existing one of the same workspace, so no cycle can form.
       if (body.parent_id !== null && parents.length === 0)
         throw invalidField("parent_id", "The selected parent id is invalid.");
-      const folder = await insertFolder(db, body);
+      // The count above only answers early; the insert counts again itself, so parallel creates stop at
+      // the cap.
+      const folder = await insertFolder(db, body, MAX_FOLDERS_PER_WORKSPACE);
+      if (!folder) throw full();
       return c.json(presentFolder(folder, workspace), 201);
     },
   );

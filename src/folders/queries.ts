@@ -1,15 +1,16 @@
-import { and, asc, count, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { folders } from "../db/schema";
-import { inUserWorkspaces } from "../db/tenancy";
+import { inUserWorkspaces, ownedWorkspace } from "../db/tenancy";
 import type { CreateFolderBody } from "./schemas";
 
 /** How many folders a workspace holds; usable inside a batch. */
-export const folderCount = (db: Database, workspaceId: number) =>
+export const folderCount = (db: Database, workspaceId: number | SQL) =>
   db.select({ n: count() }).from(folders).where(eq(folders.workspaceId, workspaceId));
 
 /** A folder of the workspace, by id (an empty result otherwise); usable inside a batch. */
-export const folderOfWorkspace = (db: Database, workspaceId: number, folderId: number) =>
+export const folderOfWorkspace = (db: Database, workspaceId: number | SQL, folderId: number) =>
   db
     .select({ id: folders.id })
     .from(folders)
@@ -27,7 +28,8 @@ export const foldersOfWorkspace = (
     .from(folders)
     .where(
       and(
-        eq(folders.workspaceId, workspaceId),
+        // Through the membership: another tenant's folders are never read.
+        eq(folders.workspaceId, ownedWorkspace(userId, workspaceId)),
         inUserWorkspaces(db, folders.workspaceId, userId),
         parent === undefined
           ? undefined
@@ -38,10 +40,17 @@ export const foldersOfWorkspace = (
     )
     .orderBy(asc(folders.name), asc(folders.id));
 
-/** Stores a new folder (its workspace and parent checked by the caller) and answers it. */
-export const insertFolder = (db: Database, body: CreateFolderBody) =>
-  db
-    .insert(folders)
-    .values({ workspaceId: body.workspace_id, name: body.name, color: body.color, parentId: body.parent_id })
+/**
+ * Stores a new folder (its workspace and parent checked by the caller) while the workspace holds fewer
+ * than `cap` folders, counted in the same statement, so parallel creates cannot pass the cap; answers
+ * it, or nothing when the workspace is full.
+ */
+export const insertFolder = (db: Database, body: CreateFolderBody, cap: number) =>
+  insertWhere(
+    db,
+    folders,
+    { workspaceId: body.workspace_id, name: body.name, color: body.color, parentId: body.parent_id },
+    sql`(${folderCount(db, body.workspace_id)}) < ${cap}`,
+  )
     .returning()
     .get();

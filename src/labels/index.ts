@@ -1,6 +1,6 @@
 // Labels: list, create (201), update, delete. Ability `labels`.
 import { z } from "zod";
-import { accessibleWorkspace } from "../db/tenancy";
+import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -60,15 +60,20 @@ export const labelsRouter = createRouter<ApiEnv>()
       const body = c.req.valid("json");
       const [[workspace], [held]] = await db.batch([
         accessibleWorkspace(db, principal.userId, body.workspace_id),
-        labelCount(db, body.workspace_id),
+        // Counted through the membership: another tenant's workspace is never read.
+        labelCount(db, ownedWorkspace(principal.userId, body.workspace_id)),
       ]);
       if (!workspace) throw notFound("Workspace");
-      if ((held?.n ?? 0) >= MAX_LABELS_PER_WORKSPACE)
-        throw invalidField(
+      const full = () =>
+        invalidField(
           "workspace_id",
           `A workspace holds at most ${MAX_LABELS_PER_WORKSPACE} labels: delete one to make room.`,
         );
-      const label = await insertLabel(db, workspace.id, body);
+      if ((held?.n ?? 0) >= MAX_LABELS_PER_WORKSPACE) throw full();
+      // The count above only answers early; the insert counts again itself, so parallel creates stop at
+      // the cap.
+      const label = await insertLabel(db, workspace.id, body, MAX_LABELS_PER_WORKSPACE);
+      if (!label) throw full();
       return c.json(presentLabel(label, workspace), 201);
     },
   )
@@ -89,7 +94,7 @@ export const labelsRouter = createRouter<ApiEnv>()
       const body = c.req.valid("json");
       const [updated, workspace] = await db.batch([
         updateLabel(db, principal.userId, id, body),
-        workspaceOfLabel(db, id),
+        workspaceOfLabel(db, principal.userId, id),
       ]);
       const label = updated[0];
       if (!label || !workspace[0]) throw notFound("Label");

@@ -1,28 +1,33 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { labels, workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
 import type { CreateLabelBody, UpdateLabelBody } from "./schemas";
 
-/** The label if the user can access its workspace; usable inside a batch. */
-export const labelOfUser = (db: Database, userId: number, id: number) =>
-  and(eq(labels.id, id), inUserWorkspaces(db, labels.workspaceId, userId));
+/**
+ * The label if the user can access its workspace, found through the user's workspaces (`ownedId`), so
+ * another tenant's label is never read; usable inside a batch.
+ */
+export const labelOfUser = (_db: Database, userId: number, id: number) =>
+  eq(labels.id, ownedId(labels, userId, id));
 
 /** The user's workspaces (or the one asked for) and their labels, in one batch. */
 export function labelsOfUser(db: Database, userId: number, workspaceId: number | undefined) {
-  const visible = inUserWorkspaces(db, workspaces.id, userId);
+  // The workspace asked for, through the membership: another tenant's is never read.
+  const owned = workspaceId ? ownedWorkspace(userId, workspaceId) : undefined;
   return [
     db
       .select()
       .from(workspaces)
-      .where(workspaceId ? and(eq(workspaces.id, workspaceId), visible) : visible),
+      .where(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, userId)),
     db
       .select()
       .from(labels)
       .where(
         and(
           inUserWorkspaces(db, labels.workspaceId, userId),
-          workspaceId ? eq(labels.workspaceId, workspaceId) : undefined,
+          owned ? eq(labels.workspaceId, owned) : undefined,
         ),
       )
       .orderBy(asc(labels.id)),
@@ -30,22 +35,43 @@ export function labelsOfUser(db: Database, userId: number, workspaceId: number |
 }
 
 /** How many labels a workspace holds; usable inside a batch. */
-export const labelCount = (db: Database, workspaceId: number) =>
+export const labelCount = (db: Database, workspaceId: number | SQL) =>
   db.select({ n: count() }).from(labels).where(eq(labels.workspaceId, workspaceId));
 
-/** The workspace a label belongs to; usable inside a batch. */
-export const workspaceOfLabel = (db: Database, id: number) =>
+/** The workspace of a label of the user's; usable inside a batch. */
+export const workspaceOfLabel = (db: Database, userId: number, id: number) =>
   db
     .select()
     .from(workspaces)
-    .where(eq(workspaces.id, db.select({ id: labels.workspaceId }).from(labels).where(eq(labels.id, id))));
+    .where(
+      eq(
+        workspaces.id,
+        db
+          .select({ id: labels.workspaceId })
+          .from(labels)
+          .where(labelOfUser(db, userId, id)),
+      ),
+    );
 
-/** Stores a new label in the workspace (checked by the caller) and answers it. */
+/**
+ * Stores a new label in the workspace (checked by the caller) while it holds fewer than `cap` labels,
+ * counted in the same statement, so parallel creates cannot pass the cap; answers it, or nothing when
+ * the workspace is full.
+ */
 export const insertLabel = (
   db: Database,
   workspaceId: number,
   body: Pick<CreateLabelBody, "name" | "color">,
-) => db.insert(labels).values({ workspaceId, name: body.name, color: body.color }).returning().get();
+  cap: number,
+) =>
+  insertWhere(
+    db,
+    labels,
+    { workspaceId, name: body.name, color: body.color },
+    sql`(${labelCount(db, workspaceId)}) < ${cap}`,
+  )
+    .returning()
+    .get();
 
 /** Renames or recolours the label if the user can access it; answers it (or nothing); usable inside a batch. */
 export const updateLabel = (db: Database, userId: number, id: number, body: UpdateLabelBody) =>

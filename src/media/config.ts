@@ -8,7 +8,7 @@ export type MediaLimits = {
   video: number;
   /** Wall time of one download by the queue consumer, redirects included, in milliseconds. */
   downloadMs: number;
-  /** Bytes one workspace may store in all (items being imported count with their announced size). */
+  /** Bytes one workspace may store in all (items being imported and uploads under way count with the bytes they hold). */
   quota: number;
 };
 
@@ -59,14 +59,11 @@ export function mediaLimits(env: LimitVars): MediaLimits {
 
 export const capFor = (limits: MediaLimits, kind: MediaKind) => limits[kind];
 
-/** The most bytes one more item may take: its type's cap, or what is left of the workspace's quota. */
-export const roomFor = (limits: MediaLimits, kind: MediaKind, usage: number) =>
-  Math.min(capFor(limits, kind), Math.max(0, limits.quota - usage));
-
 const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 export const quotaUsedUp = (limits: MediaLimits) =>
   `The workspace's storage quota of ${mb(limits.quota)} is used up: delete media to make room.`;
 
-export const quotaExceeded = (limits: MediaLimits, usage: number) =>
-  `The file would exceed the workspace's storage quota of ${mb(limits.quota)} (${mb(Math.max(0, limits.quota - usage))} left).`;
+/** `left`: the bytes the file could still take. */
+export const quotaExceeded = (limits: MediaLimits, left: number) =>
+  `The file would exceed the workspace's storage quota of ${mb(limits.quota)} (${mb(Math.max(0, left))} left).`;

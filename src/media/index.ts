@@ -93,6 +93,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     async (c) => {
       const row = await receiveUpload({
         contentType: c.req.header("content-type"),
+        contentLength: c.req.header("content-length"),
         body: c.req.raw.body,
         db: c.var.db,
         bucket: c.env.MEDIA,

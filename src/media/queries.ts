@@ -1,60 +1,58 @@
-// Media queries: the workspace/folder check every write starts with, chunked inserts, the paginated
-// list, the tenant-scoped delete, and the lookup behind a signed link.
-import { and, desc, eq, lt, ne, type SQL, sql, sum } from "drizzle-orm";
-import { insertInChunks, runBatch } from "../db/batch";
+// Media queries: the workspace/folder check every write starts with (an upload's with its quota
+// reservation), the paginated list, the tenant-scoped delete, and the lookup behind a signed link.
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { folders, type Media, media, workspaces } from "../db/schema";
-import { accessibleWorkspace, inUserWorkspaces } from "../db/tenancy";
+import { folders, media, workspaces } from "../db/schema";
+import { accessibleWorkspace, inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
 import { folderOfWorkspace } from "../folders/queries";
 import { invalidField, notFound } from "../http/errors";
-
-/** Bytes a workspace's items take (or will take, for imports still running); usable inside a batch. */
-export const workspaceUsage = (db: Database, workspaceId: number | SQL, except?: number) =>
-  db
-    .select({ bytes: sum(media.size).mapWith(Number) })
-    .from(media)
-    .where(
-      and(
-        eq(media.workspaceId, workspaceId),
-        ne(media.state, "failed"),
-        except ? ne(media.id, except) : undefined,
-      ),
-    );
+import { type Reservation, reserveUpload, workspaceHeld } from "./quota";
 
 /**
  * 404 `Workspace not found.` unless the user can access it; 422 on `folder_id` unless it is a folder of
- * it. Answers the bytes the workspace already stores, read in the same round trip.
+ * it. Answers the bytes the workspace already holds (src/media/quota.ts), read in the same round trip.
  */
 export async function requireTarget(
   db: Database,
   userId: number,
   workspaceId: number,
   folderId: number | null | undefined,
+  now = Date.now(),
 ): Promise<{ usage: number }> {
-  const [workspaceRows, usageRows, folderRows] = await db.batch([
+  const [workspaceRows, folderRows, usageRows] = await db.batch([
     accessibleWorkspace(db, userId, workspaceId),
-    workspaceUsage(db, workspaceId),
-    folderOfWorkspace(db, workspaceId, folderId ?? 0),
+    // Through the membership: another tenant's workspace and folders are never read.
+    folderOfWorkspace(db, ownedWorkspace(userId, workspaceId), folderId ?? 0),
+    workspaceHeld(db, ownedWorkspace(userId, workspaceId), now),
   ]);
-  if (workspaceRows.length === 0) throw notFound("Workspace");
-  if (folderId && folderRows.length === 0) {
-    throw invalidField("folder_id", "The selected folder id is invalid.");
-  }
+  checkTarget(workspaceRows.length > 0, folderId, folderRows.length > 0);
   return { usage: usageRows[0]?.bytes ?? 0 };
 }
 
-export type NewMedia = typeof media.$inferInsert;
+function checkTarget(workspace: boolean, folderId: number | null | undefined, folder: boolean) {
+  if (!workspace) throw notFound("Workspace");
+  if (folderId && !folder) throw invalidField("folder_id", "The selected folder id is invalid.");
+}
 
-/** Inserts rows in one batch (one round trip), in order, and returns them with their ids. */
-export async function insertMedia(db: Database, rows: NewMedia[]): Promise<Media[]> {
-  const now = new Date();
-  const full = rows.map((row) => ({ createdAt: now, updatedAt: now, ...row }));
-  const results = await runBatch(
-    db,
-    insertInChunks(db, media, full).map((statement) => statement.returning()),
-  );
-  // One transaction, so ids grow in insertion order; RETURNING itself promises no order.
-  return results.flat().sort((a, b) => a.id - b.id);
+/**
+ * requireTarget for an upload, with its reservation taken in the same round trip (src/media/quota.ts):
+ * up to `want` bytes, or what is left of `quota` when less. Answers the reservation, null when nothing
+ * is left; nothing is reserved for a workspace or folder refused.
+ */
+export async function reserveTarget(
+  db: Database,
+  target: { userId: number; workspaceId: number; folderId: number | null | undefined },
+  want: number,
+  quota: number,
+  now = Date.now(),
+): Promise<Reservation | null> {
+  const [workspaceRows, folderRows, reserved] = await db.batch([
+    accessibleWorkspace(db, target.userId, target.workspaceId),
+    folderOfWorkspace(db, ownedWorkspace(target.userId, target.workspaceId), target.folderId ?? 0),
+    reserveUpload(db, target, want, quota, now),
+  ]);
+  checkTarget(workspaceRows.length > 0, target.folderId, folderRows.length > 0);
+  return reserved[0] ?? null;
 }
 
 /** `beforeId`: the page starts below it (a followed `next_page_url`), instead of at its offset. */
@@ -71,9 +69,11 @@ export type MediaFilter = {
  * workspace asked for is not one of the user's (checked in the same batch).
  */
 export async function mediaPage(db: Database, userId: number, filter: MediaFilter) {
+  // The workspace and folder asked for, through the user's workspaces: another tenant's are never read.
+  const owned = filter.workspaceId ? ownedWorkspace(userId, filter.workspaceId) : undefined;
   const scope = and(
     inUserWorkspaces(db, media.workspaceId, userId),
-    filter.workspaceId ? eq(media.workspaceId, filter.workspaceId) : undefined,
+    owned ? eq(media.workspaceId, owned) : undefined,
     filter.folderId ? eq(media.folderId, filter.folderId) : undefined,
     filter.beforeId ? lt(media.id, filter.beforeId) : undefined,
   );
@@ -85,20 +85,14 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
         .from(folders)
         .where(
           and(
-            eq(folders.id, filter.folderId),
-            inUserWorkspaces(db, folders.workspaceId, userId),
-            filter.workspaceId ? eq(folders.workspaceId, filter.workspaceId) : undefined,
+            eq(folders.id, ownedId(folders, userId, filter.folderId)),
+            owned ? eq(folders.workspaceId, owned) : undefined,
           ),
         )
     : db
         .select({ total: sql<number>`coalesce(sum(${workspaces.mediaCount}), 0)` })
         .from(workspaces)
-        .where(
-          and(
-            inUserWorkspaces(db, workspaces.id, userId),
-            filter.workspaceId ? eq(workspaces.id, filter.workspaceId) : undefined,
-          ),
-        );
+        .where(and(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, userId)));
   const [totals, rows, workspace] = await db.batch([
     total,
     db
@@ -118,7 +112,8 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
 export async function deleteMediaOfUser(db: Database, userId: number, id: number): Promise<string | null> {
   const [deleted] = await db
     .delete(media)
-    .where(and(eq(media.id, id), inUserWorkspaces(db, media.workspaceId, userId)))
+    // Found through the user's workspaces: another tenant's item is never read.
+    .where(eq(media.id, ownedId(media, userId, id)))
     .returning({ r2Key: media.r2Key });
   return deleted?.r2Key ?? null;
 }

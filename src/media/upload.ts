@@ -1,14 +1,17 @@
 // POST /api/v1/media/upload: multipart/form-data with `workspace_id`, `folder_id?`, then `file`, and
-// `alt?` anywhere. The workspace, the folder and the storage quota are checked before a byte of the
-// file is stored, so the target fields must come before the file; the file then streams into R2 as it
-// arrives (type from its first bytes, size capped by its type and by what is left of the quota).
+// `alt?` anywhere. The workspace and the folder are checked, and bytes of the storage quota reserved
+// (src/media/quota.ts), before a byte of the file is stored, so the target fields must come before the
+// file; the file then streams into R2 as it arrives (type from its first bytes, size capped by its type
+// and by the bytes reserved). The item's insert swaps the reservation for its exact size; a failure
+// drops the reservation.
 import type { Database } from "../db/client";
-import type { Media } from "../db/schema";
+import { type Media, media } from "../db/schema";
 import { badRequest, invalidInput, unsupportedMediaType, validationFailed } from "../http/errors";
 import { type FormPart, formBoundary, MultipartError, readMultipart } from "../lib/multipart";
-import { type MediaLimits, quotaExceeded, quotaUsedUp, roomFor } from "./config";
+import { type MediaLimits, quotaExceeded, quotaUsedUp } from "./config";
 import { mediaName } from "./names";
-import { insertMedia, requireTarget } from "./queries";
+import { reserveTarget } from "./queries";
+import { type Reservation, releaseReservation } from "./quota";
 import { putInParts } from "./r2-writer";
 import { uploadFields } from "./schemas";
 import { SNIFF_BYTES, type Sniffed, SUPPORTED_TYPES, sniffMedia } from "./sniff";
@@ -26,6 +29,8 @@ type Stored = { key: string; object: R2Object; sniffed: Sniffed; filename: strin
 export type UploadRequest = {
   /** The request's Content-Type header. */
   contentType: string | undefined;
+  /** The request's Content-Length header: the file is no larger, so no more is reserved. */
+  contentLength: string | undefined;
   body: ReadableStream<Uint8Array> | null;
   db: Database;
   bucket: R2Bucket;
@@ -42,6 +47,7 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
   const fields: Record<string, string> = {};
   let stored: Stored | null = null;
   let target: { workspace_id: number; folder_id?: number | undefined } | null = null;
+  let reservation: Reservation | null = null;
 
   try {
     for await (const part of readMultipart(body, boundary)) {
@@ -61,8 +67,13 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
           throw validationFailed(errors);
         }
         target = early.data;
-        const { usage } = await requireTarget(db, userId, target.workspace_id, target.folder_id);
-        stored = await storeFile(bucket, part, limits, usage);
+        reservation = await reserveTarget(
+          db,
+          { userId, workspaceId: target.workspace_id, folderId: target.folder_id },
+          wanted(request.contentLength, limits),
+          limits.quota,
+        );
+        stored = await storeFile(bucket, part, limits, reservation?.bytes ?? 0);
       } else if (TEXT_FIELDS.has(part.name)) {
         fields[part.name] = await readText(part.body, part.name);
       } else {
@@ -82,34 +93,55 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
         workspace_id: ["The workspace id and folder id fields must come before the file."],
       });
 
-    const [row] = await insertMedia(db, [
-      {
-        workspaceId: data.workspace_id,
-        folderId: data.folder_id ?? null,
-        name: mediaName(stored.filename, stored.sniffed),
-        r2Key: stored.key,
-        mimeType: stored.sniffed.mime,
-        type: stored.sniffed.kind,
-        size: stored.object.size,
-        state: "ready",
-        progress: 100,
-        alt: data.alt?.trim() || null,
-        etag: stored.object.httpEtag,
-      },
+    // The item's exact size replaces the reservation in one transaction (stored implies reserved).
+    const now = new Date();
+    const [[row]] = await db.batch([
+      db
+        .insert(media)
+        .values({
+          workspaceId: data.workspace_id,
+          folderId: data.folder_id ?? null,
+          name: mediaName(stored.filename, stored.sniffed),
+          r2Key: stored.key,
+          mimeType: stored.sniffed.mime,
+          type: stored.sniffed.kind,
+          size: stored.object.size,
+          state: "ready",
+          progress: 100,
+          alt: data.alt?.trim() || null,
+          etag: stored.object.httpEtag,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+      releaseReservation(db, reservation!.id, data.workspace_id, now.getTime()),
     ]);
     return row!;
   } catch (error) {
     if (stored) await bucket.delete(stored.key).catch(() => {});
+    if (reservation && target) {
+      await releaseReservation(db, reservation.id, target.workspace_id, Date.now()).catch((failure) =>
+        console.error("media upload: could not release a reservation", failure),
+      );
+    }
     if (error instanceof MultipartError) throw badRequest("Malformed multipart/form-data body.");
     throw error;
   }
 }
 
+/** The bytes an upload reserves: no more than its body, nor than the largest file any type allows. */
+function wanted(contentLength: string | undefined, limits: MediaLimits): number {
+  const largest = Math.max(limits.image, limits.video);
+  const length = contentLength?.trim();
+  return length && /^\d{1,15}$/.test(length) ? Math.min(Number(length), largest) : largest;
+}
+
+/** Streams the file into R2, at most its type's cap and the `reserved` bytes of the quota. */
 async function storeFile(
   bucket: R2Bucket,
   part: FormPart,
   limits: MediaLimits,
-  usage: number,
+  reserved: number,
 ): Promise<Stored> {
   const start = await readHead(part.body, SNIFF_BYTES);
   const sniffed = sniffMedia(start.head);
@@ -117,7 +149,7 @@ async function storeFile(
     await start.body.cancel();
     throw validationFailed({ file: [`The file must be an image or a video (${SUPPORTED_TYPES}).`] });
   }
-  const cap = roomFor(limits, sniffed.kind, usage);
+  const cap = Math.min(limits[sniffed.kind], reserved);
   if (cap === 0) {
     await start.body.cancel();
     throw validationFailed({ file: [quotaUsedUp(limits)] });
@@ -133,7 +165,7 @@ async function storeFile(
       throw validationFailed({
         file: [
           byQuota
-            ? quotaExceeded(limits, usage)
+            ? quotaExceeded(limits, reserved)
             : `The file must not be greater than ${Math.floor(cap / 1024)} kilobytes.`,
         ],
       });

@@ -1,18 +1,21 @@
 // The read side of the posts API: a page of the user's posts, one post, a post read back in the batch
 // that wrote it, and delete. Each reads whole posts in a single batch (load.ts), so every answer costs
 // one D1 round trip after authentication.
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import { postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../db/tenancy";
+import { inUserWorkspaces, ownedId } from "../db/tenancy";
 import { notFound } from "../http/errors";
 import { assemblePosts, type PostResults, postStatements } from "./load";
 import { type PresentContext, type PresentedPost, presentPosts } from "./present";
 
-/** The condition "this post is the user's": its workspace is one the user is a member of. */
-export const postOfUser = (db: Database, userId: number, id: number) =>
-  and(eq(posts.id, id), inUserWorkspaces(db, posts.workspaceId, userId));
+/**
+ * The condition "this post is the user's": found through the user's workspaces only (`ownedId`), so
+ * another tenant's post is never read. (`db` kept for the callers' symmetry with the other conditions.)
+ */
+export const postOfUser = (_db: Database, userId: number, id: number) =>
+  eq(posts.id, ownedId(posts, userId, id));
 
 /**
  * The ids of one page of the user's posts, newest first, reading a bounded number of index entries
@@ -116,5 +119,5 @@ export const storedPostStatements = (db: Database, userId: number, id: number) =
     db
       .select({ accountId: postPlatforms.accountId, platform: postPlatforms.platform })
       .from(postPlatforms)
-      .where(eq(postPlatforms.postId, id)),
+      .where(eq(postPlatforms.postId, ownedId(posts, userId, id))),
   ] as const;

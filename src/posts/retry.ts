@@ -6,6 +6,7 @@
 import { and, eq, exists, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { postPlatforms, posts } from "../db/schema";
+import { ownedId } from "../db/tenancy";
 import { conflict, notFound } from "../http/errors";
 import { enqueuePublish } from "../publishing/messages";
 import { assemblePosts, type PostResults, postStatements } from "./load";
@@ -21,10 +22,12 @@ export async function retryPost(
 ): Promise<PresentedPost> {
   const now = new Date();
   const failedPost = and(postOfUser(db, userId, id), eq(posts.status, "FAILED"));
+  // Every lookup goes through the user's workspaces (ownedId): another tenant's post is never read.
+  const rowsOfPost = eq(postPlatforms.postId, ownedId(posts, userId, id));
   const publishingRow = db
     .select({ one: sql`1` })
     .from(postPlatforms)
-    .where(and(eq(postPlatforms.postId, id), eq(postPlatforms.status, "PUBLISHING")));
+    .where(and(rowsOfPost, eq(postPlatforms.status, "PUBLISHING")));
   const reads = postStatements(
     db,
     db
@@ -39,7 +42,7 @@ export async function retryPost(
       .set({ status: "PUBLISHING", attemptId: null, attemptStartedAt: null, updatedAt: now })
       .where(
         and(
-          eq(postPlatforms.postId, id),
+          rowsOfPost,
           eq(postPlatforms.status, "FAILED"),
           inArray(postPlatforms.postId, db.select({ id: posts.id }).from(posts).where(failedPost)),
         ),

@@ -4,16 +4,15 @@
 // the publish queue; a scheduled one gets its wake-up, a delayed message due at `scheduled_at` (a
 // rescheduled post gets a new one, and the old one finds the post moved). Three D1 round trips with
 // authentication.
-import { eq } from "drizzle-orm";
 import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
 import { type Post, posts } from "../db/schema";
-import { accessibleWorkspace } from "../db/tenancy";
+import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
-import { storedPostStatements, writeAndLoad } from "./queries";
+import { postOfUser, storedPostStatements, writeAndLoad } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
 import { nextState, ruleErrors, statusOf } from "./rules";
 import type { CreatePostInput, PostInput } from "./schemas";
@@ -34,7 +33,8 @@ function throwIfErrors(...groups: Array<Record<string, string[]>>) {
 export async function checkCreate(db: Database, userId: number, input: CreatePostInput, now: Date) {
   const [workspace, accountRows, labelRows, mediaRows] = await db.batch([
     accessibleWorkspace(db, userId, input.workspace_id),
-    ...referenceStatements(db, input.workspace_id, input),
+    // Through the membership: another tenant's accounts, labels and media are never read.
+    ...referenceStatements(db, ownedWorkspace(userId, input.workspace_id), input),
   ]);
   if (workspace.length === 0) throw notFound("Workspace");
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
@@ -109,7 +109,11 @@ export async function updatePost(
 ): Promise<PresentedPost> {
   const now = new Date();
   // The references are checked against the stored post's workspace, read by the same batch.
-  const workspaceOfPost = db.select({ id: posts.workspaceId }).from(posts).where(eq(posts.id, id));
+  // Found through the user's workspaces: another tenant's post names no workspace, so nothing is read.
+  const workspaceOfPost = db
+    .select({ id: posts.workspaceId })
+    .from(posts)
+    .where(postOfUser(db, userId, id));
   const [[stored], existingRows, accountRows, labelRows, mediaRows] = await db.batch([
     ...storedPostStatements(db, userId, id),
     ...referenceStatements(db, workspaceOfPost, input),

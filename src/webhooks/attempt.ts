@@ -1,6 +1,9 @@
 // One delivery attempt: the target checked and resolved again (src/webhooks/target.ts), the signed POST
 // with a timeout and redirects left unfollowed, and what came of it: the status, the time it took, an
-// error, and a short excerpt of the answer (the rest of the body is never read).
+// error, and a short excerpt of the answer when it is plain text or JSON, what a receiver writes to say
+// why (the rest of the body is never read). Anything else (an HTML error page, an image: what a web
+// server or another service at that URL answers) is not quoted, so the log cannot be used to read what
+// other services answer to a POST.
 import { ATTEMPT_TIMEOUT_MS, EXCERPT_CHARS } from "./catalog";
 import { signedHeaders } from "./sign";
 import { resolveTarget, type TargetEnv } from "./target";
@@ -14,6 +17,14 @@ export type AttemptResult = {
 };
 
 export const USER_AGENT = "social-publishing-api-webhooks/1";
+
+/** The answer types quoted in the log: plain text and JSON. */
+export function quotable(contentType: string | null): boolean {
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  return (
+    type === "text/plain" || type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type)
+  );
+}
 
 /** At most EXCERPT_CHARS characters of the body, reading no more than a few chunks of it. */
 async function excerptOf(response: Response): Promise<string | null> {
@@ -35,6 +46,15 @@ async function excerptOf(response: Response): Promise<string | null> {
   const trimmed = text.slice(0, EXCERPT_CHARS);
   return trimmed.length > 0 ? trimmed : null;
 }
+
+/** The media type alone, at most 100 characters of it, for the error's wording. */
+const mediaType = (contentType: string) =>
+  contentType
+    .split(";")[0]!
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9./+-]/g, "")
+    .slice(0, 100) || "typed";
 
 export async function attemptDelivery(
   env: TargetEnv,
@@ -80,9 +100,15 @@ export async function attemptDelivery(
       excerpt: null,
     };
   }
-  const excerpt = await excerptOf(response);
+  const contentType = response.headers.get("content-type");
+  const quoted = quotable(contentType);
+  let excerpt: string | null = null;
+  if (quoted) excerpt = await excerptOf(response);
+  else await response.body?.cancel().catch(() => undefined);
   const ok = response.status >= 200 && response.status < 300;
   const redirect = response.status >= 300 && response.status < 400;
+  const unquoted =
+    !quoted && response.body !== null && contentType ? ` (${mediaType(contentType)} answer not quoted)` : "";
   return {
     ok,
     status: response.status,
@@ -91,7 +117,7 @@ export async function attemptDelivery(
       ? null
       : redirect
         ? `HTTP ${response.status}: redirects are not followed`
-        : `HTTP ${response.status}`,
+        : `HTTP ${response.status}${unquoted}`,
     excerpt,
   };
 }

@@ -2,7 +2,7 @@
 // accounts, media and analytics. Create (201, with the signing secret shown once), list, get, delete,
 // roll the secret, re-enable, and the deliveries log. Ability `workspaces`.
 import { z } from "zod";
-import { accessibleWorkspace } from "../db/tenancy";
+import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -70,7 +70,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
       description: [
         "Registers `url` for the `events` listed and answers 201 with the endpoint and its signing secret, shown only in this answer.",
         `Every event is POSTed as JSON \`{id, type, created_at, data}\`, signed per the Standard Webhooks specification (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`); a 2xx answer within 10 seconds acknowledges it, anything else (a redirect included) is retried ${MAX_ATTEMPTS - 1} times over about a day.`,
-        `The URL must be http or https on a public address: private, loopback and link-local addresses and local host names are a 422 on \`url\`, and the host is resolved again before every delivery. A workspace holds at most ${MAX_ENDPOINTS_PER_WORKSPACE} endpoints; one more is a 422 on \`workspace_id\`.`,
+        `The URL must be http or https on a public address and port 443 or 80: private, loopback and link-local addresses, local host names and any other port are a 422 on \`url\`, and the host is resolved again before every delivery. A workspace holds at most ${MAX_ENDPOINTS_PER_WORKSPACE} endpoints; one more is a 422 on \`workspace_id\`.`,
       ].join("\n\n"),
       request: { body: jsonBody(createWebhookBody) },
       responses: { 201: jsonContent(webhookWithSecretSchema, "The endpoint and its secret.") },
@@ -82,23 +82,37 @@ export const webhooksRouter = createRouter<ApiEnv>()
       const target = checkTargetUrl(body.url, c.env);
       const [[workspace], [held]] = await db.batch([
         accessibleWorkspace(db, principal.userId, body.workspace_id),
-        endpointCount(db, body.workspace_id),
+        // Counted through the membership: another tenant's workspace is never read.
+        endpointCount(db, ownedWorkspace(principal.userId, body.workspace_id)),
       ]);
       if (!workspace) throw notFound("Workspace");
       if (!target.ok)
-        throw invalidField("url", `The url must be a public http or https URL (${target.reason}).`);
-      if ((held?.n ?? 0) >= MAX_ENDPOINTS_PER_WORKSPACE)
         throw invalidField(
+          "url",
+          target.port
+            ? `The url must use port 443 or 80, not ${target.port}.`
+            : `The url must be a public http or https URL (${target.reason}).`,
+        );
+      const full = () =>
+        invalidField(
           "workspace_id",
           `A workspace holds at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints: delete one to make room.`,
         );
+      if ((held?.n ?? 0) >= MAX_ENDPOINTS_PER_WORKSPACE) throw full();
       const secret = newSecret();
-      const endpoint = await insertEndpoint(db, {
-        workspaceId: workspace.id,
-        url: target.url.href,
-        events: body.events,
-        secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
-      });
+      // The count above only answers early; the insert counts again itself, so parallel creates stop at
+      // the cap.
+      const endpoint = await insertEndpoint(
+        db,
+        {
+          workspaceId: workspace.id,
+          url: target.url.href,
+          events: body.events,
+          secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
+        },
+        MAX_ENDPOINTS_PER_WORKSPACE,
+      );
+      if (!endpoint) throw full();
       return c.json({ ...presentWebhook(endpoint, workspace.timezone), secret }, 201);
     },
   )
@@ -190,7 +204,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
       tags,
       summary: "List a webhook endpoint's deliveries",
       description:
-        "The endpoint's last 100 deliveries, newest first: one per event, with its status and every attempt (the receiver's status code, how long it took, the error, the first 200 characters of its answer) and when the next retry is due.",
+        "The endpoint's last 100 deliveries, newest first: one per event, with its status and every attempt (the receiver's status code, how long it took, the error, the first 200 characters of its answer when it is plain text or JSON; any other answer is named by its status and type only) and when the next retry is due.",
       request: { params: idParams },
       responses: { 200: jsonContent(deliveriesSchema, "The deliveries.") },
       errors: [404],

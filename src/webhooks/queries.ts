@@ -2,30 +2,35 @@
 // key's user belongs to: another tenant's endpoint is simply not found.
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
 import { DELIVERIES_LISTED, PREVIOUS_SECRET_MS } from "./catalog";
 
-/** The endpoint if the user can access its workspace. */
-export const endpointOfUser = (db: Database, userId: number, id: number) =>
-  and(eq(webhookEndpoints.id, id), inUserWorkspaces(db, webhookEndpoints.workspaceId, userId));
+/**
+ * The endpoint if the user can access its workspace, found through the user's workspaces (`ownedId`), so
+ * another tenant's endpoint (and its deliveries) is never read.
+ */
+export const endpointOfUser = (_db: Database, userId: number, id: number) =>
+  eq(webhookEndpoints.id, ownedId(webhookEndpoints, userId, id));
 
 /** The user's workspaces (or the one asked for) and their endpoints, in one batch. */
 export function endpointsOfUser(db: Database, userId: number, workspaceId: number | undefined) {
-  const visible = inUserWorkspaces(db, workspaces.id, userId);
+  // The workspace asked for, through the membership: another tenant's is never read.
+  const owned = workspaceId ? ownedWorkspace(userId, workspaceId) : undefined;
   return [
     db
       .select({ id: workspaces.id, timezone: workspaces.timezone })
       .from(workspaces)
-      .where(workspaceId ? and(eq(workspaces.id, workspaceId), visible) : visible),
+      .where(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, userId)),
     db
       .select()
       .from(webhookEndpoints)
       .where(
         and(
           inUserWorkspaces(db, webhookEndpoints.workspaceId, userId),
-          workspaceId ? eq(webhookEndpoints.workspaceId, workspaceId) : undefined,
+          owned ? eq(webhookEndpoints.workspaceId, owned) : undefined,
         ),
       )
       .orderBy(asc(webhookEndpoints.id)),
@@ -33,7 +38,7 @@ export function endpointsOfUser(db: Database, userId: number, workspaceId: numbe
 }
 
 /** How many endpoints a workspace has. */
-export const endpointCount = (db: Database, workspaceId: number) =>
+export const endpointCount = (db: Database, workspaceId: number | SQL) =>
   db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId));
 
 /** The zone of the workspace of the endpoint `which` selects (for rendering its times). */
@@ -61,7 +66,7 @@ async function updateEndpointOfUser(
       .set(values)
       .where(endpointOfUser(db, userId, id))
       .returning(),
-    zoneOfEndpoint(db, eq(webhookEndpoints.id, id)),
+    zoneOfEndpoint(db, endpointOfUser(db, userId, id)),
   ]);
   return endpoint && zone ? { endpoint, timezone: zone.timezone } : null;
 }
@@ -82,15 +87,22 @@ export function deliveriesOfEndpoint(db: Database, userId: number, id: number) {
       .select({ ...getTableColumns(webhookDeliveries), eventType: webhookEvents.type })
       .from(webhookDeliveries)
       .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-      .where(eq(webhookDeliveries.endpointId, id))
+      // `endpoint_id = (the user's endpoint, or NULL)`: the index walks in order, and only the user's.
+      .where(eq(webhookDeliveries.endpointId, ownedId(webhookEndpoints, userId, id)))
       .orderBy(desc(webhookDeliveries.id))
       .limit(DELIVERIES_LISTED),
   ] as const;
 }
 
-/** Stores a new endpoint (its workspace, URL and the cap checked by the caller) and answers it. */
-export const insertEndpoint = (db: Database, values: typeof webhookEndpoints.$inferInsert) =>
-  db.insert(webhookEndpoints).values(values).returning().get();
+/**
+ * Stores a new endpoint (its workspace and URL checked by the caller) while the workspace has fewer
+ * than `cap` endpoints, counted in the same statement, so parallel creates cannot pass the cap; answers
+ * it, or nothing when the workspace is full.
+ */
+export const insertEndpoint = (db: Database, values: typeof webhookEndpoints.$inferInsert, cap: number) =>
+  insertWhere(db, webhookEndpoints, values, sql`(${endpointCount(db, values.workspaceId)}) < ${cap}`)
+    .returning()
+    .get();
 
 /** Deletes the endpoint if the user can access it (its deliveries go with it); answers its id, or nothing. */
 export const deleteEndpoint = (db: Database, userId: number, id: number) =>

@@ -27,7 +27,7 @@ export const createWebhookBody = z.object({
   workspace_id: bodyId(),
   url: z.string().trim().min(1).max(MAX_URL_LENGTH).meta({
     description:
-      "Where events are POSTed: http or https, a public address (private, loopback and link-local addresses and local host names are refused, now and before every delivery).",
+      "Where events are POSTed: http or https, a public address on port 443 or 80 (private, loopback and link-local addresses, local host names and other ports are refused, now and before every delivery).",
     example: "https://example.com/webhooks/social",
   }),
   events: eventTypes,
@@ -69,10 +69,10 @@ const attemptSchema = z
     response_status: z.int().nullable().meta({ description: "The receiver's HTTP status; null if none." }),
     duration_ms: z.int(),
     error: z.string().nullable().meta({ example: "HTTP 500" }),
-    response_excerpt: z
-      .string()
-      .nullable()
-      .meta({ description: "The first 200 characters of the receiver's answer; the rest is never read." }),
+    response_excerpt: z.string().nullable().meta({
+      description:
+        "The first 200 characters of the receiver's answer when it is plain text or JSON (what a receiver writes to say why); null for any other answer, which is never read. The rest is never read.",
+    }),
   })
   .meta({ id: "WebhookAttempt" });
 

@@ -152,3 +152,159 @@ describe("nothing logged or thrown quotes a secret, whatever the platform answer
     expect(String(failure.message)).not.toContain("tok-123");
   });
 });
+
+// Robustness, third round, item 9: Meta documents its long-lived token calls only as GETs with their
+// parameters in the query (Instagram ig_exchange_token and ig_refresh_token, Threads th_exchange_token
+// and th_refresh_token; docs/security.md says so). Those four are the only URLs that may carry a secret
+// or a token, with exactly the parameters Meta requires; Facebook's fb_exchange_token goes in a POST form
+// body. Whatever those calls answer, nothing logged or thrown quotes what their URLs carried.
+describe("the long-lived token calls Meta requires in a query", () => {
+  const LONG = "long-lived-token-42";
+  const longLived = { access_token: LONG, token_type: "bearer", expires_in: 5183944 };
+  const shortOf = (platform: Platform) => SPECS[platform].parseToken(RECORDED[platform].token)!.accessToken;
+
+  /** Where a secret or token may travel in a URL, and exactly what the query then holds. */
+  const IN_QUERY: Partial<Record<Platform, { exchange: [string, object]; refresh: [string, object] }>> = {
+    instagram: {
+      exchange: [
+        "https://graph.instagram.com/access_token",
+        {
+          grant_type: "ig_exchange_token",
+          client_secret: CREDENTIALS.clientSecret,
+          access_token: shortOf("instagram"),
+        },
+      ],
+      refresh: [
+        "https://graph.instagram.com/refresh_access_token",
+        { grant_type: "ig_refresh_token", access_token: LONG },
+      ],
+    },
+    threads: {
+      exchange: [
+        "https://graph.threads.net/access_token",
+        {
+          grant_type: "th_exchange_token",
+          client_secret: CREDENTIALS.clientSecret,
+          access_token: shortOf("threads"),
+        },
+      ],
+      refresh: [
+        "https://graph.threads.net/refresh_access_token",
+        { grant_type: "th_refresh_token", access_token: LONG },
+      ],
+    },
+  };
+
+  const pathOf = (request: Request) => request.url.split("?")[0];
+  const queryOf = (request: Request) => Object.fromEntries(new URL(request.url).searchParams);
+
+  it.each(PLATFORMS)(
+    "%s: a connect's exchange and a refresh put secrets in a URL only where required",
+    async (platform) => {
+      const recorded = RECORDED[platform];
+      const connect = replay(json(recorded.token), json(longLived));
+      await adapterFor(platform, connect.fetch).exchangeCode({
+        code: CODE,
+        redirectUri: REDIRECT_URI,
+        codeVerifier: VERIFIER,
+        purpose: "connect",
+      });
+      const refresh = replay(
+        json(platform === "instagram" || platform === "threads" ? longLived : recorded.token),
+      );
+      await adapterFor(platform, refresh.fetch).refreshToken(LONG);
+      const [exchange, second] = connect.requests;
+      const [renewal] = refresh.requests as [Request];
+      // The code exchange itself is always a POST form body.
+      expect(exchange!.method).toBe("POST");
+      expect(new URL(exchange!.url).search).toBe("");
+      const expected = IN_QUERY[platform];
+      if (expected) {
+        expect(second!.method).toBe("GET");
+        expect([pathOf(second!), queryOf(second!)]).toEqual(expected.exchange);
+        expect(renewal.method).toBe("GET");
+        expect([pathOf(renewal), queryOf(renewal)]).toEqual(expected.refresh);
+        return;
+      }
+      for (const request of [...connect.requests, renewal]) {
+        for (const secret of [...secretsOf(platform), LONG]) expect(request.url).not.toContain(secret);
+        expect(request.url).not.toMatch(SECRET_PAIR);
+        expect(request.url).not.toMatch(/exchange_token|fb_exchange/);
+      }
+      if (platform === "facebook") {
+        // fb_exchange_token: documented as a GET too, but the Graph API takes it as a POST form body.
+        expect(second!.method).toBe("POST");
+        const form = new URLSearchParams(await second!.text());
+        expect(form.get("grant_type")).toBe("fb_exchange_token");
+        expect(form.get("client_secret")).toBe(CREDENTIALS.clientSecret);
+        expect(form.get("fb_exchange_token")).toBe(shortOf("facebook"));
+      }
+    },
+  );
+
+  /** Answers that echo the request's own URL, query included, or the secrets themselves. */
+  const echoes = (secret: string, token: string): Array<(url: string) => Response | Error> => [
+    (url) =>
+      json(
+        { error: { message: `Invalid OAuth access token for ${url}`, type: "OAuthException", code: 190 } },
+        400,
+      ),
+    (url) => json({ error: { message: `Please retry ${url}`, code: 2, is_transient: true } }, 500),
+    (url) => json({ error: { message: `Error validating application: ${url}`, code: 101 } }, 400),
+    () =>
+      json({ error: { message: `client_secret=${secret} access_token=${token} refused`, code: 100 } }, 400),
+    (url) => json({ echo: url, access_token: null }, 200),
+    (url) => new Response(`<html>${url}</html>`, { status: 200 }),
+    (url) => new TypeError(`fetch failed: ${url}`),
+  ];
+
+  /** A fetch answering the code exchange with the recorded token, then every later call with `answer`. */
+  function echoing(platform: Platform, answer: (url: string) => Response | Error) {
+    return async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const form = request.method === "POST" ? await request.clone().text() : "";
+      if (form.includes("grant_type=authorization_code")) return json(RECORDED[platform].token);
+      const next = answer(request.url);
+      if (next instanceof Error) throw next;
+      return next;
+    };
+  }
+
+  it.each(["instagram", "threads", "facebook"] as const)(
+    "%s: nothing logged or thrown by a failed exchange or refresh quotes what its URL carried",
+    async (platform) => {
+      const lines = captureConsole();
+      const messages: string[] = [];
+      const secret = CREDENTIALS.clientSecret;
+      const short = shortOf(platform);
+      const attempts: Array<() => Promise<unknown>> = [];
+      for (const answer of echoes(secret, short)) {
+        attempts.push(() =>
+          adapterFor(platform, echoing(platform, answer)).exchangeCode({
+            code: CODE,
+            redirectUri: REDIRECT_URI,
+            codeVerifier: VERIFIER,
+            purpose: "connect",
+          }),
+        );
+      }
+      for (const answer of echoes(secret, LONG))
+        attempts.push(() => adapterFor(platform, echoing(platform, answer)).refreshToken(LONG));
+      for (const attempt of attempts) {
+        const error = await attempt().then(
+          () => null,
+          (failure: unknown) => failure,
+        );
+        if (error === null) continue;
+        messages.push(error instanceof Error ? error.message : String(error));
+        // What a connect's callback and the refresh log for a failed step.
+        console.warn(`accounts: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      expect(messages.length).toBeGreaterThanOrEqual(10);
+      for (const text of [...messages, ...lines]) {
+        for (const value of [secret, short, LONG, CODE]) expect(text).not.toContain(value);
+        expect(text).not.toMatch(SECRET_PAIR);
+      }
+    },
+  );
+});

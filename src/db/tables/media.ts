@@ -51,6 +51,28 @@ export const media = sqliteTable(
   },
   (t) => [
     index("media_workspace_id_idx").on(t.workspaceId, t.folderId, t.id),
+    // An item looked up by id within the caller's workspaces (src/db/tenancy.ts, `scopedId`).
+    index("media_workspace_item_idx").on(t.workspaceId, t.id),
     uniqueIndex("media_r2_key_unique").on(t.r2Key),
   ],
+);
+
+/**
+ * Bytes an upload holds against its workspace's storage quota while its file streams into R2
+ * (src/media/quota.ts): taken by one conditional statement before a byte is stored, dropped when the item
+ * is inserted (its `size` then counts) or the upload fails. A reservation whose request died is ignored
+ * once `expires_at` has passed, and deleted by the next reservation of its workspace.
+ */
+export const mediaReservations = sqliteTable(
+  "media_reservations",
+  {
+    id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    bytes: integer("bytes").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("media_reservations_workspace_idx").on(t.workspaceId, t.expiresAt)],
 );

@@ -56,6 +56,9 @@ export const workspaces = sqliteTable("workspaces", {
   // Maintained by triggers (migrations/0005): lists answer their exact total without counting rows.
   postCount: integer("post_count").notNull().default(0),
   mediaCount: integer("media_count").notNull().default(0),
+  // Maintained by triggers (migrations/0013): the bytes of the workspace's items that are not failed
+  // (an import still running counts with the bytes it holds), what its storage quota is checked against.
+  mediaBytes: integer("media_bytes").notNull().default(0),
 });
 
 export const workspaceMembers = sqliteTable(

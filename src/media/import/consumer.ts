@@ -4,7 +4,7 @@
 // faults retry with exponential backoff; after the last retry the message lands in `media-import-dlq`,
 // whose consumer marks the item failed. The batch that settles an item (ready or failed) records its
 // media.ready / media.failed event in the outbox (src/events/), announced once it commits.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { media } from "../../db/schema";
 import { shardDatabases } from "../../db/shards";
@@ -13,8 +13,8 @@ import { recordMediaSettled } from "../../events/record";
 import { FetchFailure, statusFailure } from "../../lib/fetch-failure";
 import { type Backoff, backoffSeconds, DEAD_LETTER_BACKOFF, eachMessage, retryAfter } from "../../lib/queue";
 import { guardedFetch, importGuard } from "../../lib/url-guard";
-import { mediaLimits, roomFor } from "../config";
-import { workspaceUsage } from "../queries";
+import { capFor, mediaLimits } from "../config";
+import { holdForDownload } from "../quota";
 import { putInParts, putKnownLength } from "../r2-writer";
 import { declaredType, SNIFF_BYTES } from "../sniff";
 import { declaredLength, readHead } from "../streams";
@@ -100,19 +100,15 @@ async function failSettled(env: Env, db: Database, id: number, reason: string): 
 
 /** Downloads one item into R2. Throws FetchFailure (permanent or not) or any transient fault. */
 export async function importMedia(env: Env, db: Database, id: number): Promise<void> {
-  const [[row], [others]] = await db.batch([
-    db
-      .select({
-        state: media.state,
-        sourceUrl: media.sourceUrl,
-        r2Key: media.r2Key,
-        workspaceId: media.workspaceId,
-      })
-      .from(media)
-      .where(eq(media.id, id)),
-    // What the rest of the workspace takes: this item may fill what is left of the quota, no more.
-    workspaceUsage(db, sql`(SELECT workspace_id FROM media WHERE id = ${id})`, id),
-  ]);
+  const [row] = await db
+    .select({
+      state: media.state,
+      sourceUrl: media.sourceUrl,
+      r2Key: media.r2Key,
+      workspaceId: media.workspaceId,
+    })
+    .from(media)
+    .where(eq(media.id, id));
   // Settled or gone: an earlier delivery (or a delete) finished it.
   if (row?.state !== "processing") return;
   if (!row.sourceUrl) throw new FetchFailure("no source URL", true);
@@ -145,10 +141,23 @@ export async function importMedia(env: Env, db: Database, id: number): Promise<v
     await start.body.cancel();
     throw error;
   }
-  const room = roomFor(limits, candidate.kind, others?.bytes ?? 0);
-  if (length !== null && length > room) {
+  // Before a byte is stored, the item holds exactly its length, or (no length) what is left of the
+  // quota up to its type's cap: one conditional statement, so parallel downloads cannot overfill it.
+  let room: number;
+  try {
+    const [held] = await holdForDownload(
+      db,
+      id,
+      length,
+      capFor(limits, candidate.kind),
+      limits.quota,
+      Date.now(),
+    );
+    if (!held) throw new FetchFailure("larger than what is left of the workspace's storage quota", true);
+    room = held.bytes;
+  } catch (error) {
     await start.body.cancel();
-    throw new FetchFailure("larger than what is left of the workspace's storage quota", true);
+    throw error;
   }
   // With a length, the rest of the body is piped natively and can be no longer than promised; without
   // one, the bytes are counted into multipart parts and the download is cut off at the room left.

@@ -1,8 +1,9 @@
 // The request half of a URL import: every URL is resolved inside the request (so the answer lists
 // every item), the items are created as processing, and one queue message per item hands the download
 // to the consumer (consumer.ts).
+import { insertWhere, runBatch } from "../../db/batch";
 import type { Database } from "../../db/client";
-import type { Media } from "../../db/schema";
+import { type Media, media } from "../../db/schema";
 import { invalidField } from "../../http/errors";
 import type { ImportGuard } from "../../lib/url-guard";
 import {
@@ -12,7 +13,8 @@ import {
   quotaUsedUp,
   RESOLVE_BUDGET_MS,
 } from "../config";
-import { insertMedia, requireTarget } from "../queries";
+import { requireTarget } from "../queries";
+import { fitsQuota } from "../quota";
 import { newMediaKey } from "../upload";
 import { type MediaImportMessage, markFailed } from "./consumer";
 import { type Candidate, resolveAll } from "./resolve";
@@ -41,7 +43,9 @@ export async function startImport(request: ImportRequest): Promise<Media[]> {
     stopAt: Date.now() + RESOLVE_BUDGET_MS,
     fetches: { left: MAX_FETCHES_PER_IMPORT },
   });
-  // Announced sizes count against the quota now; the consumer checks the real ones as bytes arrive.
+  // Announced sizes count against the quota now (each insert checks its own against what the workspace
+  // holds at that moment, so parallel imports cannot all fit into the same room); the consumer checks
+  // the real ones before the bytes move. The usage read above only skips early what cannot fit.
   let planned = usage;
   const candidates = new Map<string, Candidate>();
   for (const found of resolved.flat()) {
@@ -52,21 +56,34 @@ export async function startImport(request: ImportRequest): Promise<Media[]> {
   }
   if (candidates.size === 0) return [];
 
-  const rows = await insertMedia(
+  const now = new Date();
+  // One batch: one transaction, each insert seeing the ones before it; ids grow in insertion order.
+  const inserted = await runBatch(
     db,
-    [...candidates.values()].map((found) => ({
-      workspaceId,
-      folderId,
-      name: found.name,
-      r2Key: newMediaKey(),
-      mimeType: found.mime,
-      type: found.kind,
-      size: found.size,
-      state: "processing" as const,
-      progress: 0,
-      sourceUrl: found.url,
-    })),
+    [...candidates.values()].map((found) =>
+      insertWhere(
+        db,
+        media,
+        {
+          workspaceId,
+          folderId,
+          name: found.name,
+          r2Key: newMediaKey(),
+          mimeType: found.mime,
+          type: found.kind,
+          size: found.size,
+          state: "processing",
+          progress: 0,
+          sourceUrl: found.url,
+          createdAt: now,
+          updatedAt: now,
+        },
+        fitsQuota(workspaceId, found.size, limits.quota, now.getTime()),
+      ).returning(),
+    ),
   );
+  const rows = inserted.flat().sort((a, b) => a.id - b.id);
+  if (rows.length === 0) return [];
   try {
     // At most MAX_ITEMS_PER_REQUEST (100) messages: one sendBatch takes them all.
     await request.queue.sendBatch(rows.map((row) => ({ body: { media_id: row.id } })));
