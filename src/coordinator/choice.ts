@@ -5,6 +5,7 @@
 // way, so no token outlives the page that needed it.
 import { timingSafeEqualText } from "../lib/crypto";
 import { FLOW_TTL_MS, type FlowTarget, RETENTION_MS } from "./flow";
+import { hasTable } from "./tables";
 
 export type HeldChoice = { browserHash: string; sealed: string; target: FlowTarget };
 export type TakeResult =
@@ -43,7 +44,8 @@ export function takeChoice(
   browserHash: string | null,
   now: number,
 ): TakeResult {
-  const sql = table(storage);
+  const sql = storage.sql;
+  if (!hasTable(sql, "connect_choice")) return { kind: "unknown" };
   const row = sql.exec<Row>("SELECT * FROM connect_choice WHERE id = 1").toArray()[0];
   if (!row) return { kind: "unknown" };
   // Another browser neither proceeds nor burns the choice of the one that consented.
@@ -59,7 +61,8 @@ export function takeChoice(
  * flow's retention alarm is set again. False when there was no choice.
  */
 export async function dropChoice(storage: DurableObjectStorage, now: number): Promise<boolean> {
-  const sql = table(storage);
+  const sql = storage.sql;
+  if (!hasTable(sql, "connect_choice")) return false;
   if (sql.exec("SELECT 1 FROM connect_choice WHERE id = 1").toArray().length === 0) return false;
   sql.exec("DELETE FROM connect_choice WHERE id = 1");
   await storage.setAlarm(now + RETENTION_MS);

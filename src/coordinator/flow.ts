@@ -7,6 +7,7 @@
 // src/accounts/connect.ts); both run the same single-use steps. Nothing about the connected account
 // (tokens, identity) is ever written here.
 import { timingSafeEqualText } from "../lib/crypto";
+import { hasTable } from "./tables";
 
 export const AUTHORIZE_TTL_MS = 15 * 60_000;
 export const FLOW_TTL_MS = 15 * 60_000;
@@ -74,6 +75,7 @@ type Row = {
   redirect_uri: string | null;
 };
 
+/** Created by the flow's creation only: reading an unknown flow leaves the instance empty. */
 function table(storage: DurableObjectStorage) {
   storage.sql.exec(`CREATE TABLE IF NOT EXISTS delegation_flow (
     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -97,7 +99,9 @@ function table(storage: DurableObjectStorage) {
 }
 
 const readRow = (storage: DurableObjectStorage): Row | undefined =>
-  table(storage).exec<Row>("SELECT * FROM delegation_flow WHERE id = 1").toArray()[0];
+  hasTable(storage.sql, "delegation_flow")
+    ? storage.sql.exec<Row>("SELECT * FROM delegation_flow WHERE id = 1").toArray()[0]
+    : undefined;
 
 const targetOf = (row: Row): FlowTarget => {
   const target: FlowTarget = { platform: row.platform, callbackUrl: row.callback_url, state: row.state };
@@ -121,7 +125,7 @@ async function retire(storage: DurableObjectStorage, status: "completed" | "expi
 
 export async function createFlow(storage: DurableObjectStorage, flow: NewFlow, now: number): Promise<void> {
   if (readRow(storage)) throw new Error("delegation flow already exists");
-  storage.sql.exec(
+  table(storage).exec(
     "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at, kind, workspace_id, user_id) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     flow.platform,
     flow.callbackUrl,

@@ -2,7 +2,14 @@
 // so a key is scoped to its user and "the first request with a key wins" is exact: the instance runs
 // one call at a time and every read-check-write below is synchronous SQL. A key's record is in flight
 // while its first request runs, then holds that request's answer for IDEMPOTENCY_TTL_MS; expired
-// records are deleted on the next begin and by the instance's alarm.
+// records are deleted on the next begin and by the instance's alarm. The claim is made by the gate's
+// admission call (index.ts `admit`), so it costs no call of its own.
+//
+// Answers are kept sealed: the worker encrypts them (AES-GCM under a key derived from ENCRYPTION_KEY,
+// src/http/idempotency.ts) before they get here, so this storage never holds an answer's secrets (a
+// webhook's signing secret, an authorize link) in plain text. A success whose answer is too large to
+// keep is recorded all the same, without it: a repeat is told so (409) instead of running again.
+import { hasTable } from "./tables";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
@@ -21,25 +28,27 @@ export type BeginIdempotent = {
   now?: number;
 };
 
-export type StoredAnswer = { status: number; body: string; headers: Record<string, string> };
-
 export type BeginResult =
   | { kind: "proceed"; token: string }
-  | ({ kind: "replay" } & StoredAnswer)
+  /** The kept answer, as the worker sealed it: only the worker can open it. */
+  | { kind: "replay"; status: number; sealed: ArrayBuffer }
+  /** The first request finished with `status`, but its answer was not kept (too large). */
+  | { kind: "unreplayable"; status: number }
   | { kind: "in_flight" }
   | { kind: "mismatch" };
 
-export type FinishIdempotent = StoredAnswer & { key: string; token: string };
+/** The answer of the request holding `token`; without `sealed` when it was too large to keep. */
+export type FinishIdempotent = { key: string; token: string; status: number; sealed?: ArrayBuffer };
 
 type Row = {
   fingerprint: string;
   state: "in_flight" | "done";
   started_at: number;
   status: number | null;
-  body: string | null;
-  headers: string | null;
+  sealed: ArrayBuffer | null;
 };
 
+/** Created by the first claim, never by a read (tables.ts); a table of an earlier version is upgraded. */
 function table(sql: SqlStorage) {
   sql.exec(`CREATE TABLE IF NOT EXISTS idempotency (
     key TEXT PRIMARY KEY,
@@ -48,22 +57,32 @@ function table(sql: SqlStorage) {
     state TEXT NOT NULL CHECK (state IN ('in_flight', 'done')),
     token TEXT NOT NULL,
     status INTEGER,
-    body TEXT,
-    headers TEXT,
+    sealed BLOB,
     created_at INTEGER NOT NULL,
     started_at INTEGER NOT NULL
   )`);
   sql.exec("CREATE INDEX IF NOT EXISTS idempotency_created_at ON idempotency (created_at)");
+  upgrade(sql);
   return sql;
 }
 
-const hasTable = (sql: SqlStorage) =>
-  sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'").toArray().length > 0;
+/**
+ * Tables written before answers were sealed kept them in plain text (`body`, `headers`): those are
+ * erased, and their records stay as answers not kept, so a repeat is refused (409), never run again.
+ */
+function upgrade(sql: SqlStorage) {
+  const { sql: definition } = sql
+    .exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'")
+    .one();
+  if (/\bsealed\b/.test(definition)) return;
+  sql.exec("ALTER TABLE idempotency ADD COLUMN sealed BLOB");
+  sql.exec("UPDATE idempotency SET body = NULL, headers = NULL");
+}
 
 /**
  * The first request with a key proceeds (and gets the token that finishes or releases it); a repeat
- * with the same fingerprint gets the stored answer, or `in_flight` while the first still runs; a
- * repeat with another fingerprint is a mismatch, whatever the record's state.
+ * with the same fingerprint gets the stored answer (or learns it was not kept), or `in_flight` while
+ * the first still runs; a repeat with another fingerprint is a mismatch, whatever the record's state.
  */
 export async function beginIdempotent(
   storage: DurableObjectStorage,
@@ -74,18 +93,15 @@ export async function beginIdempotent(
   sql.exec("DELETE FROM idempotency WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
   const row = sql
     .exec<Row>(
-      "SELECT fingerprint, state, started_at, status, body, headers FROM idempotency WHERE key = ?",
+      "SELECT fingerprint, state, started_at, status, sealed FROM idempotency WHERE key = ?",
       begin.key,
     )
     .toArray()[0];
   if (row && row.fingerprint !== begin.fingerprint) return { kind: "mismatch" };
   if (row?.state === "done")
-    return {
-      kind: "replay",
-      status: row.status ?? 200,
-      body: row.body ?? "",
-      headers: JSON.parse(row.headers ?? "{}") as Record<string, string>,
-    };
+    return row.sealed === null
+      ? { kind: "unreplayable", status: row.status ?? 200 }
+      : { kind: "replay", status: row.status ?? 200, sealed: row.sealed };
   if (row && now - row.started_at < IN_FLIGHT_LEASE_MS) return { kind: "in_flight" };
   // A new key, or one whose first request was lost: this request is now the one that runs.
   const token = crypto.randomUUID();
@@ -106,13 +122,16 @@ export async function beginIdempotent(
   return { kind: "proceed", token };
 }
 
-/** Stores the answer of the request holding `token`; false when the key is no longer its own. */
+/**
+ * Records the answer of the request holding `token` (without `sealed`: it succeeded, but its answer is
+ * not kept); false when the key is no longer its own.
+ */
 export function finishIdempotent(sql: SqlStorage, finish: FinishIdempotent): boolean {
+  if (!hasTable(sql, "idempotency")) return false;
   const cursor = table(sql).exec(
-    "UPDATE idempotency SET state = 'done', status = ?, body = ?, headers = ? WHERE key = ? AND token = ? AND state = 'in_flight'",
+    "UPDATE idempotency SET state = 'done', status = ?, sealed = ? WHERE key = ? AND token = ? AND state = 'in_flight'",
     finish.status,
-    finish.body,
-    JSON.stringify(finish.headers),
+    finish.sealed ?? null,
     finish.key,
     finish.token,
   );
@@ -121,7 +140,8 @@ export function finishIdempotent(sql: SqlStorage, finish: FinishIdempotent): boo
 
 /** The request holding `token` failed (5xx, thrown, or an answer not worth keeping): the key is free. */
 export function releaseIdempotent(sql: SqlStorage, key: string, token: string): boolean {
-  const cursor = table(sql).exec(
+  if (!hasTable(sql, "idempotency")) return false;
+  const cursor = sql.exec(
     "DELETE FROM idempotency WHERE key = ? AND token = ? AND state = 'in_flight'",
     key,
     token,
@@ -135,8 +155,8 @@ export function releaseIdempotent(sql: SqlStorage, key: string, token: string): 
  * else.
  */
 export async function sweepIdempotency(storage: DurableObjectStorage, now: number): Promise<boolean> {
-  const sql = storage.sql;
-  if (!hasTable(sql)) return false;
+  if (!hasTable(storage.sql, "idempotency")) return false;
+  const sql = table(storage.sql);
   sql.exec("DELETE FROM idempotency WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
   const oldest = sql.exec<{ at: number | null }>("SELECT MIN(created_at) AS at FROM idempotency").one().at;
   if (oldest !== null) await storage.setAlarm(oldest + IDEMPOTENCY_TTL_MS);

@@ -3,9 +3,10 @@
 // single-use OAuth flow; `account:<id>` serialises that account's token refreshes (run by the caller,
 // src/accounts/tokens.ts, while the instance holds every other call back). A user's instance also knows
 // which of the user's keys changed (key-state.ts), so isolates may cache keys, and the user's
-// Idempotency-Key records (idempotency.ts). An instance runs one method at a time and every
-// read-check-write is synchronous SQL, so counts and "first one wins" need no locks. The rules live
-// beside this file.
+// Idempotency-Key records (idempotency.ts), claimed in the same call that admits the request. An
+// instance runs one method at a time and every read-check-write is synchronous SQL, so counts and
+// "first one wins" need no locks. A call that only reads creates no table (tables.ts): naming an
+// instance stores nothing. The rules live beside this file.
 import { DurableObject } from "cloudflare:workers";
 import { dropChoice, type HeldChoice, holdChoice, takeChoice } from "./choice";
 import {
@@ -31,21 +32,17 @@ import type { AdmitRequest, AdmitResult } from "./names";
 import { hitWindow, keyUses, loadWindow, type RateDecision, recordKeyUse, type Window } from "./rate-window";
 
 export class Coordinator extends DurableObject<Env> {
-  #window: Window | null = null;
-
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => {
-      this.#window = loadWindow(ctx.storage.sql);
-    });
-  }
+  /** The rate window as last read or written; undefined until the first count reads it. */
+  #window: Window | null | undefined;
 
   /**
    * Counts one request against the user's window, and records that `keyId` was used. `now` is
    * injectable so tests need not wait.
    */
   hit(limit: number, windowMs: number, now = Date.now(), keyId?: number): RateDecision {
-    const { decision, window } = hitWindow(this.ctx.storage.sql, this.#window, limit, windowMs, now);
+    const sql = this.ctx.storage.sql;
+    if (this.#window === undefined) this.#window = loadWindow(sql);
+    const { decision, window } = hitWindow(sql, this.#window, limit, windowMs, now);
     this.#window = window;
     if (keyId !== undefined) recordKeyUse(this.ctx.storage.sql, keyId, now);
     return decision;
@@ -55,12 +52,16 @@ export class Coordinator extends DurableObject<Env> {
    * The API gate's one call per request (src/http/gate.ts): unless the caller's cached key is stale
    * (`digest` given and not the key's current one: nothing is counted, the caller re-reads D1), counts
    * the request against the user's window and records the key's use. A key just read from D1 comes
-   * without a digest: it is current by construction.
+   * without a digest: it is current by construction. With `claim` (a create that carries an
+   * Idempotency-Key), an admitted request also claims the key, in the same call (idempotency.ts); a
+   * stale or refused one claims nothing.
    */
-  admit(request: AdmitRequest): AdmitResult {
+  async admit(request: AdmitRequest): Promise<AdmitResult> {
     const sql = this.ctx.storage.sql;
     if (request.digest !== undefined && isStale(sql, request.keyId, request.digest)) return { stale: true };
-    return { stale: false, decision: this.hit(request.limit, request.windowMs, request.now, request.keyId) };
+    const decision = this.hit(request.limit, request.windowMs, request.now, request.keyId);
+    if (!decision.allowed || !request.claim) return { stale: false, decision };
+    return { stale: false, decision, claimed: await beginIdempotent(this.ctx.storage, request.claim) };
   }
 
   /**
@@ -81,7 +82,10 @@ export class Coordinator extends DurableObject<Env> {
     return keyUses(this.ctx.storage.sql);
   }
 
-  /** On `user:<id>`: claims an Idempotency-Key for one request, or answers how a repeat is handled. */
+  /**
+   * On `user:<id>`: claims an Idempotency-Key for one request, or answers how a repeat is handled (the
+   * gate's `admit` does the same with its count; this is for a claim it could not make).
+   */
   beginIdempotent(begin: BeginIdempotent): Promise<BeginResult> {
     return beginIdempotent(this.ctx.storage, begin);
   }

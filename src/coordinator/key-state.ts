@@ -5,6 +5,7 @@
 // stored digest means the cache is stale, and the request goes back to D1 (src/http/gate.ts). Keys never
 // changed have no entry, and any cached copy of them is current.
 import { sha256Hex } from "../lib/crypto";
+import { hasTable } from "./tables";
 
 export const REVOKED = "revoked";
 
@@ -39,7 +40,8 @@ function table(sql: SqlStorage) {
 
 /** Whether a cached key with this digest is out of date. */
 export function isStale(sql: SqlStorage, keyId: number, digest: string): boolean {
-  const row = table(sql)
+  if (!hasTable(sql, "key_state")) return false;
+  const row = sql
     .exec<{ digest: string }>("SELECT digest FROM key_state WHERE key_id = ?", keyId)
     .toArray()[0];
   return row !== undefined && row.digest !== digest;

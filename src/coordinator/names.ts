@@ -1,10 +1,10 @@
 // What callers of the Coordinator need, apart from the Durable Object class (index.ts): the names of its
 // instances, so nobody writes one by hand, and the types of its RPC answers. Importing this file never
 // loads the class.
+import type { BeginIdempotent, BeginResult } from "./idempotency";
 import type { RateDecision } from "./rate-window";
 
-export type { BeginResult } from "./idempotency";
-export type { RateDecision };
+export type { BeginResult, RateDecision };
 
 /** A user's instance: their rate window, their keys' state and last uses, their Idempotency-Keys. */
 export const userCoordinator = (userId: number) => `user:${userId}`;
@@ -13,5 +13,14 @@ export const flowCoordinator = (flowId: string) => `delegation:${flowId}`;
 /** One account: its token refreshes run here one at a time. */
 export const accountCoordinator = (accountId: number) => `account:${accountId}`;
 
-export type AdmitRequest = { limit: number; windowMs: number; now: number; keyId: number; digest?: string };
-export type AdmitResult = { stale: true } | { stale: false; decision: RateDecision };
+export type AdmitRequest = {
+  limit: number;
+  windowMs: number;
+  now: number;
+  keyId: number;
+  digest?: string;
+  /** An Idempotency-Key to claim once the request is admitted. */
+  claim?: BeginIdempotent;
+};
+/** `claimed`: the claim's outcome, when the request was admitted with one. */
+export type AdmitResult = { stale: true } | { stale: false; decision: RateDecision; claimed?: BeginResult };

@@ -1,5 +1,8 @@
 // A fixed rate window that opens at its first request (Laravel's throttle), kept in the Coordinator's
-// SQLite storage. Refused requests neither extend nor consume the window.
+// SQLite storage. Refused requests neither extend nor consume the window. The tables are created by the
+// first request counted, never by a read (tables.ts).
+import { hasTable } from "./tables";
+
 export type RateDecision = {
   allowed: boolean;
   limit: number;
@@ -11,10 +14,7 @@ export type RateDecision = {
 export type Window = { start: number; count: number };
 
 export function loadWindow(sql: SqlStorage): Window | null {
-  sql.exec(
-    "CREATE TABLE IF NOT EXISTS rate_window (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL, count INTEGER NOT NULL)",
-  );
-  sql.exec("CREATE TABLE IF NOT EXISTS key_use (key_id INTEGER PRIMARY KEY, last_used_at INTEGER NOT NULL)");
+  if (!hasTable(sql, "rate_window")) return null;
   const row = sql.exec<{ start: number; count: number }>("SELECT start, count FROM rate_window").toArray()[0];
   return row ? { start: row.start, count: row.count } : null;
 }
@@ -32,6 +32,9 @@ export function hitWindow(
   if (window.count >= limit) return { decision: { allowed: false, limit, remaining: 0, resetAt }, window };
   window.count += 1;
   sql.exec(
+    "CREATE TABLE IF NOT EXISTS rate_window (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL, count INTEGER NOT NULL)",
+  );
+  sql.exec(
     "INSERT INTO rate_window (id, start, count) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET start = excluded.start, count = excluded.count",
     window.start,
     window.count,
@@ -44,6 +47,7 @@ export function hitWindow(
  * visits, so that no request pays a D1 write for it.
  */
 export function recordKeyUse(sql: SqlStorage, keyId: number, now: number) {
+  sql.exec("CREATE TABLE IF NOT EXISTS key_use (key_id INTEGER PRIMARY KEY, last_used_at INTEGER NOT NULL)");
   sql.exec(
     "INSERT INTO key_use (key_id, last_used_at) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET last_used_at = excluded.last_used_at",
     keyId,
@@ -53,6 +57,7 @@ export function recordKeyUse(sql: SqlStorage, keyId: number, now: number) {
 
 export function keyUses(sql: SqlStorage): Record<number, number> {
   const uses: Record<number, number> = {};
+  if (!hasTable(sql, "key_use")) return uses;
   for (const row of sql.exec<{ key_id: number; last_used_at: number }>(
     "SELECT key_id, last_used_at FROM key_use",
   ))

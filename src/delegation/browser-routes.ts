@@ -21,10 +21,11 @@ import {
   browserCookieName,
   CALLBACK_PATH,
   type CallbackError,
+  choiceToken,
   clearBrowserCookie,
-  FLOW_ID,
   platformState,
   readAuthorizeToken,
+  readChoiceToken,
   readPlatformState,
 } from "../coordinator/links";
 import { flowCoordinator } from "../coordinator/names";
@@ -74,6 +75,9 @@ async function storeConnect(
     clear.map((cookie) => ["Set-Cookie", cookie]),
   );
 }
+
+const NOT_A_CALLBACK = "This sign-in response does not belong to a connection request.";
+const NOT_A_CHOICE = "This choice does not belong to a connection request, or it was already made.";
 
 const label = (platform: string) => (isPlatform(platform) ? SPECS[platform].label : platform);
 
@@ -130,7 +134,7 @@ export const browserRouter = createRouter<DbEnv>()
     const { adapter } = lookup;
     const location = adapter.authorizeUrl({
       redirectUri,
-      state: platformState(id, stateSecret),
+      state: await platformState(c.env, id, stateSecret),
       codeChallenge: adapter.pkce ? await pkceChallenge(codeVerifier) : undefined,
       purpose: target.connect ? "connect" : "delegation",
     });
@@ -139,8 +143,9 @@ export const browserRouter = createRouter<DbEnv>()
     ]);
   })
   .get("/callback", async (c) => {
-    const parsed = readPlatformState(c.req.query("state"));
-    if (!parsed) return invalidLinkPage("This sign-in response does not belong to a connection request.");
+    // A forged or invented state is refused before any Durable Object is reached (links.ts).
+    const parsed = await readPlatformState(c.env, c.req.query("state"));
+    if (!parsed) return invalidLinkPage(NOT_A_CALLBACK);
     const origin = publicOrigin(c.env, c.req.url);
     const browserSecret = getCookie(c, browserCookieName(parsed.id));
     const gate = c.env.COORDINATOR.getByName(flowCoordinator(parsed.id));
@@ -152,7 +157,7 @@ export const browserRouter = createRouter<DbEnv>()
     );
     switch (finished.kind) {
       case "unknown":
-        return invalidLinkPage("This sign-in response does not belong to a connection request.");
+        return invalidLinkPage(NOT_A_CALLBACK);
       case "used":
         return backToApp(
           finished.target,
@@ -230,7 +235,7 @@ export const browserRouter = createRouter<DbEnv>()
             target,
           }),
         );
-        return channelPage(CALLBACK_PATH, parsed.id, name, channels);
+        return channelPage(CALLBACK_PATH, await choiceToken(c.env, parsed.id), name, channels);
       }
       return storeConnect(
         // The workspace's id names its shard (src/db/shards.ts).
@@ -267,18 +272,20 @@ export const browserRouter = createRouter<DbEnv>()
   // before it is parsed (413 past 16 KiB).
   .post("/callback", formBodyLimit, async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const flowId = typeof form.flow === "string" ? form.flow : "";
     const channelId = typeof form.channel === "string" ? form.channel : "";
-    if (!FLOW_ID.test(flowId) || channelId === "")
+    if (typeof form.flow !== "string" || channelId === "")
       return invalidLinkPage("This choice does not belong to a connection request.");
+    // The form names the flow signed (links.ts): a forged or invented one is refused as an unknown flow
+    // would be, before any Durable Object is reached.
+    const flowId = await readChoiceToken(c.env, form.flow);
+    if (!flowId) return invalidLinkPage(NOT_A_CHOICE);
     const origin = publicOrigin(c.env, c.req.url);
     const browserSecret = getCookie(c, browserCookieName(flowId));
     const gate = c.env.COORDINATOR.getByName(flowCoordinator(flowId));
     const taken: TakeResult = await c.var.meter.gate<TakeResult>(async () =>
       gate.takeConnectChoice(browserSecret ? await sha256Hex(browserSecret) : null),
     );
-    if (taken.kind === "unknown" || taken.kind === "wrong_browser")
-      return invalidLinkPage("This choice does not belong to a connection request, or it was already made.");
+    if (taken.kind === "unknown" || taken.kind === "wrong_browser") return invalidLinkPage(NOT_A_CHOICE);
     const clear = [clearBrowserCookie(flowId, origin)];
     const { target } = taken;
     if (!target.connect || !isPlatform(target.platform))

@@ -26,9 +26,15 @@ import { browserRouter } from "./browser-routes";
 import { PROOF_TTL_SECONDS } from "./proof";
 import { sessionBody, sessionResponse } from "./schemas";
 
-/** A key without a signing secret cannot create sessions, whatever the body says. */
+/**
+ * A key without a signing secret cannot create sessions, whatever the body says. The key may come from
+ * the isolate's cache: a refusal waits for the admission, which checks it against the key as it stands.
+ */
 const requireSigningSecret = createMiddleware<ApiEnv>(async (c, next) => {
-  if (!c.var.principal.signingSecretEnc) throw noSigningSecret();
+  if (!c.var.principal.signingSecretEnc) {
+    await c.var.admitted();
+    if (!c.var.principal.signingSecretEnc) throw noSigningSecret();
+  }
   await next();
 });
 
@@ -65,9 +71,10 @@ const sessions = createRouter<DbEnv>().openapi(
     middleware: [
       errorStyle("coded"),
       apiGate("coded"),
-      awaitAdmission,
       requireSigningSecret,
+      // Takes the claim the gate made with its admission, which awaitAdmission then waits for too.
       idempotency,
+      awaitAdmission,
     ] as const,
     parameters: [IDEMPOTENCY_PARAMETER],
     request: { body: jsonBody(sessionBody) },
@@ -76,6 +83,8 @@ const sessions = createRouter<DbEnv>().openapi(
   }),
   async (c) => {
     const { platform, callback_url, state } = c.req.valid("json");
+    // The key as the admission confirmed it (a cached copy may have had a secret since removed).
+    if (!c.var.principal.signingSecretEnc) throw noSigningSecret();
     // A key with registered callback origins sends browsers nowhere else (no open redirect).
     const allowed = c.var.principal.callbackOrigins ?? [];
     if (allowed.length > 0 && !allowed.includes(new URL(callback_url).origin))

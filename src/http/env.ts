@@ -1,6 +1,7 @@
 // The router environments. Each says which request variables are set on its routes, so that reading
 // `c.var.db` where no database was attached, or `c.var.principal` before authentication, fails to
 // compile.
+import type { BeginResult } from "../coordinator/names";
 import type { Database } from "../db/client";
 import type { Ability } from "../db/enums";
 import type { ShardDatabases } from "../db/shards";
@@ -29,9 +30,16 @@ export type BareEnv = { Bindings: Env; Variables: BaseVariables };
 export type DbEnv = { Bindings: Env; Variables: BaseVariables & { shards: ShardDatabases; meter: Meter } };
 
 /**
+ * An Idempotency-Key the gate claimed in its admission call (src/http/idempotency.ts): the claim's
+ * outcome (undefined when the request was refused), and whether the route's idempotency middleware took
+ * it over; the gate releases a claim nobody took.
+ */
+export type HeldClaim = { key: string; outcome: Promise<BeginResult | undefined>; taken: boolean };
+
+/**
  * Routes behind an API key: `db`, the database of the key's shard, the key's principal, and `admitted`, which settles when the
  * gate's Coordinator call has admitted the request (src/http/gate.ts): it rejects with the 401, 403 or
- * 429 the request gets instead. `ability` is the one the route requires.
+ * 429 the request gets instead (and, once `idempotency` is taken, unless its claim proceeded). `ability` is the one the route requires.
  */
 export type ApiEnv = {
   Bindings: Env;
@@ -40,5 +48,6 @@ export type ApiEnv = {
     principal: Principal;
     admitted: () => Promise<void>;
     ability?: Ability;
+    idempotency?: HeldClaim;
   };
 };

@@ -18,13 +18,17 @@
 //   a lookup.
 // - A refused window is remembered until it closes: the Coordinator refuses every request until then
 //   anyway (refusals do not consume the window), so those 429s cost no remote call at all.
+// - A create that carries an Idempotency-Key claims it in the same Coordinator call (src/http/
+//   idempotency.ts): once the route's idempotency middleware takes the claim, `admitted()` also waits
+//   for it, so nothing a repeat must not do (a write, a queue message, a Durable Object) happens unless
+//   the claim proceeded. A claim no middleware took (the request was refused first) is released.
 import { createMiddleware } from "hono/factory";
 import type { AdmitResult, RateDecision } from "../coordinator/names";
 import { userCoordinator } from "../coordinator/names";
 import { shardOfKey } from "../db/shards";
 import { sha256Hex } from "../lib/crypto";
 import { bearerToken, type LoadedKey, loadKey, MAX_KEY_LENGTH } from "./auth";
-import type { ApiEnv } from "./env";
+import type { ApiEnv, HeldClaim } from "./env";
 import {
   expiredKey,
   forbidden,
@@ -33,6 +37,7 @@ import {
   tooManyAttempts,
   unauthenticated,
 } from "./errors";
+import { claimFor, releaseUntaken, waitForClaim } from "./idempotency";
 import { keyCache, refusals, unknownKeys } from "./key-cache";
 
 export const RATE_LIMIT = 60;
@@ -105,18 +110,23 @@ export const apiGate = (style: GateStyle) =>
     const refusedUntil = refusals.until(userId, now);
     if (refusedUntil !== undefined) throw tooMany(refusedUntil, now);
     c.set("principal", key.principal);
+    // An idempotent create's Idempotency-Key, claimed by the admission itself.
+    const claim = await claimFor(c);
 
     const admit = (k: LoadedKey, cachedCopy: boolean) =>
-      c.var.meter.gate<AdmitResult>(() =>
-        coordinator.admit({
+      c.var.meter.gate<AdmitResult>(async () => {
+        // The RPC stub types a union answer as a union of promises; awaited, it is the union.
+        const answer: AdmitResult = await coordinator.admit({
           limit: RATE_LIMIT,
           windowMs: RATE_WINDOW_MS,
           now,
           keyId: k.principal.keyId,
           // A key just read from D1 is current; only a cached one is checked against the operator's changes.
           ...(cachedCopy ? { digest: k.digest } : {}),
-        }),
-      );
+          ...(claim ? { claim } : {}),
+        });
+        return answer;
+      });
     const first = key;
     const admission = (async () => {
       let admitted = await admit(first, fromCache);
@@ -132,22 +142,30 @@ export const apiGate = (style: GateStyle) =>
         refusals.set(userId, decision.resetAt);
         throw tooMany(decision.resetAt, now);
       }
-      return rateHeaders(decision);
+      return { headers: rateHeaders(decision), claimed: admitted.claimed };
     })();
     // Awaited below; until then a refusal is not an unhandled rejection.
     admission.catch(() => undefined);
-    // The route's ability, against the key as the Coordinator confirmed it.
+    let held: HeldClaim | undefined;
+    if (claim) {
+      held = { key: claim.key, outcome: admission.then((a) => a.claimed), taken: false };
+      held.outcome.catch(() => undefined);
+      c.set("idempotency", held);
+    }
+    // The route's ability, against the key as the Coordinator confirmed it; and the claim, once taken.
     const admitted = async () => {
       await admission;
       const ability = c.var.ability;
       if (ability && !c.var.principal.abilities.includes(ability)) throw forbidden();
+      if (held?.taken) await waitForClaim(held);
     };
     c.set("admitted", admitted);
     c.var.meter.writeBarrier = admitted;
     await next();
+    if (held && !held.taken) await releaseUntaken(c, held);
     // A refused request answers its refusal (401, 429), whatever the route answered; one whose key lost
     // the route's ability meanwhile, 403. Every answer carries the window's headers.
-    const headers = await admission;
+    const { headers } = await admission;
     const ability = c.var.ability;
     if (ability && !c.var.principal.abilities.includes(ability) && c.res.status !== 403)
       throw forbidden(headers);

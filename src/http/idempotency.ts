@@ -1,9 +1,16 @@
 // The `Idempotency-Key` header of the routes that create something (docs/guide.md, "Idempotency keys"):
 // a client that retries a create after a timeout gets the first answer again instead of a duplicate.
-// The records live in the user's Coordinator (src/coordinator/idempotency.ts); this middleware runs
-// after the gate admitted the request and before the route's validators and handler. Requests without
-// the header pass untouched: only those that carry it pay for the two Coordinator calls (claim, then
-// store the answer).
+// The records live in the user's Coordinator (src/coordinator/idempotency.ts). Requests without the
+// header pass untouched: only those that carry it pay, one Coordinator call (the answer kept).
+//
+// The claim rides on the gate's admission call (src/http/gate.ts): the gate recognises a route with this
+// middleware (claimFor), fingerprints the request and sends the claim with the admission, and the
+// route's reads overlap it as they overlap any admission. This middleware takes the claim over; from
+// then on `admitted()` (which every write and every other effect waits for) also waits for the claim to
+// proceed, so a repeat does nothing but read. After the handler, the middleware answers the replay, 409
+// or 422 in place of whatever the handler answered, or keeps the first request's answer: sealed
+// (AES-GCM under a key derived from ENCRYPTION_KEY for this purpose, bound to the user and the key),
+// so no answer's secret is ever stored in plain text. One too large to keep is recorded without it.
 //
 // The fingerprint a key is bound to: SHA-256 over the method, the path and the body. A JSON (or any
 // non-multipart) body is hashed as sent, with its Content-Type. A multipart body is hashed part by
@@ -12,28 +19,38 @@
 // handler runs (that much is held in memory until the handler reads it); past that, a body counts by
 // what was read, so two uploads with the same fields whose files agree on their first 4 MiB are the
 // same request. The body is read from a clone: the handler still streams the original.
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { matchedRoutes } from "hono/route";
+import type { BeginIdempotent } from "../coordinator/idempotency";
 import { type BeginResult, userCoordinator } from "../coordinator/names";
-import { sha256Hex } from "../lib/crypto";
-import { toHex } from "../lib/encoding";
+import { openBytes, sealBytes, sha256Hex } from "../lib/crypto";
+import { toHex, utf8 } from "../lib/encoding";
 import { formBoundary, MultipartError, readMultipart } from "../lib/multipart";
-import type { ApiEnv } from "./env";
+import type { ApiEnv, HeldClaim } from "./env";
 import { conflict, invalidField } from "./errors";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";
 export const FINGERPRINT_BYTES = 4 * 1024 * 1024;
-/** An answer longer than this (characters) is not kept, so records stay small: the key is released. */
+/**
+ * An answer longer than this (characters, body and headers) is not kept, so records stay small (and
+ * within a Durable Object's 2 MB per value): its record says only that the request ran, and a repeat
+ * gets a 409 instead of running again.
+ */
 export const MAX_STORED_BODY = 512 * 1024;
+/** The HKDF purpose of the key that seals kept answers. */
+const SEAL_PURPOSE = "idempotency-answers-v1";
 
 /** 1 to 255 printable ASCII characters. */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
 /**
- * Answers kept: successes and client errors, which a repeat would get again. Not kept: 409 and 429
- * (a state or a rate that may change), 5xx (the request may be retried as new).
+ * Answers kept: successes and client errors, which a repeat would get again. Not kept: 401 and 403 (a
+ * refusal before the operation: the key stays free), 409 and 429 (a state or a rate that may change),
+ * 5xx (the request may be retried as new).
  */
-const keeps = (status: number) => status < 500 && status !== 409 && status !== 429;
+const keeps = (status: number) => status < 500 && ![401, 403, 409, 429].includes(status);
 
 /** Headers that describe this request, not the answer: the outer middleware sets them on a replay too. */
 const PER_REQUEST = /^(server-timing|x-d1-bookmark|x-ratelimit-.*|retry-after|set-cookie|content-length)$/i;
@@ -114,7 +131,7 @@ export const IDEMPOTENCY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "Makes a retry safe: the first answer to this key (successes and client errors other than 409 and 429) is kept for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`. Keys are per user; 1 to 255 printable ASCII characters.",
+    "Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters.",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
 } as const;
 
@@ -148,26 +165,50 @@ export function documentIdempotency<R extends Documented>(route: R): R {
   };
 }
 
-/** The middleware of every route that creates something (apiRoute's `idempotent: true`). */
-export const idempotency = createMiddleware<ApiEnv>(async (c, next) => {
-  const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined) return next();
-  if (!KEY.test(key))
-    throw invalidField(
-      IDEMPOTENCY_HEADER,
-      `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`,
-    );
-  // Refused requests (401, 403, 429) neither claim nor replay a key.
-  await c.var.admitted();
+/** What a claim names: the key, the request's fingerprint and, for whoever reads the storage, its route. */
+async function claimOf(c: Context<ApiEnv>, key: string): Promise<BeginIdempotent> {
   const { pathname, search } = new URL(c.req.url);
   const fingerprint = await requestFingerprint(c.req.raw, `${pathname}${search}`);
+  return { key, fingerprint, request: `${c.req.method} ${pathname}` };
+}
+
+/**
+ * For the gate: the claim to send with the admission, when the request carries a well-formed key and
+ * its route is one of this middleware's (Hono's matched routes list it); else undefined. A malformed
+ * key is this middleware's 422.
+ */
+export async function claimFor(c: Context<ApiEnv>): Promise<BeginIdempotent | undefined> {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined || !KEY.test(key)) return undefined;
+  if (!matchedRoutes(c).some((route) => route.handler === idempotency)) return undefined;
+  return claimOf(c, key);
+}
+
+/** For `admitted()` once the claim is taken: settles only when the claim proceeded. */
+export async function waitForClaim(held: HeldClaim): Promise<void> {
+  const outcome = await held.outcome;
+  // Never shown: the middleware answers in place of whatever the handler made of this.
+  if (outcome?.kind !== "proceed")
+    throw conflict(`This request was not run: its ${IDEMPOTENCY_HEADER} is already taken.`);
+}
+
+/** For the gate: a claim no middleware took (the request was refused before it) leaves the key free. */
+export async function releaseUntaken(c: Context<ApiEnv>, held: HeldClaim): Promise<void> {
+  const outcome = await held.outcome.catch(() => undefined);
+  if (outcome?.kind !== "proceed") return;
   const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
-  const request = `${c.req.method} ${pathname}`;
-  const begun = await c.var.meter.gate<BeginResult>(async () => {
-    // The RPC stub types a union answer as a union of promises; awaited, it is the union.
-    const answer: BeginResult = await coordinator.beginIdempotent({ key, fingerprint, request });
-    return answer;
-  });
+  await c.var.meter.gate(() => coordinator.releaseIdempotent(held.key, outcome.token)).catch(() => undefined);
+}
+
+/** The answer's seal is bound to its user and key: a record moved elsewhere does not open. */
+const sealContext = (c: Context<ApiEnv>, key: string) => `${c.var.principal.userId}\u0000${key}`;
+
+/** How a repeat is answered: the kept answer, or the 409 or 422 it gets instead. */
+async function answerRepeat(
+  c: Context<ApiEnv>,
+  key: string,
+  begun: Exclude<BeginResult, { kind: "proceed" }>,
+) {
   if (begun.kind === "mismatch")
     throw invalidField(
       IDEMPOTENCY_HEADER,
@@ -178,37 +219,111 @@ export const idempotency = createMiddleware<ApiEnv>(async (c, next) => {
       `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after it completes.`,
       { "Retry-After": "1" },
     );
-  if (begun.kind === "replay")
-    // A 204 has no body, and a Response refuses one.
-    return new Response(begun.status === 204 ? null : begun.body, {
-      status: begun.status,
-      headers: { ...begun.headers, [REPLAYED_HEADER]: "true" },
-    });
+  const kept = begun.kind === "replay" ? await openAnswer(c, key, begun.sealed) : null;
+  if (begun.kind === "unreplayable" || !kept)
+    throw conflict(
+      `A request with this ${IDEMPOTENCY_HEADER} already completed (status ${begun.status}), but its answer was not kept, so it cannot be replayed; the request was not run again. Look the result up, or send a new key for a new request.`,
+    );
+  // A 204 has no body, and a Response refuses one.
+  return new Response(begun.status === 204 ? null : kept.body, {
+    status: begun.status,
+    headers: { ...kept.headers, [REPLAYED_HEADER]: "true" },
+  });
+}
 
-  const { token } = begun;
-  // A release that fails leaves the record in flight until its lease ends.
-  const release = () =>
-    c.var.meter.gate(() => coordinator.releaseIdempotent(key, token)).catch(() => undefined);
+type KeptAnswer = { body: string; headers: Record<string, string> };
+
+/** The kept answer, or null when it does not open (ENCRYPTION_KEY changed since). */
+async function openAnswer(c: Context<ApiEnv>, key: string, sealed: ArrayBuffer): Promise<KeptAnswer | null> {
   try {
-    await next();
+    const plain = await openBytes(
+      c.env.ENCRYPTION_KEY,
+      SEAL_PURPOSE,
+      new Uint8Array(sealed),
+      sealContext(c, key),
+    );
+    return JSON.parse(new TextDecoder().decode(plain)) as KeptAnswer;
   } catch (error) {
-    await release();
-    throw error;
+    console.error("idempotency: a kept answer did not open", error);
+    return null;
   }
-  // Errors thrown by the handler arrive here rendered (Hono's compose), with their status.
-  const body = keeps(c.res.status) ? await c.res.clone().text() : null;
-  if (body === null || body.length > MAX_STORED_BODY) {
-    await release();
+}
+
+/**
+ * After the handler of the request holding the claim: its answer kept (sealed; too large, recorded
+ * without it), or the key released when the answer is not one to keep.
+ */
+async function finish(c: Context<ApiEnv>, key: string, token: string) {
+  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
+  const status = c.res.status;
+  if (!keeps(status)) {
+    // A release that fails leaves the record in flight until its lease ends.
+    await c.var.meter.gate(() => coordinator.releaseIdempotent(key, token)).catch(() => undefined);
     return;
   }
+  const body = await c.res.clone().text();
   const headers: Record<string, string> = {};
   for (const [name, value] of c.res.headers) if (!PER_REQUEST.test(name)) headers[name] = value;
+  const answer = JSON.stringify({ body, headers } satisfies KeptAnswer);
+  const sealed =
+    answer.length <= MAX_STORED_BODY
+      ? (await sealBytes(c.env.ENCRYPTION_KEY, SEAL_PURPOSE, utf8(answer), sealContext(c, key))).buffer
+      : undefined;
   try {
     await c.var.meter.gate(() =>
-      coordinator.finishIdempotent({ key, token, status: c.res.status, body, headers }),
+      coordinator.finishIdempotent({ key, token, status, ...(sealed ? { sealed } : {}) }),
     );
   } catch (error) {
     // The record stays in flight until its lease ends; the answer still goes to the client.
-    console.error("idempotency: storing the answer failed", request, error);
+    console.error("idempotency: storing the answer failed", `${c.req.method} ${c.req.path}`, error);
   }
+}
+
+/** The middleware of every route that creates something (apiRoute's `idempotent: true`). */
+export const idempotency = createMiddleware<ApiEnv>(async (c, next) => {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (!KEY.test(key))
+    throw invalidField(
+      IDEMPOTENCY_HEADER,
+      `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`,
+    );
+  const held = c.var.idempotency;
+  if (!held) return claimHere(c, next, key);
+  // The gate claimed the key with the admission: the handler runs alongside, and whatever it would do
+  // besides reading waits for admitted(), which now fails unless the claim proceeded.
+  held.taken = true;
+  await next();
+  // Undefined: the request was refused (401, 429), which the gate answers.
+  const begun = await held.outcome.catch(() => undefined);
+  if (!begun) return;
+  if (begun.kind === "proceed") return finish(c, key, begun.token);
+  // The handler stopped at admitted() (or never got there): the repeat's answer replaces its own,
+  // headers and all.
+  c.res = undefined;
+  c.res = await answerRepeat(c, key, begun);
 });
+
+/**
+ * A claim the gate did not make (a route it did not recognise as idempotent): after the admission, a
+ * Coordinator call of its own, then the handler.
+ */
+async function claimHere(c: Context<ApiEnv>, next: () => Promise<void>, key: string) {
+  // Refused requests (401, 403, 429) neither claim nor replay a key.
+  await c.var.admitted();
+  const claim = await claimOf(c, key);
+  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
+  const begun = await c.var.meter.gate<BeginResult>(async () => {
+    // The RPC stub types a union answer as a union of promises; awaited, it is the union.
+    const answer: BeginResult = await coordinator.beginIdempotent(claim);
+    return answer;
+  });
+  if (begun.kind !== "proceed") return answerRepeat(c, key, begun);
+  try {
+    await next();
+  } catch (error) {
+    await coordinator.releaseIdempotent(key, begun.token).catch(() => undefined);
+    throw error;
+  }
+  await finish(c, key, begun.token);
+}

@@ -24,7 +24,8 @@ type RouteSpec = Omit<RouteConfig, "middleware" | "security"> & {
   earlyReads?: boolean;
   /**
    * A route that creates something: it honours an `Idempotency-Key` header (src/http/idempotency.ts),
-   * which the document lists with the route's 409 and 422. Only requests that send the header pay for it.
+   * which the document lists with the route's 409 and 422. Only requests that send the header pay for it
+   * (the claim rides on the gate's admission; keeping the answer is one more call).
    */
   idempotent?: boolean;
 };
@@ -54,8 +55,9 @@ function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
       requireAbility(ability),
       // Read (capped) alongside the gate's Coordinator call, before the idempotency fingerprint.
       ...(takesJson(spec) ? [jsonBodyLimit] : []),
-      ...(safe || earlyReads ? [] : [awaitAdmission]),
+      // Before awaitAdmission: it takes the claim the gate made, which admission then includes.
       ...(idempotent ? [idempotency] : []),
+      ...(safe || earlyReads ? [] : [awaitAdmission]),
     ] as [ReturnType<typeof requireAbility>],
     responses: {
       ...route.responses,

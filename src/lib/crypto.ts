@@ -154,3 +154,63 @@ export async function verifyHmacHex(key: CryptoKey, message: string, signatureHe
   for (let i = 0; i < 32; i++) signature[i] = Number.parseInt(signatureHex.slice(i * 2, i * 2 + 2), 16);
   return crypto.subtle.verify("HMAC", key, signature, utf8(message));
 }
+
+const derivedAesKeys = new Map<string, Promise<CryptoKey>>();
+
+/** An AES-256-GCM key derived from ENCRYPTION_KEY for one purpose (HKDF-SHA256, purpose as `info`), cached. */
+function derivedAesKey(encryptionKey: string | undefined, purpose: string): Promise<CryptoKey> {
+  const cacheKey = `${purpose}\u0000${encryptionKey}`;
+  let key = derivedAesKeys.get(cacheKey);
+  if (!key) {
+    key = masterKey(encryptionKey).then(({ hkdf }) =>
+      crypto.subtle.deriveKey(
+        { name: "HKDF", hash: "SHA-256", salt: SALT, info: utf8(purpose) },
+        hkdf,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      ),
+    );
+    derivedAesKeys.set(cacheKey, key);
+  }
+  return key;
+}
+
+/**
+ * AES-GCM under the key derived for `purpose`, a random 96-bit nonce, and `context` as associated data
+ * (the ciphertext opens only with the same context): nonce ‖ ciphertext.
+ */
+export async function sealBytes(
+  encryptionKey: string | undefined,
+  purpose: string,
+  plaintext: Uint8Array<ArrayBuffer>,
+  context: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const key = await derivedAesKey(encryptionKey, purpose);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: utf8(context) },
+    key,
+    plaintext,
+  );
+  const out = new Uint8Array(iv.byteLength + sealed.byteLength);
+  out.set(iv);
+  out.set(new Uint8Array(sealed), iv.byteLength);
+  return out;
+}
+
+/** Opens what sealBytes sealed for the same purpose and context; throws on anything else. */
+export async function openBytes(
+  encryptionKey: string | undefined,
+  purpose: string,
+  sealed: Uint8Array<ArrayBuffer>,
+  context: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const key = await derivedAesKey(encryptionKey, purpose);
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: sealed.slice(0, 12), additionalData: utf8(context) },
+    key,
+    sealed.slice(12),
+  );
+  return new Uint8Array(plain);
+}

@@ -131,8 +131,8 @@ describe("with the sandbox off", () => {
     expect(q.get("scope")).toBe("tweet.read users.read");
     expect(q.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get("code_challenge_method")).toBe("S256");
-    // The service's own state, not the application's.
-    expect(q.get("state")).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    // The service's own state, not the application's: the signed flow id and the flow's secret.
+    expect(q.get("state")).toMatch(/^[A-Za-z0-9_-]{44}\.[A-Za-z0-9_-]{43}$/);
     expect(consent.toString()).not.toContain("app-state");
     expect(consent.toString()).not.toContain("client-secret");
 

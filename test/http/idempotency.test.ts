@@ -130,7 +130,7 @@ describe("Idempotency-Key: replays", () => {
 });
 
 describe("Idempotency-Key: cost", () => {
-  it("costs only the requests that send it: two Coordinator calls more, and a replay reads no D1", async () => {
+  it("costs only the requests that send it: the claim rides on the admission, the answer kept is one hop more", async () => {
     const t = await createTenant();
     await call("GET", "/api/v1/labels", { key: t.key }); // the key is now known to the isolate
     const body = (name: string) => ({ workspace_id: t.workspace.id, name, color: "#4F46E5" });
@@ -142,9 +142,10 @@ describe("Idempotency-Key: cost", () => {
     const keyed = serverTiming((await send()).headers);
     const replay = serverTiming((await send()).headers);
     expect(keyed.dbTrips).toBe(plain.dbTrips);
-    // The claim after the admission (the reads no longer overlap the gate), then the answer kept.
-    expect(keyed.hops).toBe(plain.hops + 3);
-    expect(replay).toMatchObject({ dbTrips: 0, hops: 2, gateCalls: 1 });
+    // The claim in the admission call (the reads still overlap it), then the answer kept.
+    expect(keyed.hops).toBe(plain.hops + 1);
+    // The admission and claim, the reads alongside; nothing written.
+    expect(replay).toMatchObject({ dbTrips: 1, hops: 1, gateCalls: 1 });
   });
 });
 
@@ -347,20 +348,52 @@ describe("Idempotency-Key: the Coordinator's records", () => {
     expect(await userInstance(userId).releaseIdempotent("k", first.token)).toBe(true);
     const second = await begin(userId, "k", "f2", now + 2);
     if (second.kind !== "proceed") throw new Error(`expected proceed, got ${second.kind}`);
-    // Only the request holding the key finishes it.
-    const answer = { status: 201, body: '{"id":1}', headers: { "content-type": "application/json" } };
+    // Only the request holding the key finishes it. The answer arrives sealed (src/http/idempotency.ts).
+    const answer = { status: 201, sealed: new Uint8Array([1, 2, 3]).buffer };
     expect(await userInstance(userId).finishIdempotent({ key: "k", token: first.token, ...answer })).toBe(
       false,
     );
     expect(await userInstance(userId).finishIdempotent({ key: "k", token: second.token, ...answer })).toBe(
       true,
     );
-    expect(await begin(userId, "k", "f2", now + 3)).toEqual({ kind: "replay", ...answer });
+    const replay = await begin(userId, "k", "f2", now + 3);
+    if (replay.kind !== "replay") throw new Error(`expected replay, got ${replay.kind}`);
+    expect(replay.status).toBe(201);
+    expect([...new Uint8Array(replay.sealed)]).toEqual([1, 2, 3]);
+
+    // A success whose answer was too large to keep is recorded without it: a repeat learns so.
+    const big = await begin(userId, "big", "f", now);
+    if (big.kind !== "proceed") throw new Error(`expected proceed, got ${big.kind}`);
+    expect(await userInstance(userId).finishIdempotent({ key: "big", token: big.token, status: 201 })).toBe(
+      true,
+    );
+    expect(await begin(userId, "big", "f", now + 1)).toEqual({ kind: "unreplayable", status: 201 });
 
     // A request that never finished holds its key only for the lease.
     expect((await begin(userId, "lost", "f", now)).kind).toBe("proceed");
     expect((await begin(userId, "lost", "f", now + IN_FLIGHT_LEASE_MS - 1)).kind).toBe("in_flight");
     expect((await begin(userId, "lost", "f", now + IN_FLIGHT_LEASE_MS)).kind).toBe("proceed");
+  });
+
+  it("erases the plain-text answers of a table written before answers were sealed: a repeat gets no replay, and no second run", async () => {
+    const userId = 4_000_000 + Math.floor(Math.random() * 1_000_000);
+    const now = Date.now();
+    await runInDurableObject(userInstance(userId), (_, state) => {
+      // The table as it was: the answer's body and headers in plain text.
+      state.storage.sql.exec(`CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL,
+        request TEXT NOT NULL, state TEXT NOT NULL, token TEXT NOT NULL, status INTEGER, body TEXT,
+        headers TEXT, created_at INTEGER NOT NULL, started_at INTEGER NOT NULL)`);
+      state.storage.sql.exec(
+        "INSERT INTO idempotency VALUES ('old', 'f', 'POST /unit', 'done', 't', 201, '{\"secret\":\"whsec_x\"}', '{}', ?, ?)",
+        now,
+        now,
+      );
+    });
+    expect(await begin(userId, "old", "f", now + 1)).toEqual({ kind: "unreplayable", status: 201 });
+    const rows = await runInDurableObject(userInstance(userId), (_, state) =>
+      state.storage.sql.exec("SELECT body, headers, sealed FROM idempotency").toArray(),
+    );
+    expect(rows).toEqual([{ body: null, headers: null, sealed: null }]);
   });
 
   it("deletes expired records in the alarm and sets it again for the oldest left", async () => {

@@ -5,7 +5,7 @@
 
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp, createSession, flowIdOf, runFlow, SESSIONS } from "../delegation/support";
+import { createApp, createSession, locationOf, runFlow, SESSIONS } from "../delegation/support";
 import { admin, call, ORIGIN } from "../support/client";
 
 const setOrigins = (keyId: number, callback_origins: string[]) =>
@@ -72,9 +72,10 @@ describe("the delegation callback checks the flow's secret first", () => {
     const app = await createApp();
     const state = `app-state-${crypto.randomUUID()}`;
     const authorizeUrl = await createSession(app, { state });
-    await runFlow(authorizeUrl);
-    const id = flowIdOf(authorizeUrl);
-    const forged = `${ORIGIN}/api/oauth/delegate/callback?state=${id}.${"A".repeat(43)}&code=x`;
+    const { steps } = await runFlow(authorizeUrl);
+    // The flow's genuine (signed) id, with a secret of the caller's own.
+    const signedId = new URL(locationOf(steps.decision)).searchParams.get("state")!.split(".")[0];
+    const forged = `${ORIGIN}/api/oauth/delegate/callback?state=${signedId}.${"A".repeat(43)}&code=x`;
     const res = await exports.default.fetch(forged, { redirect: "manual" });
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
