@@ -1,6 +1,7 @@
 // Builds a PlatformAdapter from a PlatformSpec: the OAuth plumbing every platform shares, written once.
 import { toBase64Url, utf8 } from "../lib/encoding";
 import { type CallOptions, callPlatform } from "./call";
+import { child, text } from "./json";
 import {
   type Credentials,
   type Endpoints,
@@ -29,20 +30,7 @@ export async function pkceChallenge(verifier: string): Promise<string> {
   return toBase64Url(await crypto.subtle.digest("SHA-256", utf8(verifier)));
 }
 
-/** A string (or a number, as some platforms send ids) at `key` of an object, else undefined. */
-export function text(value: unknown, key: string): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const field = (value as Record<string, unknown>)[key];
-  if (typeof field === "string" && field !== "") return field;
-  if (typeof field === "number" && Number.isFinite(field)) return String(field);
-  return undefined;
-}
-
-/** The object at `key` of an object, else undefined. */
-export function child(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null) return undefined;
-  return (value as Record<string, unknown>)[key];
-}
+export { child, text } from "./json";
 
 /** The OAuth steps log their failures: they name the step and the status, never the platform's text. */
 const OAUTH_CALL: CallOptions = { quoteErrors: false };

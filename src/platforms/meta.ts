@@ -3,10 +3,12 @@
 // one way of saying when a throttled app may call again (the usage headers), form-encoded POST bodies,
 // cursor paging and the same summary counts. developers.facebook.com › Graph API › Overview › Handling
 // Errors; Rate Limiting; Instagram Platform › Error Codes.
+
 import type { z } from "zod";
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
 import { accessTokenOf } from "./answers";
 import { type CallOptions, platformCall, platformMessage } from "./call";
+import { withEngagement } from "./metrics";
 import { type Fetch, PlatformError, type PostMetrics } from "./types";
 
 /** The Graph API version every Meta call names. */
@@ -256,9 +258,7 @@ export function postMetrics(counts: Partial<Omit<PostMetrics, "engagement_rate">
     quotes: metric(counts.quotes),
     saves: metric(counts.saves),
   };
-  const engaged = m.likes + m.comments + m.shares + m.quotes + m.saves;
-  const engagement_rate = m.impressions === 0 ? 0 : Math.round((engaged / m.impressions) * 10_000) / 100;
-  return { ...m, engagement_rate };
+  return withEngagement(m);
 }
 
 /** The same text, as platforms trim what they keep. */

@@ -5,6 +5,7 @@
 // posts only. A read LinkedIn refuses with 403 (a permission the app lacks, or a page role that may not
 // read statistics) counts as unavailable: its metrics are 0, its comments none.
 
+import { withEngagement } from "../metrics";
 import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
 import { API, authorOf, isAccessDenied, isOrganization, type LinkedInApi, restli, tokenOf } from "./api";
 import { listComments, toPlatformComment } from "./comments";
@@ -13,13 +14,6 @@ import { expect, memberAnalytics, shareStatistics, socialMetadata } from "./sche
 type Counts = Omit<PostMetrics, "engagement_rate">;
 
 const ZERO: Counts = { comments: 0, likes: 0, shares: 0, impressions: 0, quotes: 0, saves: 0 };
-
-/** (likes + comments + shares + quotes + saves) / impressions, in percent, two decimals; 0 unseen. */
-export function withEngagement(counts: Counts): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
 
 /** The call's answer, or `fallback` when LinkedIn refuses this app or role the read. */
 async function unlessDenied<T>(read: () => Promise<T>, fallback: T): Promise<T> {

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
 import { callPlatform } from "../call";
-import type { PostMetrics, PublishingContext } from "../types";
+import type { PublishingContext } from "../types";
 
 export { permanent } from "../answers";
 export { expectShape };
@@ -54,9 +54,5 @@ export function pinterestApi(context: PublishingContext) {
   };
 }
 
-/** PostMetrics from the platform's counts: engagement is every interaction per impression, in percent. */
-export function withEngagement(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
+/** PostMetrics from the platform's counts (the shared formula, ../metrics.ts). */
+export { withEngagement } from "../metrics";

@@ -1,6 +1,7 @@
 // Calls to the X API v2 for an account: its token as a Bearer header (never in a URL), X's failure rules
 // (errors.ts) before the common ones, and every answer checked against its schema.
 import type { z } from "zod";
+import { accessTokenOf } from "../answers";
 import { callPlatform } from "../call";
 import { type AccountAuth, PlatformError, type PublishedPost, type PublishingContext } from "../types";
 import { classifyX } from "./errors";
@@ -29,15 +30,8 @@ export type XApi = {
   ): Promise<T>;
 };
 
-function bearer(account: AccountAuth): string {
-  if (!account.accessToken) {
-    throw new PlatformError(`${LABEL}: the account has no access token; reconnect it.`, {
-      kind: "auth",
-      code: "no_token",
-    });
-  }
-  return `Bearer ${account.accessToken}`;
-}
+/** The account's token as a Bearer header; without one, the shared `token_missing` auth failure. */
+const bearer = (account: AccountAuth) => `Bearer ${accessTokenOf(LABEL, account)}`;
 
 /**
  * The answer in the expected shape, else a PlatformError: after a POST the platform did act (it answered

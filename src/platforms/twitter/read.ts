@@ -1,6 +1,7 @@
 // Reading from X: `find` (X keeps no hidden field with a post, so an earlier attempt is recognised by
 // its text among the account's latest posts), a post's public metrics, and the replies in its
 // conversation as comments (recent search: the last 7 days only).
+import { withEngagement } from "../metrics";
 import {
   type AccountAuth,
   type FindLookup,
@@ -90,9 +91,7 @@ export async function postInsights(
   const quotes = metrics.quote_count;
   const saves = metrics.bookmark_count ?? 0;
   const impressions = metrics.impression_count ?? 0;
-  const engaged = likes + comments + shares + quotes + saves;
-  const engagement_rate = impressions > 0 ? Math.round((engaged / impressions) * 10_000) / 100 : 0;
-  return { comments, likes, shares, impressions, quotes, saves, engagement_rate };
+  return withEngagement({ comments, likes, shares, impressions, quotes, saves });
 }
 
 /**

@@ -2,10 +2,12 @@
 // zod, and Google's error reasons read once (a daily quota named in a 403 waits for midnight Pacific
 // Time, when Google resets it; a short rate limit waits a minute).
 // developers.google.com › YouTube Data API › Errors; Quota Calculator.
+
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
 import { callPlatform, rateLimitReset, statusFailure } from "../call";
-import { PlatformError, type PostMetrics, type PublishingContext } from "../types";
+import { field } from "../json";
+import { PlatformError, type PublishingContext } from "../types";
 
 export { permanent } from "../answers";
 export { expectShape };
@@ -48,9 +50,6 @@ export function secondsUntilPacificMidnight(now: number): number {
   else if (landed === 1) wait -= 3600;
   return Math.max(1, wait);
 }
-
-const field = (value: unknown, key: string | number): unknown =>
-  typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
 
 /** Google's `error.errors[0].reason` (`quotaExceeded`, `videoNotFound`, …). */
 export function reasonOf(body: unknown): string | undefined {
@@ -136,9 +135,5 @@ export function youtubeApi(context: PublishingContext) {
   };
 }
 
-/** PostMetrics from the platform's counts: engagement is every interaction per impression, in percent. */
-export function withEngagement(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
+/** PostMetrics from the platform's counts (the shared formula, ../metrics.ts). */
+export { withEngagement } from "../metrics";
