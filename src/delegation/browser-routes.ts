@@ -127,7 +127,7 @@ export const browserRouter = createRouter<DbEnv>()
       );
     }
     const { adapter } = lookup;
-    const location = adapter.authorizeUrl({
+    const location = await adapter.authorizeUrl({
       redirectUri,
       state: platformState(id, stateSecret),
       codeChallenge: adapter.pkce ? await pkceChallenge(codeVerifier) : undefined,

@@ -5,7 +5,7 @@ import type { Platform } from "../db/enums";
 import { backgroundOrigin } from "../lib/origin";
 import { createAdapter } from "./adapter";
 import { isPlatform, SPECS } from "./catalog";
-import { sandboxEndpoints, sandboxFetch, sandboxPublishing } from "./sandbox/client";
+import { sandboxDefinition, sandboxFetch } from "./sandbox/client";
 import { sandboxEnabled } from "./sandbox/enabled";
 import { sandboxClient } from "./sandbox/shapes";
 import { type Credentials, type Fetch, type PlatformAdapter, PlatformError } from "./types";
@@ -42,20 +42,15 @@ export function lookupAdapter(
     const inProcess = sandboxFetch(env, origin);
     return {
       kind: "ok",
-      adapter: createAdapter(spec, {
+      adapter: createAdapter(sandboxDefinition(env, inProcess, origin, spec), {
         credentials: sandboxClient(name),
-        endpoints: sandboxEndpoints(origin, name),
         fetch: inProcess,
-        publishing: sandboxPublishing(env, inProcess, origin, spec),
       }),
     };
   }
   const credentials = platformCredentials(env, name);
   if (!credentials) return { kind: "not_configured", label: spec.label };
-  return {
-    kind: "ok",
-    adapter: createAdapter(spec, { credentials, endpoints: spec.endpoints, fetch: fetcher }),
-  };
+  return { kind: "ok", adapter: createAdapter(spec, { credentials, fetch: fetcher }) };
 }
 
 /**

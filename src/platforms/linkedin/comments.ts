@@ -9,7 +9,8 @@ import { API, commentUrl, type LinkedInApi, restli } from "./api";
 import { comment as commentSchema, commentsPage, expect, type LinkedInComment } from "./schemas";
 
 /** LinkedIn's longest comment, in characters. */
-export const COMMENT_MAX = 1250;
+export { COMMENT_MAX } from "./rules";
+
 /** Comments read per page, and at most in all (the newest). */
 const PAGE = 50;
 export const COMMENTS_MAX = 100;

@@ -7,11 +7,12 @@
 import type { AccountAuth, DraftMedia, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { type PinterestApi, permanent, pinUrl, tokenOf } from "./api";
 import { uploadVideo } from "./media";
+import { CAROUSEL_MAX } from "./rules";
 import { pin, pinList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
 
 /** Images a carousel Pin takes at most. */
-export const CAROUSEL_MAX = 5;
+export { CAROUSEL_MAX } from "./rules";
 /** How many of the account's latest Pins `find` looks through (one page). */
 export const FIND_WINDOW = 25;
 /** The second of the video whose frame becomes the cover when no image is given for it. */

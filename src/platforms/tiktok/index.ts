@@ -4,10 +4,13 @@
 // find and insights); TikTok rotates refresh tokens on the standard refresh_token grant.
 
 import { accessToken, bearerGet, child, text } from "../adapter";
-import type { AccountAuth, PlatformSpec, Publishing, PublishingContext } from "../types";
+import { definePlatform } from "../define";
+import type { AccountAuth, Publishing, PublishingContext } from "../types";
 import { tiktokApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, tiktokPublisher } from "./publish";
 import { noReply, revokeToken, tiktokReader } from "./read";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings } from "./settings";
 
 const SCOPES = ["user.info.basic", "user.info.profile"];
 
@@ -25,7 +28,7 @@ export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DE
   };
 }
 
-export const tiktok: PlatformSpec = {
+export const tiktok = definePlatform({
   platform: "tiktok",
   label: "TikTok",
   endpoints: {
@@ -53,4 +56,20 @@ export const tiktok: PlatformSpec = {
       : null;
   },
   publishing: (context) => tiktokPublishing(context),
-};
+  hosts: { api: "https://open.tiktokapis.com", web: "https://www.tiktok.com" },
+  capabilities: {
+    text: false,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "none",
+    stories: false,
+    replies: false,
+    comments: false,
+    insights: true,
+  },
+  settings,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

@@ -1,9 +1,12 @@
 // X (Twitter): OAuth 2.0 Authorization Code Flow with PKCE (required), confidential client (HTTP Basic on
 // the token endpoint), identity from GET /2/users/me. docs.x.com › OAuth 2.0 › User access token.
 // Publishing through the X API v2: publishing.ts.
+
 import { accessToken, bearerGet, child, flatIdentity, text } from "../adapter";
-import type { PlatformSpec } from "../types";
+import { definePlatform } from "../define";
 import { twitterPublishing } from "./publishing";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings } from "./settings";
 
 const SCOPES = ["tweet.read", "users.read"];
 
@@ -14,7 +17,7 @@ const SCOPES = ["tweet.read", "users.read"];
  */
 const CONNECT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
 
-export const twitter: PlatformSpec = {
+export const twitter = definePlatform({
   platform: "twitter",
   label: "X (Twitter)",
   endpoints: {
@@ -44,4 +47,20 @@ export const twitter: PlatformSpec = {
     return identity;
   },
   publishing: (context) => twitterPublishing(context),
-};
+  hosts: { api: "https://api.x.com", web: "https://x.com" },
+  capabilities: {
+    text: true,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "chain",
+    stories: false,
+    replies: true,
+    comments: true,
+    insights: true,
+  },
+  settings,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

@@ -28,7 +28,7 @@ const video = () =>
 const quick = (fetch: Fetch) =>
   createAdapter(
     { ...SPECS.threads, publishing: (context) => threadsPublishing(context, { attempts: 3, delayMs: 0 }) },
-    { credentials: CREDENTIALS, endpoints: SPECS.threads.endpoints, fetch },
+    { credentials: CREDENTIALS, fetch },
   );
 
 const form = async (request: Request) =>
@@ -64,9 +64,9 @@ function expectStatus(request: Request, containerId: string) {
 }
 
 describe("threads connect and tokens", () => {
-  it("asks a connect for publishing, insights and replies", () => {
+  it("asks a connect for publishing, insights and replies", async () => {
     const url = new URL(
-      adapterFor("threads", replay().fetch).authorizeUrl({
+      await adapterFor("threads", replay().fetch).authorizeUrl({
         redirectUri: "https://api.example.test/api/oauth/delegate/callback",
         state: "s",
         purpose: "connect",
