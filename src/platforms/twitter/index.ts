@@ -4,6 +4,7 @@
 
 import { accessToken, bearerGet, child, flatIdentity, text } from "../adapter";
 import { definePlatform } from "../define";
+import { HOSTS } from "./api";
 import { twitterPublishing } from "./publishing";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings } from "./settings";
@@ -21,9 +22,9 @@ export const twitter = definePlatform({
   platform: "twitter",
   label: "X (Twitter)",
   endpoints: {
-    authorize: "https://x.com/i/oauth2/authorize",
-    token: "https://api.x.com/2/oauth2/token",
-    identity: "https://api.x.com/2/users/me",
+    authorize: `${HOSTS.web}/i/oauth2/authorize`,
+    token: `${HOSTS.api}/2/oauth2/token`,
+    identity: `${HOSTS.api}/2/users/me`,
   },
   scopes: SCOPES,
   connect: { scopes: CONNECT_SCOPES },
@@ -47,7 +48,7 @@ export const twitter = definePlatform({
     return identity;
   },
   publishing: (context) => twitterPublishing(context),
-  hosts: { api: "https://api.x.com", web: "https://x.com" },
+  hosts: HOSTS,
   capabilities: {
     text: true,
     images: true,

@@ -2,7 +2,7 @@
 // bytes in bounded chunks streamed from R2 by range (never a whole video in memory), finalize, then wait
 // for X's processing of videos and GIFs with a bounded number of status polls.
 import { type AccountAuth, type DraftItem, type DraftMedia, PlatformError } from "../types";
-import { API, LABEL, type XApi } from "./api";
+import { LABEL, type XApi } from "./api";
 import { MAX_MEDIA_PER_POST, SIZE_LIMITS } from "./rules";
 import { appended, mediaUpload, type ProcessingInfo } from "./schemas";
 
@@ -83,7 +83,7 @@ export async function uploadMedia(
   media: DraftMedia,
   sleep: Sleep,
 ): Promise<string> {
-  const base = `${API}/media/upload`;
+  const base = api.url("/media/upload");
   const started = await api.post(
     account,
     `${LABEL} media upload (initialize)`,
@@ -142,7 +142,7 @@ async function processed(
     const status = await api.get(
       account,
       `${LABEL} media upload (status)`,
-      `${API}/media/upload?${new URLSearchParams({ command: "STATUS", media_id: id })}`,
+      api.url("/media/upload", { command: "STATUS", media_id: id }),
       mediaUpload,
     );
     info = status.data.processing_info;

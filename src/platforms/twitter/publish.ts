@@ -10,7 +10,7 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { API, LABEL, publishedAs, type XApi } from "./api";
+import { LABEL, publishedAs, type XApi } from "./api";
 import { checkMedia, type Sleep, uploadMedia } from "./media";
 import { createdPost } from "./schemas";
 import { settings as settingsSchema } from "./settings";
@@ -61,7 +61,7 @@ export function postBody(
 }
 
 const createPost = async (api: XApi, account: AccountAuth, what: string, body: object) =>
-  (await api.post(account, what, `${API}/tweets`, body, createdPost)).data.id;
+  (await api.post(account, what, api.url("/tweets"), body, createdPost)).data.id;
 
 /**
  * Once the first post exists, a later item's failure must not lead to the thread being published again:
