@@ -1,7 +1,7 @@
-// What the Facebook Pages, Instagram and Threads adapters share: all are Meta Graph APIs, with one error format
-// (`{error: {code, error_subcode, is_transient, message}}`, mostly under HTTP 400 whatever the cause),
-// one way of saying when a throttled app may call again (the usage headers), form-encoded POST bodies,
-// cursor paging and the same summary counts. developers.facebook.com › Graph API › Overview › Handling
+// What the Facebook Pages, Instagram and Threads adapters share: all are Meta Graph APIs, with one error
+// format (`{error: {code, error_subcode, is_transient, message}}`, mostly under HTTP 400 whatever the
+// cause), one way of saying when a throttled app may call again (the usage headers), form-encoded POST
+// bodies, cursor paging and the same summary counts. developers.facebook.com › Graph API › Overview › Handling
 // Errors; Rate Limiting; Instagram Platform › Error Codes.
 
 import type { z } from "zod";

@@ -9,7 +9,7 @@
 import { accessToken, bearerGet, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
 import type { Publishing, PublishingContext } from "../types";
-import { pinterestApi } from "./api";
+import { HOSTS, pinterestApi } from "./api";
 import { pinComments, pinInsights, refuseReply } from "./insights";
 import { findPin, publishPin } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -47,7 +47,7 @@ export const pinterest = definePlatform({
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
   parseIdentity: flatIdentity("id", "username"),
-  hosts: { api: "https://api.pinterest.com", web: "https://www.pinterest.com" },
+  hosts: HOSTS,
   capabilities: {
     text: false,
     images: true,
