@@ -9,7 +9,7 @@ import { accessToken, bearerGet, child, text } from "../adapter";
 import { definePlatform } from "../define";
 import type { Identity, Publishing, PublishingContext } from "../types";
 import { listChannels, revokeGrant } from "./account";
-import { youtubeApi } from "./api";
+import { HOSTS, youtubeApi } from "./api";
 import { postComment, videoComments, videoInsights } from "./engage";
 import { findPublished, publishVideo } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -76,11 +76,7 @@ export const youtube = definePlatform({
     if (avatar) identity.avatar = avatar;
     return identity;
   },
-  hosts: {
-    api: "https://www.googleapis.com",
-    oauth: "https://oauth2.googleapis.com",
-    accounts: "https://accounts.google.com",
-  },
+  hosts: HOSTS,
   capabilities: {
     text: false,
     images: false,
