@@ -4,15 +4,16 @@
 // into the engine's failure kinds by the classifier Facebook and Instagram share (../meta.ts).
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
-import { callPlatform } from "../call";
+import { platformClient } from "../client";
 import { metaFailure as sharedMetaFailure } from "../meta";
-import type { Fetch, PlatformError } from "../types";
+import type { PlatformError, PublishingContext } from "../types";
 
 export { expectShape };
 
 export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("Threads", account);
 
-export const GRAPH = "https://graph.threads.net/v1.0";
+/** Threads' hosts: the Graph API (under /v1.0; tokens at /oauth) and the consent page. */
+export const HOSTS = { graph: "https://graph.threads.net", web: "https://threads.com" } as const;
 /** The profile a post's handle points to when the API withholds a permalink. */
 export const PROFILE = "https://www.threads.com/@";
 
@@ -31,38 +32,25 @@ export type ThreadsApi = {
   post<T>(what: string, path: string, form: Record<string, string>, schema: z.ZodType<T>): Promise<T>;
 };
 
-/** The Graph API acting with `token`. */
-export function threadsApi(fetcher: Fetch, token: string): ThreadsApi {
+/** The Graph API acting with `token`, through the shared client: every URL from the context's hosts. */
+export function threadsApi(context: Pick<PublishingContext, "fetch" | "hosts">, token: string): ThreadsApi {
+  const client = platformClient(context, HOSTS);
   const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
   return {
     async get(what, path, query, schema) {
       const label = `Threads ${what}`;
-      const url = `${GRAPH}/${path}?${new URLSearchParams(query)}`;
-      const body = await callPlatform(
-        fetcher,
-        label,
-        url,
-        { method: "GET", headers },
-        {
-          classify: metaFailure(label),
-        },
-      );
-      return expectShape(schema, body, label, false);
+      const url = client.url("graph", `/v1.0/${path}`, query);
+      return client.json(label, url, { method: "GET", headers }, schema, { classify: metaFailure(label) });
     },
     async post(what, path, form, schema) {
       const label = `Threads ${what}`;
-      const body = await callPlatform(
-        fetcher,
-        label,
-        `${GRAPH}/${path}`,
-        {
-          method: "POST",
-          headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams(form),
-        },
-        { classify: metaFailure(label) },
-      );
-      return expectShape(schema, body, label, true);
+      const init = {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form),
+      };
+      const url = client.url("graph", `/v1.0/${path}`);
+      return client.json(label, url, init, schema, { classify: metaFailure(label) });
     },
   };
 }

@@ -9,7 +9,7 @@
 import { accessToken, bearerGet, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
 import type { AccountAuth, Publishing, PublishingContext } from "../types";
-import { threadsApi, tokenOf } from "./api";
+import { HOSTS, threadsApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, threadsPublisher } from "./publish";
 import { threadsReader } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -18,7 +18,7 @@ import { exchangeForLongLived, refreshLongLived } from "./tokens";
 
 /** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
 export function threadsPublishing(context: PublishingContext, pacing: Pacing = DEFAULT_PACING): Publishing {
-  const api = (account: AccountAuth) => threadsApi(context.fetch, tokenOf(account));
+  const api = (account: AccountAuth) => threadsApi(context, tokenOf(account));
   return {
     publish: async (account, draft) => threadsPublisher(api(account), pacing).publish(account, draft),
     reply: async (account, postId, text) =>
@@ -58,7 +58,7 @@ export const threads = definePlatform({
   connectToken: exchangeForLongLived,
   refresh: refreshLongLived,
   publishing: (context) => threadsPublishing(context),
-  hosts: { graph: "https://graph.threads.net", web: "https://threads.com" },
+  hosts: HOSTS,
   capabilities: {
     text: true,
     images: true,
