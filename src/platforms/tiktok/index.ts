@@ -6,7 +6,7 @@
 import { accessToken, bearerGet, child, text } from "../adapter";
 import { definePlatform } from "../define";
 import type { AccountAuth, Publishing, PublishingContext } from "../types";
-import { tiktokApi, tokenOf } from "./api";
+import { HOSTS, tiktokApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, tiktokPublisher } from "./publish";
 import { noReply, revokeToken, tiktokReader } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -16,7 +16,7 @@ const SCOPES = ["user.info.basic", "user.info.profile"];
 
 /** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
 export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DEFAULT_PACING): Publishing {
-  const api = (account: AccountAuth) => tiktokApi(context.fetch, tokenOf(account));
+  const api = (account: AccountAuth) => tiktokApi(context, tokenOf(account));
   return {
     publish: async (account, draft) =>
       tiktokPublisher(api(account), context.fetch, pacing).publish(account, draft),
@@ -56,7 +56,7 @@ export const tiktok = definePlatform({
       : null;
   },
   publishing: (context) => tiktokPublishing(context),
-  hosts: { api: "https://open.tiktokapis.com", web: "https://www.tiktok.com" },
+  hosts: HOSTS,
   capabilities: {
     text: false,
     images: true,

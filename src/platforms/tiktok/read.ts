@@ -5,6 +5,7 @@
 // developers.tiktok.com › Display API (List Videos, Query Videos); Login Kit › Revoke a User Access Token.
 
 import { callPlatform } from "../call";
+import { platformClient } from "../client";
 import { withEngagement } from "../metrics";
 import {
   type AccountAuth,
@@ -14,7 +15,7 @@ import {
   type PublishedPost,
   type PublishingContext,
 } from "../types";
-import { API, postUrl, type TiktokApi, tiktokFailure, tokenOf } from "./api";
+import { HOSTS, postUrl, type TiktokApi, tiktokFailure, tokenOf } from "./api";
 import { videoList } from "./schemas";
 
 /** The Display API keeps at most 150 characters of a title or description. */
@@ -82,7 +83,7 @@ export async function revokeToken(context: PublishingContext, account: AccountAu
   await callPlatform(
     context.fetch,
     what,
-    `${API}/oauth/revoke/`,
+    platformClient(context, HOSTS).url("api", "/v2/oauth/revoke/"),
     {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
