@@ -30,6 +30,10 @@ export type PlatformClient = {
   ): Promise<T>;
 };
 
+/** The base URL of `host`: the context's where it brings one, else the platform's own. */
+export const baseOf = (context: Pick<PublishingContext, "hosts">, hosts: Hosts, host: string): string =>
+  context.hosts?.[host] ?? hosts[host] ?? "";
+
 /** The client of a platform whose real hosts are `hosts`, for one adapter's context. */
 export function platformClient(
   context: Pick<PublishingContext, "fetch" | "hosts">,

@@ -6,7 +6,7 @@
 
 import type { z } from "zod";
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
-import { accessTokenOf } from "./answers";
+import { accessTokenOf, expectShape } from "./answers";
 import { type CallOptions, platformCall, platformMessage } from "./call";
 import { withEngagement } from "./metrics";
 import { type Fetch, PlatformError, type PostMetrics } from "./types";
@@ -143,14 +143,8 @@ export function graphForm(params: GraphParams): URLSearchParams {
 }
 
 /** The answer in the expected shape; else unknown after a POST (it was accepted), transient after a GET. */
-export function shaped<T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST"): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: method === "POST" ? "unknown_outcome" : "transient",
-    code: "invalid_response",
-  });
-}
+export const shaped = <T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST"): T =>
+  expectShape(schema, body, what, method === "POST");
 
 export type Graph = {
   get<T>(what: string, path: string, query: Record<string, string>, schema: z.ZodType<T>): Promise<T>;

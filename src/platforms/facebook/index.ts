@@ -13,7 +13,7 @@
 import { accessToken, bearer, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
 import { appSecretProof } from "../meta";
-import { GRAPH } from "./api";
+import { GRAPH, HOSTS } from "./api";
 import { longLivedUserToken } from "./channels";
 import { facebookPublishing } from "./publishing";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -55,12 +55,7 @@ export const facebook = definePlatform({
   parseIdentity: flatIdentity("id", "name"),
   connectToken: longLivedUserToken,
   publishing: facebookPublishing,
-  hosts: {
-    graph: "https://graph.facebook.com",
-    video: "https://graph-video.facebook.com",
-    upload: "https://rupload.facebook.com",
-    web: "https://www.facebook.com",
-  },
+  hosts: HOSTS,
   capabilities: {
     text: true,
     images: true,

@@ -11,6 +11,7 @@
 
 import { accessToken, bearerGet, child, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
+import { HOSTS } from "./api";
 import { instagramPublishing } from "./publishing";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings } from "./settings";
@@ -48,11 +49,7 @@ export const instagram = definePlatform({
   connectToken: longLivedInstagramToken,
   refresh: refreshInstagramToken,
   publishing: (context) => instagramPublishing(context),
-  hosts: {
-    graph: "https://graph.instagram.com",
-    api: "https://api.instagram.com",
-    web: "https://www.instagram.com",
-  },
+  hosts: HOSTS,
   capabilities: {
     text: false,
     images: true,
