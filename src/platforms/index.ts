@@ -55,7 +55,8 @@ export function lookupAdapter(
   }
   const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
-  return { kind: "ok", adapter: createAdapter(spec, { credentials, fetch: fetcher }) };
+  // The platform's real hosts; an emulator would pass everyHostAt(spec.hosts, `${origin}/sandbox/${name}`).
+  return { kind: "ok", adapter: createAdapter(spec, { credentials, fetch: fetcher, hosts: spec.hosts }) };
 }
 
 /**
