@@ -11,7 +11,7 @@ import { accessToken, bearerGet, flatIdentity, text } from "../adapter";
 import { callPlatform } from "../call";
 import { definePlatform } from "../define";
 import type { Publishing, PublishingContext } from "../types";
-import { linkedinApi } from "./api";
+import { HOSTS, linkedinApi } from "./api";
 import { channels } from "./channels";
 import { comments, insights } from "./insights";
 import type { MediaOptions } from "./media";
@@ -90,7 +90,7 @@ export const linkedin = definePlatform({
     return { ...identity, ...(name ? { name } : {}), ...(picture ? { avatar: picture } : {}) };
   },
   publishing: (context) => linkedinPublishing(context),
-  hosts: { api: "https://api.linkedin.com", web: "https://www.linkedin.com" },
+  hosts: HOSTS,
   capabilities: {
     text: true,
     images: true,

@@ -7,7 +7,7 @@
 
 import { withEngagement } from "../metrics";
 import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
-import { API, authorOf, isAccessDenied, isOrganization, type LinkedInApi, restli, tokenOf } from "./api";
+import { authorOf, isAccessDenied, isOrganization, type LinkedInApi, restli, tokenOf } from "./api";
 import { listComments, toPlatformComment } from "./comments";
 import { expect, memberAnalytics, shareStatistics, socialMetadata } from "./schemas";
 
@@ -28,11 +28,11 @@ async function unlessDenied<T>(read: () => Promise<T>, fallback: T): Promise<T> 
 async function organizationCounts(api: LinkedInApi, token: string, author: string, post: string) {
   const list = post.startsWith("urn:li:ugcPost:") ? "ugcPosts" : "shares";
   const statsUrl =
-    `${API}/organizationalEntityShareStatistics?q=organizationalEntity` +
+    `${api.rest}/organizationalEntityShareStatistics?q=organizationalEntity` +
     `&organizationalEntity=${restli(author)}&${list}=List(${restli(post)})`;
   const [social, stats] = await Promise.all([
     unlessDenied(async () => {
-      const body = await api.get("social metadata", `${API}/socialMetadata/${restli(post)}`, token);
+      const body = await api.get("social metadata", `${api.rest}/socialMetadata/${restli(post)}`, token);
       return expect(socialMetadata, body, "social metadata", "transient");
     }, null),
     unlessDenied(async () => {
@@ -60,7 +60,7 @@ async function memberCounts(api: LinkedInApi, token: string, post: string) {
   const metric = (queryType: string) =>
     unlessDenied(async () => {
       const url =
-        `${API}/memberCreatorPostAnalytics?q=entity&entity=${entityOf(post)}` +
+        `${api.rest}/memberCreatorPostAnalytics?q=entity&entity=${entityOf(post)}` +
         `&queryType=${queryType}&aggregation=TOTAL`;
       const body = await api.get(`post analytics (${queryType})`, url, token);
       const answer = expect(memberAnalytics, body, "post analytics", "transient");
