@@ -196,6 +196,40 @@ describe("the bases of the eight platforms", () => {
     expect(pins.requests[0]!.url.startsWith(`${pinBase}/`)).toBe(true);
   });
 
+  it("point the OAuth calls, the reads and the publishing of all eight elsewhere", async () => {
+    for (const [name, definition] of Object.entries(SPECS)) {
+      const base = `https://svc.test/sandbox/${name}`;
+      const requests: string[] = [];
+      const fetch = async (input: RequestInfo | URL) => {
+        requests.push(String(input instanceof Request ? input.url : input));
+        return json({ error: { message: "down" } }, 503);
+      };
+      const adapter = createAdapter(definition, {
+        credentials: CREDENTIALS,
+        fetch,
+        hosts: everyHostAt(definition.hosts, base),
+      });
+      const consent = await adapter.authorizeUrl({
+        redirectUri: "https://svc.test/cb",
+        state: "s",
+        codeChallenge: "c",
+        purpose: "connect",
+      });
+      expect(consent.startsWith(`${base}/`), name).toBe(true);
+      const owner = { ...account, platformUserId: "1" };
+      await adapter
+        .exchangeCode({ code: "c", redirectUri: "https://svc.test/cb", codeVerifier: "v" })
+        .catch(() => null);
+      await adapter.insights(owner, "1").catch(() => null);
+      await adapter.publish(owner, { ...draft, settings: { board_id: "b" } }).catch(() => null);
+      expect(requests.length, name).toBeGreaterThan(1);
+      expect(
+        requests.filter((url) => !url.startsWith(`${base}/`)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
   it("are declared by every platform, and every platform has a check", () => {
     for (const definition of Object.values(SPECS)) {
       expect(Object.keys(definition.hosts).length).toBeGreaterThan(0);
