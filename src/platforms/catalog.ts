@@ -12,7 +12,8 @@ import { tiktok } from "./tiktok";
 import { twitter } from "./twitter";
 import { youtube } from "./youtube";
 
-export const SPECS: Record<Platform, PlatformDefinition> = {
+/** Every platform's definition, by name: adding a platform is one line here (docs/contributing.md). */
+export const DEFINITIONS = {
   tiktok,
   instagram,
   twitter,
@@ -21,7 +22,9 @@ export const SPECS: Record<Platform, PlatformDefinition> = {
   facebook,
   pinterest,
   threads,
-};
+} satisfies Record<Platform, PlatformDefinition>;
+
+export const SPECS: Record<Platform, PlatformDefinition> = DEFINITIONS;
 
 export const isPlatform = (name: string): name is Platform => Object.hasOwn(SPECS, name);
 

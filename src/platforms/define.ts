@@ -38,6 +38,8 @@ export type PlatformDefinition = PlatformSpec & {
   capabilities: Capabilities;
   /** The request schema of `settings.<platform>` (strict, every key defaulted). */
   settings: z.ZodType;
+  /** The complete settings object a row of the platform renders (every key present), for the API doc. */
+  settingsShape: z.ZodType;
   /** Characters per post (each item of a thread is one post or comment there). */
   textLimit: number;
   /** The media rules its check applies (src/platforms/rules.ts). */

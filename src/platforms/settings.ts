@@ -5,25 +5,32 @@
 // reference cannot drift from the validator.
 import { z } from "zod";
 import { PLATFORMS, type Platform } from "../db/enums";
-import { settings as facebookSettings, settingsShape as facebookShape } from "./facebook/settings";
-import { settings as instagramSettings, settingsShape as instagramShape } from "./instagram/settings";
-import { settings as linkedinSettings, settingsShape as linkedinShape } from "./linkedin/settings";
-import { settings as pinterestSettings, settingsShape as pinterestShape } from "./pinterest/settings";
-import { settings as threadsSettings, settingsShape as threadsShape } from "./threads/settings";
-import { settings as tiktokSettings, settingsShape as tiktokShape } from "./tiktok/settings";
-import { settings as twitterSettings, settingsShape as twitterShape } from "./twitter/settings";
-import { settings as youtubeSettings, settingsShape as youtubeShape } from "./youtube/settings";
+import { DEFINITIONS } from "./catalog";
 
-export const PLATFORM_SETTINGS = {
-  twitter: twitterSettings,
-  tiktok: tiktokSettings,
-  youtube: youtubeSettings,
-  pinterest: pinterestSettings,
-  instagram: instagramSettings,
-  facebook: facebookSettings,
-  linkedin: linkedinSettings,
-  threads: threadsSettings,
-} satisfies Record<Platform, z.ZodType>;
+type Definitions = typeof DEFINITIONS;
+
+/**
+ * The order of the platforms' keys in `settings` (and so of the request schema's properties and of its
+ * errors), as the API has always had it; a platform not named here follows, in the registry's order.
+ */
+const KEY_ORDER: readonly string[] = [
+  "twitter",
+  "tiktok",
+  "youtube",
+  "pinterest",
+  "instagram",
+  "facebook",
+  "linkedin",
+  "threads",
+];
+const ORDERED = [...new Set([...KEY_ORDER, ...PLATFORMS])].filter((p): p is Platform =>
+  (PLATFORMS as readonly string[]).includes(p),
+);
+
+/** Each platform's request schema of `settings.<platform>`, from its definition. */
+export const PLATFORM_SETTINGS = Object.fromEntries(ORDERED.map((p) => [p, DEFINITIONS[p].settings])) as {
+  [P in Platform]: Definitions[P]["settings"];
+};
 
 export type PlatformSettings = { [P in Platform]: z.output<(typeof PLATFORM_SETTINGS)[P]> };
 
@@ -37,16 +44,9 @@ export const settingsInput = z
   .strict();
 
 /** The complete settings object of a platform row, as answers render it: every key present. */
-const SETTINGS_SCHEMAS = {
-  twitter: twitterShape,
-  tiktok: tiktokShape,
-  youtube: youtubeShape,
-  pinterest: pinterestShape,
-  instagram: instagramShape,
-  facebook: facebookShape,
-  linkedin: linkedinShape,
-  threads: threadsShape,
-} satisfies Record<Platform, z.ZodType>;
+const SETTINGS_SCHEMAS = Object.fromEntries(ORDERED.map((p) => [p, DEFINITIONS[p].settingsShape])) as {
+  [P in Platform]: Definitions[P]["settingsShape"];
+};
 
 // Compile-time proof that each documented shape is exactly what its request schema produces.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

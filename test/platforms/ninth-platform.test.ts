@@ -52,6 +52,7 @@ const bluesky = definePlatform({
     insights: true,
   },
   settings: z.object({}).strict(),
+  settingsShape: z.strictObject({}),
   textLimit: 300,
   media: MEDIA,
   check: defineCheck({ platform: "bluesky", textLimit: 300, media: MEDIA }),

@@ -17,7 +17,7 @@ import { GRAPH, HOSTS } from "./api";
 import { longLivedUserToken } from "./channels";
 import { facebookPublishing } from "./publishing";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 
 export const facebook = definePlatform({
   platform: "facebook",
@@ -68,6 +68,7 @@ export const facebook = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,

@@ -14,7 +14,7 @@ import { definePlatform } from "../define";
 import { HOSTS } from "./api";
 import { instagramPublishing } from "./publishing";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 import { longLivedInstagramToken, refreshInstagramToken } from "./token";
 
 export const instagram = definePlatform({
@@ -62,6 +62,7 @@ export const instagram = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,

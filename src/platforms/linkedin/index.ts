@@ -17,7 +17,7 @@ import { comments, insights } from "./insights";
 import type { MediaOptions } from "./media";
 import { find, publish, reply } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 
 export const REVOKE_URL = "https://www.linkedin.com/oauth/v2/revoke";
 
@@ -103,6 +103,7 @@ export const linkedin = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,

@@ -13,7 +13,7 @@ import { HOSTS, pinterestApi } from "./api";
 import { pinComments, pinInsights, refuseReply } from "./insights";
 import { findPin, publishPin } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 
 const CONNECT_SCOPES = ["boards:read", "boards:write", "pins:read", "pins:write", "user_accounts:read"];
 
@@ -60,6 +60,7 @@ export const pinterest = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,

@@ -13,7 +13,7 @@ import { HOSTS, threadsApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, threadsPublisher } from "./publish";
 import { threadsReader } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 import { exchangeForLongLived, refreshLongLived } from "./tokens";
 
 /** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
@@ -71,6 +71,7 @@ export const threads = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,

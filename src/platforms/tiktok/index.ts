@@ -10,7 +10,7 @@ import { HOSTS, tiktokApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, tiktokPublisher } from "./publish";
 import { noReply, revokeToken, tiktokReader } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 
 const SCOPES = ["user.info.basic", "user.info.profile"];
 
@@ -69,6 +69,7 @@ export const tiktok = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,

@@ -7,7 +7,7 @@ import { definePlatform } from "../define";
 import { HOSTS } from "./api";
 import { twitterPublishing } from "./publishing";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 
 const SCOPES = ["tweet.read", "users.read"];
 
@@ -61,6 +61,7 @@ export const twitter = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,

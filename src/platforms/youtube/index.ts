@@ -13,7 +13,7 @@ import { HOSTS, youtubeApi } from "./api";
 import { postComment, videoComments, videoInsights } from "./engage";
 import { findPublished, publishVideo } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
-import { settings } from "./settings";
+import { settings, settingsShape } from "./settings";
 
 const SCOPES = ["https://www.googleapis.com/auth/youtube.readonly"];
 const CONNECT_SCOPES = [
@@ -89,6 +89,7 @@ export const youtube = definePlatform({
     insights: true,
   },
   settings,
+  settingsShape,
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,
