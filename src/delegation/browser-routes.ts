@@ -132,7 +132,7 @@ export const browserRouter = createRouter<DbEnv>()
       );
     }
     const { adapter } = lookup;
-    const location = adapter.authorizeUrl({
+    const location = await adapter.authorizeUrl({
       redirectUri,
       state: await platformState(c.env, id, stateSecret),
       codeChallenge: adapter.pkce ? await pkceChallenge(codeVerifier) : undefined,

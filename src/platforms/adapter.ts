@@ -1,6 +1,10 @@
-// Builds a PlatformAdapter from a PlatformSpec: the OAuth plumbing every platform shares, written once.
+// Builds a PlatformAdapter from a platform's definition (or a bare PlatformSpec): the OAuth plumbing every
+// platform shares, written once. What differs (the sandbox's own endpoints and publishing, a test's
+// pacing) comes in through the definition itself, never through a flag here.
 import { toBase64Url, utf8 } from "../lib/encoding";
 import { type CallOptions, callPlatform } from "./call";
+import { type Hosts, type PlatformDefinition, rebase } from "./define";
+import { child, text } from "./json";
 import {
   type Credentials,
   type Endpoints,
@@ -10,49 +14,57 @@ import {
   PlatformError,
   type PlatformSpec,
   type PlatformToken,
-  type Publishing,
+  type PublishingContext,
 } from "./types";
 
 export type { Publishing } from "./types";
 
 export type AdapterContext = {
   credentials: Credentials;
-  endpoints: Endpoints;
   fetch: Fetch;
-  /** Replaces the platform's own publishing half (the sandbox's). */
-  publishing?: Publishing;
+  /**
+   * The base URL of each of the platform's hosts (default: the real ones it declares). Every call the
+   * adapter makes, OAuth and publishing, is built from them.
+   */
+  hosts?: Hosts;
   now?: () => number;
 };
+
+/** What createAdapter builds from: a spec, with the hosts and the authorize step a definition adds. */
+export type AdapterSource = PlatformSpec & Partial<Pick<PlatformDefinition, "hosts" | "authorize">>;
 
 /** PKCE S256: base64url(SHA-256(verifier)), no padding (RFC 7636). */
 export async function pkceChallenge(verifier: string): Promise<string> {
   return toBase64Url(await crypto.subtle.digest("SHA-256", utf8(verifier)));
 }
 
-/** A string (or a number, as some platforms send ids) at `key` of an object, else undefined. */
-export function text(value: unknown, key: string): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const field = (value as Record<string, unknown>)[key];
-  if (typeof field === "string" && field !== "") return field;
-  if (typeof field === "number" && Number.isFinite(field)) return String(field);
-  return undefined;
-}
-
-/** The object at `key` of an object, else undefined. */
-export function child(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null) return undefined;
-  return (value as Record<string, unknown>)[key];
-}
+export { child, text } from "./json";
 
 /** The OAuth steps log their failures: they name the step and the status, never the platform's text. */
 const OAUTH_CALL: CallOptions = { quoteErrors: false };
 
-export function createAdapter(spec: PlatformSpec, context: AdapterContext): PlatformAdapter {
-  const { credentials, endpoints, fetch: fetcher } = context;
-  const platformContext = { fetch: fetcher, credentials, now: context.now ?? (() => Date.now()) };
-  // The sandbox brings its own publishing and token handling; a real platform uses its spec's.
-  const real = context.publishing === undefined;
-  const publishing = context.publishing ?? spec.publishing(platformContext);
+export function createAdapter(spec: AdapterSource, context: AdapterContext): PlatformAdapter {
+  const { credentials } = context;
+  const real = spec.hosts ?? {};
+  const hosts = { ...real, ...context.hosts };
+  // Every URL on a declared host goes to the context's base for it (the same URL when none is given).
+  const fetcher: Fetch = (input, init) =>
+    context.fetch(
+      typeof input === "string" || input instanceof URL ? rebase(String(input), real, hosts) : input,
+      init,
+    );
+  const endpoints: Endpoints = {
+    authorize: rebase(spec.endpoints.authorize, real, hosts),
+    token: rebase(spec.endpoints.token, real, hosts),
+    identity: rebase(spec.endpoints.identity, real, hosts),
+  };
+  const platformContext: PublishingContext = {
+    fetch: fetcher,
+    credentials,
+    now: context.now ?? (() => Date.now()),
+    hosts,
+  };
+  const publishing = spec.publishing(platformContext);
 
   /** A POST to the token endpoint with the client credentials, answered with the platform's token. */
   async function tokenCall(what: string, params: URLSearchParams, grant: string): Promise<PlatformToken> {
@@ -90,7 +102,9 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
     platform: spec.platform,
     pkce: spec.pkce,
 
-    authorizeUrl({ redirectUri, state, codeChallenge, purpose = "delegation" }) {
+    authorizeUrl(request) {
+      if (spec.authorize) return spec.authorize(request, platformContext);
+      const { redirectUri, state, codeChallenge, purpose = "delegation" } = request;
       const url = new URL(endpoints.authorize);
       const params = url.searchParams;
       const connect = purpose === "connect";
@@ -118,13 +132,11 @@ export function createAdapter(spec: PlatformSpec, context: AdapterContext): Plat
       });
       if (spec.pkce && codeVerifier) params.set("code_verifier", codeVerifier);
       const token = await tokenCall(`${spec.label} token exchange`, params, "code");
-      return purpose === "connect" && real && spec.connectToken
-        ? spec.connectToken(token, platformContext)
-        : token;
+      return purpose === "connect" && spec.connectToken ? spec.connectToken(token, platformContext) : token;
     },
 
     refreshToken(refreshToken) {
-      if (real && spec.refresh) return spec.refresh(refreshToken, platformContext);
+      if (spec.refresh) return spec.refresh(refreshToken, platformContext);
       const params = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
       return tokenCall(`${spec.label} token refresh`, params, "refresh token");
     },

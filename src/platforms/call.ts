@@ -1,5 +1,6 @@
 // Every call to a platform goes through callPlatform, and every way it can fail is classified here, once,
 // for all adapters: the engine decides to retry, wait, reconnect, reconcile or give up from `kind` alone.
+import { field, nonEmpty } from "./json";
 import { type FailureKind, type Fetch, PlatformError } from "./types";
 
 /** Outbound calls to a platform give up after this long. */
@@ -156,12 +157,6 @@ function parseJson(body: string): unknown {
     return undefined;
   }
 }
-
-const field = (value: unknown, key: string | number): unknown =>
-  typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
-
-const nonEmpty = (value: unknown): string | undefined =>
-  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 
 /**
  * A URL fit for a log line or an error message: its origin and path, and `?…` where its query was (a

@@ -4,8 +4,9 @@
 import type { Platform } from "../db/enums";
 import { backgroundOrigin } from "../lib/origin";
 import { createAdapter } from "./adapter";
-import { isPlatform, SPECS } from "./catalog";
-import { sandboxEndpoints, sandboxFetch, sandboxPublishing } from "./sandbox/client";
+import { SPECS } from "./catalog";
+import type { PlatformDefinition } from "./define";
+import { sandboxDefinition, sandboxFetch } from "./sandbox/client";
 import { sandboxEnabled } from "./sandbox/enabled";
 import { sandboxClient } from "./sandbox/shapes";
 import { type Credentials, type Fetch, type PlatformAdapter, PlatformError } from "./types";
@@ -16,7 +17,7 @@ export type AdapterLookup =
   | { kind: "not_configured"; label: string };
 
 /** The OAuth app credentials for a platform from env, or null when either half is missing. */
-export function platformCredentials(env: Env, platform: Platform): Credentials | null {
+export function platformCredentials(env: Env, platform: Platform | string): Credentials | null {
   const vars = env as unknown as Record<string, unknown>;
   const prefix = platform.toUpperCase();
   const clientId = vars[`${prefix}_CLIENT_ID`];
@@ -26,36 +27,36 @@ export function platformCredentials(env: Env, platform: Platform): Credentials |
   return { clientId: clientId.trim(), clientSecret: clientSecret.trim() };
 }
 
+/** The platforms a lookup chooses from, by name: the catalog's, or (tests) others besides. */
+export type Registry = Readonly<Record<string, PlatformDefinition>>;
+
 /**
  * The adapter for `name`. `origin` is the service's public origin (the sandbox lives there);
- * `fetcher` is what real adapters call out with.
+ * `fetcher` is what real adapters call out with; `registry` the definitions to choose from.
  */
 export function lookupAdapter(
   env: Env,
   name: string,
   origin: string,
   fetcher: Fetch = (input, init) => fetch(input, init),
+  registry: Registry = SPECS,
 ): AdapterLookup {
-  if (!isPlatform(name)) return { kind: "unsupported" };
-  const spec = SPECS[name];
+  if (!Object.hasOwn(registry, name)) return { kind: "unsupported" };
+  const spec = registry[name]!;
   if (sandboxEnabled(env)) {
     const inProcess = sandboxFetch(env, origin);
     return {
       kind: "ok",
-      adapter: createAdapter(spec, {
-        credentials: sandboxClient(name),
-        endpoints: sandboxEndpoints(origin, name),
+      adapter: createAdapter(sandboxDefinition(env, inProcess, origin, spec), {
+        credentials: sandboxClient(spec.platform),
         fetch: inProcess,
-        publishing: sandboxPublishing(env, inProcess, origin, spec),
       }),
     };
   }
-  const credentials = platformCredentials(env, name);
+  const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
-  return {
-    kind: "ok",
-    adapter: createAdapter(spec, { credentials, endpoints: spec.endpoints, fetch: fetcher }),
-  };
+  // The platform's real hosts; an emulator would pass everyHostAt(spec.hosts, `${origin}/sandbox/${name}`).
+  return { kind: "ok", adapter: createAdapter(spec, { credentials, fetch: fetcher, hosts: spec.hosts }) };
 }
 
 /**

@@ -1,12 +1,14 @@
-// What the Facebook Pages and Instagram adapters share: both are Meta Graph APIs, with one error format
-// (`{error: {code, error_subcode, is_transient, message}}`, mostly under HTTP 400 whatever the cause),
-// one way of saying when a throttled app may call again (the usage headers), form-encoded POST bodies,
-// cursor paging and the same summary counts. developers.facebook.com › Graph API › Overview › Handling
+// What the Facebook Pages, Instagram and Threads adapters share: all are Meta Graph APIs, with one error
+// format (`{error: {code, error_subcode, is_transient, message}}`, mostly under HTTP 400 whatever the
+// cause), one way of saying when a throttled app may call again (the usage headers), form-encoded POST
+// bodies, cursor paging and the same summary counts. developers.facebook.com › Graph API › Overview › Handling
 // Errors; Rate Limiting; Instagram Platform › Error Codes.
+
 import type { z } from "zod";
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
-import { accessTokenOf } from "./answers";
+import { accessTokenOf, expectShape } from "./answers";
 import { type CallOptions, platformCall, platformMessage } from "./call";
+import { withEngagement } from "./metrics";
 import { type Fetch, PlatformError, type PostMetrics } from "./types";
 
 /** The Graph API version every Meta call names. */
@@ -141,14 +143,8 @@ export function graphForm(params: GraphParams): URLSearchParams {
 }
 
 /** The answer in the expected shape; else unknown after a POST (it was accepted), transient after a GET. */
-export function shaped<T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST"): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: method === "POST" ? "unknown_outcome" : "transient",
-    code: "invalid_response",
-  });
-}
+export const shaped = <T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST"): T =>
+  expectShape(schema, body, what, method === "POST");
 
 export type Graph = {
   get<T>(what: string, path: string, query: Record<string, string>, schema: z.ZodType<T>): Promise<T>;
@@ -256,9 +252,7 @@ export function postMetrics(counts: Partial<Omit<PostMetrics, "engagement_rate">
     quotes: metric(counts.quotes),
     saves: metric(counts.saves),
   };
-  const engaged = m.likes + m.comments + m.shares + m.quotes + m.saves;
-  const engagement_rate = m.impressions === 0 ? 0 : Math.round((engaged / m.impressions) * 10_000) / 100;
-  return { ...m, engagement_rate };
+  return withEngagement(m);
 }
 
 /** The same text, as platforms trim what they keep. */

@@ -66,7 +66,11 @@ export type ExchangeRequest = {
   purpose?: "delegation" | "connect";
 };
 
-/** The account a publishing call acts for: its handle, the platform's user id, its access token. */
+/**
+ * The account a publishing call acts for: its handle, the platform's user id, its access token. The token
+ * is opaque to everything outside the platform's folder: a platform may keep any credential string there
+ * (what its exchange and refresh return is what it is handed back).
+ */
 export type AccountAuth = {
   handle: string;
   platformUserId: string | null;
@@ -144,8 +148,11 @@ export interface PlatformAdapter {
   readonly platform: Platform;
   /** Whether the authorize URL carries a PKCE (S256) challenge, so the exchange needs the verifier. */
   readonly pkce: boolean;
-  /** The consent URL; `purpose: "connect"` asks for the publishing scopes (and a refresh token). */
-  authorizeUrl(request: AuthorizeRequest): string;
+  /**
+   * The consent URL; `purpose: "connect"` asks for the publishing scopes (and a refresh token). A
+   * platform with a non-standard flow may build it asynchronously: callers await it.
+   */
+  authorizeUrl(request: AuthorizeRequest): string | Promise<string>;
   exchangeCode(request: ExchangeRequest): Promise<PlatformToken>;
   identity(token: PlatformToken): Promise<Identity>;
   /**
@@ -179,8 +186,17 @@ export interface PlatformAdapter {
   channels(token: PlatformToken, identity: Identity): Promise<Channel[] | null>;
 }
 
-/** What a platform's publishing half is built from (src/platforms/<platform>/publish.ts). */
-export type PublishingContext = { fetch: Fetch; credentials: Credentials; now(): number };
+/**
+ * What a platform's publishing half is built from (src/platforms/<platform>/publish.ts): `fetch` reaches
+ * the platform (every URL on one of its declared hosts is moved to `hosts`' base for it), `hosts` the
+ * base URL of each of the platform's hosts (its real ones unless the registry points them elsewhere).
+ */
+export type PublishingContext = {
+  fetch: Fetch;
+  credentials: Credentials;
+  now(): number;
+  hosts?: Readonly<Record<string, string>>;
+};
 
 /** The publishing half of an adapter. */
 export type Publishing = Pick<PlatformAdapter, "publish" | "find" | "insights" | "comments" | "reply"> & {

@@ -1,25 +1,13 @@
-// How much text a post may carry: each target platform's documented maximum per post (checked for every
-// item of a thread, since each item is one post on the platform), and a cap on a post's whole text so
-// that a row, and a page of 100 posts, stay bounded whatever the platforms allow.
+// How much text a post may carry: each target platform's own maximum per post (checked for every item of
+// a thread, since each item is one post on the platform; the platforms declare them, the registry holds
+// them), and a cap on a post's whole text so that a row, and a page of 100 posts, stay bounded whatever
+// the platforms allow.
 import type { Platform } from "../db/enums";
-
-/** Characters per post, as each platform documents them for its API (see docs/guide.md, "Posts"). */
-export const PLATFORM_TEXT_LIMITS: Record<Platform, number> = {
-  twitter: 280, // X, without Premium's long posts
-  threads: 500,
-  linkedin: 3000,
-  instagram: 2200, // caption
-  facebook: 63_206,
-  tiktok: 2200, // caption
-  youtube: 5000, // description
-  pinterest: 500, // pin description
-};
+import { PLATFORM_TEXT_LIMITS } from "../platforms/catalog";
+import { textLength } from "../platforms/rules";
 
 /** A post's text in all items together; one longest Facebook post fits. */
 export const MAX_POST_TEXT = 65_536;
-
-/** Characters as people count them: code points, so an emoji is one. */
-export const textLength = (text: string) => [...text].length;
 
 /** 422 messages by field for text a target platform would refuse, or a post too large in all. */
 export function textErrors(texts: string[], platforms: Platform[]): Record<string, string[]> {

@@ -11,9 +11,9 @@ import {
   queryFlag,
   zonedTime,
 } from "../lib/schemas";
+import { LONGEST_TEXT_LIMIT } from "../platforms/catalog";
 import { rowSettingsSchema, settingsInput } from "../platforms/settings";
 import { workspaceSchema } from "../workspaces/schemas";
-import { PLATFORM_TEXT_LIMITS } from "./limits";
 
 const uniqueIds = (max: number) =>
   z
@@ -26,7 +26,7 @@ const contentItem = z
     text: z
       .string()
       // A ceiling in UTF-16 units (an emoji counts two); the per-platform limits count characters.
-      .max(PLATFORM_TEXT_LIMITS.facebook * 2)
+      .max(LONGEST_TEXT_LIMIT * 2)
       // A lone surrogate would not survive being stored and sent as UTF-8.
       .refine((text) => text.isWellFormed(), { error: "The :attribute field must be valid Unicode text." })
       .default("")

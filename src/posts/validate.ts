@@ -1,13 +1,13 @@
 // The dry run of a post create (POST /api/v1/posts/validate): create's own checks on create's own reads
 // (save.ts checkCreate: one D1 batch), then, for each target account, what would keep the post from
-// publishing there: an expired account, a platform this service has no app for, text over the
-// platform's limit, the items and media the platform refuses (media-rules.ts), and settings it cannot
-// publish without. Nothing is written and nothing is queued.
+// publishing there: an expired account, a platform this service has no app for, and whatever the
+// platform's own `check` refuses (its text limit, items and media, settings: src/platforms/<platform>/
+// rules.ts, asked through the registry). Nothing is written and nothing is queued.
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
-import { PLATFORM_SETTINGS, type PlatformSettings } from "../platforms/settings";
-import { textErrors } from "./limits";
-import { type CheckedItem, mediaProblems, type PostType } from "./media-rules";
+import { checkPost } from "../platforms/catalog";
+import type { CheckedItem } from "../platforms/rules";
+import { settingsFor } from "../platforms/settings";
 import { checkCreate } from "./save";
 import type { CreatePostInput, PostProblem, PostValidation } from "./schemas";
 
@@ -21,37 +21,6 @@ export type CheckedAccount = { platform: Platform; expiredAt: Date | null };
 
 const toProblems = (errors: Record<string, string[]>): PostProblem[] =>
   Object.entries(errors).flatMap(([field, messages]) => messages.map((message) => ({ field, message })));
-
-/** The settings a row of `platform` would get: the request's, else every default. */
-const settingsOf = <P extends Platform>(input: Pick<CreatePostInput, "settings">, platform: P) =>
-  (input.settings?.[platform] ?? PLATFORM_SETTINGS[platform].parse({})) as PlatformSettings[P];
-
-/** YouTube refuses `<` and `>` in a video's title and description. */
-const ANGLE_BRACKETS = /[<>]/;
-
-/** What a platform refuses in the row's settings, or in text only its settings concern. */
-export function settingsProblems(
-  platform: Platform,
-  items: CheckedItem[],
-  input: Pick<CreatePostInput, "settings">,
-): PostProblem[] {
-  const problems: PostProblem[] = [];
-  const add = (field: string, rule: string) =>
-    problems.push({ field, message: `The ${field} field ${rule} on ${platform}.` });
-  const firstHasMedia = (items[0]?.media.length ?? 0) > 0;
-  if (platform === "pinterest" && !settingsOf(input, "pinterest").board_id)
-    add("settings.pinterest.board_id", "is required");
-  if (platform === "twitter" && settingsOf(input, "twitter").poll.enabled && firstHasMedia)
-    add("settings.twitter.poll", "is prohibited when the first content item has media");
-  if (platform === "facebook" && settingsOf(input, "facebook").link && firstHasMedia)
-    add("settings.facebook.link", "is prohibited when the first content item has media");
-  if (platform === "youtube") {
-    if (ANGLE_BRACKETS.test(items[0]?.text ?? "")) add("content.0.text", "must not contain < or >");
-    if (ANGLE_BRACKETS.test(settingsOf(input, "youtube").title ?? ""))
-      add("settings.youtube.title", "must not contain < or >");
-  }
-  return problems;
-}
 
 /** Everything that would keep the post from publishing on the account at `accounts.<index>`. */
 export function accountProblems(
@@ -71,19 +40,10 @@ export function accountProblems(
       field,
       message: `The selected ${field} cannot publish: ${platform} is not configured on this service.`,
     });
-  // Create's text limits for this platform alone; the cap on the whole post (`content`) is create's.
-  const { content: _wholePost, ...texts } = textErrors(
-    items.map((item) => item.text),
-    [platform],
-  );
-  const postType: PostType =
-    platform === "instagram" || platform === "facebook" ? settingsOf(input, platform).post_type : "post";
-  return [
-    ...problems,
-    ...toProblems(texts),
-    ...mediaProblems(platform, items, postType),
-    ...settingsProblems(platform, items, input),
-  ];
+  // The platform's own check, on the settings its row would get (the request's, else every default);
+  // the cap on the whole post (`content`) is create's.
+  const settings = settingsFor(platform, input.settings?.[platform] as Record<string, unknown> | undefined);
+  return [...problems, ...checkPost(platform, { items, settings })];
 }
 
 /** The dry run: create's 422 errors, and for each target account whether it would publish and why not. */

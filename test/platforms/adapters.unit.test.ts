@@ -159,7 +159,7 @@ describe.each(PLATFORMS)("%s adapter", (platform) => {
     const adapter = adapterFor(platform, replay().fetch);
     const challenge = await pkceChallenge(VERIFIER);
     const url = new URL(
-      adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: STATE, codeChallenge: challenge }),
+      await adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: STATE, codeChallenge: challenge }),
     );
     expect(urlWithoutQuery(url.toString())).toBe(expected.authorize.url);
     const params = paramsOf(url.searchParams);

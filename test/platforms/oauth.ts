@@ -25,7 +25,7 @@ export function sandboxAdapter(platform: Platform): PlatformAdapter {
 export async function consentAction(platform: Platform, redirectUri = REDIRECT_URI): Promise<string> {
   const adapter = sandboxAdapter(platform);
   const challenge = adapter.pkce ? await pkceChallenge(VERIFIER) : undefined;
-  const url = new URL(adapter.authorizeUrl({ redirectUri, state: "st", codeChallenge: challenge }));
+  const url = new URL(await adapter.authorizeUrl({ redirectUri, state: "st", codeChallenge: challenge }));
   const page = await send(`${url.pathname}${url.search}`);
   expect(page.status).toBe(200);
   return formAction(await page.text());

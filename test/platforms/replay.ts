@@ -25,7 +25,7 @@ export function replay(...answers: Array<Response | Error>) {
 
 /** The platform's real adapter, talking to `fetch`. */
 export const adapterFor = (platform: Platform, fetch: Fetch) =>
-  createAdapter(SPECS[platform], { credentials: CREDENTIALS, endpoints: SPECS[platform].endpoints, fetch });
+  createAdapter(SPECS[platform], { credentials: CREDENTIALS, fetch });
 
 /**
  * A media item whose bytes are `bytes` (a pattern repeated to `size` when given), opened whole or by

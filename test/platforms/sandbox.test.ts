@@ -23,7 +23,7 @@ const send = (path: string, init: RequestInit = {}) =>
 /** Consent through the sandbox's own pages; returns the code from the redirect. */
 async function consent(adapter: PlatformAdapter, handle: string, redirectUri = REDIRECT_URI) {
   const challenge = adapter.pkce ? await pkceChallenge(VERIFIER) : undefined;
-  const authorizeUrl = adapter.authorizeUrl({ redirectUri, state: "st", codeChallenge: challenge });
+  const authorizeUrl = await adapter.authorizeUrl({ redirectUri, state: "st", codeChallenge: challenge });
   const page = await send(new URL(authorizeUrl).pathname + new URL(authorizeUrl).search);
   expect(page.status).toBe(200);
   const decided = await send(formAction(await page.text()), {

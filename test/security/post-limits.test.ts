@@ -2,7 +2,8 @@
 // characters, and 40 such posts made one list answer 63 MB; text is now checked against each target
 // platform's documented maximum, a post's total text is capped, and text must be well-formed Unicode.
 import { describe, expect, it } from "vitest";
-import { MAX_POST_TEXT, PLATFORM_TEXT_LIMITS } from "../../src/posts/limits";
+import { PLATFORM_TEXT_LIMITS } from "../../src/platforms/catalog";
+import { MAX_POST_TEXT } from "../../src/posts/limits";
 import { call } from "../support/client";
 import { createAccount, createPost, createTenant } from "../support/seed";
 

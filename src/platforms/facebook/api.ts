@@ -1,13 +1,22 @@
 // The Graph API as one Page sees it: the account's Page token (a connect stores the Page's token as the
 // account's; src/platforms/facebook/channels.ts), its Page id, and appsecret_proof on every call, as
 // developers.facebook.com › Graph API › Securing Requests recommends (and "Require App Secret" demands).
+import { baseOf } from "../client";
 import { GRAPH_VERSION, type Graph, graphClient, node, tokenOf } from "../meta";
 import { type AccountAuth, PlatformError, type PublishingContext } from "../types";
 import { permalink } from "./schemas";
 
-export const GRAPH = `https://graph.facebook.com/${GRAPH_VERSION}`;
+/** Facebook's hosts: the Graph API, its video host, resumable uploads, and the site (consent, pages). */
+export const HOSTS = {
+  graph: "https://graph.facebook.com",
+  video: "https://graph-video.facebook.com",
+  upload: "https://rupload.facebook.com",
+  web: "https://www.facebook.com",
+} as const;
+
+export const GRAPH = `${HOSTS.graph}/${GRAPH_VERSION}`;
 /** Video uploads go to the video host (developers.facebook.com › Video API › Publishing). */
-export const GRAPH_VIDEO = `https://graph-video.facebook.com/${GRAPH_VERSION}`;
+export const GRAPH_VIDEO = `${HOSTS.video}/${GRAPH_VERSION}`;
 export const LABEL = "Facebook";
 
 export type PageApi = {
@@ -30,8 +39,8 @@ export function pageApi(context: PublishingContext, account: AccountAuth): PageA
   return {
     pageId: account.platformUserId,
     token,
-    graph: graphClient({ ...options, base: GRAPH }),
-    video: graphClient({ ...options, base: GRAPH_VIDEO }),
+    graph: graphClient({ ...options, base: `${baseOf(context, HOSTS, "graph")}/${GRAPH_VERSION}` }),
+    video: graphClient({ ...options, base: `${baseOf(context, HOSTS, "video")}/${GRAPH_VERSION}` }),
     context,
   };
 }

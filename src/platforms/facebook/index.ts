@@ -11,13 +11,15 @@
 // pick a Page (channels.ts): the account then publishes as that Page, with its Page token.
 
 import { accessToken, bearer, flatIdentity } from "../adapter";
+import { definePlatform } from "../define";
 import { appSecretProof } from "../meta";
-import type { PlatformSpec } from "../types";
-import { GRAPH } from "./api";
+import { GRAPH, HOSTS } from "./api";
 import { longLivedUserToken } from "./channels";
 import { facebookPublishing } from "./publishing";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 
-export const facebook: PlatformSpec = {
+export const facebook = definePlatform({
   platform: "facebook",
   label: "Facebook",
   endpoints: {
@@ -53,4 +55,21 @@ export const facebook: PlatformSpec = {
   parseIdentity: flatIdentity("id", "name"),
   connectToken: longLivedUserToken,
   publishing: facebookPublishing,
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: true,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "comments",
+    stories: true,
+    replies: true,
+    comments: true,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

@@ -1,11 +1,19 @@
 // The Instagram API with Instagram Login as one professional account sees it: graph.instagram.com with
 // the account's Instagram user token as a Bearer header, the account's Instagram user id (`user_id` of
 // /me, stored as the account's platform user id) as the node publishing and reading goes through.
+import { baseOf } from "../client";
 import { GRAPH_VERSION, type Graph, graphClient, node, sleep, tokenOf } from "../meta";
 import { type AccountAuth, PlatformError, type PublishingContext } from "../types";
 import { permalink } from "./schemas";
 
-export const GRAPH_IG = `https://graph.instagram.com/${GRAPH_VERSION}`;
+/** Instagram's hosts: the Graph API, the token API, and the site (consent, profiles). */
+export const HOSTS = {
+  graph: "https://graph.instagram.com",
+  api: "https://api.instagram.com",
+  web: "https://www.instagram.com",
+} as const;
+
+export const GRAPH_IG = `${HOSTS.graph}/${GRAPH_VERSION}`;
 export const LABEL = "Instagram";
 
 /** How publishing waits between two looks at a processing container (tests wait no time). */
@@ -24,7 +32,12 @@ export function igApi(context: PublishingContext, account: AccountAuth, wait: Wa
   return {
     userId: account.platformUserId,
     handle: account.handle,
-    graph: graphClient({ fetch: context.fetch, label: LABEL, base: GRAPH_IG, token }),
+    graph: graphClient({
+      fetch: context.fetch,
+      label: LABEL,
+      base: `${baseOf(context, HOSTS, "graph")}/${GRAPH_VERSION}`,
+      token,
+    }),
     wait,
   };
 }

@@ -8,12 +8,16 @@
 // A connect asks for the publishing, comments and insights permissions and swaps the short-lived token
 // for a long-lived one, refreshed with ig_refresh_token (token.ts). The login is the professional
 // account itself (the user picks it on Instagram's consent screen), so there are no channels.
+
 import { accessToken, bearerGet, child, flatIdentity } from "../adapter";
-import type { PlatformSpec } from "../types";
+import { definePlatform } from "../define";
+import { HOSTS } from "./api";
 import { instagramPublishing } from "./publishing";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 import { longLivedInstagramToken, refreshInstagramToken } from "./token";
 
-export const instagram: PlatformSpec = {
+export const instagram = definePlatform({
   platform: "instagram",
   label: "Instagram",
   endpoints: {
@@ -45,4 +49,21 @@ export const instagram: PlatformSpec = {
   connectToken: longLivedInstagramToken,
   refresh: refreshInstagramToken,
   publishing: (context) => instagramPublishing(context),
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: false,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "comments",
+    stories: true,
+    replies: true,
+    comments: true,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

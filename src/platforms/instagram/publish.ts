@@ -13,10 +13,11 @@ import {
 } from "../types";
 import { type IgApi, permalinkOf } from "./api";
 import { checkPublishingQuota, createContainer, whenFinished } from "./containers";
+import { CAROUSEL_MAX } from "./rules";
 import { created, type InstagramSettings, instagramSettings } from "./schemas";
 
 /** A carousel holds at most this many photos and videos. */
-export const CAROUSEL_MAX = 10;
+export { CAROUSEL_MAX } from "./rules";
 
 const refuse = (message: string) =>
   new PlatformError(`Instagram: ${message}`, { kind: "permanent", code: "unsupported_content" });

@@ -1,20 +1,17 @@
-// LinkedIn's versioned REST API (https://api.linkedin.com/rest): the version every call names, the
-// Rest.li headers, URN helpers, and LinkedIn's own reading of failures on top of call.ts (a daily quota
+// LinkedIn's versioned REST API (https://api.linkedin.com/rest), through the shared platform client
+// (../client.ts; every URL from LinkedIn's HOSTS, which the context may point elsewhere): the version
+// every call names, the Rest.li headers, URN helpers, and LinkedIn's own reading of failures on top of call.ts (a daily quota
 // that resets at midnight UTC, a duplicate post, a read the app or the page role may not make).
 
 import { accessTokenOf } from "../answers";
-import { type CallOptions, type PlatformAnswer, platformCall, platformMessage } from "../call";
-import {
-  type AccountAuth,
-  type ByteRange,
-  type Fetch,
-  PlatformError,
-  type PublishingContext,
-} from "../types";
+import { type CallOptions, type PlatformAnswer, platformMessage } from "../call";
+import { platformClient } from "../client";
+import { type AccountAuth, type ByteRange, PlatformError, type PublishingContext } from "../types";
 
 export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("LinkedIn", account);
 
-export const API = "https://api.linkedin.com/rest";
+/** LinkedIn's hosts: the API (versioned REST under /rest, OpenID under /v2) and the site (OAuth, pages). */
+export const HOSTS = { api: "https://api.linkedin.com", web: "https://www.linkedin.com" } as const;
 /**
  * The Marketing API version sent as `LinkedIn-Version` (May 2026). LinkedIn supports each monthly version
  * for at least a year, then answers 426; move this forward before it is sunset.
@@ -106,7 +103,7 @@ const isLinkedInHost = (url: string) => {
 
 /** The calls a publishing half makes, each with LinkedIn's headers and failure rules. */
 export function linkedinApi(context: PublishingContext) {
-  const fetcher: Fetch = context.fetch;
+  const client = platformClient(context, HOSTS);
   const headers = (token: string, json: boolean): Record<string, string> => ({
     authorization: `Bearer ${token}`,
     "linkedin-version": LINKEDIN_VERSION,
@@ -115,11 +112,11 @@ export function linkedinApi(context: PublishingContext) {
     ...(json ? { "content-type": "application/json" } : {}),
   });
   const call = (what: string, url: string, init: RequestInit): Promise<PlatformAnswer> =>
-    platformCall(fetcher, `LinkedIn ${what}`, url, init, {
-      classify: classifyFor(`LinkedIn ${what}`, context.now),
-    });
+    client.call(`LinkedIn ${what}`, url, init, { classify: classifyFor(`LinkedIn ${what}`, context.now) });
 
   return {
+    /** The versioned REST API's base on the context's API host: `${api.rest}/posts`. */
+    rest: client.url("api", "/rest"),
     async get(what: string, url: string, token: string, extra: Record<string, string> = {}) {
       return (await call(what, url, { method: "GET", headers: { ...headers(token, false), ...extra } })).body;
     },

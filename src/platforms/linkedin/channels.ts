@@ -4,7 +4,7 @@
 // to a download URL through the Images API; without it the page shows the name alone.
 
 import { type Channel, type Identity, PlatformError, type PlatformToken } from "../types";
-import { API, isAccessDenied, type LinkedInApi, restli } from "./api";
+import { isAccessDenied, type LinkedInApi, restli } from "./api";
 import { expect, images, organizationAcls, organizations } from "./schemas";
 
 const ORGANIZATION = /^urn:li:organization:(\d+)$/;
@@ -19,7 +19,7 @@ export const profileChannel = (identity: Identity): Channel => ({
 });
 
 async function administered(api: LinkedInApi, token: string): Promise<string[]> {
-  const url = `${API}/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`;
+  const url = `${api.rest}/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`;
   try {
     const acls = expect(
       organizationAcls,
@@ -45,7 +45,7 @@ async function logos(api: LinkedInApi, token: string, assets: Map<string, string
   );
   if (byImage.size === 0) return new Map<string, string>();
   try {
-    const url = `${API}/images?ids=List(${[...byImage.keys()].map(restli).join(",")})`;
+    const url = `${api.rest}/images?ids=List(${[...byImage.keys()].map(restli).join(",")})`;
     const found = expect(
       images,
       await api.get("organization logos", url, token),
@@ -72,7 +72,7 @@ export async function channels(
   const profile = profileChannel(identity);
   const ids = await administered(api, token.accessToken);
   if (ids.length === 0) return [profile];
-  const url = `${API}/organizations?ids=List(${ids.join(",")})`;
+  const url = `${api.rest}/organizations?ids=List(${ids.join(",")})`;
   const found = expect(
     organizations,
     await api.get("organizations", url, token.accessToken),

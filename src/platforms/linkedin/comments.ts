@@ -5,16 +5,18 @@
 // "LinkedIn organization", with the URN as the contact's username.
 
 import { type PlatformComment, PlatformError, type PublishedPost } from "../types";
-import { API, commentUrl, type LinkedInApi, restli } from "./api";
+import { commentUrl, type LinkedInApi, restli } from "./api";
 import { comment as commentSchema, commentsPage, expect, type LinkedInComment } from "./schemas";
 
 /** LinkedIn's longest comment, in characters. */
-export const COMMENT_MAX = 1250;
+export { COMMENT_MAX } from "./rules";
+
 /** Comments read per page, and at most in all (the newest). */
 const PAGE = 50;
 export const COMMENTS_MAX = 100;
 
-const commentsUrl = (postUrn: string) => `${API}/socialActions/${restli(postUrn)}/comments`;
+const commentsUrl = (api: LinkedInApi, postUrn: string) =>
+  `${api.rest}/socialActions/${restli(postUrn)}/comments`;
 
 /** The comment's URN: LinkedIn's `commentUrn`, else one built from the post and the comment id. */
 export function commentUrnOf(postUrn: string, found: LinkedInComment, header?: string | null) {
@@ -33,7 +35,7 @@ export async function createComment(
   postUrn: string,
   text: string,
 ): Promise<PublishedPost> {
-  const answer = await api.post("comment", commentsUrl(postUrn), token, {
+  const answer = await api.post("comment", commentsUrl(api, postUrn), token, {
     actor,
     object: postUrn,
     message: { text },
@@ -54,7 +56,7 @@ export async function createComment(
 export async function listComments(api: LinkedInApi, token: string, postUrn: string) {
   const found: LinkedInComment[] = [];
   for (let start = 0; found.length < COMMENTS_MAX; start += PAGE) {
-    const url = `${commentsUrl(postUrn)}?start=${start}&count=${PAGE}`;
+    const url = `${commentsUrl(api, postUrn)}?start=${start}&count=${PAGE}`;
     const page = expect(commentsPage, await api.get("comments", url, token), "comments", "transient");
     found.push(...page.elements);
     const total = page.paging?.total;

@@ -6,14 +6,18 @@
 // profile and the pages they administer as channels. Publishing goes through the versioned REST API
 // (api.ts). learn.microsoft.com › LinkedIn › Sign In with LinkedIn using OpenID Connect; Community
 // Management API; Posts API.
+
 import { accessToken, bearerGet, flatIdentity, text } from "../adapter";
 import { callPlatform } from "../call";
-import type { PlatformSpec, Publishing, PublishingContext } from "../types";
-import { linkedinApi } from "./api";
+import { definePlatform } from "../define";
+import type { Publishing, PublishingContext } from "../types";
+import { HOSTS, linkedinApi } from "./api";
 import { channels } from "./channels";
 import { comments, insights } from "./insights";
 import type { MediaOptions } from "./media";
 import { find, publish, reply } from "./publish";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 
 export const REVOKE_URL = "https://www.linkedin.com/oauth/v2/revoke";
 
@@ -51,7 +55,7 @@ export function linkedinPublishing(context: PublishingContext, media: MediaOptio
   };
 }
 
-export const linkedin: PlatformSpec = {
+export const linkedin = definePlatform({
   platform: "linkedin",
   label: "LinkedIn",
   endpoints: {
@@ -86,4 +90,21 @@ export const linkedin: PlatformSpec = {
     return { ...identity, ...(name ? { name } : {}), ...(picture ? { avatar: picture } : {}) };
   },
   publishing: (context) => linkedinPublishing(context),
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: true,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "comments",
+    stories: false,
+    replies: true,
+    comments: true,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

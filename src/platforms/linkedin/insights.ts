@@ -5,21 +5,15 @@
 // posts only. A read LinkedIn refuses with 403 (a permission the app lacks, or a page role that may not
 // read statistics) counts as unavailable: its metrics are 0, its comments none.
 
+import { withEngagement } from "../metrics";
 import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
-import { API, authorOf, isAccessDenied, isOrganization, type LinkedInApi, restli, tokenOf } from "./api";
+import { authorOf, isAccessDenied, isOrganization, type LinkedInApi, restli, tokenOf } from "./api";
 import { listComments, toPlatformComment } from "./comments";
 import { expect, memberAnalytics, shareStatistics, socialMetadata } from "./schemas";
 
 type Counts = Omit<PostMetrics, "engagement_rate">;
 
 const ZERO: Counts = { comments: 0, likes: 0, shares: 0, impressions: 0, quotes: 0, saves: 0 };
-
-/** (likes + comments + shares + quotes + saves) / impressions, in percent, two decimals; 0 unseen. */
-export function withEngagement(counts: Counts): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
 
 /** The call's answer, or `fallback` when LinkedIn refuses this app or role the read. */
 async function unlessDenied<T>(read: () => Promise<T>, fallback: T): Promise<T> {
@@ -34,11 +28,11 @@ async function unlessDenied<T>(read: () => Promise<T>, fallback: T): Promise<T> 
 async function organizationCounts(api: LinkedInApi, token: string, author: string, post: string) {
   const list = post.startsWith("urn:li:ugcPost:") ? "ugcPosts" : "shares";
   const statsUrl =
-    `${API}/organizationalEntityShareStatistics?q=organizationalEntity` +
+    `${api.rest}/organizationalEntityShareStatistics?q=organizationalEntity` +
     `&organizationalEntity=${restli(author)}&${list}=List(${restli(post)})`;
   const [social, stats] = await Promise.all([
     unlessDenied(async () => {
-      const body = await api.get("social metadata", `${API}/socialMetadata/${restli(post)}`, token);
+      const body = await api.get("social metadata", `${api.rest}/socialMetadata/${restli(post)}`, token);
       return expect(socialMetadata, body, "social metadata", "transient");
     }, null),
     unlessDenied(async () => {
@@ -66,7 +60,7 @@ async function memberCounts(api: LinkedInApi, token: string, post: string) {
   const metric = (queryType: string) =>
     unlessDenied(async () => {
       const url =
-        `${API}/memberCreatorPostAnalytics?q=entity&entity=${entityOf(post)}` +
+        `${api.rest}/memberCreatorPostAnalytics?q=entity&entity=${entityOf(post)}` +
         `&queryType=${queryType}&aggregation=TOTAL`;
       const body = await api.get(`post analytics (${queryType})`, url, token);
       const answer = expect(memberAnalytics, body, "post analytics", "transient");

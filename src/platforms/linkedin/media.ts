@@ -5,7 +5,7 @@
 // failure is at worst transient (see beforePublishing).
 
 import { type DraftMedia, PlatformError } from "../types";
-import { API, beforePublishing, type LinkedInApi } from "./api";
+import { beforePublishing, type LinkedInApi } from "./api";
 import { expect, imageUpload, videoStatus, videoUpload } from "./schemas";
 
 /** How long to wait between looks at a video still processing (ms); then the attempt is retried. */
@@ -17,7 +17,7 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
 
 export async function uploadImage(api: LinkedInApi, token: string, owner: string, media: DraftMedia) {
   try {
-    const answer = await api.post("image upload", `${API}/images?action=initializeUpload`, token, {
+    const answer = await api.post("image upload", `${api.rest}/images?action=initializeUpload`, token, {
       initializeUploadRequest: { owner },
     });
     const { uploadUrl, image } = expect(imageUpload, answer.body, "image upload", "transient").value;
@@ -39,7 +39,7 @@ export async function uploadVideo(
   options: MediaOptions = {},
 ) {
   try {
-    const answer = await api.post("video upload", `${API}/videos?action=initializeUpload`, token, {
+    const answer = await api.post("video upload", `${api.rest}/videos?action=initializeUpload`, token, {
       initializeUploadRequest: {
         owner,
         fileSizeBytes: media.size,
@@ -74,7 +74,7 @@ export async function uploadVideo(
       }
       uploadedPartIds.push(etag);
     }
-    await api.post("video finalize", `${API}/videos?action=finalizeUpload`, token, {
+    await api.post("video finalize", `${api.rest}/videos?action=finalizeUpload`, token, {
       finalizeUploadRequest: { video: upload.video, uploadToken: upload.uploadToken, uploadedPartIds },
     });
     await processed(api, token, upload.video, options);
@@ -88,7 +88,7 @@ export async function uploadVideo(
 async function processed(api: LinkedInApi, token: string, video: string, options: MediaOptions) {
   const waits = options.videoWaitsMs ?? VIDEO_WAITS_MS;
   const sleep = options.sleep ?? sleepFor;
-  const url = `${API}/videos/${encodeURIComponent(video)}`;
+  const url = `${api.rest}/videos/${encodeURIComponent(video)}`;
   for (let look = 0; ; look++) {
     const { status } = expect(
       videoStatus,

@@ -12,7 +12,7 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { API, authorOf, commentUrl, isAccessDenied, type LinkedInApi, postUrl, restli, tokenOf } from "./api";
+import { authorOf, commentUrl, isAccessDenied, type LinkedInApi, postUrl, restli, tokenOf } from "./api";
 import { COMMENT_MAX, commentUrnOf, createComment, listComments } from "./comments";
 import { type MediaOptions, uploadImage, uploadVideo } from "./media";
 import { expect, postsPage } from "./schemas";
@@ -80,7 +80,7 @@ export async function publish(
   const author = authorOf(account);
   const visibility = String(draft.settings.visibility ?? "PUBLIC");
   const content = await contentOf(api, token, author, first, media);
-  const answer = await api.post("publish", `${API}/posts`, token, {
+  const answer = await api.post("publish", `${api.rest}/posts`, token, {
     author,
     commentary: littleText(first.text),
     visibility: VISIBILITIES.has(visibility) ? visibility : "PUBLIC",
@@ -129,7 +129,7 @@ export async function find(api: LinkedInApi, account: AccountAuth, lookup: FindL
       const urn = mine ? commentUrnOf(postUrn, mine) : null;
       return urn ? { id: urn, url: commentUrl(postUrn, urn) } : null;
     }
-    const url = `${API}/posts?author=${restli(author)}&q=author&count=${FIND_WINDOW}`;
+    const url = `${api.rest}/posts?author=${restli(author)}&q=author&count=${FIND_WINDOW}`;
     const page = expect(
       postsPage,
       await api.get("find", url, token, { "x-restli-method": "FINDER" }),

@@ -1,18 +1,20 @@
-// Pinterest API v5 calls, in one place: the base URL, the Bearer header and the reading of answers with
-// zod. Failures are classified by the common rules (429 with Retry-After or x-ratelimit-reset, 401 auth,
+// Pinterest API v5 calls, in one place, through the shared platform client (../client.ts): every URL
+// built from Pinterest's hosts (HOSTS; the context may point them elsewhere), the Bearer header and the
+// reading of answers with zod. Failures are classified by the common rules (429 with Retry-After or x-ratelimit-reset, 401 auth,
 // other 4xx permanent with Pinterest's `message`, 5xx transient).
 // developers.pinterest.com › API reference v5; Rate limits.
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
-import { callPlatform } from "../call";
-import type { PostMetrics, PublishingContext } from "../types";
+import { platformClient } from "../client";
+import type { PublishingContext } from "../types";
 
 export { permanent } from "../answers";
 export { expectShape };
 
 export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("Pinterest", account);
 
-export const API = "https://api.pinterest.com/v5";
+/** Pinterest's hosts: the API (v5 under /v5) and the site (consent, Pin pages). */
+export const HOSTS = { api: "https://api.pinterest.com", web: "https://www.pinterest.com" } as const;
 
 export const pinUrl = (pinId: string) => `https://www.pinterest.com/pin/${encodeURIComponent(pinId)}/`;
 
@@ -20,6 +22,7 @@ export type PinterestApi = ReturnType<typeof pinterestApi>;
 
 /** GETs and JSON POSTs against api.pinterest.com/v5 with the account's token. */
 export function pinterestApi(context: PublishingContext) {
+  const client = platformClient(context, HOSTS);
   const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: "application/json" });
   return {
     context,
@@ -31,10 +34,8 @@ export function pinterestApi(context: PublishingContext) {
       schema: z.ZodType<T>,
     ): Promise<T> {
       const label = `Pinterest ${what}`;
-      const search = new URLSearchParams(query).toString();
-      const url = `${API}/${path}${search ? `?${search}` : ""}`;
-      const body = await callPlatform(context.fetch, label, url, { method: "GET", headers: headers(token) });
-      return expectShape(schema, body, label, false);
+      const url = client.url("api", `/v5/${path}`, query);
+      return client.json(label, url, { method: "GET", headers: headers(token) }, schema);
     },
     async post<T>(
       what: string,
@@ -44,19 +45,15 @@ export function pinterestApi(context: PublishingContext) {
       schema: z.ZodType<T>,
     ): Promise<T> {
       const label = `Pinterest ${what}`;
-      const body = await callPlatform(context.fetch, label, `${API}/${path}`, {
+      const init = {
         method: "POST",
         headers: { ...headers(token), "content-type": "application/json" },
         body: JSON.stringify(payload),
-      });
-      return expectShape(schema, body, label, true);
+      };
+      return client.json(label, client.url("api", `/v5/${path}`), init, schema);
     },
   };
 }
 
-/** PostMetrics from the platform's counts: engagement is every interaction per impression, in percent. */
-export function withEngagement(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
+/** PostMetrics from the platform's counts (the shared formula, ../metrics.ts). */
+export { withEngagement } from "../metrics";

@@ -5,11 +5,15 @@
 // (publish.ts, media.ts, insights.ts): Pins, video uploads and Pin analytics. Pinterest revokes only
 // tokens of system users (POST /v5/oauth/token/revoke), so a disconnect revokes nothing.
 // developers.pinterest.com › Set up authentication and authorization; user_account; Scopes.
+
 import { accessToken, bearerGet, flatIdentity } from "../adapter";
-import type { PlatformSpec, Publishing, PublishingContext } from "../types";
-import { pinterestApi } from "./api";
+import { definePlatform } from "../define";
+import type { Publishing, PublishingContext } from "../types";
+import { HOSTS, pinterestApi } from "./api";
 import { pinComments, pinInsights, refuseReply } from "./insights";
 import { findPin, publishPin } from "./publish";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 
 const CONNECT_SCOPES = ["boards:read", "boards:write", "pins:read", "pins:write", "user_accounts:read"];
 
@@ -24,7 +28,7 @@ function pinterestPublishing(context: PublishingContext): Publishing {
   };
 }
 
-export const pinterest: PlatformSpec = {
+export const pinterest = definePlatform({
   platform: "pinterest",
   label: "Pinterest",
   endpoints: {
@@ -43,4 +47,21 @@ export const pinterest: PlatformSpec = {
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
   parseIdentity: flatIdentity("id", "username"),
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: false,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "none",
+    stories: false,
+    replies: false,
+    comments: false,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

@@ -4,21 +4,22 @@
 // left to carry the fingerprint (the Pin `note` was dropped from the API in v5.20), so `find` matches the
 // text sent as the description among the account's latest Pins.
 // developers.pinterest.com › API reference v5 › Create Pin; List Pins.
-import { PLATFORM_SETTINGS } from "../settings";
 import type { AccountAuth, DraftMedia, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { type PinterestApi, permanent, pinUrl, tokenOf } from "./api";
 import { uploadVideo } from "./media";
+import { CAROUSEL_MAX } from "./rules";
 import { pin, pinList } from "./schemas";
+import { settings as settingsSchema } from "./settings";
 
 /** Images a carousel Pin takes at most. */
-export const CAROUSEL_MAX = 5;
+export { CAROUSEL_MAX } from "./rules";
 /** How many of the account's latest Pins `find` looks through (one page). */
 export const FIND_WINDOW = 25;
 /** The second of the video whose frame becomes the cover when no image is given for it. */
 export const COVER_FRAME_SECONDS = 1;
 
 function settingsOf(draft: PublishDraft) {
-  const parsed = PLATFORM_SETTINGS.pinterest.safeParse(draft.settings);
+  const parsed = settingsSchema.safeParse(draft.settings);
   if (!parsed.success)
     throw permanent("invalid_settings", "The Pinterest settings of the post are not valid.");
   return parsed.data;

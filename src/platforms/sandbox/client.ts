@@ -5,6 +5,7 @@
 import { exports } from "cloudflare:workers";
 import { z } from "zod";
 import type { Platform } from "../../db/enums";
+import type { AdapterSource } from "../adapter";
 import { expectShape } from "../answers";
 import { callPlatform, redactUrl } from "../call";
 import type {
@@ -87,6 +88,28 @@ const commentsAnswer = z.object({
     }),
   ),
 });
+
+/**
+ * The sandbox as a platform definition: the platform's own, with the sandbox's endpoints and publishing
+ * and the standard token calls (the sandbox mints no long-lived tokens and refreshes through its token
+ * endpoint), and no hosts to rebase (every call already goes to the sandbox).
+ */
+export function sandboxDefinition(
+  env: Pick<Env, "ENCRYPTION_KEY">,
+  fetcher: Fetch,
+  origin: string,
+  spec: PlatformSpec,
+): AdapterSource {
+  return {
+    ...spec,
+    endpoints: sandboxEndpoints(origin, spec.platform),
+    connectToken: undefined,
+    refresh: undefined,
+    authorize: undefined,
+    hosts: undefined,
+    publishing: () => sandboxPublishing(env, fetcher, origin, spec),
+  };
+}
 
 /** The answer in the expected shape: after a POST the platform did act, after a GET it can be asked again. */
 const expect = <T>(schema: z.ZodType<T>, body: unknown, what: string, method: "GET" | "POST") =>

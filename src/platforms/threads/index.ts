@@ -5,16 +5,20 @@
 // graph.threads.net is a Graph API host and reads either, and a header stays out of URL logs.
 // A connect asks for publishing, insights and replies, and swaps its one-hour token for a 60-day one
 // (tokens.ts); Threads has no endpoint that revokes a token, so `revoke` is absent.
+
 import { accessToken, bearerGet, flatIdentity } from "../adapter";
-import type { AccountAuth, PlatformSpec, Publishing, PublishingContext } from "../types";
-import { threadsApi, tokenOf } from "./api";
+import { definePlatform } from "../define";
+import type { AccountAuth, Publishing, PublishingContext } from "../types";
+import { HOSTS, threadsApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, threadsPublisher } from "./publish";
 import { threadsReader } from "./read";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 import { exchangeForLongLived, refreshLongLived } from "./tokens";
 
 /** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
 export function threadsPublishing(context: PublishingContext, pacing: Pacing = DEFAULT_PACING): Publishing {
-  const api = (account: AccountAuth) => threadsApi(context.fetch, tokenOf(account));
+  const api = (account: AccountAuth) => threadsApi(context, tokenOf(account));
   return {
     publish: async (account, draft) => threadsPublisher(api(account), pacing).publish(account, draft),
     reply: async (account, postId, text) =>
@@ -25,7 +29,7 @@ export function threadsPublishing(context: PublishingContext, pacing: Pacing = D
   };
 }
 
-export const threads: PlatformSpec = {
+export const threads = definePlatform({
   platform: "threads",
   label: "Threads",
   endpoints: {
@@ -54,4 +58,21 @@ export const threads: PlatformSpec = {
   connectToken: exchangeForLongLived,
   refresh: refreshLongLived,
   publishing: (context) => threadsPublishing(context),
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: true,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "chain",
+    stories: false,
+    replies: true,
+    comments: true,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

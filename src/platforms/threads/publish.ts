@@ -6,15 +6,13 @@
 import type { AccountAuth, DraftItem, DraftMedia, PublishDraft, PublishedPost } from "../types";
 import { PlatformError } from "../types";
 import { PROFILE, type ThreadsApi, userPath } from "./api";
+import { CAROUSEL_MAX } from "./rules";
 import { containerStatus, created, mediaLink } from "./schemas";
 
 /** How long a container may process: `attempts` status checks, `delayMs` apart. */
 export type Pacing = { attempts: number; delayMs: number };
 /** Up to a minute: images are ready in seconds, short videos in well under a minute. */
 export const DEFAULT_PACING: Pacing = { attempts: 20, delayMs: 3_000 };
-
-/** The most items a carousel takes. */
-const CAROUSEL_MAX = 20;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -2,6 +2,7 @@
 // 25 latest threads, or a reply among the replies to the post it answered: Threads keeps no hidden
 // field for a fingerprint), the post's insights, and its replies as comments.
 // developers.facebook.com › Threads › Retrieve Posts; Insights; Retrieve and Manage Replies.
+import { withEngagement } from "../metrics";
 import type { AccountAuth, FindLookup, PlatformComment, PostMetrics, PublishedPost } from "../types";
 import { PROFILE, type ThreadsApi, userPath } from "./api";
 import { insightsAnswer, postList, replyPage } from "./schemas";
@@ -17,13 +18,6 @@ const parseTime = (value: string | undefined) => {
   const time = value ? new Date(value.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")) : new Date(Number.NaN);
   return Number.isNaN(time.getTime()) ? new Date(0) : time;
 };
-
-/** engagement_rate: (likes + comments + shares + quotes + saves) / impressions × 100, two decimals. */
-export function withRate(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
 
 export function threadsReader(api: ThreadsApi) {
   const urlOf = (
@@ -63,7 +57,7 @@ export function threadsReader(api: ThreadsApi) {
         const entry = answer.data.find((m) => m.name === name);
         return entry?.total_value?.value ?? entry?.values?.[0]?.value ?? 0;
       };
-      return withRate({
+      return withEngagement({
         impressions: metric("views"),
         likes: metric("likes"),
         comments: metric("replies"),

@@ -6,13 +6,15 @@ import type { z } from "zod";
 import { child, text } from "../adapter";
 import { accessTokenOf, expectShape } from "../answers";
 import { callPlatform, platformMessage, rateLimitReset } from "../call";
-import { type FailureKind, type Fetch, PlatformError } from "../types";
+import { platformClient } from "../client";
+import { type FailureKind, type Fetch, PlatformError, type PublishingContext } from "../types";
 
 export { expectShape };
 
 export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("TikTok", account);
 
-export const API = "https://open.tiktokapis.com/v2";
+/** TikTok's hosts: the Open API (v2 under /v2, OAuth too) and the site (consent, post pages). */
+export const HOSTS = { api: "https://open.tiktokapis.com", web: "https://www.tiktok.com" } as const;
 
 /** A daily cap (posts per creator, pending shares, the app's active users) frees up slowly. */
 const DAILY_CAP_WAIT_SECONDS = 3600;
@@ -71,8 +73,9 @@ export type TiktokApi = {
   ): Promise<T>;
 };
 
-/** The Open API acting with `token`. */
-export function tiktokApi(fetcher: Fetch, token: string): TiktokApi {
+/** The Open API acting with `token`, through the shared client: every URL from the context's hosts. */
+export function tiktokApi(context: Pick<PublishingContext, "fetch" | "hosts">, token: string): TiktokApi {
+  const client = platformClient(context, HOSTS);
   return {
     async post(what, path, body, schema, options = {}) {
       const label = `TikTok ${what}`;
@@ -86,9 +89,11 @@ export function tiktokApi(fetcher: Fetch, token: string): TiktokApi {
       const write = options.write ?? true;
       let answer: unknown;
       try {
-        answer = await callPlatform(options.fetch ?? fetcher, label, `${API}/${path}`, init, {
-          classify: tiktokFailure(label),
-        });
+        const url = client.url("api", `/v2/${path}`);
+        const classify = { classify: tiktokFailure(label) };
+        answer = options.fetch
+          ? await callPlatform(options.fetch, label, url, init, classify)
+          : (await client.call(label, url, init, classify)).body;
       } catch (error) {
         // TikTok reads with POST too; a lost answer to a read changed nothing and can be asked again.
         if (!write && error instanceof PlatformError && error.kind === "unknown_outcome")

@@ -4,16 +4,19 @@
 // find and insights); TikTok rotates refresh tokens on the standard refresh_token grant.
 
 import { accessToken, bearerGet, child, text } from "../adapter";
-import type { AccountAuth, PlatformSpec, Publishing, PublishingContext } from "../types";
-import { tiktokApi, tokenOf } from "./api";
+import { definePlatform } from "../define";
+import type { AccountAuth, Publishing, PublishingContext } from "../types";
+import { HOSTS, tiktokApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, tiktokPublisher } from "./publish";
 import { noReply, revokeToken, tiktokReader } from "./read";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 
 const SCOPES = ["user.info.basic", "user.info.profile"];
 
 /** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
 export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DEFAULT_PACING): Publishing {
-  const api = (account: AccountAuth) => tiktokApi(context.fetch, tokenOf(account));
+  const api = (account: AccountAuth) => tiktokApi(context, tokenOf(account));
   return {
     publish: async (account, draft) =>
       tiktokPublisher(api(account), context.fetch, pacing).publish(account, draft),
@@ -25,7 +28,7 @@ export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DE
   };
 }
 
-export const tiktok: PlatformSpec = {
+export const tiktok = definePlatform({
   platform: "tiktok",
   label: "TikTok",
   endpoints: {
@@ -53,4 +56,21 @@ export const tiktok: PlatformSpec = {
       : null;
   },
   publishing: (context) => tiktokPublishing(context),
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: false,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "none",
+    stories: false,
+    replies: false,
+    comments: false,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

@@ -3,7 +3,10 @@
 // token's revocation. TikTok offers apps no comment listing outside its Research API, so `comments` is
 // empty, and no comment creation, so `reply` is refused.
 // developers.tiktok.com › Display API (List Videos, Query Videos); Login Kit › Revoke a User Access Token.
+
 import { callPlatform } from "../call";
+import { platformClient } from "../client";
+import { withEngagement } from "../metrics";
 import {
   type AccountAuth,
   type FindLookup,
@@ -12,7 +15,7 @@ import {
   type PublishedPost,
   type PublishingContext,
 } from "../types";
-import { API, postUrl, type TiktokApi, tiktokFailure, tokenOf } from "./api";
+import { HOSTS, postUrl, type TiktokApi, tiktokFailure, tokenOf } from "./api";
 import { videoList } from "./schemas";
 
 /** The Display API keeps at most 150 characters of a title or description. */
@@ -20,13 +23,6 @@ const LISTED_CHARACTERS = 150;
 const RECENT = 20;
 
 const head = (text: string) => [...text.trim()].slice(0, LISTED_CHARACTERS).join("").trim();
-
-/** engagement_rate: (likes + comments + shares + quotes + saves) / impressions × 100, two decimals. */
-function withRate(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
 
 export function tiktokReader(api: TiktokApi) {
   return {
@@ -64,7 +60,7 @@ export function tiktokReader(api: TiktokApi) {
           kind: "permanent",
           code: "post_not_found",
         });
-      return withRate({
+      return withEngagement({
         impressions: video.view_count ?? 0,
         likes: video.like_count ?? 0,
         comments: video.comment_count ?? 0,
@@ -87,7 +83,7 @@ export async function revokeToken(context: PublishingContext, account: AccountAu
   await callPlatform(
     context.fetch,
     what,
-    `${API}/oauth/revoke/`,
+    platformClient(context, HOSTS).url("api", "/v2/oauth/revoke/"),
     {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },

@@ -4,6 +4,7 @@
 // developers.tiktok.com › Content Posting API › Media Transfer Guide (chunk restrictions).
 import { platformCall } from "../call";
 import { type ByteRange, type DraftMedia, type Fetch, PlatformError } from "../types";
+import { MAX_VIDEO_BYTES } from "./rules";
 
 /**
  * The chunk size. TikTok takes chunks of 5 to 64 MB (the last up to 128 MB) and a file under 5 MB whole;
@@ -12,7 +13,7 @@ import { type ByteRange, type DraftMedia, type Fetch, PlatformError } from "../t
  */
 export const CHUNK_BYTES = 16 * 1024 * 1024;
 /** TikTok's largest video. */
-export const MAX_VIDEO_BYTES = 4 * 1024 * 1024 * 1024;
+export { MAX_VIDEO_BYTES } from "./rules";
 
 export type ChunkPlan = { chunkSize: number; count: number; ranges: ByteRange[] };
 

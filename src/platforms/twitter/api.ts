@@ -1,12 +1,15 @@
-// Calls to the X API v2 for an account: its token as a Bearer header (never in a URL), X's failure rules
-// (errors.ts) before the common ones, and every answer checked against its schema.
+// Calls to the X API v2 for an account, through the shared platform client (../client.ts): every URL built
+// from X's hosts (HOSTS: the context may point them elsewhere), its token as a Bearer header (never in a
+// URL), X's failure rules (errors.ts) before the common ones, and every answer checked against its schema.
 import type { z } from "zod";
-import { callPlatform } from "../call";
-import { type AccountAuth, PlatformError, type PublishedPost, type PublishingContext } from "../types";
+import { accessTokenOf } from "../answers";
+import { platformClient, type Query } from "../client";
+import type { AccountAuth, PublishedPost, PublishingContext } from "../types";
 import { classifyX } from "./errors";
 
 export const LABEL = "X (Twitter)";
-export const API = "https://api.x.com/2";
+/** X's hosts: the API (v2 under /2, OAuth, media upload) and the site (consent, post pages). */
+export const HOSTS = { api: "https://api.x.com", web: "https://x.com" } as const;
 
 /** Where a post can be seen: x.com/<handle>/status/<id> (x.com/i/status/<id> works without a handle). */
 export const postUrl = (handle: string, id: string) =>
@@ -18,6 +21,8 @@ export const publishedAs = (account: AccountAuth, id: string): PublishedPost => 
 });
 
 export type XApi = {
+  /** `path` under the API's `/2` on the context's base for X's API host. */
+  url(path: string, query?: Query): string;
   get<T>(account: AccountAuth, what: string, url: string, schema: z.ZodType<T>): Promise<T>;
   /** A POST with a JSON body (an object), a multipart body (FormData) or none (null). */
   post<T>(
@@ -29,36 +34,17 @@ export type XApi = {
   ): Promise<T>;
 };
 
-function bearer(account: AccountAuth): string {
-  if (!account.accessToken) {
-    throw new PlatformError(`${LABEL}: the account has no access token; reconnect it.`, {
-      kind: "auth",
-      code: "no_token",
-    });
-  }
-  return `Bearer ${account.accessToken}`;
-}
-
-/**
- * The answer in the expected shape, else a PlatformError: after a POST the platform did act (it answered
- * 2xx), so an unreadable answer leaves the outcome unknown; a GET can simply be asked again.
- */
-function expected<T>(schema: z.ZodType<T>, body: unknown, what: string, safe: boolean): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new PlatformError(`${what}: unexpected answer`, {
-    kind: safe ? "transient" : "unknown_outcome",
-    code: "invalid_response",
-  });
-}
+/** The account's token as a Bearer header; without one, the shared `token_missing` auth failure. */
+const bearer = (account: AccountAuth) => `Bearer ${accessTokenOf(LABEL, account)}`;
 
 export function xApi(context: PublishingContext): XApi {
-  const call = async (what: string, url: string, init: RequestInit, safe: boolean) =>
-    callPlatform(context.fetch, what, url, init, { classify: classifyX(what, safe, context.now) });
+  const client = platformClient(context, HOSTS);
+  const classify = (what: string, safe: boolean) => ({ classify: classifyX(what, safe, context.now) });
   return {
+    url: (path, query) => client.url("api", `/2${path}`, query),
     async get(account, what, url, schema) {
       const headers = { authorization: bearer(account), accept: "application/json" };
-      return expected(schema, await call(what, url, { method: "GET", headers }, true), what, true);
+      return client.json(what, url, { method: "GET", headers }, schema, classify(what, true));
     },
     async post(account, what, url, body, schema) {
       const headers: Record<string, string> = { authorization: bearer(account), accept: "application/json" };
@@ -68,8 +54,8 @@ export function xApi(context: PublishingContext): XApi {
         headers["content-type"] = "application/json";
         payload = JSON.stringify(body);
       }
-      const answer = await call(what, url, { method: "POST", headers, body: payload }, false);
-      return expected(schema, answer, what, false);
+      const init = { method: "POST", headers, body: payload };
+      return client.json(what, url, init, schema, classify(what, false));
     },
   };
 }

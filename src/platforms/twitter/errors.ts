@@ -3,6 +3,7 @@
 // out), duplicate content, the problem details (RFC 7807) whose `errors[].message` says more than their
 // `detail`, and the 200 answers of a lookup that carry only `errors` (a deleted post).
 import { PLATFORM_MESSAGE_MAX, rateLimitReset, redactText } from "../call";
+import { field, nonEmpty } from "../json";
 import { PlatformError } from "../types";
 
 /**
@@ -12,11 +13,7 @@ import { PlatformError } from "../types";
  */
 export const USAGE_CAP_RETRY_SECONDS = 24 * 60 * 60;
 
-const field = (value: unknown, key: string | number): unknown =>
-  typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
-
-const words = (value: unknown): string | undefined =>
-  typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+const words = nonEmpty;
 
 const cut = (text: string) => {
   const characters = [...redactText(text)];

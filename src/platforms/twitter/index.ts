@@ -1,9 +1,13 @@
 // X (Twitter): OAuth 2.0 Authorization Code Flow with PKCE (required), confidential client (HTTP Basic on
 // the token endpoint), identity from GET /2/users/me. docs.x.com › OAuth 2.0 › User access token.
 // Publishing through the X API v2: publishing.ts.
+
 import { accessToken, bearerGet, child, flatIdentity, text } from "../adapter";
-import type { PlatformSpec } from "../types";
+import { definePlatform } from "../define";
+import { HOSTS } from "./api";
 import { twitterPublishing } from "./publishing";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 
 const SCOPES = ["tweet.read", "users.read"];
 
@@ -14,13 +18,13 @@ const SCOPES = ["tweet.read", "users.read"];
  */
 const CONNECT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
 
-export const twitter: PlatformSpec = {
+export const twitter = definePlatform({
   platform: "twitter",
   label: "X (Twitter)",
   endpoints: {
-    authorize: "https://x.com/i/oauth2/authorize",
-    token: "https://api.x.com/2/oauth2/token",
-    identity: "https://api.x.com/2/users/me",
+    authorize: `${HOSTS.web}/i/oauth2/authorize`,
+    token: `${HOSTS.api}/2/oauth2/token`,
+    identity: `${HOSTS.api}/2/users/me`,
   },
   scopes: SCOPES,
   connect: { scopes: CONNECT_SCOPES },
@@ -44,4 +48,21 @@ export const twitter: PlatformSpec = {
     return identity;
   },
   publishing: (context) => twitterPublishing(context),
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: true,
+    images: true,
+    video: true,
+    carousels: true,
+    threads: "chain",
+    stories: false,
+    replies: true,
+    comments: true,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

@@ -2,7 +2,8 @@
 // bytes in bounded chunks streamed from R2 by range (never a whole video in memory), finalize, then wait
 // for X's processing of videos and GIFs with a bounded number of status polls.
 import { type AccountAuth, type DraftItem, type DraftMedia, PlatformError } from "../types";
-import { API, LABEL, type XApi } from "./api";
+import { LABEL, type XApi } from "./api";
+import { MAX_MEDIA_PER_POST, SIZE_LIMITS } from "./rules";
 import { appended, mediaUpload, type ProcessingInfo } from "./schemas";
 
 /** Bytes per append: X takes up to 5 MB per segment; 4 MB keeps one chunk's memory small. */
@@ -11,10 +12,10 @@ export const CHUNK_BYTES = 4 * 1024 * 1024;
 export const MAX_STATUS_POLLS = 15;
 export const MAX_POLL_WAIT_SECONDS = 6;
 
-/** X's documented limits (docs.x.com › Media best practices): four images, or one video or GIF. */
-export const MAX_MEDIA_PER_POST = 4;
+/** X's documented limits, declared in rules.ts: four images, or one video or GIF. */
+export { MAX_MEDIA_PER_POST } from "./rules";
+
 const MB = 1024 * 1024;
-const SIZE_LIMITS = { image: 5 * MB, gif: 15 * MB, video: 512 * MB };
 
 export type Sleep = (ms: number) => Promise<void>;
 
@@ -82,7 +83,7 @@ export async function uploadMedia(
   media: DraftMedia,
   sleep: Sleep,
 ): Promise<string> {
-  const base = `${API}/media/upload`;
+  const base = api.url("/media/upload");
   const started = await api.post(
     account,
     `${LABEL} media upload (initialize)`,
@@ -141,7 +142,7 @@ async function processed(
     const status = await api.get(
       account,
       `${LABEL} media upload (status)`,
-      `${API}/media/upload?${new URLSearchParams({ command: "STATUS", media_id: id })}`,
+      api.url("/media/upload", { command: "STATUS", media_id: id }),
       mediaUpload,
     );
     info = status.data.processing_info;

@@ -2,7 +2,7 @@
 // before), the row's X settings mapped onto the request body, and the auto-plug's reply. Every media file
 // of the thread is uploaded before the first post is created, so a media failure never leaves half a
 // thread behind.
-import { PLATFORM_SETTINGS, type PlatformSettings } from "../settings";
+import type { z } from "zod";
 import {
   type AccountAuth,
   type DraftItem,
@@ -10,14 +10,15 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { API, LABEL, publishedAs, type XApi } from "./api";
+import { LABEL, publishedAs, type XApi } from "./api";
 import { checkMedia, type Sleep, uploadMedia } from "./media";
 import { createdPost } from "./schemas";
+import { settings as settingsSchema } from "./settings";
 
-type Settings = PlatformSettings["twitter"];
+type Settings = z.output<typeof settingsSchema>;
 
 function settingsOf(raw: Record<string, unknown>): Settings {
-  const parsed = PLATFORM_SETTINGS.twitter.safeParse(raw);
+  const parsed = settingsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   throw new PlatformError(`${LABEL} publish: the row's X settings are not valid`, {
     kind: "permanent",
@@ -60,7 +61,7 @@ export function postBody(
 }
 
 const createPost = async (api: XApi, account: AccountAuth, what: string, body: object) =>
-  (await api.post(account, what, `${API}/tweets`, body, createdPost)).data.id;
+  (await api.post(account, what, api.url("/tweets"), body, createdPost)).data.id;
 
 /**
  * Once the first post exists, a later item's failure must not lead to the thread being published again:

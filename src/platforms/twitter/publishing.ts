@@ -1,20 +1,19 @@
 // The publishing half of the X adapter: publish, find, insights, comments and reply through the X API v2
 // (api.ts), and the revocation of the account's token on disconnect. The login is the account, so there
 // are no channels to pick.
-import { callPlatform } from "../call";
+import { platformClient } from "../client";
 import type { Publishing, PublishingContext } from "../types";
-import { LABEL, xApi } from "./api";
+import { HOSTS, LABEL, xApi } from "./api";
 import type { Sleep } from "./media";
 import { publishPost, replyTo } from "./publish";
 import { findPost, postComments, postInsights } from "./read";
-
-export const REVOKE_URL = "https://api.x.com/2/oauth2/revoke";
 
 const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `sleep` waits between media status polls (tests pass one that does not). */
 export function twitterPublishing(context: PublishingContext, options: { sleep?: Sleep } = {}): Publishing {
   const api = xApi(context);
+  const client = platformClient(context, HOSTS);
   const sleep = options.sleep ?? realSleep;
   return {
     publish: (account, draft) => publishPost(api, account, draft, sleep),
@@ -26,10 +25,9 @@ export function twitterPublishing(context: PublishingContext, options: { sleep?:
     async revoke(account) {
       if (!account.accessToken) return;
       const { clientId, clientSecret } = context.credentials;
-      await callPlatform(
-        context.fetch,
+      await client.call(
         `${LABEL} token revocation`,
-        REVOKE_URL,
+        client.url("api", "/2/oauth2/revoke"),
         {
           method: "POST",
           headers: {

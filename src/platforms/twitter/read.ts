@@ -1,6 +1,7 @@
 // Reading from X: `find` (X keeps no hidden field with a post, so an earlier attempt is recognised by
 // its text among the account's latest posts), a post's public metrics, and the replies in its
 // conversation as comments (recent search: the last 7 days only).
+import { withEngagement } from "../metrics";
 import {
   type AccountAuth,
   type FindLookup,
@@ -9,7 +10,7 @@ import {
   type PostMetrics,
   type PublishedPost,
 } from "../types";
-import { API, LABEL, publishedAs, type XApi } from "./api";
+import { LABEL, publishedAs, type XApi } from "./api";
 import { postMetrics, searchPage, timeline, type XPost } from "./schemas";
 
 /** How many of the account's latest posts `find` looks through (X's maximum page is 100). */
@@ -69,7 +70,7 @@ export async function findPost(
     exclude: "retweets",
     "tweet.fields": "referenced_tweets,note_tweet",
   });
-  const url = `${API}/users/${encodeURIComponent(account.platformUserId)}/tweets?${query}`;
+  const url = api.url(`/users/${encodeURIComponent(account.platformUserId)}/tweets`, query);
   const { data = [] } = await api.get(account, `${LABEL} find`, url, timeline);
   const hit = data.find(
     (post) => (replyTo === undefined || repliesTo(post, replyTo)) && comparable(sentText(post)) === wanted,
@@ -82,7 +83,7 @@ export async function postInsights(
   account: AccountAuth,
   platformPostId: string,
 ): Promise<PostMetrics> {
-  const url = `${API}/tweets/${postId(platformPostId)}?${new URLSearchParams({ "tweet.fields": "public_metrics" })}`;
+  const url = api.url(`/tweets/${postId(platformPostId)}`, { "tweet.fields": "public_metrics" });
   const metrics = (await api.get(account, `${LABEL} insights`, url, postMetrics)).data.public_metrics;
   const likes = metrics.like_count;
   const comments = metrics.reply_count;
@@ -90,9 +91,7 @@ export async function postInsights(
   const quotes = metrics.quote_count;
   const saves = metrics.bookmark_count ?? 0;
   const impressions = metrics.impression_count ?? 0;
-  const engaged = likes + comments + shares + quotes + saves;
-  const engagement_rate = impressions > 0 ? Math.round((engaged / impressions) * 10_000) / 100 : 0;
-  return { comments, likes, shares, impressions, quotes, saves, engagement_rate };
+  return withEngagement({ comments, likes, shares, impressions, quotes, saves });
 }
 
 /**
@@ -120,7 +119,7 @@ export async function postComments(
     const answer = await api.get(
       account,
       `${LABEL} comments`,
-      `${API}/tweets/search/recent?${query}`,
+      api.url("/tweets/search/recent", query),
       searchPage,
     );
     const users = new Map((answer.includes?.users ?? []).map((user) => [user.id, user]));

@@ -1,18 +1,27 @@
-// YouTube Data API v3 calls, in one place: the base URLs, the Bearer header, the reading of answers with
+// YouTube Data API v3 calls, in one place: the hosts (HOSTS; the Data API's calls go through the shared
+// client, ../client.ts, every URL from them), the Bearer header, the reading of answers with
 // zod, and Google's error reasons read once (a daily quota named in a 403 waits for midnight Pacific
 // Time, when Google resets it; a short rate limit waits a minute).
 // developers.google.com › YouTube Data API › Errors; Quota Calculator.
+
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
-import { callPlatform, rateLimitReset, statusFailure } from "../call";
-import { PlatformError, type PostMetrics, type PublishingContext } from "../types";
+import { rateLimitReset, statusFailure } from "../call";
+import { platformClient } from "../client";
+import { field } from "../json";
+import { PlatformError, type PublishingContext } from "../types";
 
 export { permanent } from "../answers";
 export { expectShape };
 
 export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("YouTube", account);
 
-export const API = "https://www.googleapis.com/youtube/v3";
+/** Google's hosts: the APIs (the Data API under /youtube/v3, uploads), OAuth, and the consent page. */
+export const HOSTS = {
+  api: "https://www.googleapis.com",
+  oauth: "https://oauth2.googleapis.com",
+  accounts: "https://accounts.google.com",
+} as const;
 export const UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos";
 export const REVOKE_URL = "https://oauth2.googleapis.com/revoke";
 
@@ -48,9 +57,6 @@ export function secondsUntilPacificMidnight(now: number): number {
   else if (landed === 1) wait -= 3600;
   return Math.max(1, wait);
 }
-
-const field = (value: unknown, key: string | number): unknown =>
-  typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
 
 /** Google's `error.errors[0].reason` (`quotaExceeded`, `videoNotFound`, …). */
 export function reasonOf(body: unknown): string | undefined {
@@ -97,6 +103,7 @@ export type YouTubeApi = ReturnType<typeof youtubeApi>;
 
 /** GETs and JSON POSTs against the Data API with the account's token, classified the YouTube way. */
 export function youtubeApi(context: PublishingContext) {
+  const client = platformClient(context, HOSTS);
   const options = (what: string) => ({ classify: classifyYouTube(what, context.now) });
   return {
     context,
@@ -109,10 +116,9 @@ export function youtubeApi(context: PublishingContext) {
       schema: z.ZodType<T>,
     ): Promise<T> {
       const label = `YouTube ${what}`;
-      const url = `${API}/${path}?${new URLSearchParams(query)}`;
+      const url = client.url("api", `/youtube/v3/${path}`, query);
       const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
-      const body = await callPlatform(context.fetch, label, url, { method: "GET", headers }, options(label));
-      return expectShape(schema, body, label, false);
+      return client.json(label, url, { method: "GET", headers }, schema, options(label));
     },
     async post<T>(
       what: string,
@@ -123,22 +129,17 @@ export function youtubeApi(context: PublishingContext) {
       schema: z.ZodType<T>,
     ): Promise<T> {
       const label = `YouTube ${what}`;
-      const url = `${API}/${path}?${new URLSearchParams(query)}`;
+      const url = client.url("api", `/youtube/v3/${path}`, query);
       const headers = {
         authorization: `Bearer ${token}`,
         accept: "application/json",
         "content-type": "application/json; charset=UTF-8",
       };
       const init = { method: "POST", headers, body: JSON.stringify(payload) };
-      const body = await callPlatform(context.fetch, label, url, init, options(label));
-      return expectShape(schema, body, label, true);
+      return client.json(label, url, init, schema, options(label));
     },
   };
 }
 
-/** PostMetrics from the platform's counts: engagement is every interaction per impression, in percent. */
-export function withEngagement(counts: Omit<PostMetrics, "engagement_rate">): PostMetrics {
-  const engaged = counts.likes + counts.comments + counts.shares + counts.quotes + counts.saves;
-  const rate = counts.impressions > 0 ? Math.round((engaged / counts.impressions) * 10_000) / 100 : 0;
-  return { ...counts, engagement_rate: rate };
-}
+/** PostMetrics from the platform's counts (the shared formula, ../metrics.ts). */
+export { withEngagement } from "../metrics";

@@ -4,12 +4,16 @@
 // channel (channels.list mine=true): the channel id and its @handle (customUrl), else its title, and
 // its thumbnail. Publishing (publish.ts, engage.ts, account.ts) uses the YouTube Data API v3.
 // developers.google.com › Using OAuth 2.0 for Web Server Applications; YouTube Data API › Channels: list.
+
 import { accessToken, bearerGet, child, text } from "../adapter";
-import type { Identity, PlatformSpec, Publishing, PublishingContext } from "../types";
+import { definePlatform } from "../define";
+import type { Identity, Publishing, PublishingContext } from "../types";
 import { listChannels, revokeGrant } from "./account";
-import { youtubeApi } from "./api";
+import { HOSTS, youtubeApi } from "./api";
 import { postComment, videoComments, videoInsights } from "./engage";
 import { findPublished, publishVideo } from "./publish";
+import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { settings, settingsShape } from "./settings";
 
 const SCOPES = ["https://www.googleapis.com/auth/youtube.readonly"];
 const CONNECT_SCOPES = [
@@ -33,7 +37,7 @@ function youtubePublishing(context: PublishingContext): Publishing {
   };
 }
 
-export const youtube: PlatformSpec = {
+export const youtube = definePlatform({
   platform: "youtube",
   label: "YouTube",
   endpoints: {
@@ -72,4 +76,21 @@ export const youtube: PlatformSpec = {
     if (avatar) identity.avatar = avatar;
     return identity;
   },
-};
+  hosts: HOSTS,
+  capabilities: {
+    text: false,
+    images: false,
+    video: true,
+    carousels: false,
+    threads: "none",
+    stories: false,
+    replies: true,
+    comments: true,
+    insights: true,
+  },
+  settings,
+  settingsShape,
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  check,
+});

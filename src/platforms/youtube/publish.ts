@@ -4,11 +4,11 @@
 // shown to the channel's owner through the API). A reply is a top-level comment by the channel, found
 // again by its text among the video's comments.
 // developers.google.com › YouTube Data API › Videos: insert; Channels: list; PlaylistItems: list.
-import { PLATFORM_SETTINGS } from "../settings";
 import type { AccountAuth, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { permanent, tokenOf, watchUrl, type YouTubeApi } from "./api";
 import { findReply } from "./engage";
 import { channelList, playlistItemList, videoSnippetList } from "./schemas";
+import { settings as settingsSchema } from "./settings";
 import { uploadVideo, type VideoMetadata } from "./upload";
 
 /** YouTube's category for a video no category was chosen for: People & Blogs. */
@@ -31,7 +31,7 @@ export function titleFrom(text: string, fileName: string): string {
 }
 
 function settingsOf(draft: PublishDraft) {
-  const parsed = PLATFORM_SETTINGS.youtube.safeParse(draft.settings);
+  const parsed = settingsSchema.safeParse(draft.settings);
   if (!parsed.success) throw permanent("invalid_settings", "The YouTube settings of the post are not valid.");
   return parsed.data;
 }

@@ -9,16 +9,16 @@ import { expectGet, GRAPH } from "./support";
 const REDIRECT_URI = "https://api.example.test/api/oauth/delegate/callback";
 
 describe("facebook connect", () => {
-  it("asks a connect for the Pages permissions, a delegation for the public profile only", () => {
+  it("asks a connect for the Pages permissions, a delegation for the public profile only", async () => {
     const adapter = adapterFor("facebook", replay().fetch);
     const connect = new URL(
-      adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s", purpose: "connect" }),
+      await adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s", purpose: "connect" }),
     );
     expect(connect.searchParams.get("scope")).toBe(
       "pages_show_list,pages_read_engagement,pages_manage_posts,pages_read_user_content," +
         "pages_manage_engagement,read_insights,publish_video",
     );
-    const delegation = new URL(adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s" }));
+    const delegation = new URL(await adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s" }));
     expect(delegation.searchParams.get("scope")).toBe("public_profile");
   });
 

@@ -10,16 +10,16 @@ const REDIRECT_URI = "https://api.example.test/api/oauth/delegate/callback";
 const queryOf = (request: Request) => Object.fromEntries(new URL(request.url).searchParams);
 
 describe("instagram connect", () => {
-  it("asks a connect for the business permissions, a delegation for the basic one", () => {
+  it("asks a connect for the business permissions, a delegation for the basic one", async () => {
     const adapter = adapterFor("instagram", replay().fetch);
     const connect = new URL(
-      adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s", purpose: "connect" }),
+      await adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s", purpose: "connect" }),
     );
     expect(connect.searchParams.get("scope")).toBe(
       "instagram_business_basic,instagram_business_content_publish," +
         "instagram_business_manage_comments,instagram_business_manage_insights",
     );
-    const delegation = new URL(adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s" }));
+    const delegation = new URL(await adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s" }));
     expect(delegation.searchParams.get("scope")).toBe("instagram_business_basic");
   });
 

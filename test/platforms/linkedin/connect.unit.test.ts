@@ -29,14 +29,16 @@ const profile = {
 };
 
 describe("linkedin connect", () => {
-  it("asks a connect for posting, organization and analytics scopes; a delegation for identity only", () => {
+  it("asks a connect for posting, organization and analytics scopes; a delegation for identity only", async () => {
     const adapter = adapterFor("linkedin", replay().fetch);
-    const scopeOf = (purpose: "connect" | "delegation") =>
-      new URL(adapter.authorizeUrl({ redirectUri: REDIRECT, state: "s", purpose })).searchParams.get("scope");
-    expect(scopeOf("connect")).toBe(
+    const scopeOf = async (purpose: "connect" | "delegation") =>
+      new URL(await adapter.authorizeUrl({ redirectUri: REDIRECT, state: "s", purpose })).searchParams.get(
+        "scope",
+      );
+    expect(await scopeOf("connect")).toBe(
       "openid profile w_member_social w_organization_social r_organization_social rw_organization_admin r_member_postAnalytics",
     );
-    expect(scopeOf("delegation")).toBe("openid profile");
+    expect(await scopeOf("delegation")).toBe("openid profile");
   });
 
   it("keeps the refresh token and reads the member's name and picture from userinfo", async () => {

@@ -25,7 +25,7 @@ export const stored = (etag?: string) => new Response(null, { status: 201, heade
 export const linkedinAdapter = (fetch: Fetch, now = () => Date.now()) =>
   createAdapter(
     { ...linkedin, publishing: (context) => linkedinPublishing(context, { videoWaitsMs: [0, 0] }) },
-    { credentials: CREDENTIALS, endpoints: linkedin.endpoints, fetch, now },
+    { credentials: CREDENTIALS, fetch, now },
   );
 
 export const organization = { handle: "devtestco", platformUserId: ORG, accessToken: ACCESS_TOKEN };

@@ -24,7 +24,6 @@ const stored = () => new Response(null, { status: 204 });
 const adapterAt = (fetch: Fetch, now: number) =>
   createAdapter(SPECS.pinterest, {
     credentials: CREDENTIALS,
-    endpoints: SPECS.pinterest.endpoints,
     fetch,
     now: () => now,
   });
@@ -325,10 +324,14 @@ describe("pinterest find, insights, comments, reply", () => {
     expect(requests).toEqual([]);
   });
 
-  it("a connect asks for the board and Pin scopes, comma-separated", () => {
+  it("a connect asks for the board and Pin scopes, comma-separated", async () => {
     const adapter = adapterFor("pinterest", replay().fetch);
     const url = new URL(
-      adapter.authorizeUrl({ redirectUri: "https://api.example.test/cb", state: "s", purpose: "connect" }),
+      await adapter.authorizeUrl({
+        redirectUri: "https://api.example.test/cb",
+        state: "s",
+        purpose: "connect",
+      }),
     );
     expect(url.searchParams.get("scope")).toBe(
       "boards:read,boards:write,pins:read,pins:write,user_accounts:read",

@@ -28,7 +28,7 @@ const video = () =>
 const quick = (fetch: Fetch) =>
   createAdapter(
     { ...SPECS.threads, publishing: (context) => threadsPublishing(context, { attempts: 3, delayMs: 0 }) },
-    { credentials: CREDENTIALS, endpoints: SPECS.threads.endpoints, fetch },
+    { credentials: CREDENTIALS, fetch },
   );
 
 const form = async (request: Request) =>
@@ -64,9 +64,9 @@ function expectStatus(request: Request, containerId: string) {
 }
 
 describe("threads connect and tokens", () => {
-  it("asks a connect for publishing, insights and replies", () => {
+  it("asks a connect for publishing, insights and replies", async () => {
     const url = new URL(
-      adapterFor("threads", replay().fetch).authorizeUrl({
+      await adapterFor("threads", replay().fetch).authorizeUrl({
         redirectUri: "https://api.example.test/api/oauth/delegate/callback",
         state: "s",
         purpose: "connect",
@@ -408,7 +408,8 @@ describe("threads failures", () => {
     expect(await publishText([json(RECORDED.errors.rateLimited, 400)]).outcome).toMatchObject({
       kind: "rate_limited",
       code: "rate_limited",
-      retryAfterSeconds: 60,
+      // Meta's shared reading (../meta.ts): without usage headers, a throttled app waits 5 minutes.
+      retryAfterSeconds: 300,
     });
     const limited = new Response("{}", { status: 429, headers: { "retry-after": "120" } });
     expect(await publishText([limited]).outcome).toMatchObject({
@@ -418,9 +419,10 @@ describe("threads failures", () => {
   });
 
   it("an expired or revoked token (code 190) is an auth failure before anything is out", async () => {
+    // Subcode 463: the session expired (Meta's shared reading names it token_expired).
     expect(await publishText([json(RECORDED.errors.expiredToken, 400)]).outcome).toMatchObject({
       kind: "auth",
-      code: "token_invalid",
+      code: "token_expired",
     });
   });
 
@@ -430,7 +432,7 @@ describe("threads failures", () => {
       json(RECORDED.published("100")),
       json(RECORDED.errors.expiredToken, 401),
     ]);
-    expect(await outcome).toMatchObject({ kind: "unknown_outcome", code: "token_invalid" });
+    expect(await outcome).toMatchObject({ kind: "unknown_outcome", code: "token_expired" });
   });
 
   it("an account without a token cannot publish", async () => {

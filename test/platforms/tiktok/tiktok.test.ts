@@ -37,7 +37,7 @@ const photo = (fill: number, mime = "image/jpeg") =>
 const quick = (fetch: Fetch) =>
   createAdapter(
     { ...SPECS.tiktok, publishing: (context) => tiktokPublishing(context, { attempts: 3, delayMs: 0 }) },
-    { credentials: CREDENTIALS, endpoints: SPECS.tiktok.endpoints, fetch },
+    { credentials: CREDENTIALS, fetch },
   );
 
 const bodyOf = async (request: Request) => new TextDecoder().decode(await request.clone().arrayBuffer());
@@ -65,9 +65,9 @@ const POST_INFO = {
 };
 
 describe("tiktok connect", () => {
-  it("asks a connect for publishing and the video list besides the profile", () => {
+  it("asks a connect for publishing and the video list besides the profile", async () => {
     const url = new URL(
-      adapterFor("tiktok", replay().fetch).authorizeUrl({
+      await adapterFor("tiktok", replay().fetch).authorizeUrl({
         redirectUri: "https://api.example.test/api/oauth/delegate/callback",
         state: "s",
         purpose: "connect",

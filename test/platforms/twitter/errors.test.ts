@@ -121,7 +121,7 @@ describe("X failures", () => {
     const error = await failureOf(
       adapterFor("twitter", fetch).publish({ ...account, accessToken: null }, draftOf([item("Hello")])),
     );
-    expect(error).toMatchObject({ kind: "auth", code: "no_token" });
+    expect(error).toMatchObject({ kind: "auth", code: "token_missing" });
     expect(requests).toHaveLength(0);
   });
 });

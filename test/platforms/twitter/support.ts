@@ -29,12 +29,10 @@ export function adapterWithSleeps(fetch: Fetch) {
       },
     },
   );
-  const adapter = createAdapter(SPECS.twitter, {
-    credentials: CREDENTIALS,
-    endpoints: SPECS.twitter.endpoints,
-    fetch,
-    publishing,
-  });
+  const adapter = createAdapter(
+    { ...SPECS.twitter, publishing: () => publishing },
+    { credentials: CREDENTIALS, fetch },
+  );
   return { adapter, sleeps };
 }
 

@@ -35,11 +35,11 @@ describe("X connect", () => {
     const adapter = adapterFor("twitter", replay().fetch);
     const codeChallenge = await pkceChallenge("v".repeat(43));
     const base = { redirectUri: "https://api.example.test/cb", state: "s", codeChallenge };
-    const connect = new URL(adapter.authorizeUrl({ ...base, purpose: "connect" }));
+    const connect = new URL(await adapter.authorizeUrl({ ...base, purpose: "connect" }));
     expect(connect.searchParams.get("scope")).toBe(
       "tweet.read tweet.write users.read media.write offline.access",
     );
-    const delegation = new URL(adapter.authorizeUrl(base));
+    const delegation = new URL(await adapter.authorizeUrl(base));
     expect(delegation.searchParams.get("scope")).toBe("tweet.read users.read");
   });
 

@@ -26,7 +26,6 @@ const UPLOAD_START =
 const adapterAt = (fetch: Fetch, now: number) =>
   createAdapter(SPECS.youtube, {
     credentials: CREDENTIALS,
-    endpoints: SPECS.youtube.endpoints,
     fetch,
     now: () => now,
   });
@@ -530,11 +529,11 @@ describe("youtube account", () => {
     expect(requests[0]!.headers.get("authorization")).toBe("Bearer connect-token");
   });
 
-  it("a connect asks for upload, read and comment scopes with offline access; a delegation does not", () => {
+  it("a connect asks for upload, read and comment scopes with offline access; a delegation does not", async () => {
     const adapter = adapterFor("youtube", replay().fetch);
     const redirectUri = "https://api.example.test/api/oauth/delegate/callback";
     const connect = new URL(
-      adapter.authorizeUrl({ redirectUri, state: "s", codeChallenge: "c", purpose: "connect" }),
+      await adapter.authorizeUrl({ redirectUri, state: "s", codeChallenge: "c", purpose: "connect" }),
     );
     expect(connect.searchParams.get("scope")).toBe(
       "https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl",
@@ -542,7 +541,7 @@ describe("youtube account", () => {
     expect(connect.searchParams.get("access_type")).toBe("offline");
     expect(connect.searchParams.get("prompt")).toBe("consent");
     expect(connect.searchParams.get("include_granted_scopes")).toBe("true");
-    const delegation = new URL(adapter.authorizeUrl({ redirectUri, state: "s", codeChallenge: "c" }));
+    const delegation = new URL(await adapter.authorizeUrl({ redirectUri, state: "s", codeChallenge: "c" }));
     expect(delegation.searchParams.get("access_type")).toBe("online");
     expect(delegation.searchParams.get("prompt")).toBeNull();
   });

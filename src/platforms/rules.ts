@@ -1,15 +1,19 @@
-// What each platform refuses in a post's items and media, in one table: the limits docs/platforms.md
-// documents (from each platform's own documentation) and the refusals the adapters make before any call
-// (src/platforms/<platform>/publish.ts, twitter/media.ts). The dry run (validate.ts) reads it; the
-// adapters keep their own checks, and test/posts/validate.test.ts holds the two to agreeing. Durations
-// and pixel sizes are not checked: the media library stores neither.
-import type { Platform } from "../db/enums";
-import { textLength } from "./limits";
-import type { PostProblem } from "./schemas";
+// What a platform refuses in a post, checked the same way for every platform: each platform declares its
+// text limit, its media rules (counts, types, sizes, what a thread's later items may carry) and its own
+// settings checks in its folder (src/platforms/<platform>/rules.ts); `defineCheck` turns them into the
+// platform's one `check`, which the dry run (src/posts/validate.ts) and create's text limits read through
+// the registry. The messages are the API's: `The <field> field <rule> on <platform>[: <why>].`
+// Durations and pixel sizes are not checked: the media library stores neither.
 
-const KB = 1024;
-const MB = 1024 * KB;
-const GB = 1024 * MB;
+/** One thing a platform would refuse, by the request's field path (`content.0.media.2`). */
+export type PostProblem = { field: string; message: string };
+
+/** Characters as people count them: code points, so an emoji is one. */
+export const textLength = (text: string) => [...text].length;
+
+export const KB = 1024;
+export const MB = 1024 * KB;
+export const GB = 1024 * MB;
 
 /** A media item as the library knows it (an item still importing: its announced type and size). */
 export type CheckedMedia = { mime: string; kind: "image" | "video"; size: number };
@@ -48,67 +52,6 @@ export type PlatformRules = {
   comment?: CommentRules;
   /** Whether `settings.<platform>.post_type` can make the post a story or a reel. */
   postTypes?: boolean;
-};
-
-export const MEDIA_RULES: Record<Platform, PlatformRules> = {
-  twitter: {
-    thread: "chain",
-    post: {
-      maxMedia: 4,
-      videoAlone: true,
-      gifAlone: true,
-      maxBytes: { image: 5 * MB, gif: 15 * MB, video: 512 * MB },
-    },
-  },
-  threads: {
-    thread: "chain",
-    post: {
-      maxMedia: 20,
-      imageTypes: ["image/jpeg", "image/png"],
-      videoTypes: ["video/mp4", "video/quicktime"],
-      maxBytes: { image: 8 * MB, video: 1 * GB },
-    },
-  },
-  linkedin: {
-    thread: "comments",
-    post: {
-      maxImages: 20,
-      maxVideos: 1,
-      videoAlone: true,
-      imageTypes: ["image/jpeg", "image/png", "image/gif"],
-      videoTypes: ["video/mp4"],
-      minBytes: { video: 75 * KB },
-      maxBytes: { video: 500 * MB },
-    },
-    comment: { maxMedia: 0, video: false, needsText: false, maxText: 1250 },
-  },
-  instagram: {
-    needs: "media",
-    thread: "comments",
-    postTypes: true,
-    post: { maxMedia: 10, imageTypes: ["image/jpeg"], maxBytes: { image: 8 * MB } },
-    comment: { maxMedia: 0, video: false, needsText: true },
-  },
-  facebook: {
-    thread: "comments",
-    postTypes: true,
-    post: { maxVideos: 1, videoAlone: true },
-    comment: { maxMedia: 1, video: false, needsText: false },
-  },
-  tiktok: {
-    needs: "media",
-    thread: "none",
-    post: {
-      maxImages: 35,
-      maxVideos: 1,
-      videoAlone: true,
-      imageTypes: ["image/jpeg", "image/webp"],
-      videoTypes: ["video/mp4", "video/quicktime", "video/webm"],
-      maxBytes: { video: 4 * GB },
-    },
-  },
-  youtube: { needs: "video", thread: "none", post: {} },
-  pinterest: { needs: "media", thread: "none", post: { maxImages: 5, maxVideos: 1 } },
 };
 
 const sizeKind = (m: CheckedMedia): SizeKind =>
@@ -178,15 +121,15 @@ function commentProblems(rules: CommentRules, item: CheckedItem, i: number, add:
 }
 
 /**
- * Every item and file `platform` would refuse, by the field path of the request (`content.0.media.2`).
+ * Every item and file `platform` (by its `rules`) would refuse, by the field path of the request (`content.0.media.2`).
  * `postType` is the row's `settings.<platform>.post_type` where the platform has one.
  */
 export function mediaProblems(
-  platform: Platform,
+  platform: string,
+  rules: PlatformRules,
   items: CheckedItem[],
   postType: PostType = "post",
 ): PostProblem[] {
-  const rules = MEDIA_RULES[platform];
   const type = rules.postTypes ? postType : "post";
   const problems: PostProblem[] = [];
   const add: Add = (field, rule, why) => {
@@ -214,3 +157,51 @@ export function mediaProblems(
     );
   return problems;
 }
+
+/** What `check` looks at: the post's items and the row's complete settings for the platform. */
+export type CheckDraft = { items: CheckedItem[]; settings: Record<string, unknown> };
+export type Check = (draft: CheckDraft) => PostProblem[];
+
+/** The messages over a platform's text limit, by item: each item is one post (or comment) there. */
+export function textProblems(platform: string, limit: number, items: CheckedItem[]): PostProblem[] {
+  return items.flatMap((item, i) =>
+    textLength(item.text) > limit
+      ? [
+          {
+            field: `content.${i}.text`,
+            message: `The content.${i}.text field must not be greater than ${limit} characters on ${platform}.`,
+          },
+        ]
+      : [],
+  );
+}
+
+/** Records a settings problem: `The <field> field <rule> on <platform>.` */
+export type AddProblem = (field: string, rule: string) => void;
+
+/**
+ * A platform's one check: its text limit, its media rules (with the row's `post_type` where the platform
+ * has post types), then its own settings checks, in that order.
+ */
+export function defineCheck<S>(rules: {
+  platform: string;
+  textLimit: number;
+  media: PlatformRules;
+  settings?: (settings: S, items: CheckedItem[], add: AddProblem) => void;
+}): Check {
+  return ({ items, settings }) => {
+    const problems = [
+      ...textProblems(rules.platform, rules.textLimit, items),
+      ...mediaProblems(rules.platform, rules.media, items, postTypeOf(rules.media, settings)),
+    ];
+    rules.settings?.(settings as S, items, (field, rule) =>
+      problems.push({ field, message: `The ${field} field ${rule} on ${rules.platform}.` }),
+    );
+    return problems;
+  };
+}
+
+const postTypeOf = (rules: PlatformRules, settings: Record<string, unknown>): PostType => {
+  const type = settings.post_type;
+  return rules.postTypes && (type === "reel" || type === "story") ? type : "post";
+};

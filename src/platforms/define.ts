@@ -1,0 +1,75 @@
+// What the registry holds for a platform: one definition, written in the platform's folder
+// (src/platforms/<platform>/index.ts) with `definePlatform`, that owns every fact about it: its OAuth
+// (the spec's endpoints, scopes, token parsing, and optionally its own authorize URL, code exchange
+// follow-up and refresh), its hosts (the base URL map every call is built from), what it can publish
+// (capabilities), its settings schema, its text and media rules and its one `check`, and its
+// publishing half (publish, find, insights, comments, reply, revoke, channels).
+import type { z } from "zod";
+import type { Check, PlatformRules } from "./rules";
+import type { AuthorizeRequest, PlatformSpec, PublishingContext } from "./types";
+
+/**
+ * The platform's base URLs by name (`api`, `upload`, `web`, …): its real hosts. Every call of the
+ * platform is made against them, so a context that brings other bases (the sandbox's emulator:
+ * `${origin}/sandbox/<platform>` for every host) points every call of the platform elsewhere.
+ */
+export type Hosts = Readonly<Record<string, string>>;
+
+/** What the platform can publish and read, as docs/platforms.md's "At a glance" table says. */
+export type Capabilities = {
+  /** A post of text alone. */
+  text: boolean;
+  images: boolean;
+  video: boolean;
+  /** Several media in one post (a carousel, a multi-image post). */
+  carousels: boolean;
+  /** A post of several items: a reply chain, comments under the first, or none. */
+  threads: "chain" | "comments" | "none";
+  stories: boolean;
+  /** A reply under a published post (the auto-plug). */
+  replies: boolean;
+  /** Comments read back. */
+  comments: boolean;
+  insights: boolean;
+};
+
+export type PlatformDefinition = PlatformSpec & {
+  hosts: Hosts;
+  capabilities: Capabilities;
+  /** The request schema of `settings.<platform>` (strict, every key defaulted). */
+  settings: z.ZodType;
+  /** The complete settings object a row of the platform renders (every key present), for the API doc. */
+  settingsShape: z.ZodType;
+  /** Characters per post (each item of a thread is one post or comment there). */
+  textLimit: number;
+  /** The media rules its check applies (src/platforms/rules.ts). */
+  media: PlatformRules;
+  /** Everything the platform would refuse in a post: the dry run's answers, by field. */
+  check: Check;
+  /**
+   * A non-standard consent URL (a platform whose authorize step needs a call first may answer
+   * asynchronously); the standard OAuth 2.0 one is built from the spec when absent.
+   */
+  authorize?: (request: AuthorizeRequest, context: PublishingContext) => string | Promise<string>;
+};
+
+/** A platform's definition, as the registry holds it. */
+export const definePlatform = <D extends PlatformDefinition>(definition: D): D => definition;
+
+/** The same bases for every host of the platform: how an emulator takes all of a platform's calls. */
+export const everyHostAt = (hosts: Hosts, base: string): Hosts =>
+  Object.fromEntries(Object.keys(hosts).map((name) => [name, base]));
+
+/**
+ * `url` moved from the real host it names to the context's base for that host; unchanged when the
+ * bases are the real ones or the URL is on no declared host (an upload URL the platform handed out).
+ */
+export function rebase(url: string, real: Hosts, bases: Hosts): string {
+  for (const [name, host] of Object.entries(real)) {
+    const base = bases[name];
+    if (base === undefined || base === host) continue;
+    if (url === host || url.startsWith(`${host}/`) || url.startsWith(`${host}?`))
+      return `${base}${url.slice(host.length)}`;
+  }
+  return url;
+}

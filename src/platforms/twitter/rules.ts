@@ -1,0 +1,26 @@
+// What X refuses in a post, declared once: the dry run reads `check` through the registry, and the
+// adapter's own pre-call refusals (media.ts, publish.ts) read the same numbers.
+import type { z } from "zod";
+import { defineCheck, MB, type PlatformRules } from "../rules";
+import type { settings } from "./settings";
+
+/** Characters per post: X without Premium's long posts. */
+export const TEXT_LIMIT = 280;
+/** Four images, or one video or GIF, per post (docs.x.com › Media best practices). */
+export const MAX_MEDIA_PER_POST = 4;
+export const SIZE_LIMITS = { image: 5 * MB, gif: 15 * MB, video: 512 * MB };
+
+export const MEDIA: PlatformRules = {
+  thread: "chain",
+  post: { maxMedia: MAX_MEDIA_PER_POST, videoAlone: true, gifAlone: true, maxBytes: SIZE_LIMITS },
+};
+
+export const check = defineCheck<z.output<typeof settings>>({
+  platform: "twitter",
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  settings: (settings, items, add) => {
+    if (settings.poll.enabled && (items[0]?.media.length ?? 0) > 0)
+      add("settings.twitter.poll", "is prohibited when the first content item has media");
+  },
+});
