@@ -3,6 +3,7 @@
 // levels off after a week; none ever goes down. `comments` is exactly the number of comments listed.
 import type { Platform } from "../db/enums";
 import { utf8 } from "../lib/encoding";
+import { withEngagement } from "../platforms/metrics";
 import { digits } from "../platforms/sandbox/ids";
 import type { PostMetrics } from "../platforms/types";
 
@@ -43,9 +44,7 @@ export function metricsAt(platform: Platform, seed: Uint8Array, minutes: number)
   const quotes =
     platform === "twitter" || platform === "threads" ? Math.floor((shares * (byte(6) % 50)) / 100) : 0;
   const saves = Math.floor((likes * (byte(7) % 25)) / 100);
-  const engaged = likes + comments + shares + quotes + saves;
-  const engagement_rate = Math.round((engaged / impressions) * 10_000) / 100;
-  return { comments, likes, shares, impressions, quotes, saves, engagement_rate };
+  return withEngagement({ comments, likes, shares, impressions, quotes, saves });
 }
 
 /** The first minute at which the post has more than `index` comments (counts never decrease). */
