@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { refreshStoredToken } from "../../src/accounts/tokens";
 import { decryptSecret, encryptSecret } from "../../src/lib/crypto";
-import { runFlow } from "../delegation/support";
+import { APP_CALLBACK, createApp, createSession, runFlow } from "../delegation/support";
 import { admin, call } from "../support/client";
 import { createPost, createTenant, inMinutes } from "../support/seed";
 
@@ -94,6 +94,30 @@ describe("account health", () => {
       last_error: { code: expect.any(String), message: expect.any(String) },
     });
     expect((await call("GET", "/api/v1/accounts", { key: t.key })).body.data).toContainEqual(lost.body);
+  });
+
+  it("records a transient refresh failure in last_error and keeps the status ok", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "flaky_refresh");
+    await env.DB.prepare("UPDATE accounts SET token_expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 60_000, id)
+      .run();
+    // The platform is not reachable as configured (no sandbox, no OAuth app): not a refusal of the grant.
+    const unconfigured = { ...env, SANDBOX: "false" } as Env;
+    expect(await refreshStoredToken(unconfigured, id, null)).toMatchObject({
+      kind: "failed",
+      code: "platform_not_configured",
+    });
+    const shown = (await getAccount(t, id)).body;
+    expect(shown.has_expired).toBe(false);
+    expect(shown.health).toMatchObject({
+      status: "ok",
+      last_refreshed_at: null,
+      last_error: { code: "platform_not_configured", message: expect.stringMatching(/not configured/) },
+    });
+    // The next successful refresh clears it.
+    expect((await refreshStoredToken(env, id, null)).kind).toBe("ok");
+    expect((await getAccount(t, id)).body.health.last_error).toBeNull();
   });
 
   it("answers 404 for another tenant's account", async () => {
@@ -205,6 +229,17 @@ describe("a connect whose API key is revoked before its callback", () => {
       .bind(t.workspace.id, "too_late")
       .all();
     expect(found.results).toEqual([]);
+  });
+
+  it("signs no proof for a delegation session either", async () => {
+    const app = await createApp();
+    const authorizeUrl = await createSession(app);
+    expect((await admin("DELETE", `/api-keys/${app.keyId}`)).status).toBe(200);
+    const { landed } = await runFlow(authorizeUrl, { handle: "late_proof" });
+    expect(`${landed.origin}${landed.pathname}`).toBe(APP_CALLBACK);
+    expect(landed.searchParams.get("error")).toBe("connection_failed");
+    expect(landed.searchParams.has("signature")).toBe(false);
+    expect(landed.searchParams.has("platform_id")).toBe(false);
   });
 
   it("stores nothing for a reconnect either", async () => {
