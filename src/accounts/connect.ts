@@ -1,15 +1,18 @@
 // The end of a connect flow (POST /api/v1/accounts/connect): the delegation browser routes ran the
 // single-use flow, the consent and the code exchange; here the platform's tokens are encrypted and the
-// account is upserted by (workspace, platform, platform user id), and the redirect_url the browser
-// lands on is built.
+// account is upserted by (workspace, platform, platform user id), or, for a reconnect, the named account
+// is updated when the platform identity is its own; and the redirect_url the browser lands on is built.
+
+import { eq } from "drizzle-orm";
 import type { ConnectTarget } from "../coordinator/flow";
 import { type CallbackError, withParams } from "../coordinator/links";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
+import { apiKeys } from "../db/schema";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import type { Channel, Identity, PlatformToken } from "../platforms/types";
-import { upsertAccount } from "./queries";
+import { reconnectAccount, upsertAccount } from "./queries";
 
 /**
  * Stores the connected account: its tokens AES-GCM encrypted (never plaintext in D1) and its profile.
@@ -18,6 +21,13 @@ import { upsertAccount } from "./queries";
  * refreshed: the user's refresh token and expiry are not kept with it). The account's id, or null when
  * the user is no longer a member of the workspace.
  */
+export type StoreResult =
+  | { kind: "ok"; accountId: number }
+  /** The user is no longer a member of the workspace (or, for a reconnect, the account is gone). */
+  | { kind: "inaccessible" }
+  /** A reconnect ended on another platform identity than the account's: nothing was stored. */
+  | { kind: "other_identity" };
+
 export async function storeConnectedAccount(
   db: Database,
   encryptionKey: string | undefined,
@@ -27,7 +37,7 @@ export async function storeConnectedAccount(
   identity: Identity,
   channel: Channel | null = null,
   now = Date.now(),
-): Promise<number | null> {
+): Promise<StoreResult> {
   const ownToken = channel?.accessToken;
   const [accessTokenEnc, refreshTokenEnc] = await Promise.all([
     encryptSecret(encryptionKey, ownToken ?? token.accessToken),
@@ -35,22 +45,39 @@ export async function storeConnectedAccount(
   ]);
   const handle = (channel?.handle || identity.handle || identity.platform_id).slice(0, 255);
   const name = (channel?.name || identity.name || handle).slice(0, 255);
-  const [rows] = await db.batch([
-    upsertAccount(db, {
-      workspaceId: target.workspaceId,
-      userId: target.userId,
-      platform,
-      platformUserId: channel?.id ?? identity.platform_id,
-      username: handle,
-      name,
-      avatar: safeAvatar(channel ? channel.avatar : identity.avatar),
-      isVerified: channel ? false : (identity.verified ?? false),
-      accessTokenEnc,
-      refreshTokenEnc,
-      tokenExpiresAt: token.expiresIn && !ownToken ? now + token.expiresIn * 1000 : null,
-    }),
-  ]);
-  return rows[0]?.id ?? null;
+  const account = {
+    workspaceId: target.workspaceId,
+    userId: target.userId,
+    platform,
+    platformUserId: channel?.id ?? identity.platform_id,
+    username: handle,
+    name,
+    avatar: safeAvatar(channel ? channel.avatar : identity.avatar),
+    isVerified: channel ? false : (identity.verified ?? false),
+    accessTokenEnc,
+    refreshTokenEnc,
+    tokenExpiresAt: token.expiresIn && !ownToken ? now + token.expiresIn * 1000 : null,
+  };
+  if (target.accountId !== undefined) {
+    const [[stored], updated] = await db.batch(reconnectAccount(db, target.accountId, account));
+    if (updated[0]) return { kind: "ok", accountId: updated[0].id };
+    return stored ? { kind: "other_identity" } : { kind: "inaccessible" };
+  }
+  const [rows] = await db.batch([upsertAccount(db, account)]);
+  return rows[0] ? { kind: "ok", accountId: rows[0].id } : { kind: "inaccessible" };
+}
+
+/**
+ * Whether the API key that started a connect flow still stands when the flow finishes: a key revoked
+ * (deleted) or expired meanwhile stores nothing. Read from the key's shard.
+ */
+export async function connectKeyValid(db: Database, keyId: number, now = Date.now()): Promise<boolean> {
+  const key = await db
+    .select({ expiresAt: apiKeys.expiresAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, keyId))
+    .get();
+  return key !== undefined && (key.expiresAt === null || key.expiresAt.getTime() > now);
 }
 
 /** An avatar is shown by clients as an image link: only an https URL of sane length is kept. */

@@ -1,5 +1,7 @@
 // Accounts: list (GET /api/v1/accounts), connect by OAuth (POST /connect, the browser then runs the
-// delegation pages, src/delegation/browser-routes.ts) and disconnect (DELETE /{id}). Ability `accounts`.
+// delegation pages, src/delegation/browser-routes.ts), get one with its health (GET /{id}), reconnect
+// (POST /{id}/reconnect, the same browser flow ending on the same account) and disconnect (DELETE /{id}).
+// Ability `accounts`.
 import { z } from "zod";
 import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
 import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
@@ -15,8 +17,8 @@ import { idParams, messageSchema } from "../lib/schemas";
 import { lookupAdapter } from "../platforms/index";
 import { revokeDisconnected } from "./connect";
 import { presentAccount } from "./present";
-import { accountsOfUser, disconnectAccount } from "./queries";
-import { accountSchema, connectBody, connectResponse } from "./schemas";
+import { accountsOfUser, disconnectAccount, ownedAccount } from "./queries";
+import { accountSchema, connectBody, connectResponse, reconnectBody, reconnectResponse } from "./schemas";
 
 const route = apiRoutes("accounts");
 
@@ -26,9 +28,19 @@ const CONNECT_DESCRIPTION = `Starts connecting a social account to a workspace b
 
 1. Call this endpoint; send the user's browser to \`authorize_url\`. It is single-use (of parallel opens, one proceeds) and expires after \`expires_in\` seconds (${AUTHORIZE_TTL_MS / 1000}); the service sends the browser on to the platform's consent page.
 2. The platform sends the browser back to the service, which stores the account and redirects the browser to \`redirect_url\` with \`status=connected\`, \`account_id\` and \`platform\`. Where the login is not itself the place posts go (a Facebook user's Pages, a LinkedIn member's profile and the organisations they administer, a Google account's YouTube channels), the service first shows a page listing them and stores the one the user picks (with a single one, it is stored at once); the pick is single use and bound to the browser that consented.
-3. Otherwise \`redirect_url\` receives \`error\` and \`error_description\`: \`access_denied\` (the user declined), \`connection_failed\` (the platform failed, the flow took too long, it was finished in another browser, or the workspace is no longer accessible), \`expired_request\` (the link was already used or has expired).
+3. Otherwise \`redirect_url\` receives \`error\` and \`error_description\`: \`access_denied\` (the user declined), \`connection_failed\` (the platform failed, the flow took too long, it was finished in another browser, the workspace is no longer accessible, or the API key that started it was revoked or expired meanwhile: nothing is stored), \`expired_request\` (the link was already used or has expired).
 
 The account is identified by (workspace, platform, the platform's user id, or the picked channel's id): connecting the same platform user again updates the same account (same \`id\`): its username, name, avatar and verified flag, and its tokens, so an expired account works again. A connect asks the platform for the scopes that publish, read insights and comments, and keep the account connected (a refresh token). Tokens are stored encrypted. When the API key has registered callback origins, \`redirect_url\` must be on one of them.`;
+
+const RECONNECT_DESCRIPTION = `Repairs an account whose \`health.status\` is \`reauth_required\` (or renews its tokens at any time), keeping its \`id\`, its posts and its analytics.
+
+The same browser flow as connecting (POST /api/v1/accounts/connect): send the user's browser to \`authorize_url\` (single-use, expires after \`expires_in\` seconds); where the platform lists channels the user picks the account's own again. The user must sign in as the same platform account: then the account's tokens and profile are updated, \`has_expired\` clears and \`health\` is \`ok\` again, and \`redirect_url\` receives \`status=connected\`, \`account_id\` (this account's) and \`platform\`. Signed in as another platform account, nothing is stored and \`redirect_url\` receives \`error=connection_failed\` with an \`error_description\` saying so; the other errors are those of a connect. A flow whose API key was revoked or expired before it finished stores nothing (\`connection_failed\`).`;
+
+/** A key with registered callback origins sends browsers nowhere else (no open redirect). */
+function checkRedirectOrigin(allowed: string[] | null | undefined, redirectUrl: string) {
+  if (allowed && allowed.length > 0 && !allowed.includes(new URL(redirectUrl).origin))
+    throw invalidField("redirect_url", "The redirect url's origin is not one registered for this API key.");
+}
 
 export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
@@ -47,6 +59,25 @@ export const accountsRouter = createRouter<ApiEnv>()
   )
   .openapi(
     route({
+      method: "get",
+      path: "/{id}",
+      tags,
+      summary: "Get an account",
+      description:
+        "One account with its health: `health.status` is `reauth_required` (and `has_expired` true) once the platform refused the grant for good; reconnect it then (POST /api/v1/accounts/{id}/reconnect). `last_error` is the last token refresh failure (a transient one leaves the status `ok`).",
+      request: { params: idParams },
+      responses: { 200: jsonContent(accountSchema, "The account.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const [account] = await ownedAccount(c.var.db, c.var.principal.userId, id);
+      if (!account) throw notFound("Account");
+      return c.json(presentAccount(account), 200);
+    },
+  )
+  .openapi(
+    route({
       method: "post",
       earlyReads: true,
       path: "/connect",
@@ -61,13 +92,7 @@ export const accountsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { workspace_id, platform, redirect_url } = c.req.valid("json");
-      // A key with registered callback origins sends browsers nowhere else (no open redirect).
-      const allowed = principal.callbackOrigins ?? [];
-      if (allowed.length > 0 && !allowed.includes(new URL(redirect_url).origin))
-        throw invalidField(
-          "redirect_url",
-          "The redirect url's origin is not one registered for this API key.",
-        );
+      checkRedirectOrigin(principal.callbackOrigins, redirect_url);
       const origin = publicOrigin(c.env, c.req.url);
       const lookup = lookupAdapter(c.env, platform, origin);
       if (lookup.kind !== "ok")
@@ -85,6 +110,49 @@ export const accountsRouter = createRouter<ApiEnv>()
           state: "",
           keyId: principal.keyId,
           connect: { workspaceId: workspace.id, userId: principal.userId },
+        }),
+      );
+      c.header("Cache-Control", "no-store");
+      return c.json(
+        { authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`, expires_in: AUTHORIZE_TTL_MS / 1000 },
+        201,
+      );
+    },
+  )
+  .openapi(
+    route({
+      method: "post",
+      earlyReads: true,
+      path: "/{id}/reconnect",
+      idempotent: true,
+      tags,
+      summary: "Reconnect an account",
+      description: RECONNECT_DESCRIPTION,
+      request: { params: idParams, body: jsonBody(reconnectBody) },
+      responses: { 201: jsonContent(reconnectResponse, "The link to send the user's browser to.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const { redirect_url } = c.req.valid("json");
+      checkRedirectOrigin(principal.callbackOrigins, redirect_url);
+      const [account] = await ownedAccount(db, principal.userId, id);
+      if (!account) throw notFound("Account");
+      const origin = publicOrigin(c.env, c.req.url);
+      const lookup = lookupAdapter(c.env, account.platform, origin);
+      if (lookup.kind !== "ok")
+        throw invalidField("id", `The platform "${account.platform}" is not configured on this service.`);
+      const { id: flowId, token } = await newAuthorizeToken(c.env);
+      await c.var.admitted();
+      const coordinator = c.env.COORDINATOR.getByName(flowCoordinator(flowId));
+      await c.var.meter.gate(() =>
+        coordinator.createDelegation({
+          platform: account.platform,
+          callbackUrl: redirect_url,
+          state: "",
+          keyId: principal.keyId,
+          connect: { workspaceId: account.workspaceId, userId: principal.userId, accountId: account.id },
         }),
       );
       c.header("Cache-Control", "no-store");

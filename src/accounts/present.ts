@@ -9,9 +9,22 @@ export const presentAccountShort = (a: Account) => ({
   avatar: a.avatar,
 });
 
+/**
+ * An account's health: `reauth_required` once the platform refused its grant for good (`expired_at`,
+ * src/accounts/tokens.ts), until a reconnect; the token's expiry, the last refresh and its last failure.
+ */
+export const presentHealth = (a: Account) => ({
+  status: a.expiredAt !== null ? ("reauth_required" as const) : ("ok" as const),
+  token_expires_at: a.tokenExpiresAt?.toISOString() ?? null,
+  last_refreshed_at: a.lastRefreshedAt?.toISOString() ?? null,
+  last_error: a.lastError ? { code: a.lastError.code, message: a.lastError.message } : null,
+});
+
 export const presentAccount = (a: Account) => ({
   ...presentAccountShort(a),
   workspace_id: a.workspaceId,
+  has_expired: a.expiredAt !== null,
+  health: presentHealth(a),
 });
 
 export const presentAccountAnalytics = (a: Account) => ({

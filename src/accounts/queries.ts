@@ -60,6 +60,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           createdAt: value(now, "created_at"),
           updatedAt: value(now, "updated_at"),
           expiredAt: value(null, "expired_at"),
+          lastRefreshedAt: value(null, "last_refreshed_at"),
+          lastError: value(null, "last_error"),
         })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
@@ -76,6 +78,7 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
         tokenExpiresAt: sql`excluded.token_expires_at`,
         // A reconnect gives the account working tokens again (and an expiry not yet told is moot).
         expiredAt: null,
+        lastError: null,
         updatedAt: new Date(now),
       },
     })
@@ -122,3 +125,45 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
     db.delete(accounts).where(owned).returning({ id: accounts.id }),
   ] as const;
 }
+
+/**
+ * A reconnect (POST /api/v1/accounts/{id}/reconnect) ends on the account it named, in one batch: the
+ * account's stored platform identity (empty when it is gone or its workspace is no longer the user's),
+ * and the update of its profile and tokens, made only when the platform identity is the same and the
+ * user is still a member of the workspace. Its `id`, posts and analytics stay; `expired_at` and
+ * `last_error` clear.
+ */
+export function reconnectAccount(db: Database, accountId: number, a: ConnectedAccount) {
+  const same = and(
+    eq(accounts.id, accountId),
+    eq(accounts.workspaceId, a.workspaceId),
+    eq(accounts.platform, a.platform),
+    inUserWorkspaces(db, accounts.workspaceId, a.userId),
+  );
+  return [
+    db.select({ platformUserId: accounts.platformUserId }).from(accounts).where(same),
+    db
+      .update(accounts)
+      .set({
+        username: a.username,
+        name: a.name,
+        avatar: a.avatar === null ? sql`${accounts.avatar}` : a.avatar,
+        isVerified: a.isVerified,
+        accessTokenEnc: a.accessTokenEnc,
+        refreshTokenEnc: a.refreshTokenEnc === null ? sql`${accounts.refreshTokenEnc}` : a.refreshTokenEnc,
+        tokenExpiresAt: a.tokenExpiresAt === null ? null : new Date(a.tokenExpiresAt),
+        expiredAt: null,
+        lastError: null,
+        updatedAt: new Date(),
+      })
+      .where(and(same, eq(accounts.platformUserId, a.platformUserId)))
+      .returning({ id: accounts.id }),
+  ] as const;
+}
+
+/** One account of the user's workspaces (another tenant's is never read); usable inside a batch. */
+export const ownedAccount = (db: Database, userId: number, accountId: number) =>
+  db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.id, ownedId(accounts, userId, accountId)));

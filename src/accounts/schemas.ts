@@ -13,8 +13,33 @@ export const accountShortSchema = z
   })
   .meta({ id: "AccountShort" });
 
+export const accountHealthSchema = z
+  .strictObject({
+    status: z.enum(["ok", "reauth_required"]).meta({
+      description:
+        "`reauth_required` once the platform refused the grant for good (the user removed the app, a refresh was refused, the token expired unrefreshed): only a reconnect (POST /api/v1/accounts/{id}/reconnect) brings it back.",
+    }),
+    token_expires_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "When the stored access token expires (null: it does not, or unknown)." }),
+    last_refreshed_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "The last successful token refresh (null: none since it was connected)." }),
+    last_error: z.strictObject({ code: z.string(), message: z.string() }).nullable().meta({
+      description:
+        "The last refresh failure, cleared by a successful refresh or a reconnect. With status `ok` it was transient (retried).",
+    }),
+  })
+  .meta({ id: "AccountHealth" });
+
 export const accountSchema = accountShortSchema
-  .extend({ workspace_id: z.int() })
+  .extend({
+    workspace_id: z.int(),
+    has_expired: z.boolean().meta({ description: "True while health.status is `reauth_required`." }),
+    health: accountHealthSchema,
+  })
   .meta({ id: "Account", description: "A connected social account." });
 
 export const accountAnalyticsSchema = z
@@ -53,3 +78,9 @@ export const connectBody = z.object({
 });
 
 export const connectResponse = authorizeLinkSchema("AccountConnect");
+
+export const reconnectBody = z.object({
+  redirect_url: connectBody.shape.redirect_url,
+});
+
+export const reconnectResponse = authorizeLinkSchema("AccountReconnect");

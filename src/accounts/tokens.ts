@@ -2,7 +2,8 @@
 // decrypted, refreshed first when it expires within five minutes. Refreshes run in the account's
 // Coordinator (`account:<id>`), one at a time, so a platform that rotates refresh tokens (X, TikTok)
 // never sees two refreshes of one token. A refresh the platform refuses for good marks the account
-// expired (`expired_at`) until it is reconnected.
+// expired (`expired_at`) until it is reconnected. Each refresh leaves its trace for the account's
+// health: a success sets `last_refreshed_at` and clears `last_error`; a failure records `last_error`.
 import { and, eq, isNull } from "drizzle-orm";
 import { accountCoordinator } from "../coordinator/names";
 import { accounts } from "../db/schema";
@@ -32,6 +33,9 @@ export type RefreshResult =
   | { kind: "ok"; accessToken: string | null }
   | { kind: "expired" }
   | { kind: "failed"; failure: FailureKind; code: string; message: string };
+
+/** The last refresh failure kept on the account (its health's `last_error`). */
+export type RefreshError = { code: string; message: string };
 
 export const accountExpired = () =>
   new PlatformError("The account's authorization has expired; reconnect the account.", {
@@ -154,9 +158,10 @@ export async function refreshStoredToken(
       message: "The account's access token cannot be used.",
     };
   }
-  const markExpired = async (): Promise<RefreshResult> => {
+  const markExpired = async (lastError: RefreshError): Promise<RefreshResult> => {
     // The mark and its account.expired event commit together; only the refresh that marked it records one.
-    const [, recorded] = await db.batch([
+    const [, , recorded] = await db.batch([
+      db.update(accounts).set({ lastError }).where(eq(accounts.id, accountId)),
       db
         .update(accounts)
         .set({ expiredAt: new Date(now) })
@@ -171,7 +176,10 @@ export async function refreshStoredToken(
     refreshToken = await decryptSecret(env.ENCRYPTION_KEY, account.refreshTokenEnc);
   } catch {
     // The refresh token cannot be decrypted: only a reconnect helps.
-    return markExpired();
+    return markExpired({
+      code: "refresh_token_unreadable",
+      message: "The account's refresh token cannot be decrypted.",
+    });
   }
   let token: PlatformToken;
   try {
@@ -180,8 +188,11 @@ export async function refreshStoredToken(
     if (!(error instanceof PlatformError)) throw error;
     // Refused for good (`invalid_grant`, a revoked grant): the account must be reconnected.
     const refused = error.kind === "permanent" || error.kind === "auth";
-    if (refused && error.code !== "platform_not_configured") return markExpired();
+    const lastError = { code: error.code, message: error.message.slice(0, 500) };
+    if (refused && error.code !== "platform_not_configured") return markExpired(lastError);
     // A refresh whose answer was lost may have been accepted; it is retried like any transient fault.
+    // The failure is recorded (health's last_error) but the account stays usable.
+    await db.update(accounts).set({ lastError }).where(eq(accounts.id, accountId));
     const failure = error.kind === "unknown_outcome" ? "transient" : error.kind;
     return { kind: "failed", failure, code: error.code, message: error.message };
   }
@@ -196,6 +207,8 @@ export async function refreshStoredToken(
       accessTokenEnc,
       refreshTokenEnc,
       tokenExpiresAt: token.expiresIn ? new Date(now + token.expiresIn * 1000) : null,
+      lastRefreshedAt: new Date(now),
+      lastError: null,
       updatedAt: new Date(now),
     })
     .where(eq(accounts.id, accountId));

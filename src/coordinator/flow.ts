@@ -21,8 +21,13 @@ export type FlowStatus = "pending" | "opened" | "completed" | "expired";
  */
 export type FlowKind = "delegation" | "connect";
 
-/** The account a connect flow stores: the workspace it joins, the user who asked (tenant scope). */
-export type ConnectTarget = { workspaceId: number; userId: number };
+/**
+ * The account a connect flow stores: the workspace it joins, the user who asked (tenant scope); a
+ * reconnect (POST /api/v1/accounts/{id}/reconnect) also names the account it must end on. `keyId`, the
+ * API key that started the flow (re-checked before anything is stored), is filled in when the flow is
+ * read back; absent on a choice held before it was kept.
+ */
+export type ConnectTarget = { workspaceId: number; userId: number; accountId?: number; keyId?: number };
 
 /** A new flow; a connect flow's `callbackUrl` is its redirect_url and its `state` is empty. */
 export type NewFlow = {
@@ -63,6 +68,7 @@ type Row = {
   kind?: FlowKind | null;
   workspace_id?: number | null;
   user_id?: number | null;
+  account_id?: number | null;
   platform: string;
   callback_url: string;
   state: string;
@@ -93,7 +99,8 @@ function table(storage: DurableObjectStorage) {
     redirect_uri TEXT,
     kind TEXT NOT NULL DEFAULT 'delegation',
     workspace_id INTEGER,
-    user_id INTEGER
+    user_id INTEGER,
+    account_id INTEGER
   )`);
   return storage.sql;
 }
@@ -105,8 +112,10 @@ const readRow = (storage: DurableObjectStorage): Row | undefined =>
 
 const targetOf = (row: Row): FlowTarget => {
   const target: FlowTarget = { platform: row.platform, callbackUrl: row.callback_url, state: row.state };
-  if (row.kind === "connect" && row.workspace_id != null && row.user_id != null)
-    target.connect = { workspaceId: row.workspace_id, userId: row.user_id };
+  if (row.kind === "connect" && row.workspace_id != null && row.user_id != null) {
+    target.connect = { workspaceId: row.workspace_id, userId: row.user_id, keyId: row.key_id };
+    if (row.account_id != null) target.connect.accountId = row.account_id;
+  }
   return target;
 };
 
@@ -126,7 +135,7 @@ async function retire(storage: DurableObjectStorage, status: "completed" | "expi
 export async function createFlow(storage: DurableObjectStorage, flow: NewFlow, now: number): Promise<void> {
   if (readRow(storage)) throw new Error("delegation flow already exists");
   table(storage).exec(
-    "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at, kind, workspace_id, user_id) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at, kind, workspace_id, user_id, account_id) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     flow.platform,
     flow.callbackUrl,
     flow.state,
@@ -136,6 +145,7 @@ export async function createFlow(storage: DurableObjectStorage, flow: NewFlow, n
     flow.connect ? "connect" : "delegation",
     flow.connect?.workspaceId ?? null,
     flow.connect?.userId ?? null,
+    flow.connect?.accountId ?? null,
   );
   await storage.setAlarm(now + AUTHORIZE_TTL_MS);
 }

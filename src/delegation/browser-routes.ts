@@ -7,7 +7,12 @@
 // these routes are left out of the OpenAPI document (the session endpoint's description covers them).
 import { getCookie } from "hono/cookie";
 import { channelPage, openChoice, sealChoice } from "../accounts/channels";
-import { connectErrorLocation, connectedLocation, storeConnectedAccount } from "../accounts/connect";
+import {
+  connectErrorLocation,
+  connectedLocation,
+  connectKeyValid,
+  storeConnectedAccount,
+} from "../accounts/connect";
 import type { TakeResult } from "../coordinator/choice";
 import {
   type ConnectTarget,
@@ -29,8 +34,8 @@ import {
   readPlatformState,
 } from "../coordinator/links";
 import { flowCoordinator } from "../coordinator/names";
-import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
+import type { ShardDatabases } from "../db/shards";
 import { formBodyLimit } from "../http/body-limit";
 import type { DbEnv } from "../http/env";
 import { errorStyle } from "../http/errors";
@@ -45,17 +50,30 @@ import { type Channel, type Identity, PlatformError, type PlatformToken } from "
 import { errorLocation, proofLocation } from "./proof";
 import { currentSigningSecret } from "./queries";
 
-/** Stores the connected account and sends the browser to the redirect_url, or back with an error. */
+/**
+ * Stores the connected account and sends the browser to the redirect_url, or back with an error: nothing
+ * is stored when the API key that started the flow was revoked or expired meanwhile, nor when a
+ * reconnect ended on another platform identity than its account's.
+ */
 async function storeConnect(
-  db: Database,
+  shards: ShardDatabases,
   encryptionKey: string | undefined,
   target: FlowTarget & { connect: ConnectTarget },
   platform: Platform,
   connected: { token: PlatformToken; identity: Identity; channel: Channel | null },
   clear: string[],
 ) {
-  const accountId = await storeConnectedAccount(
-    db,
+  const { keyId, workspaceId, accountId } = target.connect;
+  // The key lives on its own shard (src/db/shards.ts), the account on its workspace's.
+  if (keyId !== undefined && !(await connectKeyValid(shards.of(keyId), keyId)))
+    return backToApp(
+      target,
+      "connection_failed",
+      "The API key that requested this connection is no longer valid.",
+      clear,
+    );
+  const stored = await storeConnectedAccount(
+    shards.of(workspaceId),
     encryptionKey,
     platform,
     target.connect,
@@ -63,15 +81,24 @@ async function storeConnect(
     connected.identity,
     connected.channel,
   );
-  if (accountId === null)
+  if (stored.kind === "other_identity")
     return backToApp(
       target,
       "connection_failed",
-      "The workspace of this connection is no longer accessible.",
+      `The ${label(platform)} account connected is not the one being reconnected. Sign in as that account and try again.`,
+      clear,
+    );
+  if (stored.kind === "inaccessible")
+    return backToApp(
+      target,
+      "connection_failed",
+      accountId === undefined
+        ? "The workspace of this connection is no longer accessible."
+        : "The account being reconnected no longer exists or is no longer accessible.",
       clear,
     );
   return redirectTo(
-    connectedLocation(target.callbackUrl, accountId, platform),
+    connectedLocation(target.callbackUrl, stored.accountId, platform),
     clear.map((cookie) => ["Set-Cookie", cookie]),
   );
 }
@@ -238,8 +265,7 @@ export const browserRouter = createRouter<DbEnv>()
         return channelPage(CALLBACK_PATH, await choiceToken(c.env, parsed.id), name, channels);
       }
       return storeConnect(
-        // The workspace's id names its shard (src/db/shards.ts).
-        c.var.shards.of(target.connect.workspaceId),
+        c.var.shards,
         c.env.ENCRYPTION_KEY,
         { ...target, connect: target.connect },
         adapter.platform,
@@ -303,7 +329,7 @@ export const browserRouter = createRouter<DbEnv>()
     if (!pending || !channel)
       return backToApp(target, "connection_failed", "The chosen channel is not one of those offered.", clear);
     return storeConnect(
-      c.var.shards.of(connect.connect.workspaceId),
+      c.var.shards,
       c.env.ENCRYPTION_KEY,
       connect,
       target.platform,

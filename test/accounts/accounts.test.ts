@@ -21,6 +21,8 @@ describe("GET /api/v1/accounts", () => {
       name: "Account Name",
       avatar: "https://cdn.example.test/avatar.png",
       workspace_id: second.id,
+      has_expired: false,
+      health: { status: "ok", token_expires_at: null, last_refreshed_at: null, last_error: null },
     });
   });
 

@@ -61,6 +61,8 @@ describe("POST /api/v1/accounts/connect", () => {
       name: "grace_hopper",
       avatar: null,
       workspace_id: t.workspace.id,
+      has_expired: false,
+      health: expect.objectContaining({ status: "ok", last_error: null }),
     });
 
     const row = (await stored(accountId))!;
@@ -116,6 +118,8 @@ describe("POST /api/v1/accounts/connect", () => {
         name: "ada",
         avatar: "https://cdn.test/a.png",
         workspace_id: t.workspace.id,
+        has_expired: false,
+        health: expect.objectContaining({ status: "ok", last_error: null }),
       },
     ]);
 

@@ -35,7 +35,8 @@ describe("Coordinator connect flows", () => {
       platform: "tiktok",
       callbackUrl: connectFlow.callbackUrl,
       state: "",
-      connect: { workspaceId: 11, userId: 12 },
+      // The key that started it comes back with the target (re-checked before the account is stored).
+      connect: { workspaceId: 11, userId: 12, keyId: 3 },
     };
     expect(await gate.openDelegation(opening, T0 + 1)).toEqual({ kind: "ok", target });
     expect(await gate.openDelegation(opening, T0 + 2)).toEqual({ kind: "expired", target });

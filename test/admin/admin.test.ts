@@ -160,6 +160,8 @@ describe("POST /admin/v1/accounts", () => {
       name: "Ada",
       avatar: null,
       workspace_id: ws.id,
+      has_expired: false,
+      health: { status: "ok", token_expires_at: null, last_refreshed_at: null, last_error: null },
     });
     const bad = await admin("POST", "/accounts", {
       workspace_id: ws.id,

@@ -1,7 +1,7 @@
 // End to end in a real browser: `wrangler dev` with the sandbox on (isolated state, free ports), the
 // example app on 127.0.0.1, and a headless Chromium (found by ./browser.mjs) driven by playwright-core.
 // The browser follows authorize_url, types a handle, clicks Allow, lands on the app's callback, and the
-// app verifies the proof. Run by `npm test` after vitest (`npm run test:e2e`); every process it starts
+// app verifies the proof; an account owner connects a Facebook Page and reconnects it. Run by `npm test` after vitest (`npm run test:e2e`); every process it starts
 // is stopped.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -80,6 +80,9 @@ test("a real browser connects a sandbox account and the example app verifies the
     assert.ok(!new URL(page.url()).searchParams.has("sig"));
   });
 
+  // The Page account connected below, with its owner's API calls: the reconnect case repairs it.
+  let connected;
+
   await t.test("Connect: the user picks a Facebook Page on the service's channel page", async () => {
     const owner = await adminCall(base, "POST", "/users", {
       name: "Page Owner",
@@ -129,6 +132,50 @@ test("a real browser connects a sandbox account and the example app verifies the
     const account = accounts.body.data.find((a) => String(a.id) === landed.searchParams.get("account_id"));
     assert.equal(account.username, "baker-shop");
     assert.equal(account.name, "baker's Shop");
+    connected = { api, account };
+  });
+
+  await t.test("Reconnect: the same Page again keeps the account; another Page is refused", async () => {
+    assert.ok(connected, "the connect case ran");
+    const { api, account } = connected;
+    const reconnectTo = async (label) => {
+      const started = await api("POST", `/accounts/${account.id}/reconnect`, {
+        redirect_url: `${app.origin}/connected`,
+      });
+      assert.equal(started.status, 201, JSON.stringify(started.body));
+      assert.equal(started.body.expires_in, 900);
+      await page.goto(started.body.authorize_url);
+      await page.waitForURL(`${base}/sandbox/facebook/oauth/authorize?**`);
+      await page.fill('input[name="handle"]', "baker");
+      await Promise.all([
+        page.waitForURL(`${base}/api/oauth/delegate/callback?**`),
+        page.click('button[value="allow"]'),
+      ]);
+      await Promise.all([
+        page.waitForURL(`${app.origin}/connected?**`),
+        page.click(`button[name="channel"] >> text="${label}"`),
+      ]);
+      return new URL(page.url()).searchParams;
+    };
+
+    const other = await reconnectTo("baker's Page");
+    assert.equal(other.get("error"), "connection_failed");
+    assert.match(other.get("error_description"), /not the one being reconnected/);
+    assert.equal(other.has("account_id"), false);
+
+    const same = await reconnectTo("baker's Shop");
+    assert.equal(same.get("status"), "connected");
+    assert.equal(same.get("account_id"), String(account.id));
+    const shown = await api("GET", `/accounts/${account.id}`);
+    assert.equal(shown.status, 200);
+    assert.equal(shown.body.username, "baker-shop");
+    assert.equal(shown.body.has_expired, false);
+    assert.equal(shown.body.health.status, "ok");
+    const list = await api("GET", "/accounts");
+    assert.deepEqual(
+      list.body.data.filter((a) => a.platform === "facebook").map((a) => a.id),
+      [account.id],
+    );
   });
 
   assert.equal(app.results.length, 3);

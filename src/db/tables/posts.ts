@@ -28,6 +28,10 @@ export const accounts = sqliteTable(
     updatedAt: updatedAt(),
     // Set when a token refresh failed for good (src/accounts/tokens.ts); cleared by a reconnect.
     expiredAt: integer("expired_at", { mode: "timestamp_ms" }),
+    // The last successful token refresh, and the last refresh failure `{code, message}` (JSON), cleared
+    // by a successful refresh or a reconnect (src/accounts/tokens.ts): the account's `health`.
+    lastRefreshedAt: integer("last_refreshed_at", { mode: "timestamp_ms" }),
+    lastError: text("last_error", { mode: "json" }).$type<{ code: string; message: string }>(),
   },
   (t) => [
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
