@@ -28,6 +28,10 @@ export const accounts = sqliteTable(
     updatedAt: updatedAt(),
     // Set when a token refresh failed for good (src/accounts/tokens.ts); cleared by a reconnect.
     expiredAt: integer("expired_at", { mode: "timestamp_ms" }),
+    // Set by a disconnect (DELETE /api/v1/accounts/{id}): the account leaves the lists and cannot be
+    // targeted or published to, its tokens are gone, its published rows stay; a reconnect of the same
+    // identity in the same workspace clears it (src/accounts/queries.ts).
+    disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
@@ -95,9 +99,11 @@ export const postPlatforms = sqliteTable(
     postId: integer("post_id")
       .notNull()
       .references(() => posts.id, { onDelete: "cascade" }),
+    // No cascade: an account is detached, never deleted, so its published rows keep their history
+    // (migrations/0014); the account goes only with its workspace, and the posts (with their rows) too.
     accountId: integer("account_id")
       .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+      .references(() => accounts.id),
     platform: text("platform", { enum: PLATFORMS }).notNull(),
     status: text("status", { enum: POST_STATUSES }).notNull().default("DRAFT"),
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
