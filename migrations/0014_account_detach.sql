@@ -1,9 +1,31 @@
--- Disconnecting an account detaches it (src/accounts/queries.ts): `accounts.disconnected_at`, and
--- post_platforms no longer cascades from accounts, so a disconnected account's published rows keep their
--- history. SQLite cannot alter a foreign key in place: the table is rebuilt as drizzle-kit generates it
--- (every row copied with its id), then its indexes and the account_metrics triggers of 0006 (dropped with
--- the old table; the sums in account_metrics are unchanged, the rows are the same) are created again.
+-- Accounts that stay connected and keep their history.
+-- 1. Disconnecting an account detaches it (src/accounts/queries.ts): `accounts.disconnected_at`, and
+--    post_platforms no longer cascades from accounts, so a disconnected account's published rows keep
+--    their history.
+-- 2. Deleting a media item keeps the links of posts that published it (src/media/queries.ts): post_media
+--    has no foreign key to media any more, and keeps a deleted item's summary (name, mime_type, size).
+-- SQLite cannot alter a foreign key in place: both tables are rebuilt as drizzle-kit generates them (every
+-- row copied, post_platforms with its ids; the new summary columns start NULL), then their indexes and
+-- the account_metrics triggers of 0006 on post_platforms (dropped with the old table; the sums in
+-- account_metrics stay right, the rows are the same) are created again.
 PRAGMA foreign_keys=OFF;--> statement-breakpoint
+CREATE TABLE `__new_post_media` (
+	`post_id` integer NOT NULL,
+	`item_index` integer NOT NULL,
+	`position` integer NOT NULL,
+	`media_id` integer NOT NULL,
+	`name` text,
+	`mime_type` text,
+	`size` integer,
+	PRIMARY KEY(`post_id`, `item_index`, `position`),
+	FOREIGN KEY (`post_id`) REFERENCES `posts`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+INSERT INTO `__new_post_media`("post_id", "item_index", "position", "media_id", "name", "mime_type", "size") SELECT "post_id", "item_index", "position", "media_id", NULL, NULL, NULL FROM `post_media`;--> statement-breakpoint
+DROP TABLE `post_media`;--> statement-breakpoint
+ALTER TABLE `__new_post_media` RENAME TO `post_media`;--> statement-breakpoint
+PRAGMA foreign_keys=ON;--> statement-breakpoint
+CREATE INDEX `post_media_media_id_idx` ON `post_media` (`media_id`);--> statement-breakpoint
 CREATE TABLE `__new_post_platforms` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`post_id` integer NOT NULL,
@@ -32,7 +54,6 @@ CREATE TABLE `__new_post_platforms` (
 INSERT INTO `__new_post_platforms`("id", "post_id", "account_id", "platform", "status", "settings", "analytics", "platform_post_id", "post_url", "posted_on", "error", "attempts", "attempt_id", "attempt_started_at", "analytics_synced_at", "plugged_at", "plug_post_id", "plug_error", "created_at", "updated_at") SELECT "id", "post_id", "account_id", "platform", "status", "settings", "analytics", "platform_post_id", "post_url", "posted_on", "error", "attempts", "attempt_id", "attempt_started_at", "analytics_synced_at", "plugged_at", "plug_post_id", "plug_error", "created_at", "updated_at" FROM `post_platforms`;--> statement-breakpoint
 DROP TABLE `post_platforms`;--> statement-breakpoint
 ALTER TABLE `__new_post_platforms` RENAME TO `post_platforms`;--> statement-breakpoint
-PRAGMA foreign_keys=ON;--> statement-breakpoint
 CREATE INDEX `post_platforms_post_id_idx` ON `post_platforms` (`post_id`);--> statement-breakpoint
 CREATE INDEX `post_platforms_account_id_idx` ON `post_platforms` (`account_id`,`platform_post_id`);--> statement-breakpoint
 CREATE INDEX `post_platforms_account_order_idx` ON `post_platforms` (`account_id`,length(platform_post_id),`platform_post_id`,`id`);--> statement-breakpoint

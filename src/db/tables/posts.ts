@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { GAP_UNITS, PLATFORMS, POST_STATUSES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
-import { media } from "./media";
 import { users, workspaces } from "./tenants";
 
 export const accounts = sqliteTable(
@@ -81,9 +80,13 @@ export const postMedia = sqliteTable(
       .references(() => posts.id, { onDelete: "cascade" }),
     itemIndex: integer("item_index").notNull(),
     position: integer("position").notNull(),
-    mediaId: integer("media_id")
-      .notNull()
-      .references(() => media.id, { onDelete: "cascade" }),
+    // No foreign key: deleting a media item keeps the links of posts that published it (src/media/queries.ts),
+    // with the item's summary copied into the three columns below; other links are deleted with the item.
+    mediaId: integer("media_id").notNull(),
+    // The deleted item's summary (null while the item exists: its own row is read).
+    name: text("name"),
+    mimeType: text("mime_type"),
+    size: integer("size"),
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.itemIndex, t.position] }),
