@@ -110,7 +110,7 @@ export const accountsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [[account], , , detached] = await db.batch(disconnectAccount(db, principal.userId, id));
+      const [[account], , , , detached] = await db.batch(disconnectAccount(db, principal.userId, id));
       if (!account) throw notFound("Account");
       if (detached.length === 0)
         throw conflict("The account is being published to; disconnect it once the publication settled.");

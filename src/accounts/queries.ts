@@ -94,14 +94,20 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
  * 1. the account and what its token revocation needs, whether a row of it is PUBLISHING, and whether
  *    another connected account of the service holds the same platform identity (the same grant: its
  *    token is then not revoked at the platform, src/accounts/index.ts);
- * 2. every SCHEDULED post with a row on this account that is cancelled (3.) and no row left besides
- *    becomes a DRAFT (its pending wake-up then finds it no longer scheduled and does nothing); a
- *    SCHEDULED post with rows on other accounts stays scheduled on those (its `updated_at` moves, so an
- *    edit checked against the old one is refused rather than racing the removal);
- * 3. the account's rows that are not PUBLISHED (draft, scheduled, failed) are deleted; its PUBLISHED
- *    rows stay as they are, with their platform ids, urls, publish times and metrics;
- * 4. the account is marked disconnected and its tokens are deleted; it stays in the table (post rows
- *    and analytics still name it) and a connect of the same identity brings it back (upsertAccount).
+ * 2. the SCHEDULED and FAILED posts with a row of this account that is not PUBLISHED settle again on
+ *    what is left once 3. and 4. ran (the rows of other accounts, and this account's rows that published):
+ *    nothing left, a DRAFT (a pending wake-up then finds it no longer scheduled and does nothing); only
+ *    published rows left, PUBLISHED; otherwise unchanged (a SCHEDULED post stays scheduled on its other
+ *    accounts). Their `updated_at` moves, so an edit checked against the old one is refused rather than
+ *    racing the change;
+ * 3. its rows that are not PUBLISHED but published before (a repeat's row waiting for its next
+ *    occurrence, or one whose later occurrence failed: `posted_on` is not empty) become PUBLISHED again,
+ *    their last publication standing, and keep their history;
+ * 4. its other rows that are not PUBLISHED (drafts, scheduled, failed without any publication) are
+ *    deleted: the cancelled rows. Its PUBLISHED rows stay as they are, with their platform ids, urls,
+ *    publish times and metrics;
+ * 5. the account is marked disconnected and its tokens are deleted; it stays in the table (post rows and
+ *    analytics still name it) and a connect of the same identity brings it back (upsertAccount).
  * The last statement's RETURNING says whether it was disconnected.
  */
 export function disconnectAccount(db: Database, userId: number, accountId: number) {
@@ -109,11 +115,14 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
   const owned = and(eq(accounts.id, ownedId(accounts, userId, accountId)), isNull(accounts.disconnectedAt));
   const ownedAccount = db.select({ id: accounts.id }).from(accounts).where(owned);
   const nonePublishing = sql`NOT EXISTS (SELECT 1 FROM ${postPlatforms} WHERE ${postPlatforms.accountId} IN ${ownedAccount} AND ${postPlatforms.status} = 'PUBLISHING')`;
-  const cancelled = and(
+  const unsettled = and(
     inArray(postPlatforms.accountId, ownedAccount),
     ne(postPlatforms.status, "PUBLISHED"),
   );
-  const postsWithCancelled = db.select({ postId: postPlatforms.postId }).from(postPlatforms).where(cancelled);
+  const postsWithUnsettled = db.select({ postId: postPlatforms.postId }).from(postPlatforms).where(unsettled);
+  const publishedBefore = sql`json_array_length(${postPlatforms.postedOn}) > 0`;
+  // The rows of a post left once this account's rows are settled (3.) or cancelled (4.).
+  const left = sql`o.post_id = posts.id AND (o.account_id <> ${accountId} OR o.status = 'PUBLISHED' OR json_array_length(o.posted_on) > 0)`;
   return [
     // What the token revocation after the detach needs (src/accounts/connect.ts revokeDisconnected).
     db
@@ -124,18 +133,30 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
         accessTokenEnc: accounts.accessTokenEnc,
         refreshTokenEnc: accounts.refreshTokenEnc,
         publishing: sql<number>`NOT ${nonePublishing}`,
-        sharedGrant: sql<number>`EXISTS (SELECT 1 FROM ${accounts} o WHERE o.platform = ${accounts.platform} AND o.platform_user_id = ${accounts.platformUserId} AND o.id <> ${accounts.id} AND o.disconnected_at IS NULL)`,
+        sharedGrant: sql<number>`EXISTS (SELECT 1 FROM accounts o WHERE o.platform = accounts.platform AND o.platform_user_id = accounts.platform_user_id AND o.id <> accounts.id AND o.disconnected_at IS NULL)`,
       })
       .from(accounts)
       .where(owned),
     db
       .update(posts)
       .set({
-        status: sql`CASE WHEN NOT EXISTS (SELECT 1 FROM post_platforms o WHERE o.post_id = posts.id AND (o.account_id <> ${accountId} OR o.status = 'PUBLISHED')) THEN 'DRAFT' ELSE posts.status END`,
+        status: sql`CASE WHEN NOT EXISTS (SELECT 1 FROM post_platforms o WHERE ${left}) THEN 'DRAFT'
+          WHEN NOT EXISTS (SELECT 1 FROM post_platforms o WHERE ${left} AND o.account_id <> ${accountId} AND o.status <> 'PUBLISHED') THEN 'PUBLISHED'
+          ELSE posts.status END`,
         updatedAt: new Date(),
       })
-      .where(and(eq(posts.status, "SCHEDULED"), inArray(posts.id, postsWithCancelled), nonePublishing)),
-    db.delete(postPlatforms).where(and(cancelled, nonePublishing)),
+      .where(
+        and(
+          inArray(posts.status, ["SCHEDULED", "FAILED"]),
+          inArray(posts.id, postsWithUnsettled),
+          nonePublishing,
+        ),
+      ),
+    db
+      .update(postPlatforms)
+      .set({ status: "PUBLISHED", updatedAt: new Date() })
+      .where(and(unsettled, publishedBefore, nonePublishing)),
+    db.delete(postPlatforms).where(and(unsettled, nonePublishing)),
     db
       .update(accounts)
       .set({

@@ -3,6 +3,8 @@
 // brings it back with the same id. And the 409s while a row is PUBLISHING (the post's and the account's
 // deletes).
 import { describe, expect, it } from "vitest";
+import { disconnectAccount } from "../../src/accounts/queries";
+import { createDb } from "../../src/db/client";
 import { runFlow } from "../delegation/support";
 import { call } from "../support/client";
 import { d1Of, insertComment } from "../support/db";
@@ -118,6 +120,93 @@ describe("disconnecting an account detaches it", () => {
     expect(back[0]!.body).toEqual(before[0]!.body);
     expect(back[3]!.body.total.impressions).toBe(139);
     expect(back[5]!.body).toEqual(before[5]!.body);
+  });
+});
+
+describe("disconnecting settles the account's other rows", () => {
+  it("keeps a repeat's earlier publications, and leaves no FAILED post without rows", async () => {
+    const t = await createTenant();
+    const [gone, kept] = t.accounts as [{ id: number }, { id: number }];
+    const d1 = db(t);
+    // A repeatable post between two occurrences: both rows published before, now SCHEDULED again.
+    const repeat = await createPost(t, {
+      accounts: [gone.id, kept.id],
+      scheduled_at: inMinutes(60),
+      repeatable: true,
+      repeatable_times: 3,
+      repeatable_gap: 1,
+      repeatable_gap_unit: "days",
+    });
+    const postedOn = Date.UTC(2026, 10, 20, 9);
+    await d1
+      .prepare(
+        "UPDATE post_platforms SET posted_on = ?, platform_post_id = 'p' || id, post_url = 'https://x.example/' || id, analytics = '{\"impressions\": 7}' WHERE post_id = ?",
+      )
+      .bind(JSON.stringify([postedOn]), repeat.id)
+      .run();
+    // A FAILED post whose only row (on this account) never published.
+    const failed = await createPost(t, { accounts: [gone.id] });
+    await d1.batch([
+      d1.prepare("UPDATE posts SET status = 'FAILED' WHERE id = ?").bind(failed.id),
+      d1
+        .prepare(
+          `UPDATE post_platforms SET status = 'FAILED', error = '{"code":"x","message":"y"}' WHERE post_id = ?`,
+        )
+        .bind(failed.id),
+    ]);
+    // A FAILED post whose other row published: once the failed row is cancelled, it is PUBLISHED.
+    const partly = await createPost(t, { accounts: [gone.id, kept.id] });
+    await d1.batch([
+      d1.prepare("UPDATE posts SET status = 'FAILED' WHERE id = ?").bind(partly.id),
+      d1
+        .prepare("UPDATE post_platforms SET status = 'FAILED' WHERE post_id = ? AND account_id = ?")
+        .bind(partly.id, gone.id),
+      d1
+        .prepare(
+          "UPDATE post_platforms SET status = 'PUBLISHED', posted_on = ? WHERE post_id = ? AND account_id = ?",
+        )
+        .bind(JSON.stringify([postedOn]), partly.id, kept.id),
+    ]);
+
+    expect((await call("DELETE", `/api/v1/accounts/${gone.id}`, { key: t.key })).status).toBe(200);
+
+    const repeated = (await get(t, `/api/v1/posts/${repeat.id}`)).body;
+    expect(repeated.status).toBe("SCHEDULED");
+    const rowOf = (post: { platforms: Array<Record<string, unknown>> }, id: number) =>
+      post.platforms.find((r) => r.account_id === id);
+    expect(rowOf(repeated, gone.id)).toMatchObject({
+      status: "PUBLISHED",
+      platform_post_id: expect.stringMatching(/^p\d+$/),
+      analytics: { impressions: 7 },
+    });
+    expect(rowOf(repeated, kept.id)).toMatchObject({ status: "SCHEDULED" });
+    const gonePosted = await d1
+      .prepare("SELECT posted_on FROM post_platforms WHERE post_id = ? AND account_id = ?")
+      .bind(repeat.id, gone.id)
+      .first<{ posted_on: string }>();
+    expect(JSON.parse(gonePosted!.posted_on)).toEqual([postedOn]);
+
+    const failedAfter = (await get(t, `/api/v1/posts/${failed.id}`)).body;
+    expect(failedAfter.status).toBe("DRAFT");
+    expect(failedAfter.platforms).toEqual([]);
+    const partlyAfter = (await get(t, `/api/v1/posts/${partly.id}`)).body;
+    expect(partlyAfter.status).toBe("PUBLISHED");
+    expect(partlyAfter.platforms.map((r: { account_id: number }) => r.account_id)).toEqual([kept.id]);
+  });
+
+  it("does not revoke a grant another connected account holds (the same platform identity)", async () => {
+    const t = await createTenant();
+    const handle = `shared_${t.user.id}`;
+    const first = await connectTwitter(t, handle);
+    const other = await createTenant();
+    const second = await connectTwitter(other, handle);
+    expect(second).not.toBe(first);
+    const database = createDb(db(t));
+    // Read only: the first statement of the disconnect batch says whether the grant is shared.
+    const [read] = disconnectAccount(database, t.user.id, first);
+    expect((await read)[0]).toMatchObject({ sharedGrant: 1, publishing: 0 });
+    expect((await call("DELETE", `/api/v1/accounts/${second}`, { key: other.key })).status).toBe(200);
+    expect((await read)[0]).toMatchObject({ sharedGrant: 0 });
   });
 });
 
