@@ -8,7 +8,7 @@ import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
 import { flowCoordinator } from "../coordinator/names";
 import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
-import { invalidField, notFound } from "../http/errors";
+import { conflict, invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
@@ -72,7 +72,8 @@ export const accountsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { id } = c.req.valid("param");
       const [account] = await ownedAccount(c.var.db, c.var.principal.userId, id);
-      if (!account) throw notFound("Account");
+      // A disconnected account has left the lists; only a reconnect (or a connect) brings it back.
+      if (!account || account.disconnectedAt) throw notFound("Account");
       return c.json(presentAccount(account), 200);
     },
   )
@@ -170,18 +171,21 @@ export const accountsRouter = createRouter<ApiEnv>()
       tags,
       summary: "Disconnect an account",
       description:
-        "Deletes the account and its stored tokens, and revokes the token at the platform where the platform offers revocation (after the answer, best effort). Its platform rows go with it: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Rows already published on this account are removed too, with their analytics.",
+        "Disconnects (detaches) the account: it leaves the account lists and the workspaces' `accounts`, cannot be targeted by a post (a 422, as an unknown account) or published to, and its stored tokens are deleted; the token is also revoked at the platform where the platform offers revocation (after the answer, best effort), unless another connected account of the service holds the same platform identity (the same grant), whose connection it would end. Its rows not yet published are cancelled: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Its PUBLISHED rows stay, with their `platform_post_id`, `post_url`, `posted_on` and metrics, in every post, list and analytics answer. Connecting the same platform identity in the same workspace again brings the account back with the same `id` and its history. While a row of the account is PUBLISHING, the answer is a 409 and nothing changes: send it again once the row settled.",
       request: { params: idParams },
       responses: { 200: jsonContent(messageSchema, "Disconnected.") },
-      errors: [404],
+      errors: [404, 409],
     }),
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [[account], , deleted] = await db.batch(disconnectAccount(db, principal.userId, id));
-      if (deleted.length === 0 || !account) throw notFound("Account");
-      // After the answer: the account is gone either way, and a platform's slowness is not the client's.
-      c.executionCtx.waitUntil(revokeDisconnected(c.env, account));
+      const [[account], , , , detached] = await db.batch(disconnectAccount(db, principal.userId, id));
+      if (!account) throw notFound("Account");
+      if (detached.length === 0)
+        throw conflict("The account is being published to; disconnect it once the publication settled.");
+      // After the answer: the account is detached either way, and a platform's slowness is not the
+      // client's. A grant another connected account still uses is not revoked (it would end that one).
+      if (!account.sharedGrant) c.executionCtx.waitUntil(revokeDisconnected(c.env, account));
       return c.json({ message: "Account disconnected successfully." }, 200);
     },
   );

@@ -1,15 +1,18 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { accounts, postPlatforms, posts, workspaceMembers } from "../db/schema";
 import { inUserWorkspaces, ownedId } from "../db/tenancy";
 
-/** Every account of every workspace the user can access, oldest first; usable inside a batch. */
+/**
+ * Every connected account of every workspace the user can access, oldest first (a disconnected one is
+ * not listed); usable inside a batch.
+ */
 export const accountsOfUser = (db: Database, userId: number) =>
   db
     .select()
     .from(accounts)
-    .where(inUserWorkspaces(db, accounts.workspaceId, userId))
+    .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), isNull(accounts.disconnectedAt)))
     .orderBy(asc(accounts.id));
 
 /** What a connect stores: the platform's user, its profile, its tokens already encrypted. */
@@ -62,6 +65,7 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           expiredAt: value(null, "expired_at"),
           lastRefreshedAt: value(null, "last_refreshed_at"),
           lastError: value(null, "last_error"),
+          disconnectedAt: value(null, "disconnected_at"),
         })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
@@ -79,6 +83,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
         // A reconnect gives the account working tokens again (and an expiry not yet told is moot).
         expiredAt: null,
         lastError: null,
+        // Connecting a disconnected identity again brings the account back, with its id and history.
+        disconnectedAt: null,
         updatedAt: new Date(now),
       },
     })
@@ -86,25 +92,42 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
 }
 
 /**
- * Disconnects an account of the user's workspaces, in one batch (one transaction):
- * 1. every SCHEDULED post that has a row on this account and no row on any other account becomes a
- *    DRAFT (its pending wake-up then finds it no longer scheduled and does nothing); a SCHEDULED post
- *    with rows on other accounts stays scheduled on those (its `updated_at` moves, so an edit checked
- *    against the old one is refused rather than racing the removal);
- * 2. the account is deleted; its platform rows go with it (ON DELETE CASCADE), published rows and
- *    their analytics included.
- * The last statement's RETURNING says whether the account existed for this user; the first reads what
- * revoking its token needs.
+ * Disconnects (detaches) an account of the user's workspaces, in one batch (one transaction), unless one
+ * of its platform rows is PUBLISHING (then nothing is written: the caller answers 409):
+ * 1. the account and what its token revocation needs, whether a row of it is PUBLISHING, and whether
+ *    another connected account of the service holds the same platform identity (the same grant: its
+ *    token is then not revoked at the platform, src/accounts/index.ts);
+ * 2. the SCHEDULED and FAILED posts with a row of this account that is not PUBLISHED settle again on
+ *    what is left once 3. and 4. ran (the rows of other accounts, and this account's rows that published):
+ *    nothing left, a DRAFT (a pending wake-up then finds it no longer scheduled and does nothing); only
+ *    published rows left, PUBLISHED; otherwise unchanged (a SCHEDULED post stays scheduled on its other
+ *    accounts). Their `updated_at` moves, so an edit checked against the old one is refused rather than
+ *    racing the change;
+ * 3. its rows that are not PUBLISHED but published before (a repeat's row waiting for its next
+ *    occurrence, or one whose later occurrence failed: `posted_on` is not empty) become PUBLISHED again,
+ *    their last publication standing, and keep their history;
+ * 4. its other rows that are not PUBLISHED (drafts, scheduled, failed without any publication) are
+ *    deleted: the cancelled rows. Its PUBLISHED rows stay as they are, with their platform ids, urls,
+ *    publish times and metrics;
+ * 5. the account is marked disconnected and its tokens are deleted; it stays in the table (post rows and
+ *    analytics still name it) and a connect of the same identity brings it back (upsertAccount).
+ * The last statement's RETURNING says whether it was disconnected.
  */
 export function disconnectAccount(db: Database, userId: number, accountId: number) {
   // Found through the user's workspaces (ownedId): another tenant's account is never read.
-  const owned = eq(accounts.id, ownedId(accounts, userId, accountId));
-  const rowsOnAccount = db
-    .select({ postId: postPlatforms.postId })
-    .from(postPlatforms)
-    .where(inArray(postPlatforms.accountId, db.select({ id: accounts.id }).from(accounts).where(owned)));
+  const owned = and(eq(accounts.id, ownedId(accounts, userId, accountId)), isNull(accounts.disconnectedAt));
+  const ownedAccount = db.select({ id: accounts.id }).from(accounts).where(owned);
+  const nonePublishing = sql`NOT EXISTS (SELECT 1 FROM ${postPlatforms} WHERE ${postPlatforms.accountId} IN ${ownedAccount} AND ${postPlatforms.status} = 'PUBLISHING')`;
+  const unsettled = and(
+    inArray(postPlatforms.accountId, ownedAccount),
+    ne(postPlatforms.status, "PUBLISHED"),
+  );
+  const postsWithUnsettled = db.select({ postId: postPlatforms.postId }).from(postPlatforms).where(unsettled);
+  const publishedBefore = sql`json_array_length(${postPlatforms.postedOn}) > 0`;
+  // The rows of a post left once this account's rows are settled (3.) or cancelled (4.).
+  const left = sql`o.post_id = posts.id AND (o.account_id <> ${accountId} OR o.status = 'PUBLISHED' OR json_array_length(o.posted_on) > 0)`;
   return [
-    // What the token revocation after the delete needs (src/accounts/connect.ts revokeDisconnected).
+    // What the token revocation after the detach needs (src/accounts/connect.ts revokeDisconnected).
     db
       .select({
         platform: accounts.platform,
@@ -112,17 +135,42 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
         platformUserId: accounts.platformUserId,
         accessTokenEnc: accounts.accessTokenEnc,
         refreshTokenEnc: accounts.refreshTokenEnc,
+        publishing: sql<number>`NOT ${nonePublishing}`,
+        sharedGrant: sql<number>`EXISTS (SELECT 1 FROM accounts o WHERE o.platform = accounts.platform AND o.platform_user_id = accounts.platform_user_id AND o.id <> accounts.id AND o.disconnected_at IS NULL)`,
       })
       .from(accounts)
       .where(owned),
     db
       .update(posts)
       .set({
-        status: sql`CASE WHEN NOT EXISTS (SELECT 1 FROM post_platforms o WHERE o.post_id = posts.id AND o.account_id <> ${accountId}) THEN 'DRAFT' ELSE posts.status END`,
+        status: sql`CASE WHEN NOT EXISTS (SELECT 1 FROM post_platforms o WHERE ${left}) THEN 'DRAFT'
+          WHEN NOT EXISTS (SELECT 1 FROM post_platforms o WHERE ${left} AND o.account_id <> ${accountId} AND o.status <> 'PUBLISHED') THEN 'PUBLISHED'
+          ELSE posts.status END`,
         updatedAt: new Date(),
       })
-      .where(and(eq(posts.status, "SCHEDULED"), inArray(posts.id, rowsOnAccount))),
-    db.delete(accounts).where(owned).returning({ id: accounts.id }),
+      .where(
+        and(
+          inArray(posts.status, ["SCHEDULED", "FAILED"]),
+          inArray(posts.id, postsWithUnsettled),
+          nonePublishing,
+        ),
+      ),
+    db
+      .update(postPlatforms)
+      .set({ status: "PUBLISHED", updatedAt: new Date() })
+      .where(and(unsettled, publishedBefore, nonePublishing)),
+    db.delete(postPlatforms).where(and(unsettled, nonePublishing)),
+    db
+      .update(accounts)
+      .set({
+        disconnectedAt: new Date(),
+        accessTokenEnc: null,
+        refreshTokenEnc: null,
+        tokenExpiresAt: null,
+        updatedAt: new Date(),
+      })
+      .where(and(owned, nonePublishing))
+      .returning({ id: accounts.id }),
   ] as const;
 }
 
@@ -131,7 +179,7 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
  * account's stored platform identity (empty when it is gone or its workspace is no longer the user's),
  * and the update of its profile and tokens, made only when the platform identity is the same and the
  * user is still a member of the workspace. Its `id`, posts and analytics stay; `expired_at` and
- * `last_error` clear.
+ * `last_error` clear, and a disconnected account is back (`disconnected_at` clears).
  */
 export function reconnectAccount(db: Database, accountId: number, a: ConnectedAccount) {
   const same = and(
@@ -154,6 +202,7 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
         tokenExpiresAt: a.tokenExpiresAt === null ? null : new Date(a.tokenExpiresAt),
         expiredAt: null,
         lastError: null,
+        disconnectedAt: null,
         updatedAt: new Date(),
       })
       .where(and(same, eq(accounts.platformUserId, a.platformUserId)))

@@ -68,8 +68,8 @@ const commentRow = (postId: number, platform: Platform, comment: PlatformComment
 
 /**
  * Syncs the row, recording its analytics.synced event (named by the job's id) with it. Returns null when
- * there is nothing to sync (the row is gone, no longer PUBLISHED, or has no platform post), else the
- * target for the auto-plug. Platform failures throw PlatformError.
+ * there is nothing to sync (the row is gone, no longer PUBLISHED, has no platform post, or its account
+ * is disconnected), else the target for the auto-plug. Platform failures throw PlatformError.
  */
 export async function syncRow(
   env: Env,
@@ -80,6 +80,8 @@ export async function syncRow(
 ): Promise<SyncTarget | null> {
   const { row, post, account } = await loadRow(db, rowId);
   if (!row || !post || !account || row.status !== "PUBLISHED" || !row.platformPostId) return null;
+  // A disconnected account has no tokens: its rows keep the metrics they last had (src/accounts/queries.ts).
+  if (account.disconnectedAt) return null;
   const platformPostId = row.platformPostId;
   const adapter = deps.adapterFor(env, row.platform);
   const tokens = { ...account, accountId: account.id };

@@ -2,7 +2,7 @@
 // Every endpoint needs the `posts` ability: media exist to be attached to posts, and folders, their
 // sibling, are named for `posts`.
 import type { ApiEnv } from "../http/env";
-import { notFound } from "../http/errors";
+import { conflict, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { nextCursorAfter, paginated } from "../http/pagination";
 import { apiRoutes } from "../http/route";
@@ -140,18 +140,22 @@ export const mediaRouter = createRouter<ApiEnv>()
       tags,
       summary: "Delete a media item",
       description:
-        "Deletes the item and its bytes; its links stop working. An import still processing is deleted too (its download leaves nothing behind).",
+        "Deletes the item and its bytes; its links stop working. An import still processing is deleted too (its download leaves nothing behind). A post that published the item keeps showing it in `content[].media` (its id, name, type and size; its `url` no longer serves). Drafts and failed posts that published nothing lose it. While a post that is not yet published uses it (SCHEDULED, including a repeatable post waiting for its next occurrence, or PUBLISHING), the answer is a 409 and nothing changes: remove it from those posts (or delete them) first.",
       request: { params: idParams },
       responses: { 200: jsonContent(messageSchema, "Deleted.") },
-      errors: [404],
+      errors: [404, 409],
     }),
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const key = await deleteMediaOfUser(db, principal.userId, id);
-      if (!key) throw notFound("Media");
+      const deleted = await deleteMediaOfUser(db, principal.userId, id);
+      if (!deleted) throw notFound("Media");
+      if (deleted === "in_use")
+        throw conflict(
+          "The media item is used by a scheduled or publishing post; remove it from that post first.",
+        );
       // An import still running finds its row gone and removes what it wrote (see import/consumer.ts).
-      await c.env.MEDIA.delete(key);
+      await c.env.MEDIA.delete(deleted.r2Key);
       return c.json({ message: "Media deleted successfully." }, 200);
     },
   );

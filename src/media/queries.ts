@@ -1,8 +1,8 @@
 // Media queries: the workspace/folder check every write starts with (an upload's with its quota
 // reservation), the paginated list, the tenant-scoped delete, and the lookup behind a signed link.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { folders, media, workspaces } from "../db/schema";
+import { folders, media, postMedia, postPlatforms, posts, workspaces } from "../db/schema";
 import { accessibleWorkspace, inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
 import { folderOfWorkspace } from "../folders/queries";
 import { invalidField, notFound } from "../http/errors";
@@ -108,14 +108,45 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
   return { rows, total: totals[0]?.total ?? 0 };
 }
 
-/** Deletes the item if the user can access it; answers its R2 key, or null when there was none. */
-export async function deleteMediaOfUser(db: Database, userId: number, id: number): Promise<string | null> {
-  const [deleted] = await db
-    .delete(media)
-    // Found through the user's workspaces: another tenant's item is never read.
-    .where(eq(media.id, ownedId(media, userId, id)))
-    .returning({ r2Key: media.r2Key });
-  return deleted?.r2Key ?? null;
+/**
+ * Deletes the item if the user can access it, in one batch (one transaction), unless a post that is not
+ * yet published uses it (SCHEDULED, including a repeatable post waiting for its next occurrence, or
+ * PUBLISHING): then nothing is written (`in_use`, the route's 409). Posts that published it (a PUBLISHED
+ * row) keep their link, with the item's summary (name, type, size) copied into it, so they show what they
+ * published; the links of drafts and failed posts that published nothing are deleted with the item.
+ * Answers the item's R2 key, `in_use`, or null when there was no such item.
+ */
+export async function deleteMediaOfUser(
+  db: Database,
+  userId: number,
+  id: number,
+): Promise<{ r2Key: string } | "in_use" | null> {
+  // Found through the user's workspaces: another tenant's item is never read.
+  const owned = eq(media.id, ownedId(media, userId, id));
+  const ownedItem = db.select({ id: media.id }).from(media).where(owned);
+  const unpublishedUse = sql`EXISTS (SELECT 1 FROM ${postMedia} pm JOIN ${posts} p ON p.id = pm.post_id
+    WHERE pm.media_id IN ${ownedItem} AND p.status IN ('SCHEDULED', 'PUBLISHING'))`;
+  const free = sql`NOT ${unpublishedUse}`;
+  const published = sql`EXISTS (SELECT 1 FROM ${postPlatforms} r WHERE r.post_id = ${postMedia.postId} AND r.status = 'PUBLISHED')`;
+  const ofItem = inArray(postMedia.mediaId, ownedItem);
+  const [[found], , , deleted] = await db.batch([
+    db
+      .select({ inUse: sql<number>`${unpublishedUse}` })
+      .from(media)
+      .where(owned),
+    db
+      .update(postMedia)
+      .set({
+        name: sql`(SELECT m.name FROM ${media} m WHERE m.id = ${postMedia.mediaId})`,
+        mimeType: sql`(SELECT m.mime_type FROM ${media} m WHERE m.id = ${postMedia.mediaId})`,
+        size: sql`(SELECT m.size FROM ${media} m WHERE m.id = ${postMedia.mediaId})`,
+      })
+      .where(and(ofItem, published, free)),
+    db.delete(postMedia).where(and(ofItem, sql`NOT ${published}`, free)),
+    db.delete(media).where(and(owned, free)).returning({ r2Key: media.r2Key }),
+  ]);
+  if (!found) return null;
+  return deleted[0] ?? "in_use";
 }
 
 /** What a signed link needs of an item (the signature already stands for the tenant check). */

@@ -203,10 +203,10 @@ export const postsRouter = createRouter<ApiEnv>()
       tags,
       summary: "Delete a post",
       description:
-        "Deletes the post with its platform rows, media links, labels and comments; the media stay in the library. A post deleted while queued is not published.",
+        "Deletes the post with its platform rows, media links, labels and comments; the media stay in the library. A SCHEDULED post deleted before it comes due is not published. While a platform row is PUBLISHING (the platform may be publishing it right now) the answer is a 409 and nothing changes: send it again once the row settled.",
       request: { params: idParams },
       responses: { 200: jsonContent(messageSchema, "Deleted.") },
-      errors: [404],
+      errors: [404, 409],
     }),
     async (c) => {
       const { db, principal } = c.var;

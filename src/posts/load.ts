@@ -67,9 +67,13 @@ const rowsJson = sql`(SELECT json_group_array(json_object('accountId', r.account
 const labelsJson = sql`(SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)
   ORDER BY l.id) FROM ${postLabels} pl JOIN ${labels} l ON l.id = pl.label_id WHERE pl.post_id = ${posts.id})`;
 
+// A deleted item's link kept by a post that published it (src/media/queries.ts) shows the summary copied
+// into post_media; a link to an item deleted without one is not shown.
 const mediaJson = sql`(SELECT json_group_array(json_object('itemIndex', pm.item_index, 'position', pm.position,
-  'id', m.id, 'name', m.name, 'mimeType', m.mime_type, 'size', m.size) ORDER BY pm.item_index, pm.position)
-  FROM ${postMedia} pm JOIN ${media} m ON m.id = pm.media_id WHERE pm.post_id = ${posts.id})`;
+  'id', pm.media_id, 'name', coalesce(m.name, pm.name), 'mimeType', coalesce(m.mime_type, pm.mime_type),
+  'size', coalesce(m.size, pm.size)) ORDER BY pm.item_index, pm.position)
+  FROM ${postMedia} pm LEFT JOIN ${media} m ON m.id = pm.media_id
+  WHERE pm.post_id = ${posts.id} AND (m.id IS NOT NULL OR pm.name IS NOT NULL))`;
 
 /** The newest MAX_COMMENTS_PER_POST of the post, oldest first, so a page's size stays bounded. */
 const commentsJson = sql`(SELECT json_group_array(json_object('id', c.id, 'content', c.content,

@@ -1,12 +1,12 @@
 // The read side of the posts API: a page of the user's posts, one post, a post read back in the batch
 // that wrote it, and delete. Each reads whole posts in a single batch (load.ts), so every answer costs
 // one D1 round trip after authentication.
-import { eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import { postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
 import { inUserWorkspaces, ownedId } from "../db/tenancy";
-import { notFound } from "../http/errors";
+import { conflict, notFound } from "../http/errors";
 import { assemblePosts, type PostResults, postStatements } from "./load";
 import { type PresentContext, type PresentedPost, presentPosts } from "./present";
 
@@ -97,16 +97,27 @@ export async function writeAndLoad(
 }
 
 /**
- * Deletes the post if the user can access it; 404 otherwise. Rows, media links, labels and comments go
- * with it (ON DELETE CASCADE); a queued publish job or a cron claim then finds no post and publishes
- * nothing.
+ * Deletes the post if the user can access it; 404 otherwise, and 409 while one of its rows is PUBLISHING
+ * (the platform may be publishing it right now: the post is kept so its outcome is recorded; the same
+ * rule as an update). Rows, media links, labels and comments go with it (ON DELETE CASCADE); a queued
+ * publish job or a cron claim then finds no post and publishes nothing. One batch: the check and the
+ * delete see the same rows.
  */
 export async function deletePost(db: Database, userId: number, id: number): Promise<void> {
-  const deleted = await db
-    .delete(posts)
-    .where(postOfUser(db, userId, id))
-    .returning({ id: posts.id });
-  if (deleted.length === 0) throw notFound("Post");
+  const publishing = sql`EXISTS (SELECT 1 FROM ${postPlatforms} WHERE ${postPlatforms.postId} = ${posts.id} AND ${postPlatforms.status} = 'PUBLISHING')`;
+  const [[found], deleted] = await db.batch([
+    db
+      .select({ publishing: sql<number>`${publishing}` })
+      .from(posts)
+      .where(postOfUser(db, userId, id)),
+    db
+      .delete(posts)
+      .where(and(postOfUser(db, userId, id), sql`NOT ${publishing}`))
+      .returning({ id: posts.id }),
+  ]);
+  if (!found) throw notFound("Post");
+  if (deleted.length === 0)
+    throw conflict("A post cannot be deleted while it is being published; send it again once it settled.");
 }
 
 /** The stored post (if the user can access it) and its rows' accounts, for an update; usable in a batch. */

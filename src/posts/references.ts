@@ -2,7 +2,7 @@
 // checks, then each id that is not of the post's workspace (or is a failed media item) becomes a 422
 // naming it. The rows carry what the dry run (validate.ts) checks besides: an account's handle and
 // expiry, a media item's type and size.
-import { and, eq, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { MediaState, Platform } from "../db/enums";
 import { accounts, labels, media } from "../db/schema";
@@ -27,7 +27,14 @@ export function referenceStatements(db: Database, workspaceId: number | SQLWrapp
         expiredAt: accounts.expiredAt,
       })
       .from(accounts)
-      .where(and(eq(accounts.workspaceId, workspaceId), idsOrNothing(accounts.id, input.accounts ?? []))),
+      .where(
+        and(
+          eq(accounts.workspaceId, workspaceId),
+          idsOrNothing(accounts.id, input.accounts ?? []),
+          // A disconnected account cannot be targeted: refused as an unknown one.
+          isNull(accounts.disconnectedAt),
+        ),
+      ),
     db
       .select({ id: labels.id })
       .from(labels)

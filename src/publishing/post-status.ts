@@ -26,6 +26,12 @@ const rowsOf = (db: Database, postId: number, where?: SQL) =>
 const anyRow = (db: Database, postId: number, where?: SQL) => exists(rowsOf(db, postId, where));
 const noRow = (db: Database, postId: number, where: SQL) => notExists(rowsOf(db, postId, where));
 
+/**
+ * A row of an account still connected: a disconnected account's rows (only PUBLISHED ones are left,
+ * src/accounts/queries.ts) keep their last publication and take no part in a repeat's next occurrence.
+ */
+const ofConnectedAccount = sql`${postPlatforms.accountId} NOT IN (SELECT id FROM accounts WHERE disconnected_at IS NOT NULL)`;
+
 const scheduledAtIs = (at: Date | null) => (at ? eq(posts.scheduledAt, at) : isNull(posts.scheduledAt));
 
 /** The next occurrence of a repeatable post with occurrences left after this one, else null. */
@@ -61,6 +67,7 @@ function settleStatements(db: Database, post: PublishingPost, now: number) {
           and(
             eq(postPlatforms.postId, id),
             eq(postPlatforms.status, "PUBLISHED"),
+            ofConnectedAccount,
             exists(db.select({ one: sql`1` }).from(posts).where(thisOccurrence)),
             noRow(db, id, ne(postPlatforms.status, "PUBLISHED")),
           ),
@@ -74,7 +81,13 @@ function settleStatements(db: Database, post: PublishingPost, now: number) {
           remainingPosts: sql`${posts.remainingPosts} - 1`,
           updatedAt: at,
         })
-        .where(and(thisOccurrence, anyRow(db, id), noRow(db, id, ne(postPlatforms.status, "SCHEDULED"))))
+        .where(
+          and(
+            thisOccurrence,
+            anyRow(db, id, ofConnectedAccount),
+            noRow(db, id, and(ne(postPlatforms.status, "SCHEDULED"), ofConnectedAccount)!),
+          ),
+        )
         .returning({ id: posts.id }),
     );
   }

@@ -233,7 +233,8 @@ describe("DELETE /api/v1/accounts/{id}", () => {
 
     const list = await call("GET", "/api/v1/accounts", { key: t.key });
     expect(list.body.data.map((a: { id: number }) => a.id)).toEqual([kept.id]);
-    expect(await stored(gone.id)).toBeNull();
+    // Detached, not deleted: its tokens are gone, the row stays for its history (test/accounts/detach.test.ts).
+    expect(await stored(gone.id)).toMatchObject({ access_token_enc: null, refresh_token_enc: null });
 
     const rows = async (postId: number) =>
       (
@@ -268,13 +269,14 @@ describe("DELETE /api/v1/accounts/{id}", () => {
     expect(after).toEqual({ status: "SCHEDULED" });
   });
 
-  it("disconnects an account connected by OAuth; connecting again creates a new one", async () => {
+  it("disconnects an account connected by OAuth; connecting again brings back the same one", async () => {
     const t = await createTenant();
     const first = await runFlow((await connect(t)).authorize_url, { handle: "lin" });
     const id = Number(first.landed.searchParams.get("account_id"));
     expect((await call("DELETE", `/api/v1/accounts/${id}`, { key: t.key })).status).toBe(200);
     const again = await runFlow((await connect(t)).authorize_url, { handle: "lin" });
     expect(again.landed.searchParams.get("status")).toBe("connected");
-    expect(Number(again.landed.searchParams.get("account_id"))).not.toBe(id);
+    expect(Number(again.landed.searchParams.get("account_id"))).toBe(id);
+    expect((await stored(id))?.access_token_enc).toBeTruthy();
   });
 });

@@ -164,6 +164,27 @@ describe("POST /api/v1/accounts/{id}/reconnect", () => {
     expect(count!.n).toBe(3);
   });
 
+  it("brings a disconnected account back: GET is 404 once disconnected, a reconnect restores it", async () => {
+    const t = await createTenant();
+    const id = await connectX(t, "comeback");
+    const gone = await call("DELETE", `/api/v1/accounts/${id}`, { key: t.key });
+    expect(gone.status).toBe(200);
+    expect((await getAccount(t, id)).status).toBe(404);
+    const listed = await call("GET", "/api/v1/accounts", { key: t.key });
+    expect(listed.body.data.map((a: { id: number }) => a.id)).not.toContain(id);
+
+    const { authorize_url } = await reconnect(t, id);
+    const { landed } = await runFlow(authorize_url, { handle: "comeback" });
+    expect(landed.searchParams.get("status")).toBe("connected");
+    expect(Number(landed.searchParams.get("account_id"))).toBe(id);
+    expect((await stored(id))!.disconnected_at).toBeNull();
+    const back = await getAccount(t, id);
+    expect(back.status).toBe(200);
+    expect(back.body.health.status).toBe("ok");
+    const relisted = await call("GET", "/api/v1/accounts", { key: t.key });
+    expect(relisted.body.data.map((a: { id: number }) => a.id)).toContain(id);
+  });
+
   it("refuses another identity with connection_failed and leaves the account unchanged", async () => {
     const t = await createTenant();
     const id = await connectX(t, "original");

@@ -71,6 +71,19 @@ describe("storing", () => {
     expect(JSON.parse(stored[0]!.contact)).toMatchObject({ name: stored[0]!.author_name });
   });
 
+  it("leaves a disconnected account's row as it was: no platform call, its metrics kept", async () => {
+    const { t, rowId } = await sandboxPostOf();
+    await setRow(rowId, { analytics: { impressions: 61 } });
+    expect((await call("DELETE", `/api/v1/accounts/${t.accounts[0]!.id}`, { key: t.key })).status).toBe(200);
+    const insights = vi.fn();
+    const result = await deliver([rowId], { deps: withAdapter({ insights }) });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(insights).not.toHaveBeenCalled();
+    const row = await readRow(rowId);
+    expect(row.status).toBe("PUBLISHED");
+    expect(row.analytics).toEqual({ impressions: 61 });
+  });
+
   it("changes nothing twice when a job is delivered again, or twice in one batch", async () => {
     const { postId, rowId } = await sandboxPostOf();
     await deliver([rowId]);

@@ -171,14 +171,16 @@ describe("analytics totals from maintained per-account aggregates", () => {
     expect((await call("DELETE", `/api/v1/posts/${p1.id}`, { key: t.key })).status).toBe(200);
     await check();
 
-    // An account disconnected through the API: its rows and its aggregate go with it.
+    // An account disconnected through the API: detached, its published rows and its aggregate stay.
+    const beforeDetach = await check(true);
     expect((await call("DELETE", `/api/v1/accounts/${b}`, { key: t.key })).status).toBe(200);
     body = await check(true);
-    expect(body.accounts.map((x: { account_id: number }) => x.account_id)).toEqual([a, c]);
+    expect(body.accounts.map((x: { account_id: number }) => x.account_id)).toEqual([a, b, c]);
+    expect(body.total).toEqual(beforeDetach.total);
     const { results } = await env.DB.prepare("SELECT account_id FROM account_metrics WHERE account_id = ?")
       .bind(b)
       .all();
-    expect(results).toEqual([]);
+    expect(results).toEqual([{ account_id: b }]);
     // The other tenant's total is untouched.
     expect((await getJson(other, "/api/v1/analytics")).body.total.likes).toBe(1000);
   });

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { GAP_UNITS, PLATFORMS, POST_STATUSES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
-import { media } from "./media";
 import { users, workspaces } from "./tenants";
 
 export const accounts = sqliteTable(
@@ -32,6 +31,10 @@ export const accounts = sqliteTable(
     // by a successful refresh or a reconnect (src/accounts/tokens.ts): the account's `health`.
     lastRefreshedAt: integer("last_refreshed_at", { mode: "timestamp_ms" }),
     lastError: text("last_error", { mode: "json" }).$type<{ code: string; message: string }>(),
+    // Set by a disconnect (DELETE /api/v1/accounts/{id}): the account leaves the lists and cannot be
+    // targeted or published to, its tokens are gone, its published rows stay; a reconnect of the same
+    // identity in the same workspace clears it (src/accounts/queries.ts).
+    disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
@@ -81,9 +84,13 @@ export const postMedia = sqliteTable(
       .references(() => posts.id, { onDelete: "cascade" }),
     itemIndex: integer("item_index").notNull(),
     position: integer("position").notNull(),
-    mediaId: integer("media_id")
-      .notNull()
-      .references(() => media.id, { onDelete: "cascade" }),
+    // No foreign key: deleting a media item keeps the links of posts that published it (src/media/queries.ts),
+    // with the item's summary copied into the three columns below; other links are deleted with the item.
+    mediaId: integer("media_id").notNull(),
+    // The deleted item's summary (null while the item exists: its own row is read).
+    name: text("name"),
+    mimeType: text("mime_type"),
+    size: integer("size"),
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.itemIndex, t.position] }),
@@ -99,9 +106,11 @@ export const postPlatforms = sqliteTable(
     postId: integer("post_id")
       .notNull()
       .references(() => posts.id, { onDelete: "cascade" }),
+    // No cascade: an account is detached, never deleted, so its published rows keep their history
+    // (migrations/0015); the account goes only with its workspace, and the posts (with their rows) too.
     accountId: integer("account_id")
       .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+      .references(() => accounts.id),
     platform: text("platform", { enum: PLATFORMS }).notNull(),
     status: text("status", { enum: POST_STATUSES }).notNull().default("DRAFT"),
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
