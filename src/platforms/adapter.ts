@@ -31,7 +31,8 @@ export type AdapterContext = {
 };
 
 /** What createAdapter builds from: a spec, with the hosts and the authorize step a definition adds. */
-export type AdapterSource = PlatformSpec & Partial<Pick<PlatformDefinition, "hosts" | "authorize">>;
+export type AdapterSource = PlatformSpec &
+  Partial<Pick<PlatformDefinition, "hosts" | "authorize" | "check" | "settings">>;
 
 /** PKCE S256: base64url(SHA-256(verifier)), no padding (RFC 7636). */
 export async function pkceChallenge(verifier: string): Promise<string> {
@@ -164,7 +165,24 @@ export function createAdapter(spec: AdapterSource, context: AdapterContext): Pla
     },
 
     isDenial: (error) => spec.denialErrors.includes(error),
-    publish: (account, draft) => publishing.publish(account, draft),
+    async publish(account, draft) {
+      // The platform's one check (the dry run's) refuses a draft before any call: a rule lives in one place.
+      // On the settings as the schema completes them; settings it refuses are the adapter's own refusal.
+      const parsed = spec.settings?.safeParse(draft.settings);
+      const problem = (parsed?.success ? spec.check : undefined)?.({
+        items: draft.items.map(({ text, media }) => ({
+          text,
+          media: media.map(({ mime, kind, size }) => ({ mime, kind, size })),
+        })),
+        settings: parsed?.data as Record<string, unknown>,
+      })[0];
+      if (problem)
+        throw new PlatformError(`${spec.label}: ${problem.message}`, {
+          kind: "permanent",
+          code: problem.code ?? "unsupported_content",
+        });
+      return publishing.publish(account, draft);
+    },
     find: (account, lookup) => publishing.find(account, lookup),
     insights: (account, postId) => publishing.insights(account, postId),
     comments: (account, postId) => publishing.comments(account, postId),

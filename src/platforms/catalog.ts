@@ -41,4 +41,4 @@ export const LONGEST_TEXT_LIMIT = Math.max(...Object.values(PLATFORM_TEXT_LIMITS
  * the request's field path. `settings` is the row's complete settings object for the platform.
  */
 export const checkPost = (platform: Platform, draft: CheckDraft): PostProblem[] =>
-  SPECS[platform].check(draft);
+  SPECS[platform].check(draft).map(({ field, message }) => ({ field, message }));

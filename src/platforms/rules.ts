@@ -2,11 +2,32 @@
 // text limit, its media rules (counts, types, sizes, what a thread's later items may carry) and its own
 // settings checks in its folder (src/platforms/<platform>/rules.ts); `defineCheck` turns them into the
 // platform's one `check`, which the dry run (src/posts/validate.ts) and create's text limits read through
-// the registry. The messages are the API's: `The <field> field <rule> on <platform>[: <why>].`
+// the registry, and which publishing runs before any call (src/platforms/adapter.ts), refusing with the
+// first problem and the code the platform's rules give its kind of rule. The messages are the API's: `The <field> field <rule> on <platform>[: <why>].`
 // Durations and pixel sizes are not checked: the media library stores neither.
 
 /** One thing a platform would refuse, by the request's field path (`content.0.media.2`). */
 export type PostProblem = { field: string; message: string };
+/** A problem as the check finds it: with the code publishing refuses the draft with (the API's `error.code`). */
+export type CheckProblem = PostProblem & { code: string };
+
+/**
+ * The kinds of rule a check applies, each refused by publishing with a code: `unsupported_content` unless the
+ * platform's rules name their own (`codes`).
+ */
+export type RuleKind =
+  | "text"
+  | "media_required"
+  | "video_required"
+  | "too_many_media"
+  | "too_many_images"
+  | "too_many_videos"
+  | "media_alone"
+  | "media_type"
+  | "media_size"
+  | "comment"
+  | "thread"
+  | "post_type";
 
 /** Characters as people count them: code points, so an emoji is one. */
 export const textLength = (text: string) => [...text].length;
@@ -52,7 +73,11 @@ export type PlatformRules = {
   comment?: CommentRules;
   /** Whether `settings.<platform>.post_type` can make the post a story or a reel. */
   postTypes?: boolean;
+  /** The code publishing refuses each kind of rule with, where not `unsupported_content`. */
+  codes?: Partial<Record<RuleKind, string>>;
 };
+
+const DEFAULT_CODE = "unsupported_content";
 
 const sizeKind = (m: CheckedMedia): SizeKind =>
   m.kind === "video" ? "video" : m.mime === "image/gif" ? "gif" : "image";
@@ -60,33 +85,37 @@ const A_KIND: Record<SizeKind, string> = { image: "an image", gif: "a GIF", vide
 const bytes = (n: number) => (n >= GB ? `${n / GB} GB` : n >= MB ? `${n / MB} MB` : `${n / KB} KB`);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** Records a problem: `The <field> field <rule> on <platform>[: <why>].` */
-type Add = (field: string, rule: string, why?: string) => void;
+/** Records a problem of a kind of rule: `The <field> field <rule> on <platform>[: <why>].` */
+type Add = (kind: RuleKind, field: string, rule: string, why?: string) => void;
 
 /** The count rules of a post (or a story's or reel's "exactly one"), for item `i`. */
 function countProblems(rules: PlatformRules, postType: PostType, media: CheckedMedia[], i: number, add: Add) {
   const field = `content.${i}.media`;
   const videos = media.filter((m) => m.kind === "video").length;
   if (postType === "story") {
-    if (media.length !== 1) add(field, "must hold exactly one photo or video for a story");
+    if (media.length !== 1) add("post_type", field, "must hold exactly one photo or video for a story");
     return;
   }
   if (postType === "reel") {
-    if (media.length !== 1 || videos !== 1) add(field, "must hold exactly one video for a reel");
+    if (media.length !== 1 || videos !== 1) add("post_type", field, "must hold exactly one video for a reel");
     return;
   }
   const { post } = rules;
   if (post.maxMedia !== undefined && media.length > post.maxMedia)
-    add(field, `must not have more than ${plural(post.maxMedia, "item")}`);
+    add("too_many_media", field, `must not have more than ${plural(post.maxMedia, "item")}`);
   if (post.maxImages !== undefined && videos === 0 && media.length > post.maxImages)
-    add(field, `must not have more than ${plural(post.maxImages, "image")}`);
+    add("too_many_images", field, `must not have more than ${plural(post.maxImages, "image")}`);
   if (post.maxVideos !== undefined && videos > post.maxVideos)
-    add(field, `must not have more than ${plural(post.maxVideos, "video")}`);
+    add("too_many_videos", field, `must not have more than ${plural(post.maxVideos, "video")}`);
   // Several videos and nothing else already broke `maxVideos` where the platform has one.
   const tooManyVideos = post.maxVideos !== undefined && videos > post.maxVideos && videos === media.length;
   const alone = media.filter((m) => m.kind === "video" || (post.gifAlone && sizeKind(m) === "gif"));
   if (post.videoAlone && alone.length > 0 && media.length > 1 && !tooManyVideos)
-    add(field, `must not mix ${post.gifAlone ? "a video or a GIF" : "a video"} with other media`);
+    add(
+      "media_alone",
+      field,
+      `must not mix ${post.gifAlone ? "a video or a GIF" : "a video"} with other media`,
+    );
 }
 
 /** The type and size of each file of item `i`. */
@@ -95,13 +124,15 @@ function fileProblems(post: PostRules, media: Array<CheckedMedia | null>, i: num
     if (!m) return;
     const field = `content.${i}.media.${j}`;
     const types = m.kind === "video" ? post.videoTypes : post.imageTypes;
-    if (types && !types.includes(m.mime)) add(field, `must be a file of type ${types.join(", ")}`);
+    if (types && !types.includes(m.mime))
+      add("media_type", field, `must be a file of type ${types.join(", ")}`);
     const kind = sizeKind(m);
     const max = post.maxBytes?.[kind] ?? (kind === "gif" ? post.maxBytes?.image : undefined);
     const min = post.minBytes?.[kind] ?? (kind === "gif" ? post.minBytes?.image : undefined);
     if (max !== undefined && m.size > max)
-      add(field, `must not be greater than ${bytes(max)} for ${A_KIND[kind]}`);
-    if (min !== undefined && m.size < min) add(field, `must be at least ${bytes(min)} for ${A_KIND[kind]}`);
+      add("media_size", field, `must not be greater than ${bytes(max)} for ${A_KIND[kind]}`);
+    if (min !== undefined && m.size < min)
+      add("media_size", field, `must be at least ${bytes(min)} for ${A_KIND[kind]}`);
   });
 }
 
@@ -110,14 +141,14 @@ function commentProblems(rules: CommentRules, item: CheckedItem, i: number, add:
   const why = `item ${i + 1} becomes a comment`;
   const media = item.media.filter((m) => m !== null);
   if (rules.maxMedia === 0 && item.media.length > 0)
-    add(`content.${i}.media`, "is prohibited", `${why}, which carries text only`);
+    add("comment", `content.${i}.media`, "is prohibited", `${why}, which carries text only`);
   else if (item.media.length > rules.maxMedia)
-    add(`content.${i}.media`, `must not have more than ${plural(rules.maxMedia, "photo")}`, why);
+    add("comment", `content.${i}.media`, `must not have more than ${plural(rules.maxMedia, "photo")}`, why);
   if (!rules.video && rules.maxMedia > 0 && media.some((m) => m.kind === "video"))
-    add(`content.${i}.media`, "must not include a video", why);
-  if (rules.needsText && item.text.trim() === "") add(`content.${i}.text`, "is required", why);
+    add("comment", `content.${i}.media`, "must not include a video", why);
+  if (rules.needsText && item.text.trim() === "") add("comment", `content.${i}.text`, "is required", why);
   if (rules.maxText !== undefined && textLength(item.text) > rules.maxText)
-    add(`content.${i}.text`, `must not be greater than ${rules.maxText} characters`, why);
+    add("comment", `content.${i}.text`, `must not be greater than ${rules.maxText} characters`, why);
 }
 
 /**
@@ -129,19 +160,23 @@ export function mediaProblems(
   rules: PlatformRules,
   items: CheckedItem[],
   postType: PostType = "post",
-): PostProblem[] {
+): CheckProblem[] {
   const type = rules.postTypes ? postType : "post";
-  const problems: PostProblem[] = [];
-  const add: Add = (field, rule, why) => {
-    problems.push({ field, message: `The ${field} field ${rule} on ${platform}${why ? `: ${why}` : ""}.` });
+  const problems: CheckProblem[] = [];
+  const add: Add = (kind, field, rule, why) => {
+    problems.push({
+      field,
+      message: `The ${field} field ${rule} on ${platform}${why ? `: ${why}` : ""}.`,
+      code: rules.codes?.[kind] ?? DEFAULT_CODE,
+    });
   };
   items.forEach((item, i) => {
     const media = item.media.filter((m) => m !== null);
     const asPost = i === 0 || rules.thread === "chain";
     if (i === 0 && type === "post" && rules.needs === "media" && item.media.length === 0)
-      add("content.0.media", "is required", "it publishes no text-only posts");
+      add("media_required", "content.0.media", "is required", "it publishes no text-only posts");
     if (i === 0 && rules.needs === "video" && !media.some((m) => m.kind === "video"))
-      add("content.0.media", "must include a video");
+      add("video_required", "content.0.media", "must include a video");
     if (asPost) {
       countProblems(rules, type, media, i, add);
       fileProblems(rules.post, item.media, i, add);
@@ -151,6 +186,7 @@ export function mediaProblems(
   });
   if (items.length > 1 && (rules.thread === "none" || type === "story"))
     add(
+      type === "story" ? "post_type" : "thread",
       "content",
       `must not have more than 1 item${type === "story" ? " for a story" : ""}`,
       type === "story" ? undefined : "it publishes no threads",
@@ -160,24 +196,30 @@ export function mediaProblems(
 
 /** What `check` looks at: the post's items and the row's complete settings for the platform. */
 export type CheckDraft = { items: CheckedItem[]; settings: Record<string, unknown> };
-export type Check = (draft: CheckDraft) => PostProblem[];
+export type Check = (draft: CheckDraft) => CheckProblem[];
 
 /** The messages over a platform's text limit, by item: each item is one post (or comment) there. */
-export function textProblems(platform: string, limit: number, items: CheckedItem[]): PostProblem[] {
+export function textProblems(
+  platform: string,
+  limit: number,
+  items: CheckedItem[],
+  code = DEFAULT_CODE,
+): CheckProblem[] {
   return items.flatMap((item, i) =>
     textLength(item.text) > limit
       ? [
           {
             field: `content.${i}.text`,
             message: `The content.${i}.text field must not be greater than ${limit} characters on ${platform}.`,
+            code,
           },
         ]
       : [],
   );
 }
 
-/** Records a settings problem: `The <field> field <rule> on <platform>.` */
-export type AddProblem = (field: string, rule: string) => void;
+/** Records a settings problem: `The <field> field <rule> on <platform>.`, refused with `code` (default `invalid_settings`). */
+export type AddProblem = (field: string, rule: string, code?: string) => void;
 
 /**
  * A platform's one check: its text limit, its media rules (with the row's `post_type` where the platform
@@ -191,11 +233,11 @@ export function defineCheck<S>(rules: {
 }): Check {
   return ({ items, settings }) => {
     const problems = [
-      ...textProblems(rules.platform, rules.textLimit, items),
+      ...textProblems(rules.platform, rules.textLimit, items, rules.media.codes?.text),
       ...mediaProblems(rules.platform, rules.media, items, postTypeOf(rules.media, settings)),
     ];
-    rules.settings?.(settings as S, items, (field, rule) =>
-      problems.push({ field, message: `The ${field} field ${rule} on ${rules.platform}.` }),
+    rules.settings?.(settings as S, items, (field, rule, code = "invalid_settings") =>
+      problems.push({ field, message: `The ${field} field ${rule} on ${rules.platform}.`, code }),
     );
     return problems;
   };

@@ -116,10 +116,12 @@ describe("a ninth platform", () => {
       {
         field: "content.0.text",
         message: "The content.0.text field must not be greater than 300 characters on bluesky.",
+        code: "unsupported_content",
       },
       {
         field: "content.0.media",
         message: "The content.0.media field must not have more than 4 items on bluesky.",
+        code: "unsupported_content",
       },
     ]);
   });

@@ -10,7 +10,7 @@ import { checkPost, SPECS } from "../../src/platforms/catalog";
 import { CAROUSEL_MAX as INSTAGRAM_CAROUSEL } from "../../src/platforms/instagram/publish";
 import { COMMENT_MAX } from "../../src/platforms/linkedin/comments";
 import { CAROUSEL_MAX as PINTEREST_CAROUSEL } from "../../src/platforms/pinterest/publish";
-import { type CheckedItem, textProblems } from "../../src/platforms/rules";
+import type { CheckedItem } from "../../src/platforms/rules";
 import { PLATFORM_SETTINGS } from "../../src/platforms/settings";
 import { MAX_VIDEO_BYTES } from "../../src/platforms/tiktok/upload";
 import { MAX_MEDIA_PER_POST } from "../../src/platforms/twitter/media";
@@ -461,8 +461,8 @@ const times = (n: number, make: () => DraftMedia) => Array.from({ length: n }, m
 
 const PLATFORM_USER: Partial<Record<Platform, string>> = { linkedin: "urn:li:person:abc" };
 
-/** Whether the platform's real adapter refuses the draft for good before sending anything. */
-async function adapterRefuses(
+/** The refusal of the platform's real adapter before it sends anything (permanent), else null. */
+async function adapterRefusal(
   platform: Platform,
   items: Array<{ text: string; media: DraftMedia[] }>,
   settings: object,
@@ -484,26 +484,31 @@ async function adapterRefuses(
       fingerprint: "sp-1-1",
     });
   } catch (error) {
-    return calls === 0 && error instanceof PlatformError && error.kind === "permanent";
+    return calls === 0 && error instanceof PlatformError && error.kind === "permanent" ? error : null;
   }
   throw new Error(`${platform} published without a network`);
 }
 
-/** What the dry run reports for the same draft on `platform`. */
-function rulesRefuse(
-  platform: Platform,
-  items: Array<{ text: string; media: DraftMedia[] }>,
-  settings: object,
-) {
-  const checked: CheckedItem[] = items.map((item) => ({
+/** Whether the platform's real adapter refuses the draft for good before sending anything. */
+const adapterRefuses = async (...args: Parameters<typeof adapterRefusal>) =>
+  (await adapterRefusal(...args)) !== null;
+
+/** The platform's check on the same draft: what the dry run reports, with the codes publishing uses. */
+function checked(platform: Platform, items: Array<{ text: string; media: DraftMedia[] }>, settings: object) {
+  const draftItems: CheckedItem[] = items.map((item) => ({
     text: item.text,
     media: item.media.map(({ mime, kind, size }) => ({ mime, kind, size })),
   }));
-  // Text over the platform's limit is the platform's own refusal, after the call: not a pre-call check.
-  const overLimit = new Set(textProblems(platform, SPECS[platform].textLimit, checked).map((p) => p.message));
-  const problems = checkPost(platform, { items: checked, settings: settings as Record<string, unknown> });
-  return problems.some((problem) => !overLimit.has(problem.message));
+  const draft = { items: draftItems, settings: settings as Record<string, unknown> };
+  // The dry run's answers are the check's, without the codes.
+  expect(checkPost(platform, draft)).toEqual(
+    SPECS[platform].check(draft).map(({ field, message }) => ({ field, message })),
+  );
+  return SPECS[platform].check(draft);
 }
+
+/** Whether the dry run refuses the same draft on `platform`. */
+const rulesRefuse = (...args: Parameters<typeof checked>) => checked(...args).length > 0;
 
 const FIRST_MEDIA: DraftMedia[][] = [
   [],
@@ -544,9 +549,9 @@ const SETTINGS: Record<Platform, object[]> = {
   pinterest: [{ board_id: "board-1" }, {}],
 };
 
-describe("the rules agree with the adapters", () => {
+describe("publishing refuses by the platform's check", () => {
   for (const platform of Object.keys(SETTINGS) as Platform[]) {
-    it(`refuses, on ${platform}, exactly the drafts its adapter refuses before any call`, async () => {
+    it(`refuses, on ${platform}, before any call, exactly the drafts its check refuses, with its first problem`, async () => {
       const disagreements: string[] = [];
       const seen = { refused: 0, accepted: 0 };
       for (const given of SETTINGS[platform]) {
@@ -554,9 +559,18 @@ describe("the rules agree with the adapters", () => {
         for (const media of FIRST_MEDIA) {
           for (const next of NEXT_ITEMS) {
             const items = [{ text: "a", media }, ...next];
-            const adapter = await adapterRefuses(platform, items, settings);
+            const refusal = await adapterRefusal(platform, items, settings);
+            const [problem] = checked(platform, items, settings);
+            const adapter = refusal !== null;
             seen[adapter ? "refused" : "accepted"]++;
-            if (adapter !== rulesRefuse(platform, items, settings)) {
+            if (refusal && problem) {
+              // The refusal is the check's first problem: its code, its message after the platform's name.
+              expect({ code: refusal.code, message: refusal.message }).toEqual({
+                code: problem.code,
+                message: `${SPECS[platform].label}: ${problem.message}`,
+              });
+            }
+            if (adapter !== (problem !== undefined)) {
               const shape = items.map((i) => `${i.text.length}:${i.media.map((m) => m.kind[0]).join("")}`);
               disagreements.push(
                 `${JSON.stringify(given)} ${shape.join(" | ")}: adapter ${adapter ? "refuses" : "accepts"}`,

@@ -11,28 +11,20 @@ import { created, type FacebookSettings, facebookSettings } from "./schemas";
 const refuse = (message: string) =>
   new PlatformError(`Facebook: ${message}`, { kind: "permanent", code: "unsupported_content" });
 
-/** Why Facebook cannot take this draft as asked, or null. */
+/**
+ * Why Facebook cannot take this draft as asked, or null: what the platform's check
+ * (src/platforms/facebook/rules.ts), run before this call, does not cover. It refused a link beside media,
+ * a story or reel of the wrong media, a story with a thread, a video beside other media and a comment of
+ * several photos or a video.
+ */
 export function draftProblem(items: DraftItem[], settings: FacebookSettings): string | null {
   const [first, ...rest] = items;
   if (!first) return "the post has no content.";
-  const media = first.media;
-  const videos = media.filter((m) => m.kind === "video").length;
-  if (settings.link && media.length > 0) return "a link can only be shared on a post without media.";
-  if (settings.post_type === "story") {
-    if (media.length !== 1) return "a story takes exactly one photo or video.";
-    if (rest.length > 0) return "a story cannot carry a thread of comments.";
-  } else if (settings.post_type === "reel") {
-    if (media.length !== 1 || videos !== 1) return "a reel takes exactly one video.";
-  } else if (videos > 0 && media.length > 1) {
-    return "a post takes several photos or one video, not a mix or several videos.";
-  } else if (media.length === 0 && !first.text.trim() && !settings.link) {
+  if (settings.post_type === "post" && first.media.length === 0 && !first.text.trim() && !settings.link)
     return "a post needs text, a link or media.";
-  }
   for (const [index, item] of rest.entries()) {
-    const comment = `item ${index + 2} becomes a comment, which`;
-    if (item.media.length > 1) return `${comment} takes at most one photo.`;
-    if (item.media.some((m) => m.kind === "video")) return `${comment} cannot carry a video.`;
-    if (!item.text.trim() && item.media.length === 0) return `${comment} needs text or a photo.`;
+    if (!item.text.trim() && item.media.length === 0)
+      return `item ${index + 2} becomes a comment, which needs text or a photo.`;
   }
   return null;
 }

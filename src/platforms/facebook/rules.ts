@@ -18,6 +18,10 @@ export const check = defineCheck<z.output<typeof settings>>({
   media: MEDIA,
   settings: (settings, items, add) => {
     if (settings.link && (items[0]?.media.length ?? 0) > 0)
-      add("settings.facebook.link", "is prohibited when the first content item has media");
+      add(
+        "settings.facebook.link",
+        "is prohibited when the first content item has media",
+        "unsupported_content",
+      );
   },
 });

@@ -19,7 +19,6 @@ import { expect, postsPage } from "./schemas";
 
 /** Posts of the author looked through by `find`. */
 export const FIND_WINDOW = 50;
-const MAX_IMAGES = 20;
 const VISIBILITIES = new Set(["PUBLIC", "CONNECTIONS", "LOGGED_IN"]);
 
 const refuse = (message: string, code = "content_rejected") =>
@@ -31,26 +30,14 @@ const refuse = (message: string, code = "content_rejected") =>
  */
 export const littleText = (text: string) => text.replace(/[\\|{}@[\]()<>*_~]/g, (c) => `\\${c}`);
 
-/** Everything LinkedIn would refuse part-way is refused before the first call. */
+/**
+ * The post's first item. Everything LinkedIn would refuse part-way the platform's check
+ * (src/platforms/linkedin/rules.ts) refused before the first call: a video beside anything, too many
+ * images, a comment with media or over its length.
+ */
 function check(items: DraftItem[]): DraftItem {
-  const [first, ...rest] = items;
+  const [first] = items;
   if (!first) throw refuse("LinkedIn: the post has no content.");
-  const videos = first.media.filter((m) => m.kind === "video").length;
-  const pictures = first.media.length - videos;
-  if (videos > 1 || (videos === 1 && pictures > 0)) {
-    throw refuse("LinkedIn: a post carries one video, or images, not both and not several videos.");
-  }
-  if (pictures > MAX_IMAGES) throw refuse(`LinkedIn: a post carries at most ${MAX_IMAGES} images.`);
-  for (const [index, item] of rest.entries()) {
-    if (item.media.length > 0) {
-      throw refuse(`LinkedIn: thread item ${index + 2} becomes a comment, and comments carry text only.`);
-    }
-    if ([...item.text].length > COMMENT_MAX) {
-      throw refuse(
-        `LinkedIn: thread item ${index + 2} becomes a comment, at most ${COMMENT_MAX} characters.`,
-      );
-    }
-  }
   return first;
 }
 

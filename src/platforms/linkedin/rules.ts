@@ -18,6 +18,14 @@ export const MEDIA: PlatformRules = {
     maxBytes: { video: 500 * MB },
   },
   comment: { maxMedia: 0, video: false, needsText: false, maxText: COMMENT_MAX },
+  codes: {
+    too_many_images: "content_rejected",
+    too_many_videos: "content_rejected",
+    media_alone: "content_rejected",
+    media_type: "content_rejected",
+    media_size: "content_rejected",
+    comment: "content_rejected",
+  },
 };
 
 export const check = defineCheck({ platform: "linkedin", textLimit: TEXT_LIMIT, media: MEDIA });

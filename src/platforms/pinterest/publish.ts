@@ -7,7 +7,6 @@
 import type { AccountAuth, DraftMedia, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { type PinterestApi, permanent, pinUrl, tokenOf } from "./api";
 import { uploadVideo } from "./media";
-import { CAROUSEL_MAX } from "./rules";
 import { pin, pinList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
 
@@ -29,7 +28,6 @@ function settingsOf(draft: PublishDraft) {
 async function mediaSource(api: PinterestApi, token: string, media: DraftMedia[]) {
   const videos = media.filter((m) => m.kind === "video");
   const images = media.filter((m) => m.kind === "image");
-  if (videos.length > 1) throw permanent("too_many_videos", "A Pinterest Pin takes one video.");
   const [video] = videos;
   if (video) {
     const mediaId = await uploadVideo(api, token, video);
@@ -48,22 +46,11 @@ export async function publishPin(
   draft: PublishDraft,
 ): Promise<PublishedPost> {
   const token = tokenOf(account);
-  if (draft.items.length > 1)
-    throw permanent(
-      "thread_unsupported",
-      "Pinterest publishes one Pin per post: a thread of several items cannot be published.",
-    );
+  // The platform's check (src/platforms/pinterest/rules.ts) refused everything else before this call: a
+  // thread, a post without media, too many images or videos, no board.
   const item = draft.items[0];
-  if (!item || item.media.length === 0)
-    throw permanent(
-      "media_required",
-      "Pinterest publishes images and videos: add an image or a video to the post (text-only Pins do not exist).",
-    );
-  const images = item.media.filter((m) => m.kind === "image").length;
-  if (images > CAROUSEL_MAX && !item.media.some((m) => m.kind === "video"))
-    throw permanent("too_many_images", `A Pinterest Pin takes at most ${CAROUSEL_MAX} images.`);
+  if (!item) throw permanent("media_required", "Pinterest publishes images and videos: the post is empty.");
   const settings = settingsOf(draft);
-  if (!settings.board_id) throw permanent("board_required", "Pinterest needs a board: settings.board_id");
 
   const body: Record<string, unknown> = {
     board_id: settings.board_id,

@@ -13,6 +13,12 @@ export const MEDIA: PlatformRules = {
   needs: "media",
   thread: "none",
   post: { maxImages: CAROUSEL_MAX, maxVideos: 1 },
+  codes: {
+    thread: "thread_unsupported",
+    media_required: "media_required",
+    too_many_images: "too_many_images",
+    too_many_videos: "too_many_videos",
+  },
 };
 
 export const check = defineCheck<z.output<typeof settings>>({
@@ -20,6 +26,6 @@ export const check = defineCheck<z.output<typeof settings>>({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   settings: (settings, _items, add) => {
-    if (!settings.board_id) add("settings.pinterest.board_id", "is required");
+    if (!settings.board_id) add("settings.pinterest.board_id", "is required", "board_required");
   },
 });

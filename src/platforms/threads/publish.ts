@@ -6,7 +6,6 @@
 import type { AccountAuth, DraftItem, DraftMedia, PublishDraft, PublishedPost } from "../types";
 import { PlatformError } from "../types";
 import { PROFILE, type ThreadsApi, userPath } from "./api";
-import { CAROUSEL_MAX } from "./rules";
 import { containerStatus, created, mediaLink } from "./schemas";
 
 /** How long a container may process: `attempts` status checks, `delayMs` apart. */
@@ -95,11 +94,7 @@ export function threadsPublisher(api: ThreadsApi, pacing: Pacing) {
       await ready(id);
       return id;
     }
-    if (item.media.length > CAROUSEL_MAX)
-      throw new PlatformError(`A Threads carousel takes at most ${CAROUSEL_MAX} media items.`, {
-        kind: "permanent",
-        code: "too_many_media",
-      });
+    // Over CAROUSEL_MAX: refused by the platform's check (src/platforms/threads/rules.ts) before any call.
     const children: string[] = [];
     for (const media of item.media) {
       const child = await create(account, { ...mediaFields(media), is_carousel_item: "true" });

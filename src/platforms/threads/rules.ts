@@ -13,6 +13,7 @@ export const MEDIA: PlatformRules = {
     videoTypes: ["video/mp4", "video/quicktime"],
     maxBytes: { image: 8 * MB, video: 1 * GB },
   },
+  codes: { too_many_media: "too_many_media" },
 };
 
 export const check = defineCheck({ platform: "threads", textLimit: TEXT_LIMIT, media: MEDIA });

@@ -22,10 +22,7 @@ export type Pacing = { attempts: number; delayMs: number };
 /** Up to a minute (the status endpoint allows 30 calls a minute): moderation usually takes under one. */
 export const DEFAULT_PACING: Pacing = { attempts: 20, delayMs: 3_000 };
 
-const MAX_PHOTOS = 35;
 const PHOTO_TITLE_MAX = 90;
-/** TikTok's photo posts take JPEG and WebP only. */
-const PHOTO_TYPES = new Set(["image/jpeg", "image/webp"]);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const refuse = (message: string, code: string) => new PlatformError(message, { kind: "permanent", code });
@@ -80,23 +77,17 @@ function afterInit(error: unknown): unknown {
   return new PlatformError(error.message, { kind: "unknown_outcome", code: error.code });
 }
 
-/** The one video, or the photos, of the item; anything else is refused before any call. */
+/**
+ * The one video, or the photos, of the item. The platform's check (src/platforms/tiktok/rules.ts) refused
+ * everything else before this call: a thread, no media, a video beside anything, too many photos or
+ * photos of another type.
+ */
 function mediaOf(draft: PublishDraft): { video: DraftMedia } | { photos: DraftMedia[] } {
-  if (draft.items.length > 1)
-    throw refuse("TikTok has no threads: publish a single item to TikTok.", "thread_not_supported");
   const item: DraftItem | undefined = draft.items[0];
   const media = item?.media ?? [];
   if (media.length === 0) throw refuse("A TikTok post needs a video or photos.", "media_required");
-  const videos = media.filter((m) => m.kind === "video");
-  if (videos.length > 0) {
-    if (media.length > 1) throw refuse("A TikTok video post carries exactly one video.", "invalid_media");
-    return { video: videos[0]! };
-  }
-  if (media.length > MAX_PHOTOS)
-    throw refuse(`A TikTok photo post takes at most ${MAX_PHOTOS} photos.`, "too_many_media");
-  if (media.some((m) => !PHOTO_TYPES.has(m.mime)))
-    throw refuse("TikTok photo posts take JPEG and WebP images only.", "unsupported_media");
-  return { photos: media };
+  const video = media.find((m) => m.kind === "video");
+  return video ? { video } : { photos: media };
 }
 
 export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) {

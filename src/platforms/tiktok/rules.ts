@@ -17,6 +17,14 @@ export const MEDIA: PlatformRules = {
     videoTypes: ["video/mp4", "video/quicktime", "video/webm"],
     maxBytes: { video: MAX_VIDEO_BYTES },
   },
+  codes: {
+    thread: "thread_not_supported",
+    media_required: "media_required",
+    too_many_videos: "invalid_media",
+    media_alone: "invalid_media",
+    too_many_images: "too_many_media",
+    media_type: "unsupported_media",
+  },
 };
 
 export const check = defineCheck({ platform: "tiktok", textLimit: TEXT_LIMIT, media: MEDIA });

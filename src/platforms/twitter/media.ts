@@ -1,9 +1,8 @@
 // Media for X posts through the v2 chunked upload (docs.x.com › X API › Media): initialize, append the
 // bytes in bounded chunks streamed from R2 by range (never a whole video in memory), finalize, then wait
 // for X's processing of videos and GIFs with a bounded number of status polls.
-import { type AccountAuth, type DraftItem, type DraftMedia, PlatformError } from "../types";
+import { type AccountAuth, type DraftMedia, PlatformError } from "../types";
 import { LABEL, type XApi } from "./api";
-import { MAX_MEDIA_PER_POST, SIZE_LIMITS } from "./rules";
 import { appended, mediaUpload, type ProcessingInfo } from "./schemas";
 
 /** Bytes per append: X takes up to 5 MB per segment; 4 MB keeps one chunk's memory small. */
@@ -15,8 +14,6 @@ export const MAX_POLL_WAIT_SECONDS = 6;
 /** X's documented limits, declared in rules.ts: four images, or one video or GIF. */
 export { MAX_MEDIA_PER_POST } from "./rules";
 
-const MB = 1024 * 1024;
-
 export type Sleep = (ms: number) => Promise<void>;
 
 const kindOf = (media: DraftMedia) =>
@@ -26,24 +23,6 @@ const CATEGORY = { image: "tweet_image", gif: "tweet_gif", video: "tweet_video" 
 
 const refused = (message: string, code = "media_rejected") =>
   new PlatformError(`${LABEL} publish: ${message}`, { kind: "permanent", code });
-
-/** Refuses, before anything is uploaded, media X would refuse after the upload. */
-export function checkMedia(items: DraftItem[]): void {
-  items.forEach((item, index) => {
-    const where = items.length > 1 ? ` (item ${index + 1})` : "";
-    if (item.media.length > MAX_MEDIA_PER_POST)
-      throw refused(`a post takes at most ${MAX_MEDIA_PER_POST} images${where}.`);
-    for (const media of item.media) {
-      const kind = kindOf(media);
-      if (kind !== "image" && item.media.length > 1)
-        throw refused(`a video or a GIF must be the only media of its post${where}.`);
-      if (media.size > SIZE_LIMITS[kind])
-        throw refused(
-          `${media.name} is larger than X's ${SIZE_LIMITS[kind] / MB} MB limit for a ${kind}${where}.`,
-        );
-    }
-  });
-}
 
 /** Exactly `length` bytes at `offset` of the file, read from its range stream (at most CHUNK_BYTES). */
 async function readChunk(

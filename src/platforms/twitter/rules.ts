@@ -13,6 +13,7 @@ export const SIZE_LIMITS = { image: 5 * MB, gif: 15 * MB, video: 512 * MB };
 export const MEDIA: PlatformRules = {
   thread: "chain",
   post: { maxMedia: MAX_MEDIA_PER_POST, videoAlone: true, gifAlone: true, maxBytes: SIZE_LIMITS },
+  codes: { too_many_media: "media_rejected", media_alone: "media_rejected", media_size: "media_rejected" },
 };
 
 export const check = defineCheck<z.output<typeof settings>>({
@@ -21,6 +22,6 @@ export const check = defineCheck<z.output<typeof settings>>({
   media: MEDIA,
   settings: (settings, items, add) => {
     if (settings.poll.enabled && (items[0]?.media.length ?? 0) > 0)
-      add("settings.twitter.poll", "is prohibited when the first content item has media");
+      add("settings.twitter.poll", "is prohibited when the first content item has media", "poll_with_media");
   },
 });

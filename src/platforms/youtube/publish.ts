@@ -42,11 +42,7 @@ export async function publishVideo(
   draft: PublishDraft,
 ): Promise<PublishedPost> {
   const token = tokenOf(account);
-  if (draft.items.length > 1)
-    throw permanent(
-      "thread_unsupported",
-      "YouTube publishes one video per post: a thread of several items cannot be published.",
-    );
+  // The platform's check (src/platforms/youtube/rules.ts) refused a thread and a post without a video.
   const item = draft.items[0];
   const media = item?.media.find((m) => m.kind === "video");
   if (!item || !media)

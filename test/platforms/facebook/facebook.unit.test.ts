@@ -204,18 +204,28 @@ describe("facebook publish", () => {
       "a reel of a photo",
       [{ text: "x", media: [image(1)] }],
       { post_type: "reel" },
-      /reel takes exactly one video/,
+      /must hold exactly one video for a reel/,
     ],
     ["a story of two photos", [{ text: "", media: [image(1), image(2)] }], { post_type: "story" }, /story/],
     [
       "a story with a thread",
       [{ text: "", media: [image(1)] }, textItem("more")],
       { post_type: "story" },
-      /thread/,
+      /must not have more than 1 item for a story/,
     ],
     ["a link with media", [{ text: "x", media: [image(1)] }], { link: "https://a.example" }, /link/],
-    ["photos and a video", [{ text: "x", media: [image(1), video(2)] }], {}, /not a mix/],
-    ["a comment with a video", [textItem("x"), { text: "y", media: [video(2)] }], {}, /cannot carry a video/],
+    [
+      "photos and a video",
+      [{ text: "x", media: [image(1), video(2)] }],
+      {},
+      /must not mix a video with other media/,
+    ],
+    [
+      "a comment with a video",
+      [textItem("x"), { text: "y", media: [video(2)] }],
+      {},
+      /must not include a video on facebook: item 2 becomes a comment/,
+    ],
     ["an empty post", [textItem("  ")], {}, /needs text, a link or media/],
   ])("refuses %s before any call", async (_, items, settings, message) => {
     const { fetch, requests } = replay();

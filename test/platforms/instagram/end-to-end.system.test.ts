@@ -2,7 +2,7 @@
 // swap, no channel step), a photo with collaborators and a comment as its thread published through the
 // engine, then its insights and comments synced.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pngBytes } from "../../media/support";
+import { jpegBytes } from "../../media/support";
 import {
   accountOf,
   connectAccount,
@@ -75,7 +75,8 @@ describe("instagram end to end", () => {
     expect(await accountOf(connected)).toMatchObject({ platform: "instagram", username: HANDLE });
     expect(server.requests("https://graph.instagram.com/access_token")).toHaveLength(1);
 
-    const imageId = await uploadMedia(connected, "pier.png", "image/png", pngBytes());
+    // A JPEG: Instagram's check (and Instagram) take no other image type.
+    const imageId = await uploadMedia(connected, "pier.jpg", "image/jpeg", jpegBytes());
     const shown = await publishPost(connected, {
       content: [
         { text: "Golden hour on the pier", media: [imageId] },

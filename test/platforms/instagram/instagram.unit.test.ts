@@ -210,19 +210,19 @@ describe("instagram publish", () => {
   });
 
   it.each([
-    ["a text-only post", [{ text: "Just words", media: [] }], {}, /text-only posts are not supported/],
+    ["a text-only post", [{ text: "Just words", media: [] }], {}, /it publishes no text-only posts/],
     [
       "a reel of a photo",
       [{ text: "x", media: [image(1)] }],
       { post_type: "reel" },
-      /reel takes exactly one video/,
+      /must hold exactly one video for a reel/,
     ],
     ["a story of two photos", [{ text: "", media: [image(1), image(2)] }], { post_type: "story" }, /story/],
     [
       "a carousel of 11",
       [{ text: "", media: Array.from({ length: 11 }, (_, i) => image(i)) }],
       {},
-      /at most 10/,
+      /must not have more than 10 items/,
     ],
     [
       "a comment with media",
@@ -240,7 +240,7 @@ describe("instagram publish", () => {
         { text: " ", media: [] },
       ],
       {},
-      /needs text/,
+      /content.1.text field is required on instagram: item 2 becomes a comment/,
     ],
   ])("refuses %s before any call", async (_, items, settings, message) => {
     const { fetch, requests } = replay();

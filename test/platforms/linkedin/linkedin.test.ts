@@ -115,9 +115,10 @@ describe("linkedin publish", () => {
   });
 
   it("uploads a video part by part from bounded ranges, finalizes with the ETags, waits for it, then posts", async () => {
-    const size = 10_000;
+    // Over LinkedIn's smallest video (75 KB), which its check refuses before any call.
+    const size = 80_000;
     const { media, bytes, opened } = mediaOf({ mime: "video/mp4", kind: "video", size });
-    const upload = videoUpload(size, 4096);
+    const upload = videoUpload(size, 32_768);
     const { fetch, requests } = replay(
       answer(upload),
       stored(etag(0)),
@@ -145,9 +146,9 @@ describe("linkedin publish", () => {
       },
     });
     expect(opened).toEqual([
-      { offset: 0, length: 4096 },
-      { offset: 4096, length: 4096 },
-      { offset: 8192, length: 1808 },
+      { offset: 0, length: 32_768 },
+      { offset: 32_768, length: 32_768 },
+      { offset: 65_536, length: 14_464 },
     ]);
     const parts = rest.slice(0, 3);
     expect(parts.map((p) => [p.method, p.url])).toEqual(
@@ -167,8 +168,8 @@ describe("linkedin publish", () => {
   });
 
   it("gives up on a video LinkedIn could not process (permanent) or still processes (transient), posting nothing", async () => {
-    const video = () => mediaOf({ mime: "video/mp4", kind: "video", size: 100 }).media;
-    const start = () => [answer(videoUpload(100, 4096)), stored(etag(0)), answer(null)];
+    const video = () => mediaOf({ mime: "video/mp4", kind: "video", size: 80_000 }).media;
+    const start = () => [answer(videoUpload(80_000, 131_072)), stored(etag(0)), answer(null)];
 
     const failed = replay(...start(), answer(videoStatus("PROCESSING_FAILED")));
     const refused = await failureOf(

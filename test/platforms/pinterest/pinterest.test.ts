@@ -196,7 +196,7 @@ describe("pinterest publish", () => {
       [
         draft([{ text: "a", media: [image().media] }], {}),
         "board_required",
-        "Pinterest needs a board: settings.board_id",
+        "Pinterest: The settings.pinterest.board_id field is required on pinterest.",
       ],
       [draft([{ text: "a", media: [1, 2, 3, 4, 5, 6].map((n) => image(n).media) }]), "too_many_images"],
       [draft([{ text: "a", media: [video().media, video().media] }]), "too_many_videos"],

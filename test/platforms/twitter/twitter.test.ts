@@ -195,7 +195,7 @@ describe("X publish", () => {
     [
       "five images",
       () => Array.from({ length: 5 }, (_, i) => mediaOf({ mime: "image/png", kind: "image" }, i).media),
-      /at most 4/,
+      /must not have more than 4 items/,
     ],
     [
       "a video with an image",
@@ -203,7 +203,7 @@ describe("X publish", () => {
         mediaOf({ mime: "video/mp4", kind: "video" }).media,
         mediaOf({ mime: "image/png", kind: "image" }).media,
       ],
-      /only media/,
+      /must not mix a video or a GIF with other media/,
     ],
     [
       "an image over 5 MB",

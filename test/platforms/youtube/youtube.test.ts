@@ -164,7 +164,7 @@ describe("youtube publish", () => {
     for (const items of [[{ text: "text only", media: [] }], [{ text: "an image", media: [image] }]]) {
       const error = await failure(adapter.publish(account, draft(items)));
       expect(error).toMatchObject({ kind: "permanent", code: "video_required" });
-      expect(error.message).toBe("YouTube publishes videos: add a video to the post.");
+      expect(error.message).toBe("YouTube: The content.0.media field must include a video on youtube.");
     }
     const thread = [
       { text: "one", media: [video().media] },
