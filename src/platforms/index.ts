@@ -44,7 +44,7 @@ export function lookupAdapter(
   if (!Object.hasOwn(registry, name)) return { kind: "unsupported" };
   const spec = registry[name]!;
   if (sandboxEnabled(env)) {
-    const inProcess = sandboxFetch(env, origin);
+    const inProcess = sandboxFetch(origin);
     return {
       kind: "ok",
       adapter: createAdapter(sandboxDefinition(env, inProcess, origin, spec), {

@@ -1,6 +1,5 @@
 // The sandbox fetch's seam: what it hands to its loopback (the worker's own fetch handler by default), and
 // what never gets that far.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { ORIGIN } from "../support/client";
@@ -18,7 +17,7 @@ function recording() {
 describe("the sandbox fetch's loopback", () => {
   it("receives only requests for the sandbox on the origin, never following redirects", async () => {
     const { seen, loopback } = recording();
-    const fetch = sandboxFetch(env, ORIGIN, loopback);
+    const fetch = sandboxFetch(ORIGIN, loopback);
     await expect(fetch("https://evil.test/sandbox/twitter/me")).rejects.toThrow(TypeError);
     await expect(fetch(`${ORIGIN}/api/v1/workspaces`)).rejects.toThrow(TypeError);
     await expect(fetch(`${ORIGIN}/sandboxes/twitter/me`)).rejects.toThrow(TypeError);
@@ -40,8 +39,8 @@ describe("the sandbox fetch's loopback", () => {
   });
 
   it("by default is the worker itself, which answers with its own env", async () => {
-    // The env handed in is not the one that answers: the worker's (SANDBOX on) does.
-    const fetch = sandboxFetch({ ...env, SANDBOX: "false" } as Env, ORIGIN);
+    // The worker's own fetch handler answers, with its env (SANDBOX on).
+    const fetch = sandboxFetch(ORIGIN);
     const answer = await fetch(`${ORIGIN}/sandbox/twitter/me`);
     expect(answer.status).toBe(401);
     expect(await answer.json()).toMatchObject({ error: "invalid_token" });

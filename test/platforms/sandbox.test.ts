@@ -224,7 +224,7 @@ describe("sandbox publishing with a token from its OAuth flow", () => {
 
 describe("the in-process sandbox fetch", () => {
   it("never reaches anything but the sandbox on the service's origin", async () => {
-    const fetch = sandboxFetch(env, ORIGIN);
+    const fetch = sandboxFetch(ORIGIN);
     await expect(fetch("https://api.x.com/2/users/me")).rejects.toThrow(/only reaches/);
     await expect(fetch(`${ORIGIN}/api/v1/workspaces`)).rejects.toThrow(/only reaches/);
     await expect(fetch("https://evil.test/sandbox/twitter/me")).rejects.toThrow(/only reaches/);

