@@ -31,13 +31,22 @@ export type PageOptions = {
    * page cannot know. Pages without a form forbid submissions entirely.
    */
   hasForm?: boolean;
+  /** Whether the page shows images from its own origin (the sandbox's post pages). */
+  images?: boolean;
 };
 
-export function htmlPage({ title, body, status = 200, hasForm = false }: PageOptions): Response {
+export function htmlPage({
+  title,
+  body,
+  status = 200,
+  hasForm = false,
+  images = false,
+}: PageOptions): Response {
   const nonce = randomToken(16);
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
+    ...(images ? ["img-src 'self'"] : []),
     "base-uri 'none'",
     "frame-ancestors 'none'",
     ...(hasForm ? [] : ["form-action 'none'"]),

@@ -7,6 +7,7 @@ import { createAdapter } from "./adapter";
 import { SPECS } from "./catalog";
 import type { PlatformDefinition } from "./define";
 import { sandboxDefinition, sandboxFetch } from "./sandbox/client";
+import { EMULATED, emulatedAdapter } from "./sandbox/emulated";
 import { sandboxEnabled } from "./sandbox/enabled";
 import { sandboxClient } from "./sandbox/shapes";
 import { type Credentials, type Fetch, type PlatformAdapter, PlatformError } from "./types";
@@ -45,6 +46,8 @@ export function lookupAdapter(
   const spec = registry[name]!;
   if (sandboxEnabled(env)) {
     const inProcess = sandboxFetch(origin);
+    if (EMULATED.has(spec.platform) && "hosts" in spec)
+      return { kind: "ok", adapter: emulatedAdapter(env, spec, origin, inProcess) };
     return {
       kind: "ok",
       adapter: createAdapter(sandboxDefinition(env, inProcess, origin, spec), {

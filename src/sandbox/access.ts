@@ -5,8 +5,9 @@
 import type { Platform } from "../db/enums";
 import { routeNotFound } from "../http/errors";
 import { isPlatform, SPECS } from "../platforms/catalog";
-import { isGrant, TOKEN_PURPOSE, unseal } from "../platforms/sandbox/seal";
+import { isGrant, TOKEN_PURPOSE, type TokenPayload, unseal } from "../platforms/sandbox/seal";
 import type { PlatformSpec } from "../platforms/types";
+import { revokedSince } from "./grants";
 
 /** The spec of the platform named in a path; a platform the sandbox does not fake is a 404. */
 export function platformOf(name: string | undefined): PlatformSpec {
@@ -14,20 +15,50 @@ export function platformOf(name: string | undefined): PlatformSpec {
   return SPECS[name];
 }
 
-export type TokenCheck = { kind: "ok"; handle: string } | { kind: "invalid" } | { kind: "expired" };
+export type TokenCheck =
+  | {
+      kind: "ok";
+      handle: string;
+      /** When it was issued and when it expires (Unix ms), and whether it is a long-lived one (Meta). */
+      issuedAt: number;
+      expiresAt: number;
+      longLived: boolean;
+      clientId: string;
+    }
+  | { kind: "invalid" }
+  | { kind: "expired" }
+  | { kind: "revoked" };
 
-/** Whether `token` is a live access token of `platform`, and for which handle. */
+/**
+ * Whether `token` is a live access token of `platform`, and for which handle: sealed by the sandbox, not
+ * expired, and not issued before its user removed the app (POST …/accounts/{handle}/revoke).
+ */
 export async function checkToken(
-  env: Pick<Env, "ENCRYPTION_KEY">,
+  env: Pick<Env, "ENCRYPTION_KEY" | "SANDBOX_STORE">,
   platform: Platform,
   token: string | null | undefined,
   now = Date.now(),
 ): Promise<TokenCheck> {
   const payload = await unseal<unknown>(env, TOKEN_PURPOSE, token);
   if (!isGrant(payload) || payload.p !== platform) return { kind: "invalid" };
-  return payload.e <= now ? { kind: "expired" } : { kind: "ok", handle: payload.h };
+  if (payload.e <= now) return { kind: "expired" };
+  const sealed = payload as TokenPayload;
+  const revoked = await env.SANDBOX_STORE.getByName(platform).revokedAt(payload.h);
+  if (revokedSince(sealed.i, revoked)) return { kind: "revoked" };
+  return {
+    kind: "ok",
+    handle: payload.h,
+    issuedAt: sealed.i ?? 0,
+    expiresAt: payload.e,
+    longLived: sealed.l === true,
+    clientId: payload.k,
+  };
 }
 
 /** What a refused token's 401 says. */
 export const tokenRefusal = (check: TokenCheck) =>
-  check.kind === "expired" ? "The access token has expired." : "The access token is invalid.";
+  check.kind === "expired"
+    ? "The access token has expired."
+    : check.kind === "revoked"
+      ? "The user has revoked the application's access."
+      : "The access token is invalid.";

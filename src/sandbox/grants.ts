@@ -17,14 +17,28 @@ import {
   unseal,
 } from "../platforms/sandbox/seal";
 import { type IssuedTokens, SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
+import { lifetimeMs } from "./clock";
 import type { AuthorizeRequest } from "./consent";
 
 const CODE_TTL_MS = 10 * 60_000;
 
-type SealEnv = Pick<Env, "ENCRYPTION_KEY">;
+type SealEnv = Pick<Env, "ENCRYPTION_KEY"> & { SANDBOX_TIME_SCALE?: string };
 
 /** Marks a code or refresh token id spent until `expiresAt`; true for the first caller only. */
 export type Spend = (id: string, expiresAt: number) => Promise<boolean>;
+
+/** What the token endpoint asks the platform's store: spending ids, revocations, the refresh counter. */
+export type GrantLedger = {
+  spend: Spend;
+  /** When the account's user last removed the app, if ever. */
+  revokedAt(handle: string): Promise<number | null>;
+  /** Counts a token refresh of the account (its stats' `token_refreshes`). */
+  refreshed(handle: string): Promise<void>;
+};
+
+/** Whether a token issued at `issuedAt` (undefined: before issue times were kept) was revoked since. */
+export const revokedSince = (issuedAt: number | undefined, revoked: number | null) =>
+  revoked !== null && (issuedAt ?? 0) <= revoked;
 
 export type GrantResult =
   | { ok: true; body: object }
@@ -69,23 +83,27 @@ async function answer(
   now: number,
 ): Promise<object> {
   const shape = SANDBOX_SHAPES[platform];
+  // The documented lifetimes on the sandbox's clock (clock.ts); the answer says what it issued.
+  const accessMs = lifetimeMs(env, shape.accessTtl);
   const tokens: IssuedTokens = {
     grant,
-    accessToken: await mintToken(env, platform, handle, shape.accessTtl * 1000, clientId, now),
-    expiresIn: shape.accessTtl,
+    accessToken: await mintToken(env, platform, handle, accessMs, clientId, now),
+    expiresIn: Math.floor(accessMs / 1000),
     refreshToken: null,
     refreshExpiresIn: null,
   };
   if (shape.refresh && next === "new") {
+    const refreshMs = lifetimeMs(env, shape.refresh.ttl);
     const payload: RefreshPayload = {
       p: platform,
       h: handle,
       k: clientId,
-      e: now + shape.refresh.ttl * 1000,
+      e: now + refreshMs,
       n: grantId(),
+      i: now,
     };
     tokens.refreshToken = await seal(env, REFRESH_PURPOSE, payload);
-    tokens.refreshExpiresIn = shape.refresh.ttl;
+    tokens.refreshExpiresIn = Math.floor(refreshMs / 1000);
   } else if (shape.refresh && next !== "new") {
     tokens.refreshToken = next.token;
     tokens.refreshExpiresIn = Math.floor((next.expiresAt - now) / 1000);
@@ -99,9 +117,10 @@ export async function redeemCode(
   platform: Platform,
   clientId: string,
   params: URLSearchParams,
-  spend: Spend,
+  ledger: Pick<GrantLedger, "spend">,
   now = Date.now(),
 ): Promise<GrantResult> {
+  const { spend } = ledger;
   const code = await unseal<unknown>(env, CODE_PURPOSE, params.get("code"));
   if (!isCode(code) || code.p !== platform || code.k !== clientId || code.e <= now) {
     return refused("invalid_grant", "The authorization code is invalid or expired.");
@@ -131,7 +150,7 @@ export async function redeemRefresh(
   platform: Platform,
   clientId: string,
   params: URLSearchParams,
-  spend: Spend,
+  ledger: GrantLedger,
   now = Date.now(),
 ): Promise<GrantResult> {
   const policy = SANDBOX_SHAPES[platform].refresh;
@@ -142,9 +161,13 @@ export async function redeemRefresh(
   if (!isRefresh(token) || token.p !== platform || token.k !== clientId || token.e <= now) {
     return refused("invalid_grant", "The refresh token is invalid or expired.");
   }
-  if (policy.rotates && !(await spend(`refresh:${token.n}`, token.e))) {
+  if (revokedSince(token.i, await ledger.revokedAt(token.h))) {
+    return refused("invalid_grant", "The user has revoked the application's access.");
+  }
+  if (policy.rotates && !(await ledger.spend(`refresh:${token.n}`, token.e))) {
     return refused("invalid_grant", "The refresh token has already been used.");
   }
+  await ledger.refreshed(token.h);
   const next: NextRefresh = policy.rotates ? "new" : { token: presented, expiresAt: token.e };
   return { ok: true, body: await answer(env, platform, "refresh_token", token.h, clientId, next, now) };
 }

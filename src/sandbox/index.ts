@@ -19,14 +19,26 @@ import { hasSandboxChannels, sandboxChannels } from "../platforms/sandbox/channe
 import { sandboxEnabled } from "../platforms/sandbox/enabled";
 import { SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import { checkToken, platformOf, tokenRefusal } from "./access";
+import { sandboxAccountRoutes } from "./account-routes";
 import { isProblem, readForm } from "./body";
 import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./consent";
+import { EMULATORS } from "./emulators";
 import { issueCode } from "./grants";
 import { oauthError } from "./oauth-error";
 import { sandboxPostRoutes } from "./posts-routes";
-import { sandboxTokenRoutes } from "./token-routes";
+import { sandboxTokenRoutes, tokenEndpoint } from "./token-routes";
 
 const specOf = (c: Context<BareEnv>) => platformOf(c.req.param("platform"));
+
+/** The path of one of the platform's own endpoints (its authorize, token or identity URL). */
+const pathOf = (url: string) => (URL.canParse(url) ? new URL(url).pathname : null);
+
+/**
+ * What the request's path is on the platform: the part after `/sandbox/<platform>`, for matching the
+ * platform's own authorize, token and identity paths.
+ */
+const platformPath = (c: Context<BareEnv>, platform: string) =>
+  new URL(c.req.url).pathname.slice(`/sandbox/${platform}`.length) || "/";
 
 /** The authorize request of the page's URL, checked against the service's own origin. */
 function authorizeRequestOf(c: Context<BareEnv>) {
@@ -42,42 +54,30 @@ export const sandboxRouter = createRouter<BareEnv>()
     if (!sandboxEnabled(c.env)) throw routeNotFound();
     await next();
   })
-  .get("/:platform/oauth/authorize", (c) => {
-    const { spec, request, action } = authorizeRequestOf(c);
-    if (typeof request === "string") return invalidLinkPage(request);
-    return consentPage(spec, request, action);
-  })
+  .get("/:platform/oauth/authorize", (c) => showConsent(c))
   // The consent form: a body over 16 KiB is a 413 before anything else reads it.
-  .post("/:platform/oauth/authorize", formBodyLimit, async (c) => {
-    const { spec, request, action } = authorizeRequestOf(c);
-    // Checked before anything else: a bad redirect_uri is never redirected to, even to refuse.
-    if (typeof request === "string") return invalidLinkPage(request);
-    const form = await readForm(c.req.raw);
-    if (isProblem(form)) return consentPage(spec, request, action, "The form could not be read. Try again.");
-    const decision = form.get("decision");
-    if (decision === "deny") {
-      return backTo(request.redirectUri, {
-        error: SANDBOX_SHAPES[spec.platform].denial,
-        error_description: "The user denied the request.",
-        state: request.state,
-      });
-    }
-    const handle = form.get("handle") ?? "";
-    if (decision !== "allow") return consentPage(spec, request, action, "Choose Allow or Deny.", handle);
-    const problem = handleProblem(handle);
-    if (problem) return consentPage(spec, request, action, problem, handle);
-    const code = await issueCode(c.env, spec.platform, request, handle);
-    return backTo(request.redirectUri, { code, state: request.state });
-  })
+  .post("/:platform/oauth/authorize", formBodyLimit, (c) => decideConsent(c))
   .route("/", sandboxTokenRoutes)
-  .get("/:platform/me", async (c) => {
+  .route("/", sandboxAccountRoutes);
+
+// Each platform's emulator answers its API's own paths.
+for (const [platform, emulator] of Object.entries(EMULATORS)) sandboxRouter.route(`/${platform}`, emulator);
+
+sandboxRouter
+  // The platform's own authorize, token and identity paths, where its emulator does not answer them.
+  .all("/:platform/*", formBodyLimit, async (c, next) => {
     const spec = specOf(c);
-    const token = bearerToken(c.req.header("authorization")) ?? c.req.query("access_token");
-    const check = await checkToken(c.env, spec.platform, token);
-    if (check.kind !== "ok") return oauthError(401, "invalid_token", tokenRefusal(check));
-    const id = await sandboxPlatformId(spec.platform, check.handle);
-    return c.json(SANDBOX_SHAPES[spec.platform].identityResponse(id, check.handle));
+    const path = platformPath(c, spec.platform);
+    const method = c.req.method;
+    if (path === pathOf(spec.endpoints.authorize)) {
+      if (method === "GET") return showConsent(c);
+      if (method === "POST") return decideConsent(c);
+    }
+    if (path === pathOf(spec.endpoints.token) && method === "POST") return tokenEndpoint(c, spec);
+    if (path === pathOf(spec.endpoints.identity) && method === "GET") return identity(c);
+    await next();
   })
+  .get("/:platform/me", (c) => identity(c))
   // Where the user can publish, on platforms whose login is not itself the place (src/platforms/sandbox/channels.ts).
   .get("/:platform/channels", async (c) => {
     const spec = specOf(c);
@@ -88,6 +88,46 @@ export const sandboxRouter = createRouter<BareEnv>()
     return c.json({ data: await sandboxChannels(c.env, spec.platform, check.handle) });
   })
   .route("/", sandboxPostRoutes);
+
+/** The consent page of an authorize request. */
+function showConsent(c: Context<BareEnv>) {
+  const { spec, request, action } = authorizeRequestOf(c);
+  if (typeof request === "string") return invalidLinkPage(request);
+  return consentPage(spec, request, action);
+}
+
+/** The consent form's answer: back to the client with a code, or with the platform's denial. */
+async function decideConsent(c: Context<BareEnv>) {
+  const { spec, request, action } = authorizeRequestOf(c);
+  // Checked before anything else: a bad redirect_uri is never redirected to, even to refuse.
+  if (typeof request === "string") return invalidLinkPage(request);
+  const form = await readForm(c.req.raw);
+  if (isProblem(form)) return consentPage(spec, request, action, "The form could not be read. Try again.");
+  const decision = form.get("decision");
+  if (decision === "deny") {
+    return backTo(request.redirectUri, {
+      error: SANDBOX_SHAPES[spec.platform].denial,
+      error_description: "The user denied the request.",
+      state: request.state,
+    });
+  }
+  const handle = form.get("handle") ?? "";
+  if (decision !== "allow") return consentPage(spec, request, action, "Choose Allow or Deny.", handle);
+  const problem = handleProblem(handle);
+  if (problem) return consentPage(spec, request, action, problem, handle);
+  const code = await issueCode(c.env, spec.platform, request, handle);
+  return backTo(request.redirectUri, { code, state: request.state });
+}
+
+/** The platform's identity answer for the bearer token (or `access_token` parameter). */
+async function identity(c: Context<BareEnv>) {
+  const spec = specOf(c);
+  const token = bearerToken(c.req.header("authorization")) ?? c.req.query("access_token");
+  const check = await checkToken(c.env, spec.platform, token);
+  if (check.kind !== "ok") return oauthError(401, "invalid_token", tokenRefusal(check));
+  const id = await sandboxPlatformId(spec.platform, check.handle);
+  return c.json(SANDBOX_SHAPES[spec.platform].identityResponse(id, check.handle));
+}
 
 /**
  * The same router at its public path, failing the way it would through the app, for calling it with an

@@ -1,6 +1,6 @@
-// The page a sandbox post's URL shows a person: the thread, its media (as links: the sandbox never
-// fetches them, and the page's CSP loads nothing), and its replies. Every value is escaped, and only
-// http(s) media URLs become links.
+// The page a sandbox post's URL shows a person: the thread, its media (images on the service's own
+// origin shown as images, the page's CSP loads nothing from elsewhere; anything else as a link), and its
+// replies. Every value is escaped, and only http(s) media URLs become links.
 import { escapeHtml, htmlPage } from "../lib/html";
 import type { PlatformSpec } from "../platforms/types";
 import type { PostView } from "./posts";
@@ -8,18 +8,20 @@ import type { PostView } from "./posts";
 /** Escaped text with its line breaks kept. */
 const paragraph = (text: string) => `<p>${escapeHtml(text).replace(/\r?\n/g, "<br>")}</p>`;
 
-function mediaLink(url: string, type: string): string {
+function mediaLink(url: string, type: string, origin: string): string {
   const label = `${escapeHtml(type)}: ${escapeHtml(url)}`;
   const linkable = URL.canParse(url) && ["http:", "https:"].includes(new URL(url).protocol);
+  if (linkable && type.startsWith("image/") && new URL(url).origin === origin)
+    return `<li><img src="${escapeHtml(url)}" alt="${escapeHtml(type)}" width="320"></li>`;
   return linkable
     ? `<li><a href="${escapeHtml(url)}" rel="noreferrer">${label}</a></li>`
     : `<li>${label}</li>`;
 }
 
-export function postPage(spec: PlatformSpec, post: PostView): Response {
+export function postPage(spec: PlatformSpec, post: PostView, origin = ""): Response {
   const items = post.text
     .map((text, index) => {
-      const media = post.media.filter((m) => m.item === index).map((m) => mediaLink(m.url, m.type));
+      const media = post.media.filter((m) => m.item === index).map((m) => mediaLink(m.url, m.type, origin));
       return `<article>
 <p class="muted">${index + 1} / ${post.text.length}</p>
 ${paragraph(text)}
@@ -34,6 +36,7 @@ ${media.length ? `<ul>${media.join("")}</ul>` : ""}
     )
     .join("");
   return htmlPage({
+    images: true,
     title: `Sandbox ${spec.label}: post ${post.id}`,
     body: `<h1>Sandbox ${escapeHtml(spec.label)}</h1>
 <p><strong>@${escapeHtml(post.handle)}</strong> <span class="muted">${escapeHtml(post.published_at)}</span></p>

@@ -11,7 +11,6 @@ import type { BareEnv } from "../http/env";
 import { createRouter } from "../http/router";
 import { checkToken, platformOf, type TokenCheck, tokenRefusal } from "./access";
 import { isProblem, readJson } from "./body";
-import { missingPostPage, postPage } from "./page";
 import type { Attempt } from "./posts";
 import { FINGERPRINT_MAX, publishRequest, readBody, replyRequest } from "./requests";
 import type { ReplyAttempt } from "./store";
@@ -130,14 +129,6 @@ export const sandboxPostRoutes = createRouter<BareEnv>()
       : [];
     return c.json({ data });
   })
-  .get("/:platform/posts/:id", async (c) => {
-    const spec = platformOf(c.req.param("platform"));
-    const id = c.req.param("id");
-    const json = wantsJson(c.req.header("accept"));
-    const post = POST_ID.test(id) ? await storeOf(c).post(id) : null;
-    if (!post) return json ? noSuchPost(c) : missingPostPage(spec);
-    return json ? c.json(post) : postPage(spec, post);
-  })
   .get("/:platform/posts/:id/insights", async (c) => {
     const spec = platformOf(c.req.param("platform"));
     const check = await caller(c);
@@ -186,8 +177,4 @@ export const sandboxPostRoutes = createRouter<BareEnv>()
     const items = [{ text: body.text, media: [] }];
     const post = { handle: check.handle, fingerprint: body.fingerprint, items };
     return attemptAnswer(c, await storeOf(c).reply(id, post));
-  })
-  .get("/:platform/accounts/:handle/posts", async (c) => {
-    platformOf(c.req.param("platform"));
-    return c.json({ data: await storeOf(c).accountPosts(c.req.param("handle")) });
   });

@@ -3,6 +3,8 @@
 // 400 invalid_request for a body it cannot read, 401 invalid_client, 400 invalid_grant; grants.ts has
 // the rules for codes and refresh tokens.
 
+import type { Context } from "hono";
+import type { Platform } from "../db/enums";
 import type { BareEnv } from "../http/env";
 import { createRouter } from "../http/router";
 import { timingSafeEqualText } from "../lib/crypto";
@@ -10,7 +12,7 @@ import { sandboxClient } from "../platforms/sandbox/shapes";
 import type { PlatformSpec } from "../platforms/types";
 import { platformOf } from "./access";
 import { isProblem, readForm } from "./body";
-import { type GrantResult, redeemCode, redeemRefresh } from "./grants";
+import { type GrantLedger, type GrantResult, redeemCode, redeemRefresh } from "./grants";
 import { oauthError } from "./oauth-error";
 
 type Client = { id: string; secret: string };
@@ -33,11 +35,21 @@ function clientCredentials(
   return colon < 0 ? null : { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+/** The platform's store as the token endpoint uses it. */
+export function grantLedger(env: Env, platform: Platform): GrantLedger {
+  const store = env.SANDBOX_STORE.getByName(platform);
+  return {
+    spend: (id, expiresAt) => store.spend(id, expiresAt),
+    revokedAt: (handle) => store.revokedAt(handle),
+    refreshed: (handle) => store.bump(handle, "token_refreshes"),
+  };
+}
+
 const answerWith = (result: GrantResult) =>
   result.ok ? Response.json(result.body) : oauthError(result.status, result.error, result.description);
 
-export const sandboxTokenRoutes = createRouter<BareEnv>().post("/:platform/oauth/token", async (c) => {
-  const spec = platformOf(c.req.param("platform"));
+/** The platform's token endpoint: a code exchange or a refresh, answered in the platform's own shape. */
+export async function tokenEndpoint(c: Context<BareEnv>, spec: PlatformSpec): Promise<Response> {
   const params = await readForm(c.req.raw);
   if (isProblem(params)) {
     const message = params.kind === "too_large" ? "The request body is too large." : params.message;
@@ -54,14 +66,17 @@ export const sandboxTokenRoutes = createRouter<BareEnv>().post("/:platform/oauth
   ) {
     return oauthError(401, "invalid_client", "Client authentication failed.");
   }
-  const store = c.env.SANDBOX_STORE.getByName(spec.platform);
-  const spend = (id: string, expiresAt: number) => store.spend(id, expiresAt);
+  const ledger = grantLedger(c.env, spec.platform);
   switch (grantType) {
     case "authorization_code":
-      return answerWith(await redeemCode(c.env, spec.platform, client.id, params, spend));
+      return answerWith(await redeemCode(c.env, spec.platform, client.id, params, ledger));
     case "refresh_token":
-      return answerWith(await redeemRefresh(c.env, spec.platform, client.id, params, spend));
+      return answerWith(await redeemRefresh(c.env, spec.platform, client.id, params, ledger));
     default:
       return oauthError(400, "unsupported_grant_type", "This grant_type is not supported.");
   }
-});
+}
+
+export const sandboxTokenRoutes = createRouter<BareEnv>().post("/:platform/oauth/token", (c) =>
+  tokenEndpoint(c, platformOf(c.req.param("platform"))),
+);

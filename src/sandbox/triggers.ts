@@ -2,7 +2,7 @@
 // attempt with the same fingerprint goes, so every failure path of the publishing engine can be driven
 // on purpose, in tests and by hand. Pure rules; the store counts the attempts.
 
-export type Trigger = "fail" | "flaky" | "lost" | "ratelimit";
+export type Trigger = "fail" | "flaky" | "lost" | "ratelimit" | "slow";
 
 /** What the sandbox does with one attempt. */
 export type Decision =
@@ -18,9 +18,16 @@ export const RATE_LIMIT_RETRY_AFTER_SECONDS = 2;
 export const FLAKY_FAILURES = 2;
 
 // A whole tag: not inside a word, and not the start of a longer tag (`#sandbox-failure` is no trigger).
-const TAG = /(?<![\w#-])#sandbox-(fail|flaky|lost|ratelimit)(?![\w-])/gi;
+const TAG = /(?<![\w#-])#sandbox-(fail|flaky|lost|ratelimit|slow)(?![\w-])/gi;
 /** When a text carries several tags, the strongest wins. */
-const PRECEDENCE: readonly Trigger[] = ["fail", "ratelimit", "flaky", "lost"];
+const PRECEDENCE: readonly Trigger[] = ["fail", "ratelimit", "flaky", "lost", "slow"];
+
+/** How long the platform processes a `#sandbox-slow` post's media or container: longer than any attempt waits. */
+export const SLOW_PROCESSING_MS = 150_000;
+
+/** Whether a text carries `#sandbox-slow` (whatever else it carries). */
+export const isSlow = (text: string) =>
+  [...text.matchAll(TAG)].some((match) => match[1]!.toLowerCase() === "slow");
 
 /** The trigger a text carries, if any. */
 export function triggerOf(text: string): Trigger | null {

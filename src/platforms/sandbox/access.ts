@@ -16,4 +16,11 @@ export const mintToken = (
   ttlMs = MINTED_TOKEN_TTL_MS,
   clientId = sandboxClient(platform).clientId,
   now = Date.now(),
-) => seal(env, TOKEN_PURPOSE, { p: platform, h: handle, k: clientId, e: now + ttlMs } satisfies TokenPayload);
+) =>
+  seal(env, TOKEN_PURPOSE, {
+    p: platform,
+    h: handle,
+    k: clientId,
+    e: now + ttlMs,
+    i: now,
+  } satisfies TokenPayload);

@@ -14,10 +14,13 @@ export const REFRESH_PURPOSE = "sandbox-refresh-v1";
 type Grant = { p: Platform; h: string; k: string; e: number };
 /** An authorization code: plus its redirect URI, PKCE challenge and id (to spend it once). */
 export type CodePayload = Grant & { r: string; c: string | null; n: string };
-/** An access token. */
-export type TokenPayload = Grant;
-/** A refresh token: plus its id (a rotating one is spent on use). */
-export type RefreshPayload = Grant & { n: string };
+/**
+ * An access token: plus when it was issued (Unix ms: a revocation refuses every token issued before it,
+ * Meta's refresh wants a token at least a day old) and whether it is a long-lived one (Meta).
+ */
+export type TokenPayload = Grant & { i?: number; l?: boolean };
+/** A refresh token: plus its id (a rotating one is spent on use) and when it was issued. */
+export type RefreshPayload = Grant & { n: string; i?: number };
 
 /** Whether an unsealed value has the fields every grant has (older sealed shapes lack an expiry). */
 export const isGrant = (value: unknown): value is Grant => {

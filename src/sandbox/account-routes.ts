@@ -1,0 +1,88 @@
+// What the sandbox shows beyond the platforms' own APIs, the same on every platform: a post's page (and,
+// with `Accept: application/json`, what the platform received for it), an account's posts and counters
+// (how a test counts publications and uploads), the user removing the app, and stored media.
+import type { Context } from "hono";
+import type { BareEnv } from "../http/env";
+import { routeNotFound } from "../http/errors";
+import { createRouter } from "../http/router";
+import { platformOf } from "./access";
+import { HANDLE_MAX } from "./consent";
+import type { LedgerPost } from "./ledger";
+import { missingPostPage, postPage } from "./page";
+
+type Ctx = Context<BareEnv>;
+
+/** A post id as any platform writes it: digits, a URN, `<page>_<post>`, an 11-character video id. */
+const POST_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
+const MEDIA_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
+
+const specOf = (c: Ctx) => platformOf(c.req.param("platform"));
+const storeOf = (c: Ctx) => c.env.SANDBOX_STORE.getByName(specOf(c).platform);
+
+/** Whether the client asked for JSON rather than a page. */
+const wantsJson = (accept: string | undefined) =>
+  /application\/json/i.test(accept ?? "") && !/text\/html/i.test(accept ?? "");
+
+/** A stored post as shown: what the platform received as JSON, not as the store's text. */
+const viewOf = ({ parent_id: _parent, ...post }: LedgerPost) => ({
+  ...post,
+  platform_request: JSON.parse(post.platform_request) as unknown,
+});
+
+const notFound = (c: Ctx, message: string) => c.json({ error: { code: "not_found", message } }, 404);
+
+/** The handle in the path, as any consent page could have accepted it. */
+function handleOf(c: Ctx): string | null {
+  const handle = c.req.param("handle") ?? "";
+  return handle !== "" && [...handle].length <= HANDLE_MAX && handle.isWellFormed() ? handle : null;
+}
+
+export const sandboxAccountRoutes = createRouter<BareEnv>()
+  .get("/:platform/posts/:id", async (c) => {
+    const spec = specOf(c);
+    const id = c.req.param("id");
+    const json = wantsJson(c.req.header("accept"));
+    const store = storeOf(c);
+    const emulated = POST_ID.test(id) ? await store.ledgerPost(id) : null;
+    const post = emulated ? viewOf(emulated) : POST_ID.test(id) ? await store.post(id) : null;
+    if (!post) return json ? notFound(c, "No post with this id.") : missingPostPage(spec);
+    return json
+      ? c.json({ platform_request: null, ...post })
+      : postPage(spec, post, new URL(c.req.url).origin);
+  })
+  // Every post published on the account, oldest first, private ones included.
+  .get("/:platform/accounts/:handle/posts", async (c) => {
+    const handle = handleOf(c);
+    if (handle === null) return notFound(c, "No such account.");
+    const store = storeOf(c);
+    const emulated = (await store.listPosts(handle, { all: true })).map(viewOf);
+    const legacy = (await store.accountPosts(handle)).map((post) => ({ ...post, platform_request: null }));
+    const data = [...legacy, ...emulated].sort((a, b) => a.published_at.localeCompare(b.published_at));
+    return c.json({ data });
+  })
+  .get("/:platform/accounts/:handle/stats", async (c) => {
+    const handle = handleOf(c);
+    if (handle === null) return notFound(c, "No such account.");
+    return c.json(await storeOf(c).stats(handle));
+  })
+  // The user removes the app on the platform: every token of the account issued until now stops working.
+  .post("/:platform/accounts/:handle/revoke", async (c) => {
+    const handle = handleOf(c);
+    if (handle === null) return notFound(c, "No such account.");
+    await storeOf(c).revoke(handle);
+    return c.json({ revoked: true, handle });
+  })
+  .get("/:platform/media/:id", async (c) => {
+    const id = c.req.param("id");
+    if (!MEDIA_ID.test(id)) throw routeNotFound();
+    const object = await c.env.MEDIA.get(`sandbox/${specOf(c).platform}/${id}`);
+    if (!object) return notFound(c, "No media with this id.");
+    return new Response(object.body, {
+      headers: {
+        "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        "content-length": String(object.size),
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+      },
+    });
+  });

@@ -1,0 +1,315 @@
+// What the emulated platforms remember, in each SandboxStore instance's SQLite storage (one instance per
+// platform): the posts the platform published (with the body its API received), the objects it hands out
+// before a post exists (uploads, containers, upload sessions, TikTok's publish ids), per-account counters
+// (publications, media uploads, token refreshes), the accounts whose users removed the app, and attempt
+// counts for the failure triggers. Every function is synchronous SQL inside the instance, which runs one
+// call at a time, so counts and read-check-writes are exact under any concurrency.
+import { digits } from "../platforms/sandbox/ids";
+
+export type Stat = "publications" | "media_uploads" | "token_refreshes";
+export type Stats = Record<Stat, number>;
+
+export type LedgerMedia = { url: string; type: string };
+export type LedgerItem = { text: string; media: LedgerMedia[] };
+
+/** A post as its page and `Accept: application/json` show it. */
+export type LedgerPost = {
+  id: string;
+  handle: string;
+  text: string[];
+  /** Every media of the post, in order; `item` is the index in `text` it belongs to. */
+  media: { item: number; url: string; type: string }[];
+  replies: { id: string; text: string; published_at: string }[];
+  published_at: string;
+  /**
+   * The body (or bodies, one per call, for a thread or a multi-step publish) the platform's API received,
+   * as JSON text: values cross the store's RPC boundary as text (emulator.ts parses them).
+   */
+  platform_request: string;
+  /** The post this one replies to, if it is a reply. */
+  parent_id: string | null;
+};
+
+export type NewLedgerPost = {
+  handle: string;
+  items: LedgerItem[];
+  /** As JSON text. */
+  platformRequest: string;
+  parentId?: string | null;
+  /** The platform's own id for the post; a fresh 19-digit id when absent. */
+  id?: string;
+  /** Whether the post shows in the account's public lists (TikTok's private posts do not). */
+  visible?: boolean;
+};
+
+/** Something the platform handed out before the post: an upload, a container, a publish id. */
+export type LedgerObject = {
+  id: string;
+  handle: string;
+  kind: string;
+  data: string;
+  createdAt: number;
+  /** When its processing ends (Unix ms). */
+  readyAt: number;
+};
+
+type PostRow = {
+  id: string;
+  handle: string;
+  parent_id: string | null;
+  items: string;
+  request: string;
+  published_at: number;
+  visible: number;
+};
+
+export function createLedgerTables(sql: SqlStorage) {
+  sql.exec(`CREATE TABLE IF NOT EXISTS publications (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    handle TEXT NOT NULL,
+    parent_id TEXT,
+    items TEXT NOT NULL,
+    request TEXT NOT NULL,
+    published_at INTEGER NOT NULL,
+    visible INTEGER NOT NULL DEFAULT 1
+  )`);
+  sql.exec("CREATE INDEX IF NOT EXISTS publications_account_idx ON publications (handle, parent_id, seq)");
+  sql.exec("CREATE INDEX IF NOT EXISTS publications_parent_idx ON publications (parent_id, seq)");
+  sql.exec(`CREATE TABLE IF NOT EXISTS objects (
+    id TEXT PRIMARY KEY,
+    handle TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    ready_at INTEGER NOT NULL
+  )`);
+  sql.exec(`CREATE TABLE IF NOT EXISTS counters (
+    handle TEXT NOT NULL,
+    stat TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (handle, stat)
+  )`);
+  sql.exec(`CREATE TABLE IF NOT EXISTS revocations (
+    handle TEXT PRIMARY KEY,
+    revoked_at INTEGER NOT NULL
+  )`);
+  sql.exec(`CREATE TABLE IF NOT EXISTS tries (
+    handle TEXT NOT NULL,
+    key TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (handle, key)
+  )`);
+}
+
+/** Counts one attempt of (handle, key) and returns its number, from 1. */
+export function countTry(sql: SqlStorage, handle: string, key: string): number {
+  return sql
+    .exec<{ count: number }>(
+      `INSERT INTO tries (handle, key, count) VALUES (?, ?, 1)
+       ON CONFLICT (handle, key) DO UPDATE SET count = count + 1 RETURNING count`,
+      handle,
+      key,
+    )
+    .one().count;
+}
+
+export function bump(sql: SqlStorage, handle: string, stat: Stat, by = 1) {
+  sql.exec(
+    `INSERT INTO counters (handle, stat, count) VALUES (?, ?, ?)
+     ON CONFLICT (handle, stat) DO UPDATE SET count = count + excluded.count`,
+    handle,
+    stat,
+    by,
+  );
+}
+
+export function statsOf(sql: SqlStorage, handle: string): Stats {
+  const stats: Stats = { publications: 0, media_uploads: 0, token_refreshes: 0 };
+  for (const row of sql
+    .exec<{ stat: Stat; count: number }>("SELECT stat, count FROM counters WHERE handle = ?", handle)
+    .toArray())
+    if (row.stat in stats) stats[row.stat] = row.count;
+  return stats;
+}
+
+export function revoke(sql: SqlStorage, handle: string, now: number) {
+  sql.exec(
+    `INSERT INTO revocations (handle, revoked_at) VALUES (?, ?)
+     ON CONFLICT (handle) DO UPDATE SET revoked_at = excluded.revoked_at`,
+    handle,
+    now,
+  );
+}
+
+export function revokedAt(sql: SqlStorage, handle: string): number | null {
+  return (
+    sql
+      .exec<{ revoked_at: number }>("SELECT revoked_at FROM revocations WHERE handle = ?", handle)
+      .toArray()[0]?.revoked_at ?? null
+  );
+}
+
+const exists = (sql: SqlStorage, table: "publications" | "objects", id: string) =>
+  sql.exec(`SELECT 1 FROM ${table} WHERE id = ?`, id).toArray().length > 0;
+
+/** A fresh id of `length` digits, unused in `table`. */
+export function freshId(sql: SqlStorage, table: "publications" | "objects", length = 19): string {
+  for (;;) {
+    const id = digits(crypto.getRandomValues(new Uint8Array(16)), length);
+    if (!exists(sql, table, id)) return id;
+  }
+}
+
+/** Stores a published post (or reply) and counts the publication; its id and time. */
+export function insertPost(sql: SqlStorage, post: NewLedgerPost, now: number) {
+  const id = post.id && !exists(sql, "publications", post.id) ? post.id : freshId(sql, "publications");
+  sql.exec(
+    `INSERT INTO publications (id, handle, parent_id, items, request, published_at, visible)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    id,
+    post.handle,
+    post.parentId ?? null,
+    JSON.stringify(post.items),
+    post.platformRequest,
+    now,
+    post.visible === false ? 0 : 1,
+  );
+  bump(sql, post.handle, "publications");
+  return { id, publishedAt: now };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function viewOf(sql: SqlStorage, row: PostRow): LedgerPost {
+  const items = JSON.parse(row.items) as LedgerItem[];
+  const replies = sql
+    .exec<Pick<PostRow, "id" | "items" | "published_at">>(
+      "SELECT id, items, published_at FROM publications WHERE parent_id = ? ORDER BY seq",
+      row.id,
+    )
+    .toArray()
+    .map((reply) => ({
+      id: reply.id,
+      text: (JSON.parse(reply.items) as LedgerItem[]).map((item) => item.text).join("\n"),
+      published_at: iso(reply.published_at),
+    }));
+  return {
+    id: row.id,
+    handle: row.handle,
+    text: items.map((item) => item.text),
+    media: items.flatMap((item, index) => item.media.map((m) => ({ item: index, url: m.url, type: m.type }))),
+    replies,
+    published_at: iso(row.published_at),
+    platform_request: row.request,
+    parent_id: row.parent_id,
+  };
+}
+
+export function viewPost(sql: SqlStorage, id: string): LedgerPost | null {
+  const row = sql.exec<PostRow>("SELECT * FROM publications WHERE id = ?", id).toArray()[0];
+  return row ? viewOf(sql, row) : null;
+}
+
+/**
+ * The account's posts, oldest first: top-level ones (or the replies to `parentId`), public ones only
+ * unless `all` (the sandbox's own listing shows every one).
+ */
+export function listPosts(
+  sql: SqlStorage,
+  handle: string,
+  options: { parentId?: string | null; all?: boolean } = {},
+): LedgerPost[] {
+  const parent = options.parentId ?? null;
+  const rows = sql
+    .exec<PostRow>(
+      `SELECT * FROM publications WHERE handle = ? AND parent_id IS ? ${options.all ? "" : "AND visible = 1"}
+       ORDER BY seq`,
+      handle,
+      parent,
+    )
+    .toArray();
+  return rows.map((row) => viewOf(sql, row));
+}
+
+/** Every reply to a post, whoever wrote it, oldest first. */
+export function repliesTo(sql: SqlStorage, parentId: string): LedgerPost[] {
+  return sql
+    .exec<PostRow>("SELECT * FROM publications WHERE parent_id = ? ORDER BY seq", parentId)
+    .toArray()
+    .map((row) => viewOf(sql, row));
+}
+
+type ObjectRow = {
+  id: string;
+  handle: string;
+  kind: string;
+  data: string;
+  created_at: number;
+  ready_at: number;
+};
+
+const objectOf = (row: ObjectRow): LedgerObject => ({
+  id: row.id,
+  handle: row.handle,
+  kind: row.kind,
+  data: row.data,
+  createdAt: row.created_at,
+  readyAt: row.ready_at,
+});
+
+export function createObject(
+  sql: SqlStorage,
+  object: { id?: string; handle: string; kind: string; data: string; readyAt: number },
+  now: number,
+): LedgerObject {
+  const id = object.id && !exists(sql, "objects", object.id) ? object.id : freshId(sql, "objects", 17);
+  sql.exec(
+    "INSERT INTO objects (id, handle, kind, data, created_at, ready_at) VALUES (?, ?, ?, ?, ?, ?)",
+    id,
+    object.handle,
+    object.kind,
+    object.data,
+    now,
+    object.readyAt,
+  );
+  return {
+    id,
+    handle: object.handle,
+    kind: object.kind,
+    data: object.data,
+    createdAt: now,
+    readyAt: object.readyAt,
+  };
+}
+
+export function getObject(sql: SqlStorage, id: string): LedgerObject | null {
+  const row = sql.exec<ObjectRow>("SELECT * FROM objects WHERE id = ?", id).toArray()[0];
+  return row ? objectOf(row) : null;
+}
+
+/** Merges `patch` (JSON text of an object) into the object's data (and moves its ready time if given); the object after, if any. */
+export function updateObject(
+  sql: SqlStorage,
+  id: string,
+  patch: string,
+  readyAt?: number,
+): LedgerObject | null {
+  const current = getObject(sql, id);
+  if (!current) return null;
+  const data = JSON.stringify({ ...JSON.parse(current.data), ...JSON.parse(patch) });
+  sql.exec("UPDATE objects SET data = ?, ready_at = ? WHERE id = ?", data, readyAt ?? current.readyAt, id);
+  return { ...current, data, readyAt: readyAt ?? current.readyAt };
+}
+
+/** The account's objects of a kind, oldest first. */
+export function listObjects(sql: SqlStorage, handle: string, kind: string): LedgerObject[] {
+  return sql
+    .exec<ObjectRow>(
+      "SELECT * FROM objects WHERE handle = ? AND kind = ? ORDER BY created_at, id",
+      handle,
+      kind,
+    )
+    .toArray()
+    .map(objectOf);
+}
