@@ -1,0 +1,166 @@
+// The emulator core every platform's emulator is built on: its ledger (posts with what the platform
+// received, uploads and containers, counters, revocations, attempt counts), and the routes the sandbox
+// serves on every platform: post pages and JSON, an account's posts and stats, the user removing the app,
+// stored media, and tokens that stop working when revoked.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { accessTokenOf, codeFor, exchange, tokenRequest } from "../platforms/oauth";
+import { freshHandle, send } from "../platforms/support";
+
+const store = () => env.SANDBOX_STORE.getByName("twitter");
+const json = async (path: string, init: RequestInit = {}) => {
+  const res = await send(path, { ...init, headers: { accept: "application/json", ...init.headers } });
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+};
+
+describe("the ledger", () => {
+  it("counts attempts exactly under parallel calls", async () => {
+    const handle = freshHandle("tries");
+    const counts = await Promise.all(Array.from({ length: 20 }, () => store().countTry(handle, "k")));
+    expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await store().countTry(handle, "other")).toBe(1);
+  });
+
+  it("keeps a post with what the platform received, counts it, and lists only public ones", async () => {
+    const handle = freshHandle("ledger");
+    const request = JSON.stringify({ text: "hello", reply_settings: "following" });
+    const shown = await store().insertPost({
+      handle,
+      items: [{ text: "hello", media: [] }],
+      platformRequest: request,
+    });
+    await store().insertPost({
+      handle,
+      items: [{ text: "private", media: [] }],
+      platformRequest: "null",
+      visible: false,
+    });
+    const reply = await store().insertPost({
+      handle,
+      items: [{ text: "a reply", media: [] }],
+      platformRequest: "null",
+      parentId: shown.id,
+    });
+    expect(shown.id).toMatch(/^\d{19}$/);
+    expect((await store().listPosts(handle)).map((post) => post.text)).toEqual([["hello"]]);
+    expect((await store().listPosts(handle, { all: true })).map((post) => post.text)).toEqual([
+      ["hello"],
+      ["private"],
+    ]);
+    expect((await store().listPosts(handle, { parentId: shown.id })).map((post) => post.id)).toEqual([
+      reply.id,
+    ]);
+    expect(await store().stats(handle)).toEqual({ publications: 3, media_uploads: 0, token_refreshes: 0 });
+
+    const page = await json(`/sandbox/twitter/posts/${shown.id}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({
+      id: shown.id,
+      handle,
+      text: ["hello"],
+      platform_request: { text: "hello", reply_settings: "following" },
+      replies: [{ id: reply.id, text: "a reply" }],
+    });
+  });
+
+  it("merges an object's data and moves its ready time", async () => {
+    const handle = freshHandle("objects");
+    const created = await store().createObject({
+      handle,
+      kind: "container",
+      data: JSON.stringify({ status: "IN_PROGRESS", url: "u" }),
+      readyAt: 5,
+    });
+    const updated = await store().updateObject(created.id, JSON.stringify({ status: "FINISHED" }), 9);
+    expect(JSON.parse(updated!.data)).toEqual({ status: "FINISHED", url: "u" });
+    expect(updated!.readyAt).toBe(9);
+    expect((await store().listObjects(handle, "container")).map((object) => object.id)).toEqual([created.id]);
+    expect(await store().updateObject("404", "{}")).toBeNull();
+  });
+});
+
+describe("the routes every platform shares", () => {
+  it("answers an account's stats, zero for an account it never saw, 404 for an impossible handle", async () => {
+    const handle = freshHandle("stats");
+    expect((await json(`/sandbox/linkedin/accounts/${handle}/stats`)).body).toEqual({
+      publications: 0,
+      media_uploads: 0,
+      token_refreshes: 0,
+    });
+    expect((await json(`/sandbox/linkedin/accounts/${"h".repeat(101)}/stats`)).status).toBe(404);
+    expect((await json(`/sandbox/myspace/accounts/${handle}/stats`)).status).toBe(404);
+  });
+
+  it("shows a post's own-origin images as images, nothing from elsewhere", async () => {
+    const handle = freshHandle("page");
+    const mine = "https://api.example.test/sandbox/twitter/media/abc";
+    const { id } = await store().insertPost({
+      handle,
+      items: [
+        {
+          text: "with media",
+          media: [
+            { url: mine, type: "image/png" },
+            { url: "https://elsewhere.example/x.png", type: "image/png" },
+          ],
+        },
+      ],
+      platformRequest: "{}",
+    });
+    const res = await send(`/sandbox/twitter/posts/${id}`);
+    const html = await res.text();
+    expect(res.headers.get("content-security-policy")).toContain("img-src 'self'");
+    expect(html).toContain(`<img src="${mine}"`);
+    expect(html).not.toContain('<img src="https://elsewhere.example');
+    expect(html).toContain('href="https://elsewhere.example/x.png"');
+  });
+
+  it("serves stored media with its type, and 404 for what it does not have", async () => {
+    await env.MEDIA.put("sandbox/twitter/core-test-media", new Uint8Array([137, 80, 78, 71]), {
+      httpMetadata: { contentType: "image/png" },
+    });
+    const res = await send("/sandbox/twitter/media/core-test-media");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71]));
+    expect((await send("/sandbox/twitter/media/nothing-here")).status).toBe(404);
+    expect((await send("/sandbox/twitter/media/..%2Fescape")).status).toBe(404);
+  });
+});
+
+describe("revoking the app", () => {
+  it("stops every token issued before it, refresh tokens included, and counts refreshes", async () => {
+    const handle = freshHandle("revoked");
+    const issued = await exchange("youtube", await codeFor("youtube", handle));
+    expect(issued.status).toBe(200);
+    const first = (await issued.json()) as { refresh_token: string };
+    const refreshed = await tokenRequest("youtube", {
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token,
+    });
+    expect(refreshed.status).toBe(200);
+    const access = accessTokenOf("youtube", await refreshed.json());
+    expect((await json(`/sandbox/youtube/accounts/${handle}/stats`)).body.token_refreshes).toBe(1);
+
+    const revoked = await send(`/sandbox/youtube/accounts/${handle}/revoke`, { method: "POST" });
+    expect(revoked.status).toBe(200);
+
+    const again = await tokenRequest("youtube", {
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token,
+    });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: "invalid_grant" });
+    const me = await send("/sandbox/youtube/me", { headers: { authorization: `Bearer ${access}` } });
+    expect(me.status).toBe(401);
+    expect(await me.json()).toMatchObject({ error: "invalid_token" });
+    expect((await json(`/sandbox/youtube/accounts/${handle}/stats`)).body.token_refreshes).toBe(1);
+
+    // Connecting again after removing the app works: new tokens are issued after the revocation.
+    const reconnected = await exchange("youtube", await codeFor("youtube", handle));
+    const token = accessTokenOf("youtube", await reconnected.json());
+    const ok = await send("/sandbox/youtube/me", { headers: { authorization: `Bearer ${token}` } });
+    expect(ok.status).toBe(200);
+  });
+});
