@@ -105,7 +105,8 @@ export async function seedDemo(baseUrl, adminToken) {
     for (const [platform, username, name] of [
       ["twitter", "demo_brand", "Demo Brand"],
       ["linkedin", "demo-brand", "Demo Brand Inc."],
-      ["instagram", "demo.brand", "Demo Brand"],
+      // Threads rather than Instagram: the quick start's text-only post is one Instagram refuses.
+      ["threads", "demo.brand", "Demo Brand"],
     ]) {
       await call("POST", "/accounts", {
         workspace_id: workspace.id,
