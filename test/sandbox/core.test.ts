@@ -164,3 +164,50 @@ describe("revoking the app", () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe("a post's page", () => {
+  it("is escaped: text, handle, media links (http(s) only), replies", async () => {
+    const handle = `<b>${freshHandle()}</b>`;
+    const { id } = await store().insertPost({
+      handle,
+      items: [
+        {
+          text: "First <script>alert(1)</script>",
+          media: [{ url: "https://cdn.test/a.png?x=1&y=2", type: "image/png" }],
+        },
+        { text: "Second\nline", media: [{ url: "javascript:alert(2)", type: "image/png" }] },
+      ],
+      platformRequest: "{}",
+    });
+    await store().insertPost({
+      handle,
+      items: [{ text: "Plug: <img src=x onerror=alert(3)>", media: [] }],
+      platformRequest: "{}",
+      parentId: id,
+    });
+    const res = await send(`/sandbox/twitter/posts/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const html = await res.text();
+    expect(html).toContain("First &lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).toContain("Second<br>line");
+    expect(html).toContain(`@&lt;b&gt;${handle.slice(3, -4)}&lt;/b&gt;`);
+    expect(html).toContain('href="https://cdn.test/a.png?x=1&amp;y=2"');
+    expect(html).toContain("javascript:alert(2)");
+    expect(html).not.toContain('href="javascript:');
+    expect(html).toContain("Plug: &lt;img src=x onerror=alert(3)&gt;");
+    expect(html).not.toMatch(/<script|<img|<b>/);
+  });
+
+  it("404 for an id it does not know, as JSON and as a page", async () => {
+    for (const id of ["999999999999999999", "not-a-number", "%3Cscript%3E"]) {
+      const answer = await json(`/sandbox/pinterest/posts/${id}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ error: { code: "not_found", message: "No post with this id." } });
+      const page = await send(`/sandbox/pinterest/posts/${id}`);
+      expect(page.status).toBe(404);
+      expect(page.headers.get("content-type")).toContain("text/html");
+    }
+  });
+});
