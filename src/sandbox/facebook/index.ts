@@ -330,7 +330,7 @@ async function feed(c: Ctx) {
     const fbid =
       typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>).media_fbid : null;
     const photo = typeof fbid === "string" ? await e.object(fbid) : null;
-    if (!photo || photo.kind !== "photo" || photo.handle !== handle)
+    if (photo?.kind !== "photo" || photo.handle !== handle)
       return refuse(400, "invalid_request", `(#100) Invalid media_fbid: ${String(fbid)}`, { code: 100 });
     if (photo.data.post_id)
       return refuse(400, "invalid_request", "(#100) The photo has already been published.", { code: 100 });
@@ -522,7 +522,7 @@ async function photoStories(c: Ctx) {
   const handle = await publishingPage(e, caller, pageId);
   const photoId = params.get("photo_id");
   const photo = photoId ? await e.object(photoId) : null;
-  if (!photo || photo.kind !== "photo" || photo.handle !== handle || photo.data.post_id)
+  if (photo?.kind !== "photo" || photo.handle !== handle || photo.data.post_id)
     return refuse(400, "invalid_request", `(#100) Invalid photo_id: ${photoId ?? ""}`, { code: 100 });
   const decision = await attempt(e, handle, pageId, `story:${photo.id}`, "");
   const postId = `${pageId}_${freshId()}`;
