@@ -6,24 +6,27 @@ import { GRAPH_VERSION, type Graph, graphClient, node, tokenOf } from "../meta";
 import { type AccountAuth, PlatformError, type PublishingContext } from "../types";
 import { permalink } from "./schemas";
 
-/** Facebook's hosts: the Graph API, its video host, resumable uploads, and the site (consent, pages). */
+/**
+ * Facebook's hosts: the Graph API (videos too: the graph-video host "has been deprecated", developers
+ * .facebook.com › Video API › Overview), resumable uploads, and the site (consent, pages).
+ */
 export const HOSTS = {
   graph: "https://graph.facebook.com",
-  video: "https://graph-video.facebook.com",
   upload: "https://rupload.facebook.com",
   web: "https://www.facebook.com",
 } as const;
 
 export const GRAPH = `${HOSTS.graph}/${GRAPH_VERSION}`;
-/** Video uploads go to the video host (developers.facebook.com › Video API › Publishing). */
-export const GRAPH_VIDEO = `${HOSTS.video}/${GRAPH_VERSION}`;
 export const LABEL = "Facebook";
 
 export type PageApi = {
   pageId: string;
   token: string;
   graph: Graph;
-  video: Graph;
+  /** The base URL of the upload host (rupload.facebook.com, or the context's). */
+  upload: string;
+  /** The base URL of the site (www.facebook.com, or the context's): where an object's address falls back to. */
+  web: string;
   context: PublishingContext;
 };
 
@@ -40,27 +43,32 @@ export function pageApi(context: PublishingContext, account: AccountAuth): PageA
     pageId: account.platformUserId,
     token,
     graph: graphClient({ ...options, base: `${baseOf(context, HOSTS, "graph")}/${GRAPH_VERSION}` }),
-    video: graphClient({ ...options, base: `${baseOf(context, HOSTS, "video")}/${GRAPH_VERSION}` }),
+    upload: baseOf(context, HOSTS, "upload"),
+    web: baseOf(context, HOSTS, "web"),
     context,
   };
 }
 
-/** Facebook answers some permalinks as paths ("/page/videos/1/"): make them absolute. */
-export const absolute = (url: string) => (url.startsWith("/") ? `https://www.facebook.com${url}` : url);
+/** Facebook answers some permalinks as paths ("/page/videos/1/"): make them absolute, on the site's host. */
+export const absolute = (api: Pick<PageApi, "web">, url: string) =>
+  url.startsWith("/") ? `${api.web}${url}` : url;
 
 /** The fallback address of any Facebook object: www.facebook.com resolves an id to it. */
-export const objectUrl = (id: string) => `https://www.facebook.com/${encodeURIComponent(id)}`;
+export const objectUrl = (api: Pick<PageApi, "web">, id: string) => `${api.web}/${encodeURIComponent(id)}`;
 
 /**
  * The object's permalink_url. Only ever asked after the object exists, so a failure (or none) falls
  * back to the id's address rather than failing a publish that succeeded.
  */
-export async function permalinkOf(api: PageApi, id: string): Promise<string> {
+export async function permalinkOf(api: PageApi, id: string, fallback = objectUrl(api, id)): Promise<string> {
   try {
     const answer = await api.graph.get("permalink", node(id), { fields: "permalink_url" }, permalink);
-    return answer.permalink_url ? absolute(answer.permalink_url) : objectUrl(id);
+    return answer.permalink_url ? absolute(api, answer.permalink_url) : fallback;
   } catch (error) {
-    if (error instanceof PlatformError) return objectUrl(id);
+    if (error instanceof PlatformError) return fallback;
     throw error;
   }
 }
+
+/** A reel's address on the site. */
+export const reelUrl = (api: Pick<PageApi, "web">, id: string) => `${api.web}/reel/${encodeURIComponent(id)}`;

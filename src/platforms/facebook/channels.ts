@@ -55,7 +55,7 @@ export async function pageChannels(token: PlatformToken, context: PublishingCont
   });
   const listed = await collectPages(async (after) => {
     const query: Record<string, string> = {
-      fields: "id,name,access_token,tasks,picture{url}",
+      fields: "id,name,username,access_token,tasks,picture{url}",
       limit: "100",
     };
     if (after) query.after = after;
@@ -68,7 +68,8 @@ export async function pageChannels(token: PlatformToken, context: PublishingCont
       const avatar = page.picture?.data?.url;
       return {
         id: page.id,
-        handle: page.name ?? page.id,
+        // A Page's username (its vanity name) is its handle where it has one.
+        handle: page.username ?? page.name ?? page.id,
         name: page.name ?? page.id,
         avatar: avatar && /^https:\/\//.test(avatar) ? avatar : null,
         kind: "Page",

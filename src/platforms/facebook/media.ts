@@ -1,5 +1,6 @@
 // The calls that make a Page post of each kind. Facebook pulls every media file from its URL (our
-// signed link), so no bytes pass through the worker: photos by `url`, videos by `file_url`, reels and
+// signed link), so no bytes pass through the worker: photos by `url`, videos by `file_url` (on the Graph
+// host: graph-video is deprecated), reels and
 // video stories by a hosted-file upload to rupload.facebook.com (`file_url` header).
 // developers.facebook.com › Pages API › Posts; Video API › Publishing, Reels Publishing API;
 // Facebook Stories API. Each function answers the id of what it made public.
@@ -40,7 +41,7 @@ export async function albumPost(api: PageApi, media: DraftMedia[], message: stri
 /** A feed video, pulled from `file_url`: its id is the video's. */
 export async function videoPost(api: PageApi, media: DraftMedia, description: string): Promise<string> {
   const params = { file_url: media.url, description: description || undefined };
-  return (await api.video.post("video", node(api.pageId, "videos"), params, created)).id;
+  return (await api.graph.post("video", node(api.pageId, "videos"), params, created)).id;
 }
 
 const uploaded = z.object({ success: z.boolean() });
@@ -51,11 +52,9 @@ const uploaded = z.object({ success: z.boolean() });
  */
 async function hostedUpload(api: PageApi, session: z.output<typeof uploadStarted>, media: DraftMedia) {
   const what = `${LABEL} video upload`;
-  const fallback = `https://rupload.facebook.com/video-upload/${GRAPH_VERSION}/${encodeURIComponent(session.video_id)}`;
-  const url =
-    session.upload_url && /^https:\/\/rupload\.facebook\.com\//.test(session.upload_url)
-      ? session.upload_url
-      : fallback;
+  // Only an upload URL on the upload host is trusted with the Page token; else the documented one.
+  const fallback = `${api.upload}/video-upload/${GRAPH_VERSION}/${encodeURIComponent(session.video_id)}`;
+  const url = session.upload_url?.startsWith(`${api.upload}/`) ? session.upload_url : fallback;
   const reply = await platformCall(
     api.context.fetch,
     what,

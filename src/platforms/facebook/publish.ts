@@ -4,7 +4,7 @@
 // cannot take is refused before any call, with a permanent error that says why.
 import { afterCreation, node } from "../meta";
 import { type DraftItem, PlatformError, type PublishDraft, type PublishedPost } from "../types";
-import { type PageApi, permalinkOf } from "./api";
+import { type PageApi, permalinkOf, reelUrl } from "./api";
 import { albumPost, feedPost, photoPost, reelPost, storyPost, videoPost } from "./media";
 import { created, type FacebookSettings, facebookSettings } from "./schemas";
 
@@ -38,7 +38,7 @@ async function createPost(api: PageApi, item: DraftItem, settings: FacebookSetti
   }
   if (settings.post_type === "reel" && media) {
     const id = await reelPost(api, media, item.text);
-    return { id, url: `https://www.facebook.com/reel/${encodeURIComponent(id)}` };
+    return { id, url: await permalinkOf(api, id, reelUrl(api, id)) };
   }
   let id: string;
   if (!media) id = await feedPost(api, item.text, settings.link);

@@ -5,7 +5,7 @@
 // Page Insights; Video API › Insights.
 import { collectPages, graphTime, node, postMetrics, sameText } from "../meta";
 import { type FindLookup, type PlatformComment, PlatformError, type PostMetrics } from "../types";
-import { absolute, objectUrl, type PageApi } from "./api";
+import { absolute, objectUrl, type PageApi, reelUrl } from "./api";
 import { commentsPage, engagement, insights, pagePosts, pageReels } from "./schemas";
 
 /** How many of the Page's latest posts (and reels, and a post's comments) `find` looks through. */
@@ -26,18 +26,22 @@ export async function findOnPage(api: PageApi, lookup: FindLookup) {
       (c) => sameText(c.message, lookup.text) && (c.from?.id === undefined || c.from.id === api.pageId),
     );
     return mine
-      ? { id: mine.id, url: mine.permalink_url ? absolute(mine.permalink_url) : objectUrl(mine.id) }
+      ? { id: mine.id, url: mine.permalink_url ? absolute(api, mine.permalink_url) : objectUrl(api, mine.id) }
       : null;
   }
   const query = { fields: "id,message,permalink_url", limit: String(FIND_WINDOW) };
   const posts = await api.graph.get("find", node(api.pageId, "posts"), query, pagePosts);
   const post = posts.data.find((p) => sameText(p.message, lookup.text));
   if (post)
-    return { id: post.id, url: post.permalink_url ? absolute(post.permalink_url) : objectUrl(post.id) };
+    return {
+      id: post.id,
+      url: post.permalink_url ? absolute(api, post.permalink_url) : objectUrl(api, post.id),
+    };
   const reelQuery = { fields: "id,description,permalink_url", limit: String(FIND_WINDOW) };
   const reels = await api.graph.get("find", node(api.pageId, "video_reels"), reelQuery, pageReels);
   const reel = reels.data.find((r) => sameText(r.description, lookup.text));
-  return reel ? { id: reel.id, url: `https://www.facebook.com/reel/${encodeURIComponent(reel.id)}` } : null;
+  if (!reel) return null;
+  return { id: reel.id, url: reel.permalink_url ? absolute(api, reel.permalink_url) : reelUrl(api, reel.id) };
 }
 
 /** The lifetime value of `metric` in an insights answer (0 when absent). */

@@ -64,6 +64,7 @@ export const pages = z.object({
     z.object({
       id,
       name: z.string().optional(),
+      username: z.string().optional(),
       access_token: z.string().optional(),
       tasks: z.array(z.string()).optional(),
       picture: z.object({ data: z.object({ url: z.string().optional() }).optional() }).optional(),

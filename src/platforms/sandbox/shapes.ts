@@ -148,7 +148,8 @@ export const SANDBOX_SHAPES: Record<Platform, SandboxShape> = {
   facebook: {
     denial: "access_denied",
     platformId: (digest) => digits(digest, 17),
-    accessTtl: 5_183_944,
+    // The code yields a short-lived user token (about an hour); connect swaps it for a long-lived one.
+    accessTtl: 3600,
     refresh: null,
     tokenResponse: (tokens) => ({
       access_token: tokens.accessToken,

@@ -81,7 +81,7 @@ describe("facebook connect", () => {
         accessToken: "EAAPageTokenSecondPage",
       },
     ]);
-    const query = { fields: "id,name,access_token,tasks,picture{url}", limit: "100" };
+    const query = { fields: "id,name,username,access_token,tasks,picture{url}", limit: "100" };
     // The long-lived user token reads the list, and signs it: the proof is of that token.
     await expectGet(requests[0]!, `${GRAPH}/me/accounts`, query, LONG_LIVED);
     await expectGet(

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { PlatformError } from "../../../src/platforms/types";
 import { adapterFor, json, mediaOf, replay } from "../replay";
 import { PAGE_ID, PAGE_TOKEN, PERMALINK, POST_ID, RECORDED } from "./recorded";
-import { draftOf, expectGet, expectPost, GRAPH, GRAPH_VIDEO, page, textItem } from "./support";
+import { draftOf, expectGet, expectPost, GRAPH, page, textItem } from "./support";
 
 const image = (fill: number) => mediaOf({ mime: "image/jpeg", kind: "image" }, fill).media;
 const video = (fill: number) => mediaOf({ mime: "video/mp4", kind: "video", size: 4096 }, fill).media;
@@ -68,7 +68,7 @@ describe("facebook publish", () => {
     });
   });
 
-  it("publishes a video from its file_url on the video host, with an absolute permalink", async () => {
+  it("publishes a video from its file_url on the Graph host (graph-video is deprecated), with an absolute permalink", async () => {
     const clip = video(3);
     const { fetch, requests } = replay(
       json(RECORDED.video),
@@ -82,7 +82,7 @@ describe("facebook publish", () => {
       id: RECORDED.video.id,
       url: `https://www.facebook.com/adasbakery/videos/${RECORDED.video.id}/`,
     });
-    await expectPost(requests[0]!, `${GRAPH_VIDEO}/${PAGE_ID}/videos`, {
+    await expectPost(requests[0]!, `${GRAPH}/${PAGE_ID}/videos`, {
       file_url: clip.url,
       description: "Baking",
     });

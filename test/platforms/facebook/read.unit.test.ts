@@ -25,7 +25,7 @@ describe("facebook find", () => {
       fingerprint: "sp-7-1",
       text: "Kneading, in 30 seconds",
     });
-    expect(reel).toEqual({ id: "3344556677889900", url: "https://www.facebook.com/reel/3344556677889900" });
+    expect(reel).toEqual({ id: "3344556677889900", url: "https://www.facebook.com/reel/3344556677889900/" });
     await expectGet(hit.requests[1]!, `${GRAPH}/${PAGE_ID}/video_reels`, {
       fields: "id,description,permalink_url",
       limit: "25",

@@ -7,7 +7,6 @@ import { CREDENTIALS } from "../replay";
 import { PAGE_ID, PAGE_TOKEN } from "./recorded";
 
 export const GRAPH = "https://graph.facebook.com/v25.0";
-export const GRAPH_VIDEO = "https://graph-video.facebook.com/v25.0";
 
 export const page = { handle: "Ada's Bakery", platformUserId: PAGE_ID, accessToken: PAGE_TOKEN };
 
