@@ -95,10 +95,6 @@ async function bodyOf<T>(c: Ctx, schema: z.ZodType<T>): Promise<T | Response> {
   return typeof body === "string" ? failure(c, 400, "invalid_request", body) : body;
 }
 
-/** Whether the client asked for JSON rather than a page. */
-const wantsJson = (accept: string | undefined) =>
-  /application\/json/i.test(accept ?? "") && !/text\/html/i.test(accept ?? "");
-
 export const sandboxPostRoutes = createRouter<BareEnv>()
   .post("/:platform/posts", async (c) => {
     const check = await caller(c);
