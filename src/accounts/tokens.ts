@@ -85,8 +85,10 @@ export async function accountAuth(env: Env, account: AccountTokens, now = Date.n
 }
 
 /**
- * Runs `call` with the account's auth; when the platform answers 401 (`auth`) and the account has a
- * refresh token, refreshes once and runs it once more. `onAuth` sees the auth the last run used.
+ * Runs `call` with the account's auth; when the platform answers 401 (`auth`), refreshes once and runs it
+ * once more. An account with nothing to refresh with (no refresh token: Facebook Pages, a token the
+ * platform revoked) is marked for reconnection instead (`reauth_required`, `account.expired` once), and
+ * the call fails as `account_expired`. `onAuth` sees the auth the last run used.
  */
 export async function withFreshAuth<T>(
   env: Env,
@@ -100,7 +102,8 @@ export async function withFreshAuth<T>(
     return await call(auth);
   } catch (error) {
     if (!(error instanceof PlatformError) || error.kind !== "auth") throw error;
-    if (!account.refreshTokenEnc || auth.accessToken === null) throw error;
+    // A token the sandbox minted for a tokenless account is nothing to refresh or expire.
+    if (auth.accessToken === null) throw error;
     const accessToken = await viaCoordinator(env, account.accountId, auth.accessToken);
     const fresh = { ...auth, accessToken };
     onAuth?.(fresh);
@@ -150,14 +153,6 @@ export async function refreshStoredToken(
     current === rejected ||
     needsRefresh(account.tokenExpiresAt, account.refreshTokenEnc, now);
   if (!stillNeeded) return { kind: "ok", accessToken: current };
-  if (!account.refreshTokenEnc) {
-    return {
-      kind: "failed",
-      failure: "auth",
-      code: "token_unreadable",
-      message: "The account's access token cannot be used.",
-    };
-  }
   const markExpired = async (lastError: RefreshError): Promise<RefreshResult> => {
     // The mark and its account.expired event commit together; only the refresh that marked it records one.
     const [, , recorded] = await db.batch([
@@ -171,6 +166,18 @@ export async function refreshStoredToken(
     await announce(env, recorded);
     return { kind: "expired" };
   };
+  // Nothing to refresh with: a token the platform refused (the user removed the app, revoked it) or one
+  // that cannot be read is only brought back by a reconnect.
+  if (!account.refreshTokenEnc) {
+    return markExpired(
+      current === null
+        ? { code: "token_unreadable", message: "The account's access token cannot be used." }
+        : {
+            code: "token_rejected",
+            message: "The platform no longer accepts the account's token: reconnect the account.",
+          },
+    );
+  }
   let refreshToken: string;
   try {
     refreshToken = await decryptSecret(env.ENCRYPTION_KEY, account.refreshTokenEnc);

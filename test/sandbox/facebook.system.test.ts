@@ -110,11 +110,14 @@ describe("Facebook on the Graph API emulator", () => {
     const after = await publishingPost(t, { accounts: [row!.id], content: [{ text: "After revoke" }] });
     const result = await deliver([{ post_id: after }]);
     expect(result).toMatchObject({ acks: 1, retries: 0 });
-    expect((await rowsOf(after))[0]).toMatchObject({
-      status: "FAILED",
-      error: { code: "token_invalid", message: expect.stringContaining("has not authorized application") },
-    });
+    expect((await rowsOf(after))[0]).toMatchObject({ status: "FAILED", error: { code: "account_expired" } });
     expect(await postsOf("fbconnect-shop")).toHaveLength(1);
+    // Facebook's refusal is for good and a Page token has nothing to refresh with: only a reconnect helps.
+    const account = await call("GET", `/api/v1/accounts/${row!.id}`, { key: t.key });
+    expect(account.body).toMatchObject({
+      has_expired: true,
+      health: { status: "reauth_required", last_error: { code: "token_rejected" } },
+    });
   });
 
   it("the long-lived exchange refuses a bad token and a wrong app secret in Meta's format", async () => {
