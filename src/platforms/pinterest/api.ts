@@ -52,7 +52,8 @@ export const rateLimited =
 /** The options of a Pinterest API call. */
 const callOptions = (what: string): CallOptions => ({ classify: rateLimited(what) });
 
-export const pinUrl = (pinId: string) => `https://www.pinterest.com/pin/${encodeURIComponent(pinId)}/`;
+/** A Pin's page on the site (the `web` host, where the context points it). */
+export const pinUrl = (pinId: string, web: string = HOSTS.web) => `${web}/pin/${encodeURIComponent(pinId)}/`;
 
 export type PinterestApi = ReturnType<typeof pinterestApi>;
 
@@ -88,6 +89,8 @@ export function pinterestApi(context: PublishingContext) {
       };
       return client.json(label, client.url("api", `/v5/${path}`), init, schema, callOptions(label));
     },
+    /** The Pin's page, on the `web` host the context points at. */
+    pinUrl: (pinId: string) => pinUrl(pinId, client.hosts.web),
     /** A URL Pinterest handed out (the upload_url), moved where the context points its host. */
     at: (url: string) => rebase(url, HOSTS, client.hosts),
   };
