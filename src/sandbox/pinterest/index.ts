@@ -655,5 +655,8 @@ pinterestEmulator
   .get("/v5/media/:media_id", (c) => mediaRoute(c))
   // A Pin's page on the site (www.pinterest.com/pin/{id}/): the sandbox's page of the post.
   .get("/pin/:pin_id/", (c) => c.redirect(`${emulate(c, "pinterest").postUrl(c.req.param("pin_id"))}`, 302))
-  // upload_url, on the storage host the adapter declares (HOSTS.upload): its root.
-  .post("/", (c) => storageUpload(c));
+  // upload_url, on the storage host the adapter declares (HOSTS.upload): its root, `/sandbox/pinterest/`.
+  .post("/*", async (c, next) => {
+    if (new URL(c.req.url).pathname === "/sandbox/pinterest/") return storageUpload(c);
+    await next();
+  });
