@@ -1,12 +1,12 @@
 // Pinterest API v5 calls, in one place, through the shared platform client (../client.ts): every URL
 // built from Pinterest's hosts (HOSTS; the context may point them elsewhere), the Bearer header and the
 // reading of answers with zod. Failures are classified by the common rules (401 auth, other 4xx permanent
-// with Pinterest's `message`, 5xx transient), except a 429: Pinterest sends no Retry-After, its
-// x-ratelimit-reset counts the seconds until the window resets (rateLimited below).
+// with Pinterest's `message`, 5xx transient), except a 429: x-ratelimit-reset counts the seconds until
+// the window resets (rateLimited below; a Retry-After, should one come, still wins).
 // developers.pinterest.com › API reference v5; Rate limits.
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
-import { type CallOptions, DEFAULT_RETRY_AFTER_SECONDS, statusFailure } from "../call";
+import { type CallOptions, DEFAULT_RETRY_AFTER_SECONDS, retryAfterSeconds, statusFailure } from "../call";
 import { platformClient } from "../client";
 import { rebase } from "../define";
 import { PlatformError, type PublishingContext } from "../types";
@@ -27,20 +27,23 @@ export const HOSTS = {
 } as const;
 
 /**
- * A 429 read Pinterest's way: no Retry-After, `x-ratelimit-reset` is the seconds left in the window
- * (an epoch time, should one come, is read as one).
+ * A 429 read Pinterest's way: `x-ratelimit-reset` is the seconds left in the window (an epoch time, should
+ * one come, is read as one); a Retry-After, should one come, wins.
  */
 export const rateLimited =
   (what: string) =>
   (response: Response, body: unknown): PlatformError | undefined => {
     if (response.status !== 429) return undefined;
+    const retryAfter = response.headers.get("retry-after");
     const reset = Number(response.headers.get("x-ratelimit-reset") ?? Number.NaN);
     const seconds =
-      !Number.isFinite(reset) || reset < 0
-        ? DEFAULT_RETRY_AFTER_SECONDS
-        : reset > 1e9
-          ? Math.max(0, Math.ceil(reset - Date.now() / 1000))
-          : Math.ceil(reset);
+      retryAfter !== null
+        ? retryAfterSeconds(retryAfter)
+        : !Number.isFinite(reset) || reset < 0
+          ? DEFAULT_RETRY_AFTER_SECONDS
+          : reset > 1e9
+            ? Math.max(0, Math.ceil(reset - Date.now() / 1000))
+            : Math.ceil(reset);
     const failure = statusFailure(what, response, JSON.stringify(body ?? null));
     return new PlatformError(failure.message, {
       kind: "rate_limited",
