@@ -3,7 +3,11 @@
 import type { Platform } from "../db/enums";
 import type { emulatorRouter } from "./emulator";
 import { facebookEmulator } from "./facebook";
+import { pinterestEmulator } from "./pinterest";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
-export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = { facebook: facebookEmulator };
+export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {
+  facebook: facebookEmulator,
+  pinterest: pinterestEmulator,
+};

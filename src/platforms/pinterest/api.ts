@@ -1,22 +1,62 @@
 // Pinterest API v5 calls, in one place, through the shared platform client (../client.ts): every URL
 // built from Pinterest's hosts (HOSTS; the context may point them elsewhere), the Bearer header and the
-// reading of answers with zod. Failures are classified by the common rules (429 with Retry-After or x-ratelimit-reset, 401 auth,
-// other 4xx permanent with Pinterest's `message`, 5xx transient).
+// reading of answers with zod. Failures are classified by the common rules (401 auth, other 4xx permanent
+// with Pinterest's `message`, 5xx transient), except a 429: x-ratelimit-reset counts the seconds until
+// the window resets (rateLimited below; a Retry-After, should one come, still wins).
 // developers.pinterest.com › API reference v5; Rate limits.
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
+import { type CallOptions, DEFAULT_RETRY_AFTER_SECONDS, retryAfterSeconds, statusFailure } from "../call";
 import { platformClient } from "../client";
-import type { PublishingContext } from "../types";
+import { rebase } from "../define";
+import { PlatformError, type PublishingContext } from "../types";
 
 export { permanent } from "../answers";
 export { expectShape };
 
 export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("Pinterest", account);
 
-/** Pinterest's hosts: the API (v5 under /v5) and the site (consent, Pin pages). */
-export const HOSTS = { api: "https://api.pinterest.com", web: "https://www.pinterest.com" } as const;
+/**
+ * Pinterest's hosts: the API (v5 under /v5), the site (consent, Pin pages) and the storage a video's
+ * bytes are posted to (the `upload_url` the media registration answers).
+ */
+export const HOSTS = {
+  api: "https://api.pinterest.com",
+  web: "https://www.pinterest.com",
+  upload: "https://pinterest-media-upload.s3-accelerate.amazonaws.com",
+} as const;
 
-export const pinUrl = (pinId: string) => `https://www.pinterest.com/pin/${encodeURIComponent(pinId)}/`;
+/**
+ * A 429 read Pinterest's way: `x-ratelimit-reset` is the seconds left in the window (an epoch time, should
+ * one come, is read as one); a Retry-After, should one come, wins.
+ */
+export const rateLimited =
+  (what: string) =>
+  (response: Response, body: unknown): PlatformError | undefined => {
+    if (response.status !== 429) return undefined;
+    const retryAfter = response.headers.get("retry-after");
+    const reset = Number(response.headers.get("x-ratelimit-reset") ?? Number.NaN);
+    const seconds =
+      retryAfter !== null
+        ? retryAfterSeconds(retryAfter)
+        : !Number.isFinite(reset) || reset < 0
+          ? DEFAULT_RETRY_AFTER_SECONDS
+          : reset > 1e9
+            ? Math.max(0, Math.ceil(reset - Date.now() / 1000))
+            : Math.ceil(reset);
+    const failure = statusFailure(what, response, JSON.stringify(body ?? null));
+    return new PlatformError(failure.message, {
+      kind: "rate_limited",
+      code: "rate_limited",
+      retryAfterSeconds: seconds,
+    });
+  };
+
+/** The options of a Pinterest API call. */
+const callOptions = (what: string): CallOptions => ({ classify: rateLimited(what) });
+
+/** A Pin's page on the site (the `web` host, where the context points it). */
+export const pinUrl = (pinId: string, web: string = HOSTS.web) => `${web}/pin/${encodeURIComponent(pinId)}/`;
 
 export type PinterestApi = ReturnType<typeof pinterestApi>;
 
@@ -35,7 +75,7 @@ export function pinterestApi(context: PublishingContext) {
     ): Promise<T> {
       const label = `Pinterest ${what}`;
       const url = client.url("api", `/v5/${path}`, query);
-      return client.json(label, url, { method: "GET", headers: headers(token) }, schema);
+      return client.json(label, url, { method: "GET", headers: headers(token) }, schema, callOptions(label));
     },
     async post<T>(
       what: string,
@@ -50,8 +90,12 @@ export function pinterestApi(context: PublishingContext) {
         headers: { ...headers(token), "content-type": "application/json" },
         body: JSON.stringify(payload),
       };
-      return client.json(label, client.url("api", `/v5/${path}`), init, schema);
+      return client.json(label, client.url("api", `/v5/${path}`), init, schema, callOptions(label));
     },
+    /** The Pin's page, on the `web` host the context points at. */
+    pinUrl: (pinId: string) => pinUrl(pinId, client.hosts.web),
+    /** A URL Pinterest handed out (the upload_url), moved where the context points its host. */
+    at: (url: string) => rebase(url, HOSTS, client.hosts),
   };
 }
 

@@ -78,11 +78,16 @@ export async function uploadVideo(api: PinterestApi, token: string, media: Draft
     });
   const { body, contentType } = await multipartBody(registered.upload_parameters, media);
   // The storage URL is signed by its parameters: Pinterest's token never goes there.
-  await platformCall(uploadFetch(api.context.fetch), "Pinterest video upload", registered.upload_url, {
-    method: "POST",
-    headers: { "content-type": contentType },
-    body,
-  }).catch((error: unknown) => {
+  await platformCall(
+    uploadFetch(api.context.fetch),
+    "Pinterest video upload",
+    api.at(registered.upload_url),
+    {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body,
+    },
+  ).catch((error: unknown) => {
     throw notCreated(error);
   });
   for (let poll = 0; poll < MEDIA_POLLS; poll++) {

@@ -5,7 +5,7 @@
 // text sent as the description among the account's latest Pins.
 // developers.pinterest.com › API reference v5 › Create Pin; List Pins.
 import type { AccountAuth, DraftMedia, FindLookup, PublishDraft, PublishedPost } from "../types";
-import { type PinterestApi, permanent, pinUrl, tokenOf } from "./api";
+import { type PinterestApi, permanent, tokenOf } from "./api";
 import { uploadVideo } from "./media";
 import { pin, pinList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
@@ -61,7 +61,7 @@ export async function publishPin(
   if (settings.link) body.link = settings.link;
   if (settings.alt_text) body.alt_text = settings.alt_text;
   const created = await api.post("Pin", "pins", token, body, pin);
-  return { id: created.id, url: pinUrl(created.id) };
+  return { id: created.id, url: api.pinUrl(created.id) };
 }
 
 /**
@@ -84,5 +84,5 @@ export async function findPin(
     pinList,
   );
   const found = latest.items.find((p) => (p.description ?? "").trim() === text);
-  return found ? { id: found.id, url: pinUrl(found.id) } : null;
+  return found ? { id: found.id, url: api.pinUrl(found.id) } : null;
 }

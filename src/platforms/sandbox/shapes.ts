@@ -162,15 +162,22 @@ export const SANDBOX_SHAPES: Record<Platform, SandboxShape> = {
     denial: "access_denied",
     platformId: (digest) => digits(digest, 18),
     accessTtl: 2_592_000,
-    // Without continuous refresh, a refresh answers no refresh token: the first one stays valid.
-    refresh: { ttl: 365 * DAY, rotates: false },
+    // Continuous refresh (every app activated since 25 September 2025, and the only kind Pinterest still
+    // supports): a refresh token lives 60 days, and each refresh answers a new one with a new 60 days.
+    refresh: { ttl: 60 * DAY, rotates: true },
     tokenResponse: (tokens) => ({
       access_token: tokens.accessToken,
-      ...(tokens.grant === "authorization_code" ? refreshFields(tokens, "refresh_token_expires_in") : {}),
+      ...(tokens.refreshToken === null
+        ? {}
+        : {
+            refresh_token: tokens.refreshToken,
+            refresh_token_expires_in: tokens.refreshExpiresIn,
+            refresh_token_expires_at: Math.floor(Date.now() / 1000) + (tokens.refreshExpiresIn ?? 0),
+          }),
       response_type: tokens.grant,
       token_type: "bearer",
       expires_in: tokens.expiresIn,
-      scope: "user_accounts:read",
+      scope: grantedScope("pinterest"),
     }),
     identityResponse: (id, handle) => ({
       account_type: "PINNER",

@@ -241,6 +241,12 @@ describe("pinterest errors", () => {
     expect(error.kind).toBe("rate_limited");
     expect(error.retryAfterSeconds).toBeGreaterThan(290);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(300);
+    // The reset as the seconds left in the window, as the sandbox's emulator sends it.
+    const bySeconds = new Response(JSON.stringify(R.error(8, "Rate limit exceeded.")), {
+      status: 429,
+      headers: { "x-ratelimit-reset": "30", "x-ratelimit-remaining": "0" },
+    });
+    expect(await publish(bySeconds)).toMatchObject({ kind: "rate_limited", retryAfterSeconds: 30 });
     expect(await publish(json(R.error(1, "Internal error"), 503))).toMatchObject({ kind: "transient" });
   });
 
