@@ -65,13 +65,20 @@ for (const [platform, emulator] of Object.entries(EMULATORS)) sandboxRouter.rout
 
 sandboxRouter
   // The platform's own authorize, token and identity paths, where its emulator does not answer them.
-  .all("/:platform/*", formBodyLimit, async (c, next) => {
+  .all("/:platform/*", async (c, next) => {
     const spec = specOf(c);
     const path = platformPath(c, spec.platform);
     const method = c.req.method;
     if (path === pathOf(spec.endpoints.authorize)) {
       if (method === "GET") return showConsent(c);
-      if (method === "POST") return decideConsent(c);
+      if (method === "POST") {
+        // The consent form, capped like at /oauth/authorize (only here: other paths take other bodies).
+        let answer: Response | undefined;
+        await formBodyLimit(c, async () => {
+          answer = await decideConsent(c);
+        });
+        return answer;
+      }
     }
     if (path === pathOf(spec.endpoints.token) && method === "POST") return tokenEndpoint(c, spec);
     if (path === pathOf(spec.endpoints.identity) && method === "GET") return identity(c);

@@ -4,8 +4,11 @@
 // stored media, and tokens that stop working when revoked.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { publishingAdapter } from "../../src/platforms/index";
+import { sandboxInProcess } from "../../src/sandbox/index";
 import { accessTokenOf, codeFor, exchange, tokenRequest } from "../platforms/oauth";
-import { freshHandle, send } from "../platforms/support";
+import { accountOf, draftOf, freshHandle, send } from "../platforms/support";
+import { ORIGIN } from "../support/client";
 
 const store = () => env.SANDBOX_STORE.getByName("twitter");
 const json = async (path: string, init: RequestInit = {}) => {
@@ -209,5 +212,39 @@ describe("a post's page", () => {
       expect(page.status).toBe(404);
       expect(page.headers.get("content-type")).toContain("text/html");
     }
+  });
+});
+
+describe("sandbox off", () => {
+  const off = { ...env, SANDBOX: "false" } as Env;
+
+  it("404 for every sandbox route", async () => {
+    const handle = freshHandle();
+    const { id } = await store().insertPost({
+      handle,
+      items: [{ text: "exists", media: [] }],
+      platformRequest: "{}",
+    });
+    const requests = [
+      new Request(`${ORIGIN}/sandbox/twitter/posts/${id}`, { headers: { accept: "application/json" } }),
+      new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/posts`),
+      new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/stats`),
+      new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/revoke`, { method: "POST" }),
+      new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`),
+      new Request(`${ORIGIN}/sandbox/facebook/oauth/authorize?client_id=x`),
+    ];
+    for (const request of requests) expect((await sandboxInProcess.fetch(request, off)).status).toBe(404);
+    // Nothing was revoked by the refused call.
+    expect(await store().revokedAt(handle)).toBeNull();
+  });
+
+  it("publishingAdapter: the real adapter when credentials exist, else not configured", async () => {
+    const configured = { ...off, TWITTER_CLIENT_ID: "id", TWITTER_CLIENT_SECRET: "secret" } as Env;
+    const real = publishingAdapter(configured, "twitter");
+    // The real X adapter on the real hosts: an account without a token cannot publish (nothing mints one).
+    await expect(real.publish(accountOf("a"), draftOf(["x"]))).rejects.toMatchObject({ kind: "auth" });
+    expect(() => publishingAdapter(off, "linkedin")).toThrow(
+      expect.objectContaining({ kind: "permanent", code: "platform_not_configured" }),
+    );
   });
 });
