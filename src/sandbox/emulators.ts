@@ -2,7 +2,12 @@
 // answering the calls its real adapter makes on the platform's own paths.
 import type { Platform } from "../db/enums";
 import type { emulatorRouter } from "./emulator";
+import { instagramEmulator } from "./instagram";
+import { threadsEmulator } from "./threads";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
-export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {};
+export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {
+  instagram: instagramEmulator,
+  threads: threadsEmulator,
+};
