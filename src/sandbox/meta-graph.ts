@@ -4,9 +4,6 @@
 // headers, parameters read from the query string and the form body alike (the Graph API reads both),
 // the `fields` selection and cursor paging. developers.facebook.com › Graph API › Overview › Handling
 // Errors; Rate Limiting; Paginated Results; Instagram Platform › Error Codes.
-import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { BareEnv } from "../http/env";
 import { fromBase64Url, toBase64Url, utf8 } from "../lib/encoding";
 import { isProblem, readForm } from "./body";
 import { type Problem, refuse, SandboxRefusal } from "./emulator";
@@ -15,7 +12,7 @@ import { type Problem, refuse, SandboxRefusal } from "./emulator";
 export const VERSION = ":version{v[0-9]+\\.[0-9]+}";
 
 export type MetaError = {
-  status: ContentfulStatusCode;
+  status: Problem["status"];
   message: string;
   type: string;
   code: number;
@@ -55,7 +52,7 @@ export type MetaDialect = {
   /** Its answer to a content refusal (#sandbox-fail): code and subcode. */
   rejected: { code: number; subcode?: number; title?: string };
   /** A transient fault (#sandbox-flaky). */
-  unavailable: { status: ContentfulStatusCode; code: number; subcode?: number };
+  unavailable: { status: Problem["status"]; code: number; subcode?: number };
   /** A throttle: its code, message and usage headers (`retryMinutes`: the wait, in whole minutes). */
   rateLimit(problem: Problem & { account?: string }, retryMinutes: number): MetaError;
 };
@@ -156,20 +153,18 @@ export async function forAccount<T>(
   }
 }
 
-type Ctx = Context<BareEnv>;
-
 /**
  * The call's parameters: the query string and, on a POST, a form body, as the Graph API reads both
  * (the docs' examples put a POST's parameters in the query; the adapters send a form).
  */
-export async function graphParams(c: Ctx): Promise<URLSearchParams> {
-  const params = new URLSearchParams(new URL(c.req.url).search);
-  if (c.req.method !== "POST") return params;
-  const type = (c.req.header("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase();
+export async function graphParams(request: Request): Promise<URLSearchParams> {
+  const params = new URLSearchParams(new URL(request.url).search);
+  if (request.method !== "POST") return params;
+  const type = (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase();
   if (type === "") return params;
   if (type !== "application/x-www-form-urlencoded")
     return refuse(400, "invalid_request", "(#100) The body must be application/x-www-form-urlencoded.");
-  const form = await readForm(c.req.raw);
+  const form = await readForm(request);
   if (isProblem(form))
     return form.kind === "too_large"
       ? refuse(413, "too_large", "The request body is too large.")
@@ -206,8 +201,8 @@ const fromCursor = (value: string | null) => {
  * One page of an edge, `limit` (default 25, at most 100) items after the `after` cursor, with Meta's
  * `paging: {cursors: {before, after}, next}` (`next` only when more follow).
  */
-export function page<T>(c: Ctx, items: T[], defaultLimit = 25) {
-  const url = new URL(c.req.url);
+export function page<T>(requestUrl: string, items: T[], defaultLimit = 25) {
+  const url = new URL(requestUrl);
   const limit = Math.min(
     100,
     Math.max(1, Number(url.searchParams.get("limit") ?? defaultLimit) || defaultLimit),

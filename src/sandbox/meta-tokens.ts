@@ -3,8 +3,6 @@
 // (60 days) with the app secret (`ig_exchange_token`, `th_exchange_token`), and a GET that renews a
 // long-lived token at least 24 hours old and not expired for another 60 days (`ig_refresh_token`,
 // `th_refresh_token`). Every duration runs on the sandbox's clock (SANDBOX_TIME_SCALE).
-import type { Context } from "hono";
-import type { BareEnv } from "../http/env";
 import { timingSafeEqualText } from "../lib/crypto";
 import { isProblem, readForm } from "./body";
 import { type Emulated, refuse } from "./emulator";
@@ -61,11 +59,11 @@ export async function refreshToken(emu: Emulated, url: string, grant: string) {
  * words a refusal the platform's way.
  */
 export async function exchangeCode(
-  c: Context<BareEnv>,
+  request: Request,
   emu: Emulated,
   refused: (message: string) => Response,
 ): Promise<Response> {
-  const params = await readForm(c.req.raw);
+  const params = await readForm(request);
   if (isProblem(params))
     return refused(params.kind === "too_large" ? "The request body is too large." : params.message);
   const grant = params.get("grant_type");
@@ -75,7 +73,7 @@ export async function exchangeCode(
   if (id !== emu.client.clientId) return refused("Invalid platform app");
   if (!timingSafeEqualText(secret, emu.client.clientSecret))
     return refused("Error validating client secret.");
-  const result = await redeemCode(c.env, emu.platform, id, params, grantLedger(c.env, emu.platform));
+  const result = await redeemCode(emu.env, emu.platform, id, params, grantLedger(emu.env, emu.platform));
   if (!result.ok) return refused(result.description);
   return Response.json(result.body);
 }

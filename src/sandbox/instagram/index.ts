@@ -212,7 +212,7 @@ export const instagramEmulator = emulatorRouter(metaFormat(INSTAGRAM_DIALECT));
 instagramEmulator
   // api.instagram.com: the code for a short-lived token, refused in this endpoint's own shape.
   .post("/oauth/access_token", (c) =>
-    exchangeCode(c, emulate(c, "instagram"), (message) =>
+    exchangeCode(c.req.raw, emulate(c, "instagram"), (message) =>
       Response.json({ error_type: "OAuthException", code: 400, error_message: message }, { status: 400 }),
     ),
   )
@@ -259,7 +259,7 @@ instagramEmulator
     const emu = emulate(c, "instagram");
     const caller = await emu.caller();
     ownNode(caller, c.req.param("id"));
-    const params = await graphParams(c);
+    const params = await graphParams(c.req.raw);
     const container = await newContainer(emu, caller, params);
     const object = await emu.createObject({
       id: mediaId(),
@@ -275,7 +275,7 @@ instagramEmulator
     const emu = emulate(c, "instagram");
     const caller = await emu.caller();
     ownNode(caller, c.req.param("id"));
-    const params = await graphParams(c);
+    const params = await graphParams(c.req.raw);
     return forAccount(INSTAGRAM_DIALECT, caller.platformId, () => publishContainer(c, emu, caller, params));
   })
   .get(`/${VERSION}/:id/media`, async (c) => {
@@ -288,7 +288,7 @@ instagramEmulator
     const listed = await Promise.all(
       posts.map(async (post) => pick(await mediaObject(emu, post), fields, [])),
     );
-    return c.json(page(c, listed));
+    return c.json(page(c.req.url, listed));
   })
   .get(`/${VERSION}/:id/insights`, async (c) => {
     const emu = emulate(c, "instagram");
@@ -331,13 +331,13 @@ instagramEmulator
     if (!post || post.parent_id !== null) return unsupported(id);
     const fields = c.req.query("fields");
     const all = (await commentsOf(emu, post)).map((comment) => pick(comment, fields, ["text", "timestamp"]));
-    return c.json(page(c, all));
+    return c.json(page(c.req.url, all));
   })
   .post(`/${VERSION}/:id/comments`, async (c) => {
     const emu = emulate(c, "instagram");
     const caller = await emu.caller();
     const id = c.req.param("id");
-    const params = await graphParams(c);
+    const params = await graphParams(c.req.raw);
     const post = await emu.post(id);
     if (!post || post.parent_id !== null) return unsupported(id);
     const message = params.get("message") ?? "";

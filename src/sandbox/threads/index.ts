@@ -117,7 +117,7 @@ export const threadsEmulator = emulatorRouter(metaFormat(THREADS_DIALECT));
 
 threadsEmulator
   .post("/oauth/access_token", (c) =>
-    exchangeCode(c, emulate(c, "threads"), (message) =>
+    exchangeCode(c.req.raw, emulate(c, "threads"), (message) =>
       metaErrorResponse({ status: 400, type: "OAuthException", code: 100, message }),
     ),
   )
@@ -143,7 +143,7 @@ threadsEmulator
     const emu = emulate(c, "threads");
     const caller = await emu.caller();
     ownNode(caller, c.req.param("id"));
-    const container = await newContainer(emu, caller, await graphParams(c));
+    const container = await newContainer(emu, caller, await graphParams(c.req.raw));
     const object = await emu.createObject({
       id: mediaId(),
       handle: caller.handle,
@@ -159,7 +159,7 @@ threadsEmulator
     const emu = emulate(c, "threads");
     const caller = await emu.caller();
     ownNode(caller, c.req.param("id"));
-    const params = await graphParams(c);
+    const params = await graphParams(c.req.raw);
     return forAccount(THREADS_DIALECT, caller.platformId, () => publishContainer(c, emu, caller, params));
   })
   .get(`/${VERSION}/:id/threads`, async (c) => {
@@ -171,7 +171,7 @@ threadsEmulator
     const listed = await Promise.all(
       posts.map(async (post) => pick(await threadObject(emu, post, caller), fields, [])),
     );
-    return c.json(page(c, listed));
+    return c.json(page(c.req.url, listed));
   })
   .get(`/${VERSION}/:id/replies`, async (c) => {
     const emu = emulate(c, "threads");
@@ -180,7 +180,7 @@ threadsEmulator
     const replies = await repliesOf(emu, post, caller, false);
     return c.json(
       page(
-        c,
+        c.req.url,
         ordered(c, replies).map((reply) => pick(reply, c.req.query("fields"), [])),
       ),
     );
@@ -192,7 +192,7 @@ threadsEmulator
     const replies = await repliesOf(emu, post, caller, true);
     return c.json(
       page(
-        c,
+        c.req.url,
         ordered(c, replies).map((reply) => pick(reply, c.req.query("fields"), [])),
       ),
     );
