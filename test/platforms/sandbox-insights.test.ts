@@ -96,7 +96,7 @@ describe("sandbox insights", () => {
 
 describe("sandbox comments", () => {
   it("at least one from the first minute, stable across calls, with an author and a contact", async () => {
-    const adapter = adapterFor("instagram");
+    const adapter = adapterFor("pinterest");
     const account = accountOf(freshHandle());
     const post = await adapter.publish(account, draftOf(["Comment on me"]));
     const comments = await adapter.comments(account, post.id);
@@ -112,7 +112,7 @@ describe("sandbox comments", () => {
       contact: {
         name: first!.author_name,
         username: expect.stringMatching(/^[a-z_0-9]+$/),
-        profile_url: `https://api.example.test/sandbox/instagram/accounts/${first!.contact!.username}/posts`,
+        profile_url: `https://api.example.test/sandbox/pinterest/accounts/${first!.contact!.username}/posts`,
       },
     });
     expect(first!.content.length).toBeGreaterThan(0);
