@@ -3,7 +3,6 @@
 // Instagram's containers and media_publish received them, Instagram's refusals in Meta's error format,
 // the failure triggers, insights in Instagram's metric names, comments and a reply, the refresh of a
 // long-lived token through the service's own refresh path, and a user removing the app.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../src/platforms/types";
 import { deliver, rowsOf } from "../publishing/support";
@@ -68,12 +67,20 @@ describe("Instagram on its emulator", () => {
     });
     expect(carousel.rows[0]!.status).toBe("PUBLISHED");
     const [first, second] = await postsOf("instagram", account.handle);
-    expect(first!.platform_request.media).toMatchObject({ media_type: "REELS", caption: "Reel", share_to_feed: "true" });
+    expect(first!.platform_request.media).toMatchObject({
+      media_type: "REELS",
+      caption: "Reel",
+      share_to_feed: "true",
+    });
     expect(first!.media[0]!.type).toBe("video/mp4");
     expect(second!.platform_request.media).toMatchObject({ media_type: "CAROUSEL", caption: "Album" });
     expect(second!.platform_request.children).toEqual([
       expect.objectContaining({ is_carousel_item: "true", image_url: expect.any(String) }),
-      expect.objectContaining({ is_carousel_item: "true", media_type: "VIDEO", video_url: expect.any(String) }),
+      expect.objectContaining({
+        is_carousel_item: "true",
+        media_type: "VIDEO",
+        video_url: expect.any(String),
+      }),
       expect.objectContaining({ is_carousel_item: "true", image_url: expect.any(String) }),
     ]);
     expect(second!.media.map((m) => m.type)).toEqual(["image/jpeg", "video/mp4", "image/jpeg"]);
@@ -85,7 +92,9 @@ describe("Instagram on its emulator", () => {
   it("refuses what Instagram refuses, in Meta's error format", async () => {
     const account = await connected("instagram");
     const node = `${V}/${account.platformId}`;
-    const textOnly = await graph("instagram", "POST", `${node}/media`, account.handle, { caption: "Just words" });
+    const textOnly = await graph("instagram", "POST", `${node}/media`, account.handle, {
+      caption: "Just words",
+    });
     expect(textOnly.status).toBe(400);
     expect(textOnly.body.error).toMatchObject({
       type: "OAuthException",
@@ -133,11 +142,21 @@ describe("Instagram on its emulator", () => {
     expect(raw.status).toBe(200);
     const value = (name: string) => raw.body.data.find((m: any) => m.name === name).values[0].value as number;
     expect(raw.body.data.map((m: any) => [m.name, m.period])).toEqual(
-      ["views", "reach", "likes", "comments", "shares", "saved", "total_interactions"].map((n) => [n, "lifetime"]),
+      ["views", "reach", "likes", "comments", "shares", "saved", "total_interactions"].map((n) => [
+        n,
+        "lifetime",
+      ]),
     );
     expect(value("views")).toBeGreaterThan(0);
-    expect(value("total_interactions")).toBe(value("likes") + value("comments") + value("shares") + value("saved"));
-    const deprecated = await graph("instagram", "GET", `${V}/${mediaId}/insights?metric=impressions`, account.handle);
+    expect(value("total_interactions")).toBe(
+      value("likes") + value("comments") + value("shares") + value("saved"),
+    );
+    const deprecated = await graph(
+      "instagram",
+      "GET",
+      `${V}/${mediaId}/insights?metric=impressions`,
+      account.handle,
+    );
     expect(deprecated.body.error.message).toContain("metric[0] must be one of");
     const stranger = await graph("instagram", "GET", `${V}/${mediaId}/insights?metric=views`, "someone_else");
     expect(stranger.body.error).toMatchObject({ code: 10 });
@@ -154,7 +173,12 @@ describe("Instagram on its emulator", () => {
     const comments = await adapter.comments(auth, mediaId);
     expect(comments.length).toBe(value("comments"));
     expect(comments[0]!.author_name).not.toBe(account.handle);
-    const seen = await graph("instagram", "GET", `${V}/${mediaId}/comments?fields=id,text,username`, "someone_else");
+    const seen = await graph(
+      "instagram",
+      "GET",
+      `${V}/${mediaId}/comments?fields=id,text,username`,
+      "someone_else",
+    );
     expect(seen.body.data).toHaveLength(comments.length);
 
     // A reply is a comment by the account; find recognises it by its text.
@@ -168,7 +192,9 @@ describe("Instagram on its emulator", () => {
   it("#sandbox-fail: FAILED with Meta's refusal, nothing published", async () => {
     const account = await connected("instagram");
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
-    const { rows, delivery } = await published(account, { content: [{ text: "Bad #sandbox-fail", media: [photo] }] });
+    const { rows, delivery } = await published(account, {
+      content: [{ text: "Bad #sandbox-fail", media: [photo] }],
+    });
     expect(delivery).toMatchObject({ acks: 1, retries: 0 });
     expect(rows[0]).toMatchObject({
       status: "FAILED",
@@ -180,7 +206,9 @@ describe("Instagram on its emulator", () => {
   it("#sandbox-ratelimit: Instagram's 80002 with X-Business-Use-Case-Usage, retried after its minute", async () => {
     const account = await connected("instagram");
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
-    const first = await published(account, { content: [{ text: "Busy #sandbox-ratelimit", media: [photo] }] });
+    const first = await published(account, {
+      content: [{ text: "Busy #sandbox-ratelimit", media: [photo] }],
+    });
     expect(first.delivery).toMatchObject({ retries: 1, delays: [60] });
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "rate_limited" } });
     await deliver([{ post_id: first.id }], { attempts: 2 });
@@ -201,18 +229,26 @@ describe("Instagram on its emulator", () => {
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: 80002, is_transient: true });
     const usage = JSON.parse(answer.headers.get("x-business-use-case-usage")!);
-    expect(usage[account.platformId][0]).toMatchObject({ type: "instagram", estimated_time_to_regain_access: 1 });
+    expect(usage[account.platformId][0]).toMatchObject({
+      type: "instagram",
+      estimated_time_to_regain_access: 1,
+    });
   });
 
   it("#sandbox-lost: the lost answer is found by its caption, published exactly once", async () => {
     const account = await connected("instagram");
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
-    const first = await published(account, { content: [{ text: "Where did it go #sandbox-lost", media: [photo] }] });
+    const first = await published(account, {
+      content: [{ text: "Where did it go #sandbox-lost", media: [photo] }],
+    });
     expect(first.delivery.retries).toBe(1);
     await deliver([{ post_id: first.id }], { attempts: 2 });
     const posts = await postsOf("instagram", account.handle);
     expect(posts).toHaveLength(1);
-    expect((await rowsOf(first.id))[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: posts[0]!.id });
+    expect((await rowsOf(first.id))[0]).toMatchObject({
+      status: "PUBLISHED",
+      platform_post_id: posts[0]!.id,
+    });
   });
 
   it("#sandbox-slow: the container stays IN_PROGRESS and media_publish is refused until it is done", async () => {
@@ -222,7 +258,12 @@ describe("Instagram on its emulator", () => {
       image_url: "https://cdn.example.test/a.jpg",
       caption: "Heavy #sandbox-slow",
     });
-    const status = await graph("instagram", "GET", `${V}/${created.body.id}?fields=status_code`, account.handle);
+    const status = await graph(
+      "instagram",
+      "GET",
+      `${V}/${created.body.id}?fields=status_code`,
+      account.handle,
+    );
     expect(status.body).toEqual({ id: created.body.id, status_code: "IN_PROGRESS" });
     const early = await graph("instagram", "POST", `${node}/media_publish`, account.handle, {
       creation_id: created.body.id,
@@ -234,7 +275,7 @@ describe("Instagram on its emulator", () => {
     const account = await connected("instagram");
     const { adapter } = await adapterFor("instagram", account);
     const row = await accountRow(account.accountId);
-    // Too young: Meta refreses a token less than 24 hours old.
+    // Too young: Meta refuses a token less than 24 hours old.
     const young = await adapter.refreshToken(row.refreshToken!).catch((error) => error);
     expect(young).toBeInstanceOf(PlatformError);
     expect((young as PlatformError).kind).not.toBe("transient");
@@ -275,5 +316,3 @@ async function fetchMe(token: string) {
   });
   return res.body as { error?: Record<string, unknown> };
 }
-
-void env;

@@ -33,8 +33,12 @@ export async function connected(platform: Platform, handle = `u${unique()}`) {
 export type Connected = Awaited<ReturnType<typeof connected>>;
 
 /** The stored account row (tokens decrypted). */
-export async function accountRow(accountId: number) {
-  const row = (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?").bind(accountId).first<Record<string, unknown>>())!;
+export async function accountRow(
+  accountId: number,
+): Promise<Record<string, any> & { accessToken: string | null; refreshToken: string | null }> {
+  const row = (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?")
+    .bind(accountId)
+    .first<Record<string, any>>())!;
   const decrypt = async (value: unknown) =>
     typeof value === "string" ? decryptSecret(env.ENCRYPTION_KEY, value) : null;
   return {

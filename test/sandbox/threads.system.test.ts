@@ -68,7 +68,11 @@ describe("Threads on its emulator", () => {
     });
     expect(thread.rows[0]!.status).toBe("PUBLISHED");
     const [first, second, root] = await postsOf("threads", account.handle);
-    expect(first!.platform_request.threads).toMatchObject({ media_type: "IMAGE", text: "A view", image_url: first!.media[0]!.url });
+    expect(first!.platform_request.threads).toMatchObject({
+      media_type: "IMAGE",
+      text: "A view",
+      image_url: first!.media[0]!.url,
+    });
     expect(second!.platform_request.threads).toMatchObject({ media_type: "CAROUSEL", text: "Album" });
     expect(second!.platform_request.children).toEqual([
       expect.objectContaining({ media_type: "IMAGE", is_carousel_item: "true" }),
@@ -81,7 +85,11 @@ describe("Threads on its emulator", () => {
     const two = await call("GET", `/sandbox/threads/posts/${root!.replies[0]!.id}`, {
       headers: { accept: "application/json" },
     });
-    expect(two.body.platform_request.threads).toMatchObject({ media_type: "TEXT", text: "Two", reply_to_id: root!.id });
+    expect(two.body.platform_request.threads).toMatchObject({
+      media_type: "TEXT",
+      text: "Two",
+      reply_to_id: root!.id,
+    });
     expect(two.body.replies.map((r: { text: string }) => r.text)).toEqual(["Three"]);
     expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 5 });
   });
@@ -115,7 +123,9 @@ describe("Threads on its emulator", () => {
       text: "Hi",
     });
     expect(notMine.body.error).toMatchObject({ code: 100, error_subcode: 33 });
-    const expiredShape = await call("GET", `/sandbox/threads${V}/me`, { headers: { authorization: "Bearer nope" } });
+    const expiredShape = await call("GET", `/sandbox/threads${V}/me`, {
+      headers: { authorization: "Bearer nope" },
+    });
     expect(expiredShape.body.error).toMatchObject({ type: "OAuthException", code: 190 });
   });
 
@@ -123,10 +133,22 @@ describe("Threads on its emulator", () => {
     const account = await connected("threads");
     const { rows } = await published(account, { content: [{ text: "Counted" }] });
     const id = rows[0]!.platform_post_id!;
-    const raw = await graph("threads", "GET", `${V}/${id}/insights?metric=views,likes,replies,reposts,quotes,shares`, account.handle);
+    const raw = await graph(
+      "threads",
+      "GET",
+      `${V}/${id}/insights?metric=views,likes,replies,reposts,quotes,shares`,
+      account.handle,
+    );
     expect(raw.status).toBe(200);
     const value = (name: string) => raw.body.data.find((m: any) => m.name === name).values[0].value as number;
-    expect(raw.body.data.map((m: any) => m.name)).toEqual(["views", "likes", "replies", "reposts", "quotes", "shares"]);
+    expect(raw.body.data.map((m: any) => m.name)).toEqual([
+      "views",
+      "likes",
+      "replies",
+      "reposts",
+      "quotes",
+      "shares",
+    ]);
     expect(value("views")).toBeGreaterThan(0);
     const wrong = await graph("threads", "GET", `${V}/${id}/insights?metric=impressions`, account.handle);
     expect(wrong.body.error.message).toContain("metric[0] must be one of");
@@ -143,12 +165,21 @@ describe("Threads on its emulator", () => {
     });
     const comments = await adapter.comments(auth, id);
     expect(comments.length).toBe(value("replies"));
-    const public_ = await graph("threads", "GET", `${V}/${id}/replies?fields=id,text,username`, "someone_else");
+    const public_ = await graph(
+      "threads",
+      "GET",
+      `${V}/${id}/replies?fields=id,text,username`,
+      "someone_else",
+    );
     expect(public_.body.data).toHaveLength(comments.length);
 
     // The auto-plug: a reply of the account's, found again by its text among the post's replies.
     const reply = await adapter.reply(auth, id, "More at example.test", "fp-1");
-    const found = await adapter.find(auth, { fingerprint: "fp-1", text: "More at example.test", replyTo: id });
+    const found = await adapter.find(auth, {
+      fingerprint: "fp-1",
+      text: "More at example.test",
+      replyTo: id,
+    });
     expect(found?.id).toBe(reply.id);
     // Its own replies are not comments.
     expect((await adapter.comments(auth, id)).map((c) => c.content)).not.toContain("More at example.test");
@@ -158,7 +189,10 @@ describe("Threads on its emulator", () => {
     const account = await connected("threads");
     const { rows, delivery } = await published(account, { content: [{ text: "Bad #sandbox-fail" }] });
     expect(delivery).toMatchObject({ acks: 1, retries: 0 });
-    expect(rows[0]).toMatchObject({ status: "FAILED", error: { message: expect.stringContaining("#sandbox-fail") } });
+    expect(rows[0]).toMatchObject({
+      status: "FAILED",
+      error: { message: expect.stringContaining("#sandbox-fail") },
+    });
     expect(await postsOf("threads", account.handle)).toEqual([]);
   });
 
@@ -190,7 +224,10 @@ describe("Threads on its emulator", () => {
     await deliver([{ post_id: first.id }], { attempts: 2 });
     const posts = await postsOf("threads", account.handle);
     expect(posts).toHaveLength(1);
-    expect((await rowsOf(first.id))[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: posts[0]!.id });
+    expect((await rowsOf(first.id))[0]).toMatchObject({
+      status: "PUBLISHED",
+      platform_post_id: posts[0]!.id,
+    });
   });
 
   it("#sandbox-slow: an image container stays IN_PROGRESS, threads_publish refused meanwhile", async () => {
@@ -201,7 +238,12 @@ describe("Threads on its emulator", () => {
       image_url: "https://cdn.example.test/a.jpg",
       text: "Heavy #sandbox-slow",
     });
-    const status = await graph("threads", "GET", `${V}/${created.body.id}?fields=status,error_message`, account.handle);
+    const status = await graph(
+      "threads",
+      "GET",
+      `${V}/${created.body.id}?fields=status,error_message`,
+      account.handle,
+    );
     expect(status.body).toEqual({ id: created.body.id, status: "IN_PROGRESS" });
     const early = await graph("threads", "POST", `${node}/threads_publish`, account.handle, {
       creation_id: created.body.id,
@@ -229,7 +271,9 @@ describe("Threads on its emulator", () => {
     const account = await connected("threads");
     const row = await accountRow(account.accountId);
     expect((await call("POST", `/sandbox/threads/accounts/${account.handle}/revoke`)).status).toBe(200);
-    const me = await call("GET", `/sandbox/threads${V}/me`, { headers: { authorization: `Bearer ${row.accessToken}` } });
+    const me = await call("GET", `/sandbox/threads${V}/me`, {
+      headers: { authorization: `Bearer ${row.accessToken}` },
+    });
     expect(me.body.error).toMatchObject({ type: "OAuthException", code: 190, error_subcode: 458 });
     const { rows } = await published(account, { content: [{ text: "After revoke" }] });
     expect(rows[0]!.status).toBe("FAILED");

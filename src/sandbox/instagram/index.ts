@@ -460,7 +460,7 @@ async function newContainer(emu: Emulated, caller: Caller, params: URLSearchPara
         );
       for (const child of children) {
         const object = await emu.object(child);
-        if (!object || object.kind !== "container" || object.handle !== caller.handle) unsupported(child);
+        if (object?.kind !== "container" || object.handle !== caller.handle) unsupported(child);
         if (!containerOf(object!).is_carousel_item)
           refuse(400, "invalid_request", `(#100) The container ${child} is not a carousel item.`);
         if (statusOf(object!).status_code !== "FINISHED")
@@ -484,8 +484,7 @@ async function publishContainer(c: Ctx, emu: Emulated, caller: Caller, params: U
   const creationId = params.get("creation_id");
   if (!creationId) return required("creation_id");
   const object = await emu.object(creationId);
-  if (!object || object.kind !== "container" || object.handle !== caller.handle)
-    return unsupported(creationId);
+  if (object?.kind !== "container" || object.handle !== caller.handle) return unsupported(creationId);
   const container = containerOf(object);
   if (container.is_carousel_item)
     return refuse(400, "invalid_request", "(#100) A carousel item cannot be published on its own.");
