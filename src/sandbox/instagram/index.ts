@@ -568,7 +568,7 @@ async function mediaObject(emu: Emulated, post: LedgerPost) {
   };
 }
 
-/** Comments on a media, oldest first: everyone's (made up over time) and the account's own. */
+/** Comments on a media, newest first: everyone's (made up over time) and the account's own. */
 async function commentsOf(emu: Emulated, post: LedgerPost) {
   const others = ((await emu.comments(post.id)) ?? []).map((comment) => ({
     id: comment.id,
@@ -590,7 +590,7 @@ async function commentsOf(emu: Emulated, post: LedgerPost) {
       at: Date.parse(reply.published_at),
     })),
   );
-  return [...others, ...own].sort((a, b) => a.at - b.at).map(({ at: _at, ...comment }) => comment);
+  return [...others, ...own].sort((a, b) => b.at - a.at).map(({ at: _at, ...comment }) => comment);
 }
 
 /** Every metric's value now, in Instagram's names, from the sandbox's generic metrics. */
