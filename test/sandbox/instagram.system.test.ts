@@ -235,6 +235,21 @@ describe("Instagram on its emulator", () => {
     });
   });
 
+  it("#sandbox-flaky: a transient Meta error twice, then published once", async () => {
+    const account = await connected("instagram");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const first = await published(account, { content: [{ text: "Wobbly #sandbox-flaky", media: [photo] }] });
+    expect(first.delivery).toMatchObject({ retries: 1, delays: [10] });
+    expect(first.rows[0]).toMatchObject({
+      status: "PUBLISHING",
+      error: { message: expect.stringContaining("attempt 1") },
+    });
+    await deliver([{ post_id: first.id }], { attempts: 2 });
+    await deliver([{ post_id: first.id }], { attempts: 3 });
+    expect((await rowsOf(first.id))[0]).toMatchObject({ status: "PUBLISHED", attempts: 3 });
+    expect(await postsOf("instagram", account.handle)).toHaveLength(1);
+  });
+
   it("#sandbox-lost: the lost answer is found by its caption, published exactly once", async () => {
     const account = await connected("instagram");
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });

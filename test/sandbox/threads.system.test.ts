@@ -217,6 +217,20 @@ describe("Threads on its emulator", () => {
     expect(JSON.parse(answer.headers.get("x-app-usage")!)).toMatchObject({ call_count: 100 });
   });
 
+  it("#sandbox-flaky: a transient Meta error twice, then published once", async () => {
+    const account = await connected("threads");
+    const first = await published(account, { content: [{ text: "Wobbly #sandbox-flaky" }] });
+    expect(first.delivery).toMatchObject({ retries: 1, delays: [10] });
+    expect(first.rows[0]).toMatchObject({
+      status: "PUBLISHING",
+      error: { message: expect.stringContaining("attempt 1") },
+    });
+    await deliver([{ post_id: first.id }], { attempts: 2 });
+    await deliver([{ post_id: first.id }], { attempts: 3 });
+    expect((await rowsOf(first.id))[0]).toMatchObject({ status: "PUBLISHED", attempts: 3 });
+    expect(await postsOf("threads", account.handle)).toHaveLength(1);
+  });
+
   it("#sandbox-lost: the lost answer is found by its text, published exactly once", async () => {
     const account = await connected("threads");
     const first = await published(account, { content: [{ text: "Where did it go #sandbox-lost" }] });
