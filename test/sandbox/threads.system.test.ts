@@ -292,6 +292,8 @@ describe("Threads on its emulator", () => {
     const { rows } = await published(account, { content: [{ text: "After revoke" }] });
     expect(rows[0]!.status).toBe("FAILED");
     expect((await accountRow(account.accountId)).expired_at).not.toBeNull();
+    const shown = await call("GET", `/api/v1/accounts/${account.accountId}`, { key: account.key });
+    expect(shown.body.health).toMatchObject({ status: "reauth_required" });
     expect(await postsOf("threads", account.handle)).toEqual([]);
   });
 });
