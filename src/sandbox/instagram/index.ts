@@ -140,7 +140,7 @@ function statusOf(object: LedgerObject): { status_code: string; status: string }
 /** Who a media is, as the ledger keeps it: its container request says its type and product. */
 function mediaFacts(post: LedgerPost) {
   const request = (post.platform_request ?? {}) as { media?: Record<string, string> };
-  const type = request.media?.media_type ?? "IMAGE";
+  const type = (request.media?.media_type ?? "IMAGE").toUpperCase();
   const product = type === "REELS" ? "REELS" : type === "STORIES" ? "STORY" : "FEED";
   const mediaType =
     type === "CAROUSEL"
