@@ -3,11 +3,15 @@
 import type { Platform } from "../db/enums";
 import type { emulatorRouter } from "./emulator";
 import { facebookEmulator } from "./facebook";
+import { instagramEmulator } from "./instagram";
 import { pinterestEmulator } from "./pinterest";
+import { threadsEmulator } from "./threads";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
 export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {
   facebook: facebookEmulator,
+  instagram: instagramEmulator,
   pinterest: pinterestEmulator,
+  threads: threadsEmulator,
 };

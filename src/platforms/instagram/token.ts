@@ -5,13 +5,15 @@
 // the app secret and the token in the query: the one place where they travel in a URL. Their failures
 // never quote the answer or the URL.
 import { callPlatform } from "../call";
+import { baseOf } from "../client";
 import { metaCall, shaped } from "../meta";
 import type { PlatformToken, PublishingContext } from "../types";
-import { LABEL } from "./api";
+import { HOSTS, LABEL } from "./api";
 import { longLivedToken } from "./schemas";
 
-const EXCHANGE = "https://graph.instagram.com/access_token";
-const REFRESH = "https://graph.instagram.com/refresh_access_token";
+/** The token endpoints, on the Graph host (unversioned, as documented). */
+const graphUrl = (context: PublishingContext, path: string, query: URLSearchParams) =>
+  `${baseOf(context, HOSTS, "graph")}${path}?${query}`;
 
 async function tokenGet(what: string, url: string, context: PublishingContext): Promise<PlatformToken> {
   const body = await callPlatform(
@@ -37,11 +39,15 @@ export async function longLivedInstagramToken(
     client_secret: context.credentials.clientSecret,
     access_token: token.accessToken,
   });
-  const long = await tokenGet(`${LABEL} long-lived token exchange`, `${EXCHANGE}?${query}`, context);
+  const long = await tokenGet(
+    `${LABEL} long-lived token exchange`,
+    graphUrl(context, "/access_token", query),
+    context,
+  );
   return token.userId ? { ...long, userId: token.userId } : long;
 }
 
 export function refreshInstagramToken(refreshToken: string, context: PublishingContext) {
   const query = new URLSearchParams({ grant_type: "ig_refresh_token", access_token: refreshToken });
-  return tokenGet(`${LABEL} token refresh`, `${REFRESH}?${query}`, context);
+  return tokenGet(`${LABEL} token refresh`, graphUrl(context, "/refresh_access_token", query), context);
 }

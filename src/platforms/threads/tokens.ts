@@ -5,11 +5,10 @@
 // parameters in the query, the only form the docs give (the exchange carries the app secret there);
 // call.ts never writes a URL's query into a message.
 import { callPlatform } from "../call";
+import { baseOf } from "../client";
 import { PlatformError, type PlatformToken, type PublishingContext } from "../types";
-import { expectShape, metaFailure } from "./api";
+import { expectShape, HOSTS, metaFailure } from "./api";
 import { longLivedToken } from "./schemas";
-
-const HOST = "https://graph.threads.net";
 
 async function tokenCall(
   context: PublishingContext,
@@ -53,7 +52,7 @@ export function exchangeForLongLived(token: PlatformToken, context: PublishingCo
   return tokenCall(
     context,
     "Threads long-lived token exchange",
-    `${HOST}/access_token?${query}`,
+    `${baseOf(context, HOSTS, "graph")}/access_token?${query}`,
     token.userId,
   );
 }
@@ -61,5 +60,10 @@ export function exchangeForLongLived(token: PlatformToken, context: PublishingCo
 /** refresh: the long-lived token (stored as the refresh token) renewed for another 60 days. */
 export function refreshLongLived(refreshToken: string, context: PublishingContext) {
   const query = new URLSearchParams({ grant_type: "th_refresh_token", access_token: refreshToken });
-  return tokenCall(context, "Threads token refresh", `${HOST}/refresh_access_token?${query}`, undefined);
+  return tokenCall(
+    context,
+    "Threads token refresh",
+    `${baseOf(context, HOSTS, "graph")}/refresh_access_token?${query}`,
+    undefined,
+  );
 }

@@ -1,0 +1,112 @@
+// Helpers for the emulator tests: an account connected through the real consent flow on the sandbox,
+// posts delivered by the real queue consumer, and the emulator called the way the adapter calls it.
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { Platform } from "../../src/db/enums";
+import { decryptSecret } from "../../src/lib/crypto";
+import { publishingAdapter } from "../../src/platforms/index";
+import { mintToken } from "../../src/platforms/sandbox/access";
+import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
+import { runFlow } from "../delegation/support";
+import { deliver, rowsOf, setStatus } from "../publishing/support";
+import { call, ORIGIN } from "../support/client";
+import { createKey, createUser, createWorkspace } from "../support/seed";
+
+export const unique = () => crypto.randomUUID().slice(0, 8);
+
+/** A workspace with an account of `platform` connected through the sandbox's consent page. */
+export async function connected(platform: Platform, handle = `u${unique()}`) {
+  const user = await createUser();
+  const workspace = await createWorkspace(user.id);
+  const { key } = await createKey(user.id);
+  const started = await call("POST", "/api/v1/accounts/connect", {
+    key,
+    body: { workspace_id: workspace.id, platform, redirect_url: "https://app.example.test/connected" },
+  });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const flow = await runFlow(started.body.authorize_url, { handle });
+  expect(Object.fromEntries(flow.landed.searchParams)).toMatchObject({ status: "connected", platform });
+  const accountId = Number(flow.landed.searchParams.get("account_id"));
+  return { key, workspace, accountId, handle, platformId: await sandboxPlatformId(platform, handle) };
+}
+
+export type Connected = Awaited<ReturnType<typeof connected>>;
+
+/** The stored account row (tokens decrypted). */
+export async function accountRow(
+  accountId: number,
+): Promise<Record<string, any> & { accessToken: string | null; refreshToken: string | null }> {
+  const row = (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?")
+    .bind(accountId)
+    .first<Record<string, any>>())!;
+  const decrypt = async (value: unknown) =>
+    typeof value === "string" ? decryptSecret(env.ENCRYPTION_KEY, value) : null;
+  return {
+    ...row,
+    accessToken: await decrypt(row.access_token_enc),
+    refreshToken: await decrypt(row.refresh_token_enc),
+  };
+}
+
+/** A post of the account created through the API and delivered once by the real consumer. */
+export async function published(account: Connected, fields: Record<string, unknown>, attempts = 1) {
+  const res = await call("POST", "/api/v1/posts", {
+    key: account.key,
+    body: { workspace_id: account.workspace.id, accounts: [account.accountId], ...fields },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  await setStatus(res.body.id, "PUBLISHING");
+  const delivery = await deliver([{ post_id: res.body.id }], { attempts });
+  return { id: res.body.id as number, delivery, rows: await rowsOf(res.body.id) };
+}
+
+type SandboxPost = {
+  id: string;
+  handle: string;
+  text: string[];
+  media: Array<{ item: number; url: string; type: string }>;
+  replies: Array<{ id: string; text: string }>;
+  platform_request: any;
+};
+
+/** Every post the emulator holds for a handle, oldest first. */
+export async function postsOf(platform: Platform, handle: string): Promise<SandboxPost[]> {
+  const res = await call("GET", `/sandbox/${platform}/accounts/${handle}/posts`);
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+export async function statsOf(platform: Platform, handle: string) {
+  const res = await call("GET", `/sandbox/${platform}/accounts/${handle}/stats`);
+  expect(res.status).toBe(200);
+  return res.body as { publications: number; media_uploads: number; token_refreshes: number };
+}
+
+/** A call to the emulator with a token of `handle`, as the adapter makes it (Bearer header). */
+export async function graph(
+  platform: Platform,
+  method: string,
+  path: string,
+  handle: string,
+  form?: Record<string, string>,
+) {
+  const token = await mintToken(env, platform, handle);
+  const response = await exports.default.fetch(`${ORIGIN}/sandbox/${platform}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+    },
+    body: form ? new URLSearchParams(form) : undefined,
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+}
+
+/** The real adapter on the emulator, acting for a connected account's stored token. */
+export async function adapterFor(platform: Platform, account: Connected) {
+  const row = await accountRow(account.accountId);
+  return {
+    adapter: publishingAdapter(env, platform),
+    auth: { handle: account.handle, platformUserId: account.platformId, accessToken: row.accessToken },
+  };
+}
