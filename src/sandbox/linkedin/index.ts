@@ -19,15 +19,15 @@ import {
   initializeImageUpload,
   initializeVideoUpload,
   uploadBytes,
-} from "./media";
-import { createComment, createPost, findPosts, getPost, listComments } from "./posts";
+} from "./media-routes";
+import { createComment, createPost, findPosts, getPost, listComments } from "./posts-routes";
 import {
   memberPostAnalytics,
   organizationAcls,
   organizations,
   shareStatistics,
   socialMetadata,
-} from "./reads";
+} from "./reads-routes";
 import { checkHeaders, linkedinError } from "./rest";
 
 type Ctx = Context<BareEnv>;
@@ -78,7 +78,7 @@ linkedinEmulator
   .put("/dms-uploads/:id", (c) => uploadBytes(c, linkedin(c)))
   .put("/dms-uploads/:id/parts/:part", (c) => uploadBytes(c, linkedin(c)))
   .use("/rest/*", async (c, next) => {
-    checkHeaders(c);
+    checkHeaders((name) => c.req.header(name), c.req.url);
     await next();
   })
   .post("/rest/posts", (c) => createPost(c, linkedin(c)))

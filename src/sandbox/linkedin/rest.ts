@@ -3,13 +3,9 @@
 // version and Rest.li headers every /rest call must carry (Marketing API versioning), the URNs (members
 // by their OpenID `sub`, organizations by number), and who may act as an author: the member themself, or
 // the organization `<handle>-org` the member administers (Organization Access Control by Role).
-import type { Context } from "hono";
-import type { BareEnv } from "../../http/env";
 import { utf8 } from "../../lib/encoding";
 import { digits, letters } from "../../platforms/sandbox/ids";
 import { type Caller, type Emulated, type Problem, refuse } from "../emulator";
-
-type Ctx = Context<BareEnv>;
 
 /** LinkedIn's answer to a refused call: its JSON error body and status, no rate-limit headers. */
 export function linkedinError(problem: Problem): Response {
@@ -96,8 +92,8 @@ const monthIndex = (year: number, month: number) => year * 12 + (month - 1);
  * version that is out and not yet sunset (a missing one is a 400, an inactive one a 426), and
  * `X-Restli-Protocol-Version: 2.0.0` on every finder and batch call (its List(…) syntax is Rest.li 2.0).
  */
-export function checkHeaders(c: Ctx) {
-  const version = c.req.header("linkedin-version");
+export function checkHeaders(header: (name: string) => string | undefined, url: string) {
+  const version = header("linkedin-version");
   if (!version) {
     return refuse(
       400,
@@ -116,14 +112,15 @@ export function checkHeaders(c: Ctx) {
       code: "NONEXISTENT_VERSION",
     });
   }
-  const restli = c.req.header("x-restli-protocol-version");
-  const query = new URL(c.req.url).search;
+  const restli = header("x-restli-protocol-version");
+  const query = new URL(url).search;
   if (restli !== "2.0.0" && (/[?&]q=/.test(query) || /[?&]ids=List/.test(query))) {
     return refuse(400, "invalid_request", "Invalid query parameters passed to request", {
       code: "ILLEGAL_ARGUMENT",
     });
   }
-  if (c.req.header("x-restli-method") !== undefined && c.req.header("x-restli-method") !== "FINDER") {
+  const method = header("x-restli-method");
+  if (method !== undefined && method !== "FINDER") {
     return refuse(400, "invalid_request", "Unsupported X-RestLi-Method", { code: "ILLEGAL_ARGUMENT" });
   }
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { BareEnv } from "../../http/env";
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
 import type { LedgerItem } from "../ledger";
-import { imageStatus, videoStatus } from "./media";
+import { imageStatus, videoStatus } from "./media-routes";
 import { type Author, authorAs, collection, freshDigits, ownsAuthor, personUrn } from "./rest";
 
 type Ctx = Context<BareEnv>;

@@ -23,7 +23,10 @@ export const VIDEO_PROCESSING_MS = 1_000;
 const UPLOAD_URL_TTL_MS = 24 * 3_600_000;
 
 const initializeImage = z.object({
-  initializeUploadRequest: z.object({ owner: z.string().min(1).max(200), mediaLibraryMetadata: z.unknown() }),
+  initializeUploadRequest: z.object({
+    owner: z.string().min(1).max(200),
+    mediaLibraryMetadata: z.unknown().optional(),
+  }),
 });
 const initializeVideo = z.object({
   initializeUploadRequest: z.object({
@@ -180,8 +183,7 @@ export async function finalizeVideoUpload(c: Ctx, e: Emulated) {
   const caller = await e.caller();
   const request = (await e.json(finalizeVideo)).finalizeUploadRequest;
   const video = await e.object(request.video);
-  if (!video || video.kind !== "video")
-    return refuse(404, "not_found", `Video ${request.video} does not exist.`);
+  if (video?.kind !== "video") return refuse(404, "not_found", `Video ${request.video} does not exist.`);
   const data = video.data as VideoData;
   await authorAs(caller, data.owner, "finalizeUploadRequest/video");
   if (request.uploadToken !== data.uploadToken) {
@@ -198,7 +200,8 @@ export async function finalizeVideoUpload(c: Ctx, e: Emulated) {
       "/finalizeUploadRequest/uploadedPartIds :: every part's ETag, in order",
     );
   }
-  if (!data.finalized) await e.updateObject(video.id, { finalized: true }, Date.now() + VIDEO_PROCESSING_MS);
+  if (!data.finalized)
+    await e.updateObject(request.video, { finalized: true }, Date.now() + VIDEO_PROCESSING_MS);
   return c.body(null, 200);
 }
 

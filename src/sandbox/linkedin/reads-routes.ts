@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { type Emulated, type LedgerPost, refuse } from "../emulator";
-import { commentsOf } from "./posts";
+import { commentsOf } from "./posts-routes";
 import { collection, listOf, ORG_SUFFIX, organizationId, ownsAuthor, personUrn } from "./rest";
 
 type Ctx = Context<BareEnv>;
