@@ -63,11 +63,7 @@ describe("linkedin channels", () => {
       { id: ORG, handle: "devtestco", name: "DevTestCo", avatar: LOGO_URL, kind: "Organization" },
     ]);
     const [roles, lookup, logos] = requests as [Request, Request, Request];
-    expectRest(
-      roles,
-      "GET",
-      `${REST}/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`,
-    );
+    expectRest(roles, "GET", `${REST}/organizationAcls?q=roleAssignee&state=APPROVED&count=100`);
     expectRest(lookup, "GET", `${REST}/organizations?ids=List(2414183)`);
     expectRest(
       logos,
