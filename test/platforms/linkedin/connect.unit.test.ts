@@ -83,6 +83,27 @@ describe("linkedin channels", () => {
     ).toEqual([profile]);
   });
 
+  it("offers the pages where the member may post (ADMINISTRATOR, CONTENT_ADMINISTRATOR), not the others", async () => {
+    const roles = (role: string, organization: string) => ({
+      roleAssignee: PERSON,
+      state: "APPROVED",
+      role,
+      organization,
+    });
+    const mixed = {
+      paging: { start: 0, count: 100, links: [], total: 3 },
+      elements: [
+        roles("ANALYST", "urn:li:organization:111"),
+        roles("CONTENT_ADMINISTRATOR", ORG),
+        roles("RECRUITING_POSTER", "urn:li:organization:222"),
+      ],
+    };
+    const { fetch, requests } = replay(answer(mixed), answer(organizations), answer(logoImages));
+    const channels = await adapterFor("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity);
+    expect(channels?.map((c) => c.id)).toEqual([PERSON, ORG]);
+    expectRest(requests[1]!, "GET", `${REST}/organizations?ids=List(2414183)`);
+  });
+
   it("shows pages without logos when the logos cannot be read, and fails on an expired token", async () => {
     const { fetch } = replay(answer(acls), answer(organizations), answer(errors.server, 500));
     const found = await adapterFor("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity);
