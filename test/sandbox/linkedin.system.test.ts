@@ -170,7 +170,8 @@ describe("LinkedIn on its emulator", () => {
   it("publishes a video: initializeUpload, the parts' ETags to finalizeUpload, then AVAILABLE", async () => {
     const t = await createTenant();
     const linkedin = t.accounts[1]!.id;
-    const bytes = new Uint8Array(80 * 1024).map((_, i) => (i * 31) % 256);
+    // Two of LinkedIn's 4 MiB parts, each PUT with its range and named by its ETag at finalizeUpload.
+    const bytes = new Uint8Array(4 * 1024 * 1024 + 80 * 1024).map((_, i) => (i * 31) % 256);
     bytes.set([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32]);
     const clip = await upload(t, "clip.mp4", "video/mp4", bytes);
     const { rows } = await publishOn(t, linkedin, { content: [{ text: "Moving pictures", media: [clip] }] });
@@ -178,6 +179,11 @@ describe("LinkedIn on its emulator", () => {
     const post = await sandboxPost(rows[0]!.platform_post_id!);
     expect(post.platform_request.content.media.id).toMatch(/^urn:li:video:C4\w+$/);
     expect(post.media[0]!.type).toBe("video/mp4");
+    const video = await rest(
+      `/videos/${encodeURIComponent(post.platform_request.content.media.id)}`,
+      await tokenFor(await handleOf(linkedin)),
+    );
+    expect(video.body).toMatchObject({ status: "AVAILABLE", owner: post.platform_request.author });
     expect(await stats(await handleOf(linkedin))).toMatchObject({ publications: 1, media_uploads: 1 });
   });
 
@@ -249,6 +255,41 @@ describe("LinkedIn on its emulator", () => {
     await deliver([{ post_id: postId }], { attempts: 2 });
     expect((await rowsOf(postId))[0]!.status).toBe("PUBLISHED");
     expect(await sandboxPosts("linkedin", linkedin)).toHaveLength(1);
+  });
+
+  it("#sandbox-flaky: LinkedIn's 503 twice (retried), then published once", async () => {
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const postId = await publishingPost(t, {
+      accounts: [linkedin],
+      content: [{ text: "Wobbly #sandbox-flaky" }],
+    });
+    for (const attempts of [1, 2]) {
+      expect((await deliver([{ post_id: postId }], { attempts })).retries).toBe(1);
+      expect((await rowsOf(postId))[0]).toMatchObject({
+        status: "PUBLISHING",
+        error: { message: expect.stringContaining("HTTP 503") },
+      });
+    }
+    await deliver([{ post_id: postId }], { attempts: 3 });
+    expect((await rowsOf(postId))[0]!.status).toBe("PUBLISHED");
+    expect(await sandboxPosts("linkedin", linkedin)).toHaveLength(1);
+  });
+
+  it("a reply whose answer is lost is found among the post's comments, written once", async () => {
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const { rows } = await publishOn(t, linkedin, { content: [{ text: "Reply to me" }] });
+    const urn = rows[0]!.platform_post_id!;
+    const { publishingAdapter } = await import("../../src/platforms/index");
+    const adapter = publishingAdapter(env, "linkedin");
+    const me = { handle: await handleOf(linkedin), platformUserId: null, accessToken: null };
+    const text = "Plug #sandbox-lost";
+    await expect(adapter.reply(me, urn, text, "fp-lost")).rejects.toMatchObject({ kind: "unknown_outcome" });
+    const found = await adapter.find(me, { fingerprint: "fp-lost", text, replyTo: urn });
+    expect(found?.id).toMatch(/^urn:li:comment:\(urn:li:share:\d+,\d+\)$/);
+    expect(found?.url).toBe(`${SANDBOX}/feed/update/${urn}/?commentUrn=${encodeURIComponent(found!.id)}`);
+    expect((await sandboxPost(urn)).replies.map((r) => r.text)).toEqual([text]);
   });
 
   it("#sandbox-lost on an organization: find reads its posts and records the one publication", async () => {
