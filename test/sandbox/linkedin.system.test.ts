@@ -5,6 +5,7 @@
 // comments through the analytics sync, a reply, a token refresh, and the user removing the app.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
 import { deliver as deliverSync } from "../analytics/queue";
 import { runFlow } from "../delegation/support";
 import { deliver, handleOf, publishingPost, rowsOf, sandboxPosts } from "../publishing/support";
@@ -89,7 +90,7 @@ async function rest(path: string, token: string | null, headers: Record<string, 
   return call("GET", `/sandbox/linkedin/rest${path}`, {
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
-      "linkedin-version": "202605",
+      "linkedin-version": LINKEDIN_VERSION,
       "x-restli-protocol-version": "2.0.0",
       ...headers,
     },
