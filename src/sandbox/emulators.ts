@@ -4,6 +4,7 @@ import type { Platform } from "../db/enums";
 import type { emulatorRouter } from "./emulator";
 import { facebookEmulator } from "./facebook";
 import { instagramEmulator } from "./instagram";
+import { linkedinEmulator } from "./linkedin";
 import { pinterestEmulator } from "./pinterest";
 import { threadsEmulator } from "./threads";
 
@@ -12,6 +13,7 @@ export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {
   facebook: facebookEmulator,
   instagram: instagramEmulator,
+  linkedin: linkedinEmulator,
   pinterest: pinterestEmulator,
   threads: threadsEmulator,
 };

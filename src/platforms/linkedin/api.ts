@@ -22,12 +22,8 @@ export const LINKEDIN_VERSION = "202605";
 export const restli = (value: string) =>
   encodeURIComponent(value).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** A post's public page: LinkedIn's feed update URL for its URN. */
-export const postUrl = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
-
-/** A comment's page: the post's page, scrolled to the comment. */
-export const commentUrl = (postUrn: string, commentUrn: string) =>
-  `${postUrl(postUrn)}?commentUrn=${encodeURIComponent(commentUrn)}`;
+/** A post's public page on the site host `web`: LinkedIn's feed update URL for its URN. */
+export const postUrlOn = (web: string, urn: string) => `${web}/feed/update/${urn}/`;
 
 /**
  * Who posts: the account's channel URN (`urn:li:person:…` or `urn:li:organization:…`). Accounts whose
@@ -117,6 +113,13 @@ export function linkedinApi(context: PublishingContext) {
   return {
     /** The versioned REST API's base on the context's API host: `${api.rest}/posts`. */
     rest: client.url("api", "/rest"),
+    /** OAuth 2.0 token revocation, on the site host. */
+    revokeUrl: client.url("web", "/oauth/v2/revoke"),
+    /** A post's public page (on the context's site host). */
+    postUrl: (urn: string) => postUrlOn(client.url("web", ""), urn),
+    /** A comment's page: the post's page, scrolled to the comment. */
+    commentUrl: (postUrn: string, commentUrn: string) =>
+      `${postUrlOn(client.url("web", ""), postUrn)}?commentUrn=${encodeURIComponent(commentUrn)}`,
     async get(what: string, url: string, token: string, extra: Record<string, string> = {}) {
       return (await call(what, url, { method: "GET", headers: { ...headers(token, false), ...extra } })).body;
     },

@@ -1,5 +1,5 @@
 // What a LinkedIn connect may publish as: the member's own profile and every organization (Company
-// Page) the member administers (organizationAcls, role ADMINISTRATOR, APPROVED), named through a batch
+// Page) the member may post as (organizationAcls, role ADMINISTRATOR or CONTENT_ADMINISTRATOR, APPROVED), named through a batch
 // organizations lookup. Logos are best effort: an organization's logoV2 is a media asset URN, resolved
 // to a download URL through the Images API; without it the page shows the name alone.
 
@@ -18,8 +18,14 @@ export const profileChannel = (identity: Identity): Channel => ({
   kind: "Profile",
 });
 
+/**
+ * The roles that may post as an organization (Organization Access Control by Role): an administrator,
+ * or a content administrator. The roleAssignee finder takes one role, so every approved role is asked.
+ */
+const POSTING_ROLES = new Set(["ADMINISTRATOR", "CONTENT_ADMINISTRATOR"]);
+
 async function administered(api: LinkedInApi, token: string): Promise<string[]> {
-  const url = `${api.rest}/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`;
+  const url = `${api.rest}/organizationAcls?q=roleAssignee&state=APPROVED&count=100`;
   try {
     const acls = expect(
       organizationAcls,
@@ -27,9 +33,9 @@ async function administered(api: LinkedInApi, token: string): Promise<string[]> 
       "organization roles",
       "transient",
     );
-    const ids = acls.elements.map(
-      (acl) => ORGANIZATION.exec(acl.organization ?? acl.organizationalTarget ?? "")?.[1],
-    );
+    const ids = acls.elements
+      .filter((acl) => POSTING_ROLES.has(acl.role ?? ""))
+      .map((acl) => ORGANIZATION.exec(acl.organization ?? acl.organizationalTarget ?? "")?.[1]);
     return [...new Set(ids.filter((id): id is string => id !== undefined))];
   } catch (error) {
     // An app without the organization permissions can still publish as the member.

@@ -5,7 +5,8 @@
 // "LinkedIn organization", with the URN as the contact's username.
 
 import { type PlatformComment, PlatformError, type PublishedPost } from "../types";
-import { commentUrl, type LinkedInApi, restli } from "./api";
+import type { LinkedInApi } from "./api";
+import { restli } from "./api";
 import { comment as commentSchema, commentsPage, expect, type LinkedInComment } from "./schemas";
 
 /** LinkedIn's longest comment, in characters. */
@@ -49,7 +50,7 @@ export async function createComment(
       code: "invalid_response",
     });
   }
-  return { id: urn, url: commentUrl(postUrn, urn) };
+  return { id: urn, url: api.commentUrl(postUrn, urn) };
 }
 
 /** The post's newest comments, a page at a time, up to COMMENTS_MAX. */

@@ -19,8 +19,6 @@ import { find, publish, reply } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
 
-export const REVOKE_URL = "https://www.linkedin.com/oauth/v2/revoke";
-
 const identityOf = flatIdentity("sub", "name");
 
 /** LinkedIn's publishing half; `media` bounds the wait for video processing (tests shorten it). */
@@ -39,7 +37,7 @@ export function linkedinPublishing(context: PublishingContext, media: MediaOptio
       await callPlatform(
         context.fetch,
         "LinkedIn token revocation",
-        REVOKE_URL,
+        api.revokeUrl,
         {
           method: "POST",
           headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },

@@ -1,8 +1,8 @@
 // A LinkedIn post's metrics and comments. Organization posts: likes (all reaction types) and comments
 // from socialMetadata, impressions and reshares from organizationalEntityShareStatistics (lifetime,
-// organic). Member posts: impressions, reactions, comments, reshares and saves from
-// memberCreatorPostAnalytics (r_member_postAnalytics). LinkedIn has no quotes; saves exist for member
-// posts only. A read LinkedIn refuses with 403 (a permission the app lacks, or a page role that may not
+// organic). Member posts: impressions, reactions, comments and reshares from
+// memberCreatorPostAnalytics (r_member_postAnalytics), whose query types count no saves. LinkedIn has no
+// quotes and reports no saves. A read LinkedIn refuses with 403 (a permission the app lacks, or a page role that may not
 // read statistics) counts as unavailable: its metrics are 0, its comments none.
 
 import { withEngagement } from "../metrics";
@@ -66,8 +66,10 @@ async function memberCounts(api: LinkedInApi, token: string, post: string) {
       const answer = expect(memberAnalytics, body, "post analytics", "transient");
       return answer.elements.reduce((sum, e) => sum + e.count, 0);
     }, 0);
-  const [impressions, likes, comments, shares, saves] = await Promise.all(
-    ["IMPRESSION", "REACTION", "COMMENT", "RESHARE", "POST_SAVE"].map(metric),
+  // LinkedIn's query types are IMPRESSION, MEMBERS_REACHED, RESHARE, REACTION and COMMENT: it counts
+  // no saves (a POST_SAVE is refused as a bad request).
+  const [impressions, likes, comments, shares] = await Promise.all(
+    ["IMPRESSION", "REACTION", "COMMENT", "RESHARE"].map(metric),
   );
   return {
     ...ZERO,
@@ -75,7 +77,6 @@ async function memberCounts(api: LinkedInApi, token: string, post: string) {
     likes: likes ?? 0,
     comments: comments ?? 0,
     shares: shares ?? 0,
-    saves: saves ?? 0,
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { authorOf, commentUrl, isAccessDenied, type LinkedInApi, postUrl, restli, tokenOf } from "./api";
+import { authorOf, isAccessDenied, type LinkedInApi, restli, tokenOf } from "./api";
 import { COMMENT_MAX, commentUrnOf, createComment, listComments } from "./comments";
 import { type MediaOptions, uploadImage, uploadVideo } from "./media";
 import { expect, postsPage } from "./schemas";
@@ -96,7 +96,7 @@ export async function publish(
       });
     }
   }
-  return { id: urn, url: postUrl(urn) };
+  return { id: urn, url: api.postUrl(urn) };
 }
 
 /**
@@ -114,7 +114,7 @@ export async function find(api: LinkedInApi, account: AccountAuth, lookup: FindL
         (c) => c.actor === author && c.message.text === lookup.text,
       );
       const urn = mine ? commentUrnOf(postUrn, mine) : null;
-      return urn ? { id: urn, url: commentUrl(postUrn, urn) } : null;
+      return urn ? { id: urn, url: api.commentUrl(postUrn, urn) } : null;
     }
     const url = `${api.rest}/posts?author=${restli(author)}&q=author&count=${FIND_WINDOW}`;
     const page = expect(
@@ -125,7 +125,7 @@ export async function find(api: LinkedInApi, account: AccountAuth, lookup: FindL
     );
     const escaped = littleText(lookup.text);
     const post = page.elements.find((p) => p.commentary === escaped || p.commentary === lookup.text);
-    return post ? { id: post.id, url: postUrl(post.id) } : null;
+    return post ? { id: post.id, url: api.postUrl(post.id) } : null;
   } catch (error) {
     if (isAccessDenied(error)) return null;
     throw error;

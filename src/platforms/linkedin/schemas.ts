@@ -78,7 +78,11 @@ export const memberAnalytics = z.object({ elements: z.array(z.object({ count }))
 /** rest/organizationAcls?q=roleAssignee: the organizations the member has a role in. */
 export const organizationAcls = z.object({
   elements: z.array(
-    z.object({ organization: z.string().optional(), organizationalTarget: z.string().optional() }),
+    z.object({
+      role: z.string().optional(),
+      organization: z.string().optional(),
+      organizationalTarget: z.string().optional(),
+    }),
   ),
 });
 

@@ -63,11 +63,7 @@ describe("linkedin channels", () => {
       { id: ORG, handle: "devtestco", name: "DevTestCo", avatar: LOGO_URL, kind: "Organization" },
     ]);
     const [roles, lookup, logos] = requests as [Request, Request, Request];
-    expectRest(
-      roles,
-      "GET",
-      `${REST}/organizationAcls?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED&count=100`,
-    );
+    expectRest(roles, "GET", `${REST}/organizationAcls?q=roleAssignee&state=APPROVED&count=100`);
     expectRest(lookup, "GET", `${REST}/organizations?ids=List(2414183)`);
     expectRest(
       logos,
@@ -85,6 +81,27 @@ describe("linkedin channels", () => {
     expect(
       await adapterFor("linkedin", denied.fetch).channels({ accessToken: ACCESS_TOKEN }, identity),
     ).toEqual([profile]);
+  });
+
+  it("offers the pages where the member may post (ADMINISTRATOR, CONTENT_ADMINISTRATOR), not the others", async () => {
+    const roles = (role: string, organization: string) => ({
+      roleAssignee: PERSON,
+      state: "APPROVED",
+      role,
+      organization,
+    });
+    const mixed = {
+      paging: { start: 0, count: 100, links: [], total: 3 },
+      elements: [
+        roles("ANALYST", "urn:li:organization:111"),
+        roles("CONTENT_ADMINISTRATOR", ORG),
+        roles("RECRUITING_POSTER", "urn:li:organization:222"),
+      ],
+    };
+    const { fetch, requests } = replay(answer(mixed), answer(organizations), answer(logoImages));
+    const channels = await adapterFor("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity);
+    expect(channels?.map((c) => c.id)).toEqual([PERSON, ORG]);
+    expectRest(requests[1]!, "GET", `${REST}/organizations?ids=List(2414183)`);
   });
 
   it("shows pages without logos when the logos cannot be read, and fails on an expired token", async () => {

@@ -87,13 +87,12 @@ describe("linkedin insights", () => {
     expect(requests.some((r) => r.url.includes(`&ugcPosts=List(${enc(UGC_POST)})`))).toBe(true);
   });
 
-  it("maps a member post's analytics, one metric per call", async () => {
+  it("maps a member post's analytics, one metric per call (LinkedIn's query types count no saves)", async () => {
     const counts: Record<string, number> = {
       IMPRESSION: 1000,
       REACTION: 30,
       COMMENT: 5,
       RESHARE: 2,
-      POST_SAVE: 3,
     };
     const { fetch, requests } = replay(
       ...Object.entries(counts).map(([metric, n]) => answer(memberMetric(n, metric))),
@@ -104,9 +103,9 @@ describe("linkedin insights", () => {
       likes: 30,
       comments: 5,
       shares: 2,
-      saves: 3,
+      saves: 0,
       quotes: 0,
-      engagement_rate: 4,
+      engagement_rate: 3.7,
     });
     expect(requests.map((r) => r.url)).toEqual(
       Object.keys(counts).map(

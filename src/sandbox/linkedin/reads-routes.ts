@@ -1,0 +1,209 @@
+// What LinkedIn lets a member read about itself and its organizations, on the emulator: the
+// organizations it has a role in (organizationAcls, roleAssignee finder), their names (organizations
+// batch get), and a post's numbers in LinkedIn's own names: socialMetadata (reactions by type, comment
+// count), organizationalEntityShareStatistics (an organization's posts) and memberCreatorPostAnalytics
+// (a member's own posts). Numbers only to the post's owner; the counts come from the sandbox's
+// deterministic metrics.
+import type { Context } from "hono";
+import type { BareEnv } from "../../http/env";
+import { type Emulated, type LedgerPost, refuse } from "../emulator";
+import { commentsOf } from "./posts-routes";
+import { collection, listOf, ORG_SUFFIX, organizationId, ownsAuthor, personUrn } from "./rest";
+
+type Ctx = Context<BareEnv>;
+
+/** Roles that may post as the organization (Organization Access Control by Role). */
+const ROLES = [
+  "ADMINISTRATOR",
+  "CONTENT_ADMINISTRATOR",
+  "DIRECT_SPONSORED_CONTENT_POSTER",
+  "RECRUITING_POSTER",
+  "LEAD_CAPTURE_ADMINISTRATOR",
+  "LEAD_GEN_FORMS_MANAGER",
+  "ANALYST",
+  "CURATOR",
+] as const;
+
+/** GET /rest/organizationAcls?q=roleAssignee: the member is ADMINISTRATOR of `<handle>-org`. */
+export async function organizationAcls(c: Ctx, e: Emulated) {
+  const caller = await e.caller();
+  if (c.req.query("q") !== "roleAssignee") {
+    return refuse(400, "invalid_request", "Unsupported finder", { code: "ILLEGAL_ARGUMENT" });
+  }
+  const role = c.req.query("role");
+  if (role !== undefined && !(ROLES as readonly string[]).includes(role)) {
+    return refuse(400, "invalid_request", `/role :: "${role}" is not a role`, { code: "ILLEGAL_ARGUMENT" });
+  }
+  const state = c.req.query("state");
+  const acl = {
+    role: "ADMINISTRATOR",
+    roleAssignee: personUrn(caller),
+    organization: `urn:li:organization:${await organizationId(caller.handle)}`,
+    state: "APPROVED",
+  };
+  const matches = (role === undefined || role === acl.role) && (state === undefined || state === acl.state);
+  return c.json(collection(matches ? [acl] : [], 0, matches ? 1 : 0));
+}
+
+/** GET /rest/organizations?ids=List(…): the caller's organization by name; others are not found here. */
+export async function organizations(c: Ctx, e: Emulated) {
+  const caller = await e.caller();
+  const ids = listOf(c.req.query("ids"));
+  if (ids === null) return refuse(400, "invalid_request", "ids must be List(…) of organization ids");
+  const own = await organizationId(caller.handle);
+  const results: Record<string, unknown> = {};
+  const errors: Record<string, unknown> = {};
+  for (const id of ids) {
+    if (id === own) {
+      results[id] = {
+        id: Number(id),
+        localizedName: `${caller.handle} Inc.`,
+        vanityName: `${caller.handle}${ORG_SUFFIX}`,
+        primaryOrganizationType: "NONE",
+        locations: [],
+      };
+    } else {
+      errors[id] = { status: 404, message: `Organization ${id} not found` };
+    }
+  }
+  return c.json({ results, statuses: {}, errors });
+}
+
+/** The post, if the caller owns it (its own, or its organization's); LinkedIn's 403 otherwise. */
+async function ownedPost(e: Emulated, urn: string): Promise<LedgerPost> {
+  const caller = await e.caller();
+  const post = await e.post(urn);
+  if (!post || post.parent_id !== null) return refuse(404, "not_found", `${urn} does not exist`);
+  const author = (post.platform_request as { author?: string } | null)?.author ?? "";
+  if (!(await ownsAuthor(caller, author))) {
+    return refuse(403, "forbidden", `Not enough permissions to access the statistics of ${urn}`);
+  }
+  return post;
+}
+
+async function countsOf(e: Emulated, post: LedgerPost) {
+  const metrics = await e.metrics(post.id);
+  if (!metrics) return refuse(404, "not_found", `${post.id} does not exist`);
+  const comments = (await commentsOf(e, post)).length;
+  return { ...metrics, comments };
+}
+
+/** Reactions split by LinkedIn's types (they add up to the likes). */
+function reactionsOf(likes: number) {
+  const praise = Math.floor(likes / 5);
+  const empathy = Math.floor(likes / 10);
+  const split = { LIKE: likes - praise - empathy, PRAISE: praise, EMPATHY: empathy };
+  return Object.fromEntries(
+    Object.entries(split)
+      .filter(([, count]) => count > 0)
+      .map(([reactionType, count]) => [reactionType, { reactionType, count }]),
+  );
+}
+
+/** GET /rest/socialMetadata/{urn}. */
+export async function socialMetadata(c: Ctx, e: Emulated) {
+  const post = await ownedPost(e, c.req.param("urn") ?? "");
+  const counts = await countsOf(e, post);
+  return c.json({
+    reactionSummaries: reactionsOf(counts.likes),
+    commentsState: "OPEN",
+    commentSummary: { count: counts.comments, topLevelCount: counts.comments },
+    entity: post.id,
+  });
+}
+
+/** GET /rest/organizationalEntityShareStatistics?q=organizationalEntity&shares=List(…) (or ugcPosts). */
+export async function shareStatistics(c: Ctx, e: Emulated) {
+  const caller = await e.caller();
+  if (c.req.query("q") !== "organizationalEntity") {
+    return refuse(400, "invalid_request", "Unsupported finder", { code: "ILLEGAL_ARGUMENT" });
+  }
+  const entity = c.req.query("organizationalEntity") ?? "";
+  if (!entity.startsWith("urn:li:organization:") || !(await ownsAuthor(caller, entity))) {
+    return refuse(403, "forbidden", `Not enough permissions to access the statistics of ${entity}`);
+  }
+  const shares = listOf(c.req.query("shares")) ?? [];
+  const ugcPosts = listOf(c.req.query("ugcPosts")) ?? [];
+  const elements = [];
+  const asked: Array<[string, string]> = [
+    ...shares.map((s): [string, string] => ["share", s]),
+    ...ugcPosts.map((u): [string, string] => ["ugcPost", u]),
+  ];
+  for (const [key, urn] of asked) {
+    const post = await e.post(urn);
+    if (!post || (post.platform_request as { author?: string } | null)?.author !== entity) continue;
+    const counts = await countsOf(e, post);
+    elements.push({
+      organizationalEntity: entity,
+      [key]: urn,
+      totalShareStatistics: {
+        impressionCount: counts.impressions,
+        uniqueImpressionsCount: Math.floor(counts.impressions * 0.8),
+        clickCount: Math.floor(counts.impressions / 50),
+        likeCount: counts.likes,
+        commentCount: counts.comments,
+        shareCount: counts.shares,
+        engagement:
+          counts.impressions === 0
+            ? 0
+            : (Math.floor(counts.impressions / 50) + counts.likes + counts.comments + counts.shares) /
+              counts.impressions,
+      },
+    });
+  }
+  return c.json(collection(elements, 0, elements.length));
+}
+
+const QUERY_TYPES = ["IMPRESSION", "MEMBERS_REACHED", "RESHARE", "REACTION", "COMMENT"] as const;
+type QueryType = (typeof QUERY_TYPES)[number];
+
+/** GET /rest/memberCreatorPostAnalytics?q=entity&entity=(share:…)&queryType=…&aggregation=TOTAL. */
+export async function memberPostAnalytics(c: Ctx, e: Emulated) {
+  await e.caller();
+  if (c.req.query("q") !== "entity") {
+    return refuse(400, "invalid_request", "Unsupported finder", { code: "ILLEGAL_ARGUMENT" });
+  }
+  const queryType = c.req.query("queryType") ?? "";
+  if (!(QUERY_TYPES as readonly string[]).includes(queryType)) {
+    return refuse(
+      400,
+      "invalid_request",
+      `/queryType :: "${queryType}" is not one of ${QUERY_TYPES.join(", ")}`,
+      {
+        code: "ILLEGAL_ARGUMENT",
+      },
+    );
+  }
+  const aggregation = c.req.query("aggregation") ?? "TOTAL";
+  if (aggregation !== "TOTAL" && aggregation !== "DAILY") {
+    return refuse(400, "invalid_request", `/aggregation :: "${aggregation}" is not TOTAL or DAILY`, {
+      code: "ILLEGAL_ARGUMENT",
+    });
+  }
+  const entity = /^\((share|ugc):(urn:li:(?:share|ugcPost):\d+)\)$/.exec(c.req.query("entity") ?? "");
+  if (!entity)
+    return refuse(
+      400,
+      "invalid_request",
+      "/entity :: must be (share:urn:li:share:…) or (ugc:urn:li:ugcPost:…)",
+    );
+  const post = await ownedPost(e, entity[2]!);
+  if (!(post.platform_request as { author?: string }).author?.startsWith("urn:li:person:")) {
+    return refuse(403, "forbidden", "Member post analytics are for the member's own posts");
+  }
+  const counts = await countsOf(e, post);
+  const value: Record<QueryType, number> = {
+    IMPRESSION: counts.impressions,
+    MEMBERS_REACHED: Math.floor(counts.impressions * 0.8),
+    RESHARE: counts.shares,
+    REACTION: counts.likes,
+    COMMENT: counts.comments,
+  };
+  const element = {
+    count: value[queryType as QueryType],
+    metricType: {
+      "com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1": queryType,
+    },
+  };
+  return c.json(collection([element], 0, 1));
+}

@@ -1,0 +1,193 @@
+// What every call of LinkedIn's emulated REST API shares: LinkedIn's error body (`{status,
+// serviceErrorCode, code, message}`, learn.microsoft.com › LinkedIn › API Guide › Error Handling), the
+// version and Rest.li headers every /rest call must carry (Marketing API versioning), the URNs (members
+// by their OpenID `sub`, organizations by number), and who may act as an author: the member themself, or
+// the organization `<handle>-org` the member administers (Organization Access Control by Role).
+import { utf8 } from "../../lib/encoding";
+import { digits, letters } from "../../platforms/sandbox/ids";
+import { type Caller, type Emulated, type Problem, refuse } from "../emulator";
+
+/** LinkedIn's answer to a refused call: its JSON error body and status, no rate-limit headers. */
+export function linkedinError(problem: Problem): Response {
+  const { status, code, serviceErrorCode, message, extra } = shapeOf(problem);
+  return Response.json(
+    { status, ...(serviceErrorCode === undefined ? {} : { serviceErrorCode }), code, message, ...extra },
+    // LinkedIn documents no Retry-After or reset header on its 429: daily limits reset at midnight UTC.
+    { status, headers: { "x-restli-protocol-version": "2.0.0" } },
+  );
+}
+
+type Shape = {
+  status: Problem["status"];
+  code: string;
+  serviceErrorCode?: number;
+  message: string;
+  extra?: Record<string, unknown>;
+};
+
+function shapeOf(problem: Problem): Shape {
+  const named = typeof problem.code === "string" ? problem.code : undefined;
+  const { status, message } = problem;
+  switch (problem.reason) {
+    case "invalid_token":
+      return {
+        status: 401,
+        serviceErrorCode: 65600,
+        code: "INVALID_ACCESS_TOKEN",
+        message: "Invalid access token",
+      };
+    case "expired_token":
+      return {
+        status: 401,
+        serviceErrorCode: 65601,
+        code: "EXPIRED_ACCESS_TOKEN",
+        message: "The token used in the request has expired",
+      };
+    case "revoked_token":
+      return {
+        status: 401,
+        serviceErrorCode: 65602,
+        code: "REVOKED_ACCESS_TOKEN",
+        message: "The token used in the request has been revoked by the user",
+      };
+    case "rate_limited":
+      return {
+        status: 429,
+        serviceErrorCode: 101,
+        code: "TOO_MANY_REQUESTS",
+        message: `Resource level throttle APPLICATION DAY limit for calls to this resource is reached. ${message}`,
+      };
+    case "forbidden":
+      return { status: 403, serviceErrorCode: 100, code: named ?? "ACCESS_DENIED", message };
+    case "not_found":
+      return { status: 404, code: named ?? "NOT_FOUND", message };
+    case "too_large":
+      return { status: 413, code: "REQUEST_ENTITY_TOO_LARGE", message };
+    case "unavailable":
+      return { status: 503, code: "SERVICE_UNAVAILABLE", message };
+    case "rejected":
+      // A post refused for its content: 422 with the input error named, as LinkedIn answers a duplicate.
+      return {
+        status: 422,
+        code: "UNPROCESSABLE_ENTITY",
+        message,
+        extra: {
+          errorDetails: { inputErrors: [{ code: named ?? "INVALID_CONTENT", description: message }] },
+        },
+      };
+    case "not_ready":
+      return { status: 422, code: named ?? "UNPROCESSABLE_ENTITY", message };
+    default:
+      return { status, code: named ?? (status === 426 ? "NONEXISTENT_VERSION" : "BAD_REQUEST"), message };
+  }
+}
+
+/** The months a version stays active: at least a year (Marketing API versioning). */
+const SUPPORTED_MONTHS = 12;
+
+const monthIndex = (year: number, month: number) => year * 12 + (month - 1);
+
+/**
+ * The headers LinkedIn wants on every versioned call: `LinkedIn-Version` (YYYYMM or YYYYMM.RR) naming a
+ * version that is out and not yet sunset (a missing one is a 400, an inactive one a 426), and
+ * `X-Restli-Protocol-Version: 2.0.0` on every finder and batch call (its List(…) syntax is Rest.li 2.0).
+ */
+export function checkHeaders(header: (name: string) => string | undefined, url: string) {
+  const version = header("linkedin-version");
+  if (!version) {
+    return refuse(
+      400,
+      "invalid_request",
+      "A version must be present. Please specify a version by adding the LinkedIn-Version header.",
+      { code: "VERSION_MISSING" },
+    );
+  }
+  const parsed = /^(\d{4})(\d{2})(?:\.\d{2})?$/.exec(version.trim());
+  const now = new Date();
+  const current = monthIndex(now.getUTCFullYear(), now.getUTCMonth() + 1);
+  const asked = parsed ? monthIndex(Number(parsed[1]), Number(parsed[2])) : Number.NaN;
+  const month = parsed ? Number(parsed[2]) : 0;
+  if (!parsed || month < 1 || month > 12 || asked > current || current - asked >= SUPPORTED_MONTHS) {
+    return refuse(426, "invalid_request", `Requested version ${version} is not active`, {
+      code: "NONEXISTENT_VERSION",
+    });
+  }
+  const restli = header("x-restli-protocol-version");
+  const query = new URL(url).search;
+  if (restli !== "2.0.0" && (/[?&]q=/.test(query) || /[?&]ids=List/.test(query))) {
+    return refuse(400, "invalid_request", "Invalid query parameters passed to request", {
+      code: "ILLEGAL_ARGUMENT",
+    });
+  }
+  const method = header("x-restli-method");
+  if (method !== undefined && method !== "FINDER") {
+    return refuse(400, "invalid_request", "Unsupported X-RestLi-Method", { code: "ILLEGAL_ARGUMENT" });
+  }
+}
+
+/** A number of `count` digits derived from `label`: ids of organizations, shares, comments. */
+export async function numberOf(label: string, count = 19) {
+  return digits(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(label))), count);
+}
+
+/** A fresh id of the platform's kind: 19 digits for shares and comments, 20 letters for media. */
+export const freshDigits = () => digits(crypto.getRandomValues(new Uint8Array(16)), 19);
+export const freshLetters = () =>
+  `C4${letters(crypto.getRandomValues(new Uint8Array(24)), 17).replace(/[-_]/g, "x")}`;
+
+/** The organization the sandbox member `handle` administers: `<handle>-org`, with its number. */
+export const ORG_SUFFIX = "-org";
+export const organizationId = (memberHandle: string) =>
+  numberOf(`sandbox-organization:linkedin:${memberHandle}${ORG_SUFFIX}`, 8);
+
+export const personUrn = (caller: Pick<Caller, "platformId">) => `urn:li:person:${caller.platformId}`;
+
+/** Where a post, upload or comment of `urn` lives: the handle of the member or organization. */
+export type Author = { urn: string; handle: string; organization: boolean };
+
+/**
+ * The author the caller names (`urn:li:person:…` or `urn:li:organization:…`), if the caller may act as
+ * it: itself, or the organization it administers. Anything else is LinkedIn's 403.
+ */
+export async function authorAs(caller: Caller, urn: string, what: string): Promise<Author> {
+  if (urn === personUrn(caller)) return { urn, handle: caller.handle, organization: false };
+  const org = /^urn:li:organization:(\d+)$/.exec(urn)?.[1];
+  if (org !== undefined && org === (await organizationId(caller.handle))) {
+    return { urn, handle: `${caller.handle}${ORG_SUFFIX}`, organization: true };
+  }
+  if (!/^urn:li:(person|organization):[A-Za-z0-9_-]+$/.test(urn)) {
+    return refuse(400, "invalid_request", `/${what} :: "${urn}" is not a valid person or organization URN`, {
+      code: "ILLEGAL_ARGUMENT",
+    });
+  }
+  return refuse(403, "forbidden", `Not enough permissions to act as ${urn} for ${what}`);
+}
+
+/** The handle a post's author URN was recorded under, for the caller's own reads. */
+export async function ownsAuthor(caller: Caller, urn: string): Promise<boolean> {
+  if (urn === personUrn(caller)) return true;
+  const org = /^urn:li:organization:(\d+)$/.exec(urn)?.[1];
+  return org !== undefined && org === (await organizationId(caller.handle));
+}
+
+/** `List(a,b)` of a Rest.li 2.0 query parameter (already percent-decoded), its items decoded once more. */
+export function listOf(value: string | undefined): string[] | null {
+  const inner = /^List\((.*)\)$/.exec(value ?? "")?.[1];
+  if (inner === undefined) return null;
+  if (inner === "") return [];
+  return inner.split(",").map((item) => {
+    try {
+      return decodeURIComponent(item);
+    } catch {
+      return item;
+    }
+  });
+}
+
+/** A Rest.li collection answer. */
+export const collection = (elements: unknown[], start = 0, total?: number) => ({
+  paging: { start, count: elements.length, links: [], ...(total === undefined ? {} : { total }) },
+  elements,
+});
+
+export type { Emulated };
