@@ -2,7 +2,12 @@
 // answering the calls its real adapter makes on the platform's own paths.
 import type { Platform } from "../db/enums";
 import type { emulatorRouter } from "./emulator";
+import { tiktokEmulator } from "./tiktok";
+import { youtubeEmulator } from "./youtube";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
-export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {};
+export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {
+  tiktok: tiktokEmulator,
+  youtube: youtubeEmulator,
+};

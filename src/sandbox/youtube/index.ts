@@ -1,0 +1,2 @@
+import { emulatorRouter } from "../emulator";
+export const youtubeEmulator = emulatorRouter(() => new Response());
