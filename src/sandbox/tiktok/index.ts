@@ -75,7 +75,11 @@ export const tiktokError = (problem: Problem): Response => {
   return Response.json(
     {
       data: {},
-      error: { code: String(problem.code ?? CODES[problem.reason]), message: problem.message, log_id: logId() },
+      error: {
+        code: String(problem.code ?? CODES[problem.reason]),
+        message: problem.message,
+        log_id: logId(),
+      },
     },
     { status },
   );
@@ -174,8 +178,6 @@ type Publish = {
   stored: boolean;
   /** When processing ended (ms): moderation counts from here. */
   completedAt?: number;
-  /** #sandbox-lost: the answer that completes the publish never arrives. */
-  lost?: boolean;
 };
 
 const publishOf = (object: LedgerObject) => object.data as unknown as Publish;
@@ -183,7 +185,11 @@ const publishOf = (object: LedgerObject) => object.data as unknown as Publish;
 /** TikTok's publish ids: `v_pub_file~v2-1.<n>`, `v_pub_url~v2.<n>`, `p_pub_url~v2.<n>`. */
 function publishId(mode: Publish["mode"]): string {
   const n = digits(crypto.getRandomValues(new Uint8Array(16)), 18);
-  return mode === "FILE_UPLOAD" ? `v_pub_file~v2-1.${n}` : mode === "PHOTO" ? `p_pub_url~v2.${n}` : `v_pub_url~v2.${n}`;
+  return mode === "FILE_UPLOAD"
+    ? `v_pub_file~v2-1.${n}`
+    : mode === "PHOTO"
+      ? `p_pub_url~v2.${n}`
+      : `v_pub_url~v2.${n}`;
 }
 /** A TikTok video id: 19 digits starting with 7. */
 const videoId = () => `7${digits(crypto.getRandomValues(new Uint8Array(16)), 18)}`;
@@ -204,8 +210,10 @@ async function settle(emulated: Emulated, object: LedgerObject): Promise<LedgerO
     });
   }
   return (
-    (await emulated.updateObject(object.id, { stored: true, completedAt: Math.max(object.readyAt, object.createdAt) })) ??
-    object
+    (await emulated.updateObject(object.id, {
+      stored: true,
+      completedAt: Math.max(object.readyAt, object.createdAt),
+    })) ?? object
   );
 }
 
@@ -226,9 +234,14 @@ async function settleAll(emulated: Emulated, handle: string) {
 
 function checkPrivacy(privacy: string) {
   if (!CREATOR_PRIVACY_OPTIONS.includes(privacy))
-    refuse(400, "invalid_request", `privacy_level ${privacy} is not among the creator's privacy_level_options.`, {
-      code: "privacy_level_option_mismatch",
-    });
+    refuse(
+      400,
+      "invalid_request",
+      `privacy_level ${privacy} is not among the creator's privacy_level_options.`,
+      {
+        code: "privacy_level_option_mismatch",
+      },
+    );
 }
 
 /** The Media Transfer Guide's chunk rules for a FILE_UPLOAD init. */
@@ -254,7 +267,11 @@ function contentRange(header: string | undefined) {
   return last >= first && total > last ? { first, last, total } : null;
 }
 
-function videoObject(emulated: Emulated, post: { id: string; text: string[]; published_at: string; platform_request: unknown }, handle: string) {
+function videoObject(
+  emulated: Emulated,
+  post: { id: string; text: string[]; published_at: string; platform_request: unknown },
+  handle: string,
+) {
   const request = post.platform_request as { post_info?: { title?: string; description?: string } } | null;
   const caption = (post.text[0] ?? "").slice(0, 150);
   const info = request?.post_info ?? {};
@@ -339,7 +356,10 @@ tiktokEmulator
     const form = await readFormOrOAuthError(c);
     if (form instanceof Response) return form;
     const client = emulated.client;
-    if (form.get("client_key") !== client.clientId || !timingSafeEqualText(form.get("client_secret") ?? "", client.clientSecret))
+    if (
+      form.get("client_key") !== client.clientId ||
+      !timingSafeEqualText(form.get("client_secret") ?? "", client.clientSecret)
+    )
       return oauthError(401, "invalid_client", "Client authentication failed.");
     const token = form.get("token");
     if (!token) return oauthError(400, "invalid_request", "The token parameter is missing.");
@@ -373,7 +393,8 @@ tiktokEmulator
     const body = await emulated.json(videoInit);
     checkPrivacy(body.post_info.privacy_level);
     const source = body.source_info;
-    if (source.source === "FILE_UPLOAD") checkChunks(source.video_size, source.chunk_size, source.total_chunk_count);
+    if (source.source === "FILE_UPLOAD")
+      checkChunks(source.video_size, source.chunk_size, source.total_chunk_count);
     const text = body.post_info.title ?? "";
     const outcome = await emulated.attempt(caller.handle, `video:${text}`, text);
     const pulled = source.source === "PULL_FROM_URL";
@@ -390,7 +411,6 @@ tiktokEmulator
       complete: pulled,
       videoId: videoId(),
       stored: false,
-      lost: outcome === "lost",
     };
     if (!pulled) {
       publish.uploadToken = toHex(crypto.getRandomValues(new Uint8Array(16)));
@@ -405,11 +425,11 @@ tiktokEmulator
       data: publish,
       readyAt: emulated.readyAt(text),
     });
-    if (pulled) {
-      const settled = await settle(emulated, object);
-      if (outcome === "lost") return lostAnswer();
-      return ok({ publish_id: settled.id });
-    }
+    // #sandbox-lost: the init's answer never arrives. A pulled video is published all the same; an
+    // upload never gets its bytes, so TikTok never publishes it.
+    if (pulled) await settle(emulated, object);
+    if (outcome === "lost") return lostAnswer();
+    if (pulled) return ok({ publish_id: object.id });
     const query = new URLSearchParams({ upload_id: object.id, upload_token: publish.uploadToken! });
     return ok({ publish_id: object.id, upload_url: `${emulated.base}/upload/?${query}` });
   })
@@ -420,24 +440,50 @@ tiktokEmulator
     const id = c.req.query("upload_id") ?? "";
     const object = id ? await emulated.object(id) : null;
     const publish = object?.kind === "publish" ? publishOf(object) : null;
-    if (!object || !publish || publish.mode !== "FILE_UPLOAD" || !timingSafeEqualText(c.req.query("upload_token") ?? "", publish.uploadToken ?? ""))
-      return refuse(404, "not_found", "The upload URL is invalid or expired.", { code: "invalid_file_upload" });
-    if (publish.complete) return refuse(400, "invalid_request", "The upload is already complete.", { code: "invalid_file_upload" });
-    const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (!VIDEO_TYPES.has(type))
-      return refuse(400, "invalid_request", "Content-Type must be video/mp4, video/quicktime or video/webm.", {
+    if (
+      !object ||
+      !publish ||
+      publish.mode !== "FILE_UPLOAD" ||
+      !timingSafeEqualText(c.req.query("upload_token") ?? "", publish.uploadToken ?? "")
+    )
+      return refuse(404, "not_found", "The upload URL is invalid or expired.", {
         code: "invalid_file_upload",
       });
+    if (publish.complete)
+      return refuse(400, "invalid_request", "The upload is already complete.", {
+        code: "invalid_file_upload",
+      });
+    const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!VIDEO_TYPES.has(type))
+      return refuse(
+        400,
+        "invalid_request",
+        "Content-Type must be video/mp4, video/quicktime or video/webm.",
+        {
+          code: "invalid_file_upload",
+        },
+      );
     const range = contentRange(c.req.header("content-range"));
     const size = publish.videoSize!;
     const index = Math.floor(publish.uploaded / publish.chunkSize!);
     const lastIndex = publish.chunkCount! - 1;
     const expected = index === lastIndex ? size - publish.uploaded : publish.chunkSize!;
-    if (!range || range.total !== size || range.first !== publish.uploaded || range.last - range.first + 1 !== expected)
-      return refuse(400, "invalid_request", `Content-Range must be bytes ${publish.uploaded}-${publish.uploaded + expected - 1}/${size}.`, {
-        code: "invalid_file_upload",
-      });
-    if (expected > EMULATED_CHUNK_MAX) return refuse(413, "too_large", "The sandbox takes chunks of at most 32 MB.");
+    if (
+      !range ||
+      range.total !== size ||
+      range.first !== publish.uploaded ||
+      range.last - range.first + 1 !== expected
+    )
+      return refuse(
+        400,
+        "invalid_request",
+        `Content-Range must be bytes ${publish.uploaded}-${publish.uploaded + expected - 1}/${size}.`,
+        {
+          code: "invalid_file_upload",
+        },
+      );
+    if (expected > EMULATED_CHUNK_MAX)
+      return refuse(413, "too_large", "The sandbox takes chunks of at most 32 MB.");
     const bytes = await readCapped(c.req.raw, expected);
     if (bytes === null || bytes === "too_large" || bytes.byteLength !== expected)
       return refuse(400, "invalid_request", "The chunk's length does not match its Content-Range.", {
@@ -448,13 +494,19 @@ tiktokEmulator
     const patch: Partial<Publish> = { uploaded, complete };
     // The page shows a video sent in one piece; a chunked one is listed without its bytes.
     if (complete) {
-      const url = publish.chunkCount === 1 ? await emulated.storeMedia(object.id, bytes, type) : `${emulated.base}/media/${object.id}`;
+      const url =
+        publish.chunkCount === 1
+          ? await emulated.storeMedia(publish.videoId, bytes, type)
+          : `${emulated.base}/media/${publish.videoId}`;
       patch.media = [{ url, type }];
     }
-    const updated = await emulated.updateObject(object.id, patch, complete ? emulated.readyAt(publish.text) : undefined);
+    const updated = await emulated.updateObject(
+      object.id,
+      patch,
+      complete ? emulated.readyAt(publish.text) : undefined,
+    );
     if (!complete) return c.body(null, 206);
     await settle(emulated, updated!);
-    if (publish.lost) return lostAnswer(201);
     return c.body(null, 201);
   })
 
@@ -470,13 +522,18 @@ tiktokEmulator
       return refuse(400, "invalid_request", "photo_cover_index is out of range.");
     const privacy = body.post_info.privacy_level;
     if (body.post_mode === "DIRECT_POST") {
-      if (!privacy) return refuse(400, "invalid_request", "post_info.privacy_level is required for DIRECT_POST.");
+      if (!privacy)
+        return refuse(400, "invalid_request", "post_info.privacy_level is required for DIRECT_POST.");
       checkPrivacy(privacy);
     }
     const title = body.post_info.title ?? "";
     const description = body.post_info.description ?? "";
     const text = description || title;
-    const outcome = await emulated.attempt(caller.handle, `photo:${title}\n${description}`, `${title}\n${description}`);
+    const outcome = await emulated.attempt(
+      caller.handle,
+      `photo:${title}\n${description}`,
+      `${title}\n${description}`,
+    );
     const object = await emulated.createObject({
       id: publishId("PHOTO"),
       handle: caller.handle,
@@ -541,7 +598,8 @@ tiktokEmulator
     await settleAll(emulated, caller.handle);
     const max = body.max_count ?? 10;
     const all = (await emulated.posts(caller.handle)).reverse();
-    const older = body.cursor === undefined ? all : all.filter((p) => Date.parse(p.published_at) < body.cursor!);
+    const older =
+      body.cursor === undefined ? all : all.filter((p) => Date.parse(p.published_at) < body.cursor!);
     const page = older.slice(0, max);
     const videos = await Promise.all(page.map((post) => displayVideo(emulated, post, caller.handle, fields)));
     const last = page.at(-1);
@@ -561,7 +619,9 @@ tiktokEmulator
     await settleAll(emulated, caller.handle);
     const mine = new Map((await emulated.posts(caller.handle)).map((post) => [post.id, post]));
     const found = body.filters.video_ids.flatMap((id) => (mine.has(id) ? [mine.get(id)!] : []));
-    const videos = await Promise.all(found.map((post) => displayVideo(emulated, post, caller.handle, fields)));
+    const videos = await Promise.all(
+      found.map((post) => displayVideo(emulated, post, caller.handle, fields)),
+    );
     return ok({ videos, cursor: 0, has_more: false });
   })
 
@@ -582,9 +642,13 @@ async function displayVideo(
   handle: string,
   fields: Set<string>,
 ) {
-  const metrics = fields.has("like_count") || fields.has("view_count") || fields.has("comment_count") || fields.has("share_count")
-    ? await emulated.metrics(post.id)
-    : null;
+  const metrics =
+    fields.has("like_count") ||
+    fields.has("view_count") ||
+    fields.has("comment_count") ||
+    fields.has("share_count")
+      ? await emulated.metrics(post.id)
+      : null;
   const all: Record<string, unknown> = {
     ...videoObject(emulated, post, handle),
     embed_html: `<blockquote class="tiktok-embed" data-video-id="${post.id}"></blockquote>`,
@@ -599,6 +663,11 @@ async function displayVideo(
 /** A form body, or TikTok's OAuth error for one it cannot read. */
 async function readFormOrOAuthError(c: Ctx): Promise<URLSearchParams | Response> {
   const form = await readForm(c.req.raw);
-  if (isProblem(form)) return oauthError(400, "invalid_request", form.kind === "too_large" ? "The request body is too large." : form.message);
+  if (isProblem(form))
+    return oauthError(
+      400,
+      "invalid_request",
+      form.kind === "too_large" ? "The request body is too large." : form.message,
+    );
   return form;
 }
