@@ -58,7 +58,7 @@ const chunkOptions = (api: YouTubeApi, what: string) => ({
  */
 function sessionUrl(location: string | null, uploadBase: string): string {
   const url = location && URL.canParse(location) ? new URL(location) : null;
-  const onBase = url !== null && url.toString().startsWith(`${uploadBase}/`);
+  const onBase = url?.toString().startsWith(`${uploadBase}/`) === true;
   const google = url?.protocol === "https:" && /(^|\.)googleapis\.com$/.test(url.hostname);
   if (!url || !(onBase || google))
     throw new PlatformError("YouTube upload session: the answer has no upload URL", {

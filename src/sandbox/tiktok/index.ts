@@ -220,7 +220,7 @@ async function settle(emulated: Emulated, object: LedgerObject): Promise<LedgerO
 /** The caller's publish `id`, settled; TikTok's invalid_params when it is not the caller's. */
 async function ownPublish(emulated: Emulated, handle: string, id: string) {
   const object = await emulated.object(id);
-  if (!object || object.kind !== "publish" || object.handle !== handle)
+  if (object?.kind !== "publish" || object.handle !== handle)
     return refuse(400, "invalid_request", "The publish_id does not exist or does not belong to this user.", {
       code: "invalid_publish_id",
     });

@@ -559,7 +559,7 @@ youtubeEmulator
     const emulated = emulate(c, "youtube");
     const id = c.req.query("upload_id") ?? "";
     const object = id ? await emulated.object(id) : null;
-    if (!object || object.kind !== "upload_session")
+    if (object?.kind !== "upload_session")
       return refuse(404, "not_found", "The upload session does not exist or has expired.", {
         code: "notFound",
       });
