@@ -277,6 +277,40 @@ describe("TikTok on the emulator", () => {
     expect(await ledger(connected.handle)).toEqual([]);
   });
 
+  it("#sandbox-flaky: TikTok's 500 internal_error twice, retried, then one publication", async () => {
+    const connected = await connect();
+    const { id } = await videoPost(connected, "Wobbly #sandbox-flaky");
+    for (const attempt of [1, 2]) {
+      expect((await deliver([{ post_id: id }], { attempts: attempt })).retries).toBe(1);
+      expect((await rowsOf(id))[0]!.error).toMatchObject({
+        message: expect.stringContaining("internal_error"),
+      });
+    }
+    await deliver([{ post_id: id }], { attempts: 3 });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(await ledger(connected.handle)).toHaveLength(1);
+  });
+
+  it("#sandbox-slow: the post stays in processing for 150 s, unpublished until then", async () => {
+    const connected = await connect();
+    const token = await mintToken(env, "tiktok", connected.handle, 3600_000);
+    const init = await tiktok("POST", "/v2/post/publish/video/init/", token, {
+      post_info: { title: "Heavy #sandbox-slow", privacy_level: "PUBLIC_TO_EVERYONE" },
+      source_info: { source: "PULL_FROM_URL", video_url: "https://cdn.example.test/v.mp4" },
+    });
+    const publishId = JSON.parse(init.text).data.publish_id;
+    const status = async () =>
+      JSON.parse(
+        (await tiktok("POST", "/v2/post/publish/status/fetch/", token, { publish_id: publishId })).text,
+      ).data;
+    expect(await status()).toEqual({ status: "PROCESSING_DOWNLOAD" });
+    expect(await ledger(connected.handle)).toEqual([]);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 151_000);
+    expect(await status()).toEqual({ status: "PUBLISH_COMPLETE", publicaly_available_post_id: [] });
+    expect(await ledger(connected.handle)).toHaveLength(1);
+  });
+
   it("#sandbox-ratelimit: TikTok's 429 rate_limit_exceeded is retried, then one publication", async () => {
     const connected = await connect();
     const { id } = await videoPost(connected, "Busy #sandbox-ratelimit");

@@ -4,7 +4,7 @@
 // engine, find (uploads playlist + tags), statistics and comment threads (analytics sync), a reply
 // (commentThreads.insert), a token refresh, the user removing the app, and disconnect's revocation.
 import { env, exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
 import { publishingAdapter } from "../../src/platforms/index";
 import { mintToken } from "../../src/platforms/sandbox/access";
@@ -253,6 +253,45 @@ describe("YouTube on the emulator", () => {
       error: { code: "badRequest", message: expect.stringContaining("#sandbox-fail") },
     });
     expect(await ledger(connected.handle)).toEqual([]);
+  });
+
+  it("#sandbox-flaky: 503 backendError twice, retried, then one publication", async () => {
+    const connected = await connect();
+    const { id } = await videoPost(connected, "Wobbly #sandbox-flaky");
+    for (const attempt of [1, 2]) {
+      expect((await deliver([{ post_id: id }], { attempts: attempt })).retries).toBe(1);
+      expect((await rowsOf(id))[0]!.error).toMatchObject({ code: "server_error" });
+    }
+    await deliver([{ post_id: id }], { attempts: 3 });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(await ledger(connected.handle)).toHaveLength(1);
+    // The refused attempts opened no upload session: one media upload, one video.
+    expect(await stats(connected.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+
+  it("#sandbox-slow: the video stays uploaded, processing, for 150 s", async () => {
+    const connected = await connect();
+    const { id } = await videoPost(connected, "Heavy #sandbox-slow");
+    await deliver([{ post_id: id }]);
+    const videoId = (await rowsOf(id))[0]!.platform_post_id!;
+    const token = await mintToken(env, "youtube", connected.handle);
+    const look = async () =>
+      (await google("GET", `/youtube/v3/videos?part=status,processingDetails&id=${videoId}`, token)).body
+        .items[0];
+    expect(await look()).toMatchObject({
+      status: { uploadStatus: "uploaded" },
+      processingDetails: { processingStatus: "processing" },
+    });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 151_000);
+    try {
+      expect(await look()).toMatchObject({
+        status: { uploadStatus: "processed" },
+        processingDetails: { processingStatus: "succeeded" },
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("#sandbox-ratelimit: 429 rateLimitExceeded with Retry-After, retried after it, then one publication", async () => {
