@@ -596,6 +596,10 @@ youtubeEmulator
         },
       );
     const length = last - first + 1;
+    if (length <= 0)
+      return refuse(400, "invalid_request", "The request carries no bytes of the video.", {
+        code: "mediaBodyRequired",
+      });
     if (length > EMULATED_CHUNK_MAX)
       return refuse(413, "too_large", "The sandbox takes chunks of at most 32 MB.");
     const bytes = await readCapped(c.req.raw, length);
