@@ -7,6 +7,8 @@ import { instagramEmulator } from "./instagram";
 import { linkedinEmulator } from "./linkedin";
 import { pinterestEmulator } from "./pinterest";
 import { threadsEmulator } from "./threads";
+import { tiktokEmulator } from "./tiktok";
+import { youtubeEmulator } from "./youtube";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
@@ -16,4 +18,6 @@ export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {
   linkedin: linkedinEmulator,
   pinterest: pinterestEmulator,
   threads: threadsEmulator,
+  tiktok: tiktokEmulator,
+  youtube: youtubeEmulator,
 };

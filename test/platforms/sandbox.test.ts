@@ -205,7 +205,8 @@ describe("sandbox consent page", () => {
 
 describe("sandbox publishing with a token from its OAuth flow", () => {
   it("publishes as the handle the token was issued for; another platform's token is refused", async () => {
-    const adapter = sandboxAdapter("youtube");
+    // On the generic sandbox publisher (YouTube and TikTok run on their emulators: test/sandbox/).
+    const adapter = sandboxAdapter("twitter");
     const handle = `oauth-publisher-${Date.now()}`;
     const token = await adapter.exchangeCode({
       code: await consent(adapter, handle),
@@ -216,9 +217,9 @@ describe("sandbox publishing with a token from its OAuth flow", () => {
     const account = { handle: "someone-else", platformUserId: null, accessToken: token.accessToken };
     const draft = { items: [{ text: "Via OAuth", media: [] }], settings: {}, fingerprint: "sp-oauth-1" };
     const post = await adapter.publish(account, draft);
-    const listed = await send(`/sandbox/youtube/accounts/${encodeURIComponent(handle)}/posts`);
+    const listed = await send(`/sandbox/twitter/accounts/${encodeURIComponent(handle)}/posts`);
     expect(((await listed.json()) as { data: { id: string }[] }).data.map((p) => p.id)).toEqual([post.id]);
-    await expect(sandboxAdapter("tiktok").publish(account, draft)).rejects.toMatchObject({ kind: "auth" });
+    await expect(sandboxAdapter("linkedin").publish(account, draft)).rejects.toMatchObject({ kind: "auth" });
   });
 });
 

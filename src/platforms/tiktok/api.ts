@@ -71,12 +71,16 @@ export type TiktokApi = {
     schema: z.ZodType<T>,
     options?: { write?: boolean; fetch?: Fetch },
   ): Promise<T>;
+  /** A post's public URL on the site (the `web` host): TikTok serves photo posts under /video/ too. */
+  postUrl(handle: string, id: string): string;
 };
 
 /** The Open API acting with `token`, through the shared client: every URL from the context's hosts. */
 export function tiktokApi(context: Pick<PublishingContext, "fetch" | "hosts">, token: string): TiktokApi {
   const client = platformClient(context, HOSTS);
   return {
+    postUrl: (handle, id) =>
+      client.url("web", `/@${encodeURIComponent(handle)}/video/${encodeURIComponent(id)}`),
     async post(what, path, body, schema, options = {}) {
       const label = `TikTok ${what}`;
       const headers = {
@@ -104,7 +108,3 @@ export function tiktokApi(context: Pick<PublishingContext, "fetch" | "hosts">, t
     },
   };
 }
-
-/** A post's public URL: TikTok serves photo posts under the same /video/ path. */
-export const postUrl = (handle: string, id: string) =>
-  `https://www.tiktok.com/@${encodeURIComponent(handle)}/video/${encodeURIComponent(id)}`;

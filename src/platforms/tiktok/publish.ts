@@ -13,7 +13,7 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { postUrl, type TiktokApi } from "./api";
+import type { TiktokApi } from "./api";
 import { creatorInfo, photoInit, postStatus, videoInit } from "./schemas";
 import { chunkPlan, uploadChunks } from "./upload";
 
@@ -91,7 +91,11 @@ function mediaOf(draft: PublishDraft): { video: DraftMedia } | { photos: DraftMe
 }
 
 export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) {
-  /** Polls the publish until TikTok names the public post. */
+  /**
+   * Polls the publish until TikTok has published it (PUBLISH_COMPLETE): its public id when moderation
+   * already gave one, else the publish id (the public id comes only after moderation, and never for a
+   * SELF_ONLY post).
+   */
   async function settle(publishId: string): Promise<string> {
     for (let attempt = 0; attempt < pacing.attempts; attempt++) {
       if (attempt > 0) await sleep(pacing.delayMs);
@@ -103,9 +107,8 @@ export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) 
         { write: false, fetch: quotingPostIds(fetcher) },
       );
       if (data.status === "FAILED") throw failed(data.fail_reason);
-      // PUBLISH_COMPLETE comes before the id when the post still awaits moderation.
-      const [id] = data.publicaly_available_post_id ?? [];
-      if (data.status === "PUBLISH_COMPLETE" && id) return id;
+      // PUBLISH_COMPLETE comes before the public id while the post awaits moderation.
+      if (data.status === "PUBLISH_COMPLETE") return data.publicaly_available_post_id?.[0] ?? publishId;
     }
     throw new PlatformError("TikTok was still processing the post; it will be looked up.", {
       kind: "unknown_outcome",
@@ -211,7 +214,7 @@ export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) 
       }
       try {
         const id = await settle(publishId);
-        return { id, url: postUrl(account.handle, id) };
+        return { id, url: api.postUrl(account.handle, id) };
       } catch (error) {
         throw afterInit(error);
       }

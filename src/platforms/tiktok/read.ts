@@ -15,7 +15,7 @@ import {
   type PublishedPost,
   type PublishingContext,
 } from "../types";
-import { HOSTS, postUrl, type TiktokApi, tiktokFailure, tokenOf } from "./api";
+import { HOSTS, type TiktokApi, tiktokFailure, tokenOf } from "./api";
 import { videoList } from "./schemas";
 
 /** The Display API keeps at most 150 characters of a title or description. */
@@ -43,7 +43,7 @@ export function tiktokReader(api: TiktokApi) {
       const matches = (value: string | null | undefined) =>
         value != null && value !== "" && (head(value) === wanted || head(value) === caption);
       const found = data.videos.find((video) => matches(video.title) || matches(video.video_description));
-      return found ? { id: found.id, url: postUrl(account.handle, found.id) } : null;
+      return found ? { id: found.id, url: api.postUrl(account.handle, found.id) } : null;
     },
 
     async insights(_account: AccountAuth, postId: string): Promise<PostMetrics> {

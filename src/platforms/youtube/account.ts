@@ -5,7 +5,7 @@
 // Applications › Revoking a token.
 import { callPlatform } from "../call";
 import { type AccountAuth, type Channel, PlatformError, type PlatformToken } from "../types";
-import { REVOKE_URL, type YouTubeApi } from "./api";
+import type { YouTubeApi } from "./api";
 import { channelList, thumbnailUrl } from "./schemas";
 
 export async function listChannels(api: YouTubeApi, token: PlatformToken): Promise<Channel[]> {
@@ -37,7 +37,7 @@ export async function revokeGrant(api: YouTubeApi, account: AccountAuth): Promis
     await callPlatform(
       api.context.fetch,
       what,
-      REVOKE_URL,
+      api.url("oauth", "/revoke"),
       {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },

@@ -16,16 +16,17 @@ export { expectShape };
 
 export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("YouTube", account);
 
-/** Google's hosts: the APIs (the Data API under /youtube/v3, uploads), OAuth, and the consent page. */
+/**
+ * Google's hosts: the Data API (under /youtube/v3), the upload endpoint (/upload/youtube/v3, the same
+ * host), OAuth (token and revocation), the consent page, and the site (watch pages).
+ */
 export const HOSTS = {
   api: "https://www.googleapis.com",
+  upload: "https://www.googleapis.com",
   oauth: "https://oauth2.googleapis.com",
   accounts: "https://accounts.google.com",
+  web: "https://www.youtube.com",
 } as const;
-export const UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos";
-export const REVOKE_URL = "https://oauth2.googleapis.com/revoke";
-
-export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
 
 /** Reasons that mean the project's daily quota is spent: it comes back at midnight Pacific Time. */
 const DAILY_QUOTA = new Set(["quotaExceeded", "dailyLimitExceeded"]);
@@ -108,6 +109,13 @@ export function youtubeApi(context: PublishingContext) {
   return {
     context,
     options,
+    /** `path` on one of Google's hosts (the context's base for it). */
+    url: (host: keyof typeof HOSTS, path: string, query?: Record<string, string>) =>
+      client.url(host, path, query),
+    /** The base URL of a host, as this context reaches it. */
+    base: (host: keyof typeof HOSTS) => client.hosts[host]!,
+    /** A video's watch page. */
+    watchUrl: (videoId: string) => client.url("web", "/watch", { v: videoId }),
     async get<T>(
       what: string,
       path: string,

@@ -9,7 +9,7 @@ import {
   type PostMetrics,
   type PublishedPost,
 } from "../types";
-import { permanent, tokenOf, watchUrl, withEngagement, type YouTubeApi } from "./api";
+import { permanent, tokenOf, withEngagement, type YouTubeApi } from "./api";
 import { type CommentThread, commentThread, commentThreadList, videoStatisticsList } from "./schemas";
 
 /** Comments kept per sync: the newest 100 (one page at YouTube's largest page size). */
@@ -17,8 +17,8 @@ export const COMMENTS_MAX = 100;
 /** Pages read at most, should YouTube answer shorter pages than asked for. */
 const COMMENT_PAGES_MAX = 5;
 
-const commentUrl = (videoId: string, commentId: string) =>
-  `${watchUrl(videoId)}&lc=${encodeURIComponent(commentId)}`;
+const commentUrl = (api: YouTubeApi, videoId: string, commentId: string) =>
+  `${api.watchUrl(videoId)}&lc=${encodeURIComponent(commentId)}`;
 
 /**
  * viewCount as impressions, likeCount as likes, commentCount as comments, favoriteCount as saves
@@ -123,7 +123,7 @@ export async function postComment(
     { snippet },
     commentThread,
   );
-  return { id: thread.id, url: commentUrl(videoId, thread.id) };
+  return { id: thread.id, url: commentUrl(api, videoId, thread.id) };
 }
 
 /** The channel's own comment with exactly `text` among the video's newest comment threads. */
@@ -139,5 +139,5 @@ export async function findReply(
     const byChannel = !account.platformUserId || top.authorChannelId?.value === account.platformUserId;
     return byChannel && (top.textOriginal ?? top.textDisplay) === text;
   });
-  return mine ? { id: mine.id, url: commentUrl(videoId, mine.id) } : null;
+  return mine ? { id: mine.id, url: commentUrl(api, videoId, mine.id) } : null;
 }

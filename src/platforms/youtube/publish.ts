@@ -5,7 +5,7 @@
 // again by its text among the video's comments.
 // developers.google.com › YouTube Data API › Videos: insert; Channels: list; PlaylistItems: list.
 import type { AccountAuth, FindLookup, PublishDraft, PublishedPost } from "../types";
-import { permanent, tokenOf, watchUrl, type YouTubeApi } from "./api";
+import { permanent, tokenOf, type YouTubeApi } from "./api";
 import { findReply } from "./engage";
 import { channelList, playlistItemList, videoSnippetList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
@@ -58,7 +58,7 @@ export async function publishVideo(
     status: { privacyStatus: settings.privacy_status, selfDeclaredMadeForKids: settings.made_for_kids },
   };
   const id = await uploadVideo(api, token, metadata, media);
-  return { id, url: watchUrl(id) };
+  return { id, url: api.watchUrl(id) };
 }
 
 /** The video (or, with `replyTo`, the comment) an earlier attempt published, if YouTube has it. */
@@ -90,10 +90,11 @@ export async function findPublished(
   const videos = await api.get(
     "recent videos",
     "videos",
-    { part: "snippet", id: ids.join(","), maxResults: String(FIND_WINDOW) },
+    // videos.list takes no maxResults with id (Videos: list › maxResults): the ids are the page.
+    { part: "snippet", id: ids.join(",") },
     token,
     videoSnippetList,
   );
   const found = videos.items.find((v) => v.snippet?.tags?.includes(lookup.fingerprint));
-  return found ? { id: found.id, url: watchUrl(found.id) } : null;
+  return found ? { id: found.id, url: api.watchUrl(found.id) } : null;
 }

@@ -8,7 +8,7 @@
 // developers.google.com › YouTube Data API › Resumable Uploads.
 import { platformCall } from "../call";
 import { type DraftMedia, type Fetch, PlatformError } from "../types";
-import { expectShape, UPLOAD_URL, type YouTubeApi } from "./api";
+import { expectShape, type YouTubeApi } from "./api";
 import { insertedVideo } from "./schemas";
 
 /** Bytes per PUT: Google requires a multiple of 256 KiB for every chunk but the last. */
@@ -52,10 +52,15 @@ const chunkOptions = (api: YouTubeApi, what: string) => ({
   },
 });
 
-/** The session URL must be Google's: the access token goes along with every chunk. */
-function sessionUrl(location: string | null): string {
+/**
+ * The session URL must be on the upload host (Google's, or the base this context reaches it at): the
+ * access token goes along with every chunk.
+ */
+function sessionUrl(location: string | null, uploadBase: string): string {
   const url = location && URL.canParse(location) ? new URL(location) : null;
-  if (url?.protocol !== "https:" || !/(^|\.)googleapis\.com$/.test(url.hostname))
+  const onBase = url?.toString().startsWith(`${uploadBase}/`) === true;
+  const google = url?.protocol === "https:" && /(^|\.)googleapis\.com$/.test(url.hostname);
+  if (!url || !(onBase || google))
     throw new PlatformError("YouTube upload session: the answer has no upload URL", {
       kind: "transient",
       code: "invalid_response",
@@ -98,7 +103,7 @@ export async function uploadVideo(
   const opened = await platformCall(
     fetcher,
     what,
-    `${UPLOAD_URL}?${query}`,
+    api.url("upload", "/upload/youtube/v3/videos", Object.fromEntries(query)),
     {
       method: "POST",
       headers: {
@@ -113,7 +118,7 @@ export async function uploadVideo(
   ).catch((error: unknown) => {
     throw notCreated(error);
   });
-  const session = sessionUrl(opened.headers.get("location"));
+  const session = sessionUrl(opened.headers.get("location"), api.base("upload"));
 
   const chunked = resumableFetch(fetcher);
   const size = media.size;

@@ -298,12 +298,21 @@ describe("tiktok post status", () => {
     });
   });
 
-  it("still processing, or complete without a public id, after the bound: an unknown outcome", async () => {
+  it("still processing after the bound: an unknown outcome", async () => {
     const processing = photoPost(...Array.from({ length: 3 }, () => json(RECORDED.statusProcessing)));
     expect(await processing.outcome).toMatchObject({ kind: "unknown_outcome", code: "processing_timeout" });
     expect(processing.requests).toHaveLength(5);
-    const moderated = photoPost(...Array.from({ length: 3 }, () => json(RECORDED.statusCompleteNoId)));
-    expect(await moderated.outcome).toMatchObject({ kind: "unknown_outcome", code: "processing_timeout" });
+  });
+
+  it("complete before moderation names the public id: published, the publish id standing for the post", async () => {
+    const moderated = photoPost(json(RECORDED.statusCompleteNoId));
+    const publishId = RECORDED.photoInit.data.publish_id;
+    expect(await moderated.outcome).toEqual({
+      id: publishId,
+      url: `https://www.tiktok.com/@${HANDLE}/video/${encodeURIComponent(publishId)}`,
+    });
+    // One status call: PUBLISH_COMPLETE ends the polling.
+    expect(moderated.requests).toHaveLength(3);
   });
 
   it("an auth failure once the post is initiated is an unknown outcome, not a second publish", async () => {

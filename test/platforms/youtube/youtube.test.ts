@@ -344,7 +344,7 @@ describe("youtube find", () => {
     expect(requests.map((r) => r.url)).toEqual([
       "https://www.googleapis.com/youtube/v3/channels?part=contentDetails&mine=true",
       `https://www.googleapis.com/youtube/v3/playlistItems?part=contentDetails&playlistId=${R.UPLOADS}&maxResults=50`,
-      `https://www.googleapis.com/youtube/v3/videos?part=snippet&id=${R.VIDEO_ID}%2CdQw4w9WgXcQ&maxResults=50`,
+      `https://www.googleapis.com/youtube/v3/videos?part=snippet&id=${R.VIDEO_ID}%2CdQw4w9WgXcQ`,
     ]);
     for (const request of requests) expect(request.headers.get("authorization")).toBe("Bearer yt-token");
   });

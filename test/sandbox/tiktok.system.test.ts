@@ -1,0 +1,459 @@
+// TikTok on the sandbox's emulator of its API (src/sandbox/tiktok/), through the real adapter: connect,
+// Direct Post of a video (FILE_UPLOAD, chunks PUT from R2) and of photos (PULL_FROM_URL), the post
+// status with moderation, the refusals TikTok gives, the failure triggers through the publishing engine,
+// the Display API's list (find) and query (insights), a token refresh, and the user removing the app.
+import { env, exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { decryptSecret } from "../../src/lib/crypto";
+import { mintToken } from "../../src/platforms/sandbox/access";
+import { runFlow } from "../delegation/support";
+import { jpegBytes, mp4Bytes } from "../media/support";
+import { syncPost, uploadMedia } from "../platforms/live/harness";
+import { deliver, publishingPost, rowsOf } from "../publishing/support";
+import { call, ORIGIN } from "../support/client";
+import { createTenant } from "../support/seed";
+import { waitFor } from "../support/wait";
+
+const SANDBOX = `${ORIGIN}/sandbox/tiktok`;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+type Connected = { accountId: number; handle: string; tenant: Awaited<ReturnType<typeof createTenant>> };
+
+/** Connects a TikTok account through the API's connect flow and the sandbox's consent page. */
+async function connect(): Promise<Connected> {
+  const tenant = await createTenant();
+  const handle = `tt_${crypto.randomUUID().slice(0, 8)}`;
+  const started = await call("POST", "/api/v1/accounts/connect", {
+    key: tenant.key,
+    body: {
+      workspace_id: tenant.workspace.id,
+      platform: "tiktok",
+      redirect_url: "https://app.example.test/done",
+    },
+  });
+  expect(started.status).toBe(201);
+  const consent = new URL(started.body.authorize_url);
+  const { landed } = await runFlow(started.body.authorize_url, { handle });
+  expect(consent.origin).toBe(ORIGIN);
+  expect(landed.searchParams.get("status")).toBe("connected");
+  return { accountId: Number(landed.searchParams.get("account_id")), handle, tenant };
+}
+
+const sandboxGet = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await exports.default.fetch(`${SANDBOX}${path}`, { headers, redirect: "manual" });
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: res.headers.get("content-type")?.includes("json") ? await res.json<any>() : null,
+  };
+};
+const stats = async (handle: string) => (await sandboxGet(`/accounts/${handle}/stats`)).body;
+const ledger = async (handle: string) => (await sandboxGet(`/accounts/${handle}/posts`)).body.data as any[];
+
+/** A call to TikTok's API on the emulator, as the adapter makes it. */
+async function tiktok(method: string, path: string, token: string | null, body?: unknown) {
+  const headers: Record<string, string> = { "content-type": "application/json; charset=UTF-8" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await exports.default.fetch(`${SANDBOX}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+async function accountRow(accountId: number) {
+  return (await env.DB.prepare(
+    "SELECT username, platform_user_id, access_token_enc, refresh_token_enc, token_expires_at, expired_at FROM accounts WHERE id = ?",
+  )
+    .bind(accountId)
+    .first<Record<string, any>>())!;
+}
+
+/** A post of a video (stored in the library) on the connected account, made PUBLISHING for the consumer. */
+async function videoPost(connected: Connected, text: string, settings: Record<string, unknown> = {}) {
+  const video = mp4Bytes(64 * 1024);
+  const media = await uploadMedia(connected as never, "clip.mp4", "video/mp4", video);
+  const id = await publishingPost(connected.tenant, {
+    accounts: [connected.accountId],
+    content: [{ text, media: [media] }],
+    settings: { tiktok: { privacy_level: "PUBLIC_TO_EVERYONE", ...settings } },
+  });
+  return { id, video };
+}
+
+describe("TikTok on the emulator", () => {
+  it("connects, then publishes a video: FILE_UPLOAD init, the bytes PUT, PUBLISH_COMPLETE; one publication", async () => {
+    const connected = await connect();
+    const row = await accountRow(connected.accountId);
+    expect(row.username).toBe(connected.handle);
+    // TikTok's open_id: a UUID-like id.
+    expect(row.platform_user_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(row.refresh_token_enc).toMatch(/^v2:/);
+    expect(row.token_expires_at).toBeGreaterThan(Date.now() + 23 * 3600_000);
+
+    const { id, video } = await videoPost(connected, "Our launch, in fifteen seconds", {
+      disable_comment: true,
+    });
+    const result = await deliver([{ post_id: id }]);
+    expect(result).toMatchObject({ acks: 1, retries: 0 });
+    const [published] = await rowsOf(id);
+    // Moderation has not named the public id yet: the publish id stands for the post.
+    expect(published).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(published!.platform_post_id).toMatch(/^v_pub_file~v2-1\.\d+$/);
+    expect(published!.post_url).toBe(`${SANDBOX}/@${connected.handle}/video/${published!.platform_post_id}`);
+
+    const posts = await ledger(connected.handle);
+    expect(posts).toHaveLength(1);
+    expect(posts[0].id).toMatch(/^7\d{18}$/);
+    expect(posts[0].text).toEqual(["Our launch, in fifteen seconds"]);
+    // The body TikTok's video/init received, in its own names.
+    expect(posts[0].platform_request).toEqual({
+      post_info: {
+        title: "Our launch, in fifteen seconds",
+        privacy_level: "PUBLIC_TO_EVERYONE",
+        disable_comment: true,
+        disable_duet: false,
+        disable_stitch: false,
+        brand_content_toggle: false,
+        brand_organic_toggle: false,
+        is_aigc: false,
+      },
+      source_info: {
+        source: "FILE_UPLOAD",
+        video_size: video.length,
+        chunk_size: video.length,
+        total_chunk_count: 1,
+      },
+    });
+    // The bytes arrived whole: the post's page shows the stored video.
+    const media = await exports.default.fetch(posts[0].media[0].url);
+    expect(new Uint8Array(await media.arrayBuffer())).toEqual(video);
+    expect(await stats(connected.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
+
+    // The post URL (tiktok.com's /@handle/video/<id>) leads to the post's page on the sandbox.
+    const page = await sandboxGet(`/@${connected.handle}/video/${published!.platform_post_id}`);
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe(`${SANDBOX}/posts/${posts[0].id}`);
+  });
+
+  it("publishes photos by PULL_FROM_URL through content/init, with TikTok's photo fields", async () => {
+    const connected = await connect();
+    const photos = [
+      await uploadMedia(connected as never, "a.jpg", "image/jpeg", jpegBytes(4096)),
+      await uploadMedia(connected as never, "b.jpg", "image/jpeg", jpegBytes(5000)),
+    ];
+    const id = await publishingPost(connected.tenant, {
+      accounts: [connected.accountId],
+      content: [{ text: "Two photos", media: photos }],
+      settings: { tiktok: { title: "Album", privacy_level: "MUTUAL_FOLLOW_FRIENDS" } },
+    });
+    await deliver([{ post_id: id }]);
+    const [row] = await rowsOf(id);
+    expect(row).toMatchObject({ status: "PUBLISHED" });
+    expect(row!.platform_post_id).toMatch(/^p_pub_url~v2\.\d+$/);
+    const posts = await ledger(connected.handle);
+    expect(posts).toHaveLength(1);
+    const request = posts[0].platform_request;
+    expect(request).toMatchObject({
+      media_type: "PHOTO",
+      post_mode: "DIRECT_POST",
+      post_info: { title: "Album", description: "Two photos", privacy_level: "MUTUAL_FOLLOW_FRIENDS" },
+      source_info: { source: "PULL_FROM_URL", photo_cover_index: 0 },
+    });
+    expect(request.source_info.photo_images).toHaveLength(2);
+    expect(posts[0].media.map((m: { url: string }) => m.url)).toEqual(request.source_info.photo_images);
+    // Not public: TikTok's video list does not show it.
+    const token = await mintToken(env, "tiktok", connected.handle);
+    const list = await tiktok("POST", "/v2/video/list/?fields=id,title", token, { max_count: 20 });
+    expect(JSON.parse(list.text).data.videos).toEqual([]);
+    expect(await stats(connected.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+
+  it("refuses what TikTok refuses, in TikTok's error format", async () => {
+    const connected = await connect();
+    const token = await mintToken(env, "tiktok", connected.handle);
+    // A text-only post: the platform's check refuses it before any call.
+    const id = await publishingPost(connected.tenant, {
+      accounts: [connected.accountId],
+      content: [{ text: "Just words" }],
+    });
+    await deliver([{ post_id: id }]);
+    const [row] = await rowsOf(id);
+    expect(row).toMatchObject({ status: "FAILED", error: { code: "media_required" } });
+    // And TikTok itself: photos without an image, a privacy level the creator does not have, bad chunks.
+    const noPhotos = await tiktok("POST", "/v2/post/publish/content/init/", token, {
+      media_type: "PHOTO",
+      post_mode: "DIRECT_POST",
+      post_info: { description: "Just words", privacy_level: "PUBLIC_TO_EVERYONE" },
+      source_info: { source: "PULL_FROM_URL", photo_images: [] },
+    });
+    expect(noPhotos.status).toBe(400);
+    expect(JSON.parse(noPhotos.text)).toMatchObject({
+      error: { code: "invalid_params", message: expect.any(String), log_id: expect.any(String) },
+    });
+    const privacy = await tiktok("POST", "/v2/post/publish/video/init/", token, {
+      post_info: { title: "x", privacy_level: "FOLLOWER_OF_CREATOR" },
+      source_info: { source: "FILE_UPLOAD", video_size: 1000, chunk_size: 1000, total_chunk_count: 1 },
+    });
+    expect(JSON.parse(privacy.text).error.code).toBe("privacy_level_option_mismatch");
+    const chunks = await tiktok("POST", "/v2/post/publish/video/init/", token, {
+      post_info: { title: "x", privacy_level: "SELF_ONLY" },
+      source_info: {
+        source: "FILE_UPLOAD",
+        video_size: 20_000_000,
+        chunk_size: 1_000_000,
+        total_chunk_count: 20,
+      },
+    });
+    expect(chunks.status).toBe(400);
+    expect(JSON.parse(chunks.text).error).toMatchObject({
+      code: "invalid_params",
+      message: expect.stringContaining("5 MB"),
+    });
+    const malformed = await tiktok("POST", "/v2/post/publish/video/init/", token, { post_info: 3 });
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.text).error.code).toBe("invalid_params");
+    // No token, a forged one.
+    const anonymous = await tiktok("POST", "/v2/post/publish/creator_info/query/", null);
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.text).error.code).toBe("access_token_invalid");
+    const forged = await tiktok("POST", "/v2/post/publish/creator_info/query/", "forged");
+    expect(JSON.parse(forged.text).error.code).toBe("access_token_invalid");
+    // Another creator's publish id is not found.
+    const other = await mintToken(env, "tiktok", `${connected.handle}-other`);
+    const init = await tiktok("POST", "/v2/post/publish/video/init/", token, {
+      post_info: { title: "mine", privacy_level: "SELF_ONLY" },
+      source_info: { source: "PULL_FROM_URL", video_url: "https://cdn.example.test/v.mp4" },
+    });
+    const publishId = JSON.parse(init.text).data.publish_id;
+    const foreign = await tiktok("POST", "/v2/post/publish/status/fetch/", other, { publish_id: publishId });
+    expect(foreign.status).toBe(400);
+    expect(JSON.parse(foreign.text).error.code).toBe("invalid_publish_id");
+  });
+
+  it("names the public id only after moderation (90 s), as an int64 number, and never for SELF_ONLY", async () => {
+    const connected = await connect();
+    const token = await mintToken(env, "tiktok", connected.handle, 3600_000);
+    const pull = (privacy: string) =>
+      tiktok("POST", "/v2/post/publish/video/init/", token, {
+        post_info: { title: `Pulled ${privacy}`, privacy_level: privacy },
+        source_info: { source: "PULL_FROM_URL", video_url: "https://cdn.example.test/v.mp4" },
+      });
+    const open = JSON.parse((await pull("PUBLIC_TO_EVERYONE")).text).data.publish_id;
+    const hidden = JSON.parse((await pull("SELF_ONLY")).text).data.publish_id;
+    const status = async (publishId: string) =>
+      (await tiktok("POST", "/v2/post/publish/status/fetch/", token, { publish_id: publishId })).text;
+    expect(JSON.parse(await status(open)).data).toEqual({
+      status: "PUBLISH_COMPLETE",
+      publicaly_available_post_id: [],
+    });
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 91_000);
+    const [publicPost] = (await ledger(connected.handle)).filter(
+      (p) => p.text[0] === "Pulled PUBLIC_TO_EVERYONE",
+    );
+    // Written as digits: a JSON number beyond 2^53, which the adapter quotes before parsing.
+    expect(await status(open)).toContain(`"publicaly_available_post_id":[${publicPost.id}]`);
+    expect(JSON.parse(await status(hidden)).data.publicaly_available_post_id).toEqual([]);
+    // Only the public one is listed.
+    const list = JSON.parse((await tiktok("POST", "/v2/video/list/?fields=id,title", token, {})).text);
+    expect(list.data.videos).toEqual([{ id: publicPost.id, title: "Pulled PUBLIC_TO_EVERYONE" }]);
+  });
+
+  it("#sandbox-fail: FAILED with TikTok's error, nothing published", async () => {
+    const connected = await connect();
+    const { id } = await videoPost(connected, "Bad #sandbox-fail");
+    expect(await deliver([{ post_id: id }])).toMatchObject({ acks: 1, retries: 0 });
+    const [row] = await rowsOf(id);
+    expect(row).toMatchObject({
+      status: "FAILED",
+      error: { code: "invalid_params", message: expect.stringContaining("#sandbox-fail") },
+    });
+    expect(await ledger(connected.handle)).toEqual([]);
+  });
+
+  it("#sandbox-flaky: TikTok's 500 internal_error twice, retried, then one publication", async () => {
+    const connected = await connect();
+    const { id } = await videoPost(connected, "Wobbly #sandbox-flaky");
+    for (const attempt of [1, 2]) {
+      expect((await deliver([{ post_id: id }], { attempts: attempt })).retries).toBe(1);
+      expect((await rowsOf(id))[0]!.error).toMatchObject({
+        message: expect.stringContaining("internal_error"),
+      });
+    }
+    await deliver([{ post_id: id }], { attempts: 3 });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(await ledger(connected.handle)).toHaveLength(1);
+  });
+
+  it("#sandbox-slow: the post stays in processing for 150 s, unpublished until then", async () => {
+    const connected = await connect();
+    const token = await mintToken(env, "tiktok", connected.handle, 3600_000);
+    const init = await tiktok("POST", "/v2/post/publish/video/init/", token, {
+      post_info: { title: "Heavy #sandbox-slow", privacy_level: "PUBLIC_TO_EVERYONE" },
+      source_info: { source: "PULL_FROM_URL", video_url: "https://cdn.example.test/v.mp4" },
+    });
+    const publishId = JSON.parse(init.text).data.publish_id;
+    const status = async () =>
+      JSON.parse(
+        (await tiktok("POST", "/v2/post/publish/status/fetch/", token, { publish_id: publishId })).text,
+      ).data;
+    expect(await status()).toEqual({ status: "PROCESSING_DOWNLOAD" });
+    expect(await ledger(connected.handle)).toEqual([]);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 151_000);
+    expect(await status()).toEqual({ status: "PUBLISH_COMPLETE", publicaly_available_post_id: [] });
+    expect(await ledger(connected.handle)).toHaveLength(1);
+  });
+
+  it("#sandbox-ratelimit: TikTok's 429 rate_limit_exceeded is retried, then one publication", async () => {
+    const connected = await connect();
+    const { id } = await videoPost(connected, "Busy #sandbox-ratelimit");
+    const first = await deliver([{ post_id: id }]);
+    expect(first.retries).toBe(1);
+    expect((await rowsOf(id))[0]).toMatchObject({
+      status: "PUBLISHING",
+      error: { message: expect.stringContaining("rate_limit_exceeded") },
+    });
+    await deliver([{ post_id: id }], { attempts: 2 });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(await ledger(connected.handle)).toHaveLength(1);
+  });
+
+  it("#sandbox-lost: a photo post's init answer is lost; find reads the video list; published exactly once", async () => {
+    const connected = await connect();
+    const photo = await uploadMedia(connected as never, "a.jpg", "image/jpeg", jpegBytes(4096));
+    const id = await publishingPost(connected.tenant, {
+      accounts: [connected.accountId],
+      content: [{ text: "Where did it go #sandbox-lost", media: [photo] }],
+    });
+    const first = await deliver([{ post_id: id }]);
+    expect(first.retries).toBe(1);
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING", error: expect.anything() });
+    await deliver([{ post_id: id }], { attempts: 2 });
+    const posts = await ledger(connected.handle);
+    expect(posts).toHaveLength(1);
+    // Found in the list by its description: the video id itself.
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: posts[0].id });
+    expect(await stats(connected.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+
+    // Its insights: video/query's counts in TikTok's names, mapped back by the adapter.
+    const synced = await syncPost(connected as never, id);
+    const token = await mintToken(env, "tiktok", connected.handle);
+    const query = JSON.parse(
+      (
+        await tiktok(
+          "POST",
+          "/v2/video/query/?fields=id,like_count,comment_count,share_count,view_count",
+          token,
+          {
+            filters: { video_ids: [posts[0].id] },
+          },
+        )
+      ).text,
+    );
+    const video = query.data.videos[0];
+    expect(Object.keys(video).sort()).toEqual([
+      "comment_count",
+      "id",
+      "like_count",
+      "share_count",
+      "view_count",
+    ]);
+    expect(video.view_count).toBeGreaterThan(0);
+    expect(synced.platforms[0].analytics).toMatchObject({
+      impressions: video.view_count,
+      likes: video.like_count,
+      comments: video.comment_count,
+      shares: video.share_count,
+      quotes: 0,
+      saves: 0,
+    });
+    // Another creator's token does not see it.
+    const other = await mintToken(env, "tiktok", `${connected.handle}-other`);
+    const foreign = JSON.parse(
+      (await tiktok("POST", "/v2/video/query/?fields=id", other, { filters: { video_ids: [posts[0].id] } }))
+        .text,
+    );
+    expect(foreign.data.videos).toEqual([]);
+  });
+
+  it("#sandbox-lost on a video upload: the init's answer is lost, no bytes ever arrive; the retry publishes once", async () => {
+    const connected = await connect();
+    const { id } = await videoPost(connected, "Lost upload #sandbox-lost");
+    expect((await deliver([{ post_id: id }])).retries).toBe(1);
+    // TikTok holds a publish that never gets its video: nothing is published, and find finds nothing.
+    expect(await ledger(connected.handle)).toEqual([]);
+    await deliver([{ post_id: id }], { attempts: 2 });
+    const posts = await ledger(connected.handle);
+    expect(posts).toHaveLength(1);
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED" });
+    expect(await stats(connected.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
+  });
+
+  it("refreshes the token through the service (rotating refresh token), counted once", async () => {
+    const connected = await connect();
+    const before = await accountRow(connected.accountId);
+    await env.DB.prepare("UPDATE accounts SET token_expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 60_000, connected.accountId)
+      .run();
+    const { id } = await videoPost(connected, "After a refresh");
+    await deliver([{ post_id: id }]);
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED" });
+    const after = await accountRow(connected.accountId);
+    const key = env.ENCRYPTION_KEY;
+    expect(await decryptSecret(key, after.refresh_token_enc)).not.toBe(
+      await decryptSecret(key, before.refresh_token_enc),
+    );
+    expect(after.token_expires_at).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    expect(await stats(connected.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 1 });
+  });
+
+  it("the user removes the app: the next call is refused, the refresh too; the row fails, the account needs a reconnect", async () => {
+    const connected = await connect();
+    const revoked = await exports.default.fetch(`${SANDBOX}/accounts/${connected.handle}/revoke`, {
+      method: "POST",
+    });
+    expect(revoked.status).toBe(200);
+    const { id } = await videoPost(connected, "Too late");
+    await deliver([{ post_id: id }]);
+    const [row] = await rowsOf(id);
+    expect(row).toMatchObject({ status: "FAILED", platform_post_id: null });
+    const accounts = await call("GET", `/api/v1/accounts?workspace_id=${connected.tenant.workspace.id}`, {
+      key: connected.tenant.key,
+    });
+    const account = accounts.body.data.find((a: { id: number }) => a.id === connected.accountId);
+    expect(account.health.status).toBe("reauth_required");
+    expect(await ledger(connected.handle)).toEqual([]);
+  });
+
+  it("disconnecting revokes the token at /v2/oauth/revoke/: TikTok refuses it afterwards", async () => {
+    const connected = await connect();
+    const row = await accountRow(connected.accountId);
+    const token = await decryptSecret(env.ENCRYPTION_KEY, row.access_token_enc);
+    const info = await exports.default.fetch(`${SANDBOX}/v2/user/info/?fields=open_id,username`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await info.json()).toMatchObject({
+      data: { user: { open_id: row.platform_user_id, username: connected.handle } },
+      error: { code: "ok" },
+    });
+    const gone = await call("DELETE", `/api/v1/accounts/${connected.accountId}`, {
+      key: connected.tenant.key,
+    });
+    expect(gone.status).toBeLessThan(300);
+    // The revocation runs after the answer (waitUntil).
+    const after = await waitFor(async () => {
+      const res = await exports.default.fetch(`${SANDBOX}/v2/user/info/?fields=open_id`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return res.status === 401 && (await res.json<any>());
+    });
+    expect(after).toMatchObject({ data: {}, error: { code: "access_token_invalid" } });
+  });
+});
