@@ -6,10 +6,9 @@ import { backgroundOrigin } from "../lib/origin";
 import { createAdapter } from "./adapter";
 import { SPECS } from "./catalog";
 import type { PlatformDefinition } from "./define";
-import { sandboxDefinition, sandboxFetch } from "./sandbox/client";
-import { EMULATED, emulatedAdapter } from "./sandbox/emulated";
+import { sandboxFetch } from "./sandbox/client";
+import { emulatedAdapter } from "./sandbox/emulated";
 import { sandboxEnabled } from "./sandbox/enabled";
-import { sandboxClient } from "./sandbox/shapes";
 import { type Credentials, type Fetch, type PlatformAdapter, PlatformError } from "./types";
 
 export type AdapterLookup =
@@ -44,21 +43,11 @@ export function lookupAdapter(
 ): AdapterLookup {
   if (!Object.hasOwn(registry, name)) return { kind: "unsupported" };
   const spec = registry[name]!;
-  if (sandboxEnabled(env)) {
-    const inProcess = sandboxFetch(origin);
-    if (EMULATED.has(spec.platform) && "hosts" in spec)
-      return { kind: "ok", adapter: emulatedAdapter(env, spec, origin, inProcess) };
-    return {
-      kind: "ok",
-      adapter: createAdapter(sandboxDefinition(env, inProcess, origin, spec), {
-        credentials: sandboxClient(spec.platform),
-        fetch: inProcess,
-      }),
-    };
-  }
+  // The sandbox: the platform's own adapter, every call answered by its emulator in-process.
+  if (sandboxEnabled(env))
+    return { kind: "ok", adapter: emulatedAdapter(env, spec, origin, sandboxFetch(origin)) };
   const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
-  // The platform's real hosts; an emulator would pass everyHostAt(spec.hosts, `${origin}/sandbox/${name}`).
   return { kind: "ok", adapter: createAdapter(spec, { credentials, fetch: fetcher, hosts: spec.hosts }) };
 }
 

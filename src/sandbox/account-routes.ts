@@ -42,23 +42,16 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
     const spec = specOf(c);
     const id = c.req.param("id");
     const json = wantsJson(c.req.header("accept"));
-    const store = storeOf(c);
-    const emulated = POST_ID.test(id) ? await store.ledgerPost(id) : null;
-    const post = emulated ? viewOf(emulated) : POST_ID.test(id) ? await store.post(id) : null;
-    if (!post) return json ? notFound(c, "No post with this id.") : missingPostPage(spec);
-    return json
-      ? c.json({ platform_request: null, ...post })
-      : postPage(spec, post, new URL(c.req.url).origin);
+    const stored = POST_ID.test(id) ? await storeOf(c).post(id) : null;
+    if (!stored) return json ? notFound(c, "No post with this id.") : missingPostPage(spec);
+    const post = viewOf(stored);
+    return json ? c.json(post) : postPage(spec, post, new URL(c.req.url).origin);
   })
   // Every post published on the account, oldest first, private ones included.
   .get("/:platform/accounts/:handle/posts", async (c) => {
     const handle = handleOf(c);
     if (handle === null) return notFound(c, "No such account.");
-    const store = storeOf(c);
-    const emulated = (await store.listPosts(handle, { all: true })).map(viewOf);
-    const legacy = (await store.accountPosts(handle)).map((post) => ({ ...post, platform_request: null }));
-    const data = [...legacy, ...emulated].sort((a, b) => a.published_at.localeCompare(b.published_at));
-    return c.json({ data });
+    return c.json({ data: (await storeOf(c).listPosts(handle, { all: true })).map(viewOf) });
   })
   .get("/:platform/accounts/:handle/stats", async (c) => {
     const handle = handleOf(c);

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 // Request bodies as the sandbox reads them: never more than a cap, strict UTF-8, and every way a body
 // can be wrong is a value the route answers with a 4xx (never a parser's exception).
 import { readCapped } from "../lib/capped-body";
@@ -55,3 +56,12 @@ export async function readJson(request: Request): Promise<{ value: unknown } | B
 
 export const isProblem = (value: unknown): value is BodyProblem =>
   typeof value === "object" && value !== null && "kind" in value;
+
+/** The parsed body, or the message of its first problem. */
+export function readBody<T>(schema: z.ZodType<T>, body: unknown): T | string {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  return `Invalid request: ${path}${issue?.message ?? "malformed body"}`;
+}

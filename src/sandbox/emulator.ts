@@ -18,7 +18,7 @@ import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/sea
 import { sandboxClient, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import type { Channel, PostMetrics } from "../platforms/types";
 import { checkToken, tokenRefusal } from "./access";
-import { isProblem, readForm, readJson } from "./body";
+import { isProblem, readBody, readForm, readJson } from "./body";
 import { lifetimeMs, scaledMs } from "./clock";
 import type {
   LedgerItem,
@@ -28,7 +28,6 @@ import type {
   LedgerPost as StoredPost,
 } from "./ledger";
 import type { SandboxComment } from "./metrics";
-import { readBody } from "./requests";
 import { decide, isSlow, SLOW_PROCESSING_MS, triggerOf } from "./triggers";
 
 type Ctx = Context<BareEnv>;
@@ -248,7 +247,7 @@ export function emulate(c: Ctx, platform: Platform) {
       return { id, url: `${base}/posts/${encodeURIComponent(id)}`, publishedAt };
     },
     postUrl: (id: string) => `${base}/posts/${encodeURIComponent(id)}`,
-    post: async (id: string): Promise<LedgerPost | null> => maybe(await store.ledgerPost(id), postOf),
+    post: async (id: string): Promise<LedgerPost | null> => maybe(await store.post(id), postOf),
     /** The account's public posts (or the replies to `parentId`), oldest first. */
     posts: async (handle: string, parentId?: string): Promise<LedgerPost[]> =>
       (await store.listPosts(handle, { parentId: parentId ?? null })).map(postOf),
@@ -287,9 +286,9 @@ export function emulate(c: Ctx, platform: Platform) {
     },
 
     /** A post's metrics now (generic names: each emulator renames them its platform's way). */
-    metrics: (id: string): Promise<PostMetrics | null> => store.ledgerMetrics(platform, id),
+    metrics: (id: string): Promise<PostMetrics | null> => store.metrics(platform, id),
     /** A post's comments now, oldest first. */
-    comments: (id: string): Promise<SandboxComment[] | null> => store.ledgerComments(platform, id),
+    comments: (id: string): Promise<SandboxComment[] | null> => store.comments(platform, id),
 
     /** The request's JSON body checked against `schema`; a 400 or 413 in the platform's format. */
     async json<T>(schema: z.ZodType<T>): Promise<T> {

@@ -15,7 +15,6 @@ import { renderError, routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
 import { invalidLinkPage } from "../lib/html";
 import { publicOrigin } from "../lib/origin";
-import { hasSandboxChannels, sandboxChannels } from "../platforms/sandbox/channels";
 import { sandboxEnabled } from "../platforms/sandbox/enabled";
 import { SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import { checkToken, platformOf, tokenRefusal } from "./access";
@@ -25,7 +24,6 @@ import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./cons
 import { EMULATORS } from "./emulators";
 import { issueCode } from "./grants";
 import { oauthError } from "./oauth-error";
-import { sandboxPostRoutes } from "./posts-routes";
 import { sandboxTokenRoutes, tokenEndpoint } from "./token-routes";
 
 const specOf = (c: Context<BareEnv>) => platformOf(c.req.param("platform"));
@@ -83,18 +81,7 @@ sandboxRouter
     if (path === pathOf(spec.endpoints.token) && method === "POST") return tokenEndpoint(c, spec);
     if (path === pathOf(spec.endpoints.identity) && method === "GET") return identity(c);
     await next();
-  })
-  .get("/:platform/me", (c) => identity(c))
-  // Where the user can publish, on platforms whose login is not itself the place (src/platforms/sandbox/channels.ts).
-  .get("/:platform/channels", async (c) => {
-    const spec = specOf(c);
-    if (!hasSandboxChannels(spec.platform)) throw routeNotFound();
-    const token = bearerToken(c.req.header("authorization"));
-    const check = await checkToken(c.env, spec.platform, token);
-    if (check.kind !== "ok") return oauthError(401, "invalid_token", tokenRefusal(check));
-    return c.json({ data: await sandboxChannels(c.env, spec.platform, check.handle) });
-  })
-  .route("/", sandboxPostRoutes);
+  });
 
 /** The consent page of an authorize request. */
 function showConsent(c: Context<BareEnv>) {

@@ -3,7 +3,10 @@
 // replies. Every value is escaped, and only http(s) media URLs become links.
 import { escapeHtml, htmlPage } from "../lib/html";
 import type { PlatformSpec } from "../platforms/types";
-import type { PostView } from "./posts";
+import type { LedgerPost } from "./ledger";
+
+/** What a post's page shows. */
+type PostView = Omit<LedgerPost, "platform_request" | "parent_id">;
 
 /** Escaped text with its line breaks kept. */
 const paragraph = (text: string) => `<p>${escapeHtml(text).replace(/\r?\n/g, "<br>")}</p>`;

@@ -1,6 +1,7 @@
-// SandboxStore: the sandbox platform's storage, one Durable Object instance per platform
+// SandboxStore: the emulated platforms' storage, one Durable Object instance per platform
 // (`env.SANDBOX_STORE.getByName(platform)`), reached only by the sandbox's own routes. Thin typed RPC
-// over the rules in posts.ts, metrics.ts and spent.ts; `now` is a parameter so tests can drive time.
+// over the rules in ledger.ts, metrics.ts and spent.ts; `now` is a parameter so tests can drive time.
+// Values cross it as JSON text (the RPC types of arbitrary JSON are too deep): emulator.ts parses them.
 import { DurableObject } from "cloudflare:workers";
 import type { Platform } from "../db/enums";
 import type { PostMetrics } from "../platforms/types";
@@ -23,31 +24,15 @@ import {
   type Stats,
   statsOf,
   updateObject,
-  viewPost as viewLedgerPost,
+  viewPost,
 } from "./ledger";
 import { commentsAt, metricsAt, minutesSince, postSeed, type SandboxComment } from "./metrics";
-import {
-  type Attempt,
-  accountPosts,
-  attemptPublish,
-  createTables,
-  type Found,
-  findByFingerprint,
-  type NewPost,
-  type PostView,
-  postOwner,
-  viewPost,
-} from "./posts";
 import { createSpentTable, spend } from "./spent";
-
-export type ReplyAttempt = Attempt | { kind: "no_parent" };
-export type Owned<T> = { kind: "ok"; value: T } | { kind: "unknown" } | { kind: "not_owner" };
 
 export class SandboxStore extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      createTables(ctx.storage.sql);
       createSpentTable(ctx.storage.sql);
       createLedgerTables(ctx.storage.sql);
     });
@@ -81,8 +66,8 @@ export class SandboxStore extends DurableObject<Env> {
     return insertPost(this.ctx.storage.sql, post, now);
   }
 
-  ledgerPost(id: string): LedgerPost | null {
-    return viewLedgerPost(this.ctx.storage.sql, id);
+  post(id: string): LedgerPost | null {
+    return viewPost(this.ctx.storage.sql, id);
   }
 
   listPosts(handle: string, options: { parentId?: string | null; all?: boolean } = {}): LedgerPost[] {
@@ -113,16 +98,16 @@ export class SandboxStore extends DurableObject<Env> {
   }
 
   /** A post's comments now, oldest first, by its publication time (the ledger's posts). */
-  async ledgerComments(platform: Platform, id: string, now = Date.now()): Promise<SandboxComment[] | null> {
-    const post = viewLedgerPost(this.ctx.storage.sql, id);
+  async comments(platform: Platform, id: string, now = Date.now()): Promise<SandboxComment[] | null> {
+    const post = viewPost(this.ctx.storage.sql, id);
     if (!post) return null;
     const publishedAt = Date.parse(post.published_at);
     return commentsAt(platform, id, publishedAt, minutesSince(publishedAt, now));
   }
 
   /** A ledger post's metrics now. */
-  async ledgerMetrics(platform: Platform, id: string, now = Date.now()): Promise<PostMetrics | null> {
-    const post = viewLedgerPost(this.ctx.storage.sql, id);
+  async metrics(platform: Platform, id: string, now = Date.now()): Promise<PostMetrics | null> {
+    const post = viewPost(this.ctx.storage.sql, id);
     if (!post) return null;
     const minutes = minutesSince(Date.parse(post.published_at), now);
     return metricsAt(platform, await postSeed(platform, id), minutes);
@@ -131,50 +116,5 @@ export class SandboxStore extends DurableObject<Env> {
   /** Spends a code or a rotating refresh token by its id: true for the one caller that got to it first. */
   spend(id: string, expiresAt: number, now = Date.now()): boolean {
     return spend(this.ctx.storage.sql, id, expiresAt, now);
-  }
-
-  /** One publication attempt of a post (a thread when it has several items). */
-  publish(post: NewPost, now = Date.now()): Attempt {
-    return attemptPublish(this.ctx.storage.sql, { ...post, parentId: undefined }, now);
-  }
-
-  /** One attempt at replying to a published post; the reply is a post of its own, with its fingerprint. */
-  reply(parentId: string, post: Omit<NewPost, "parentId">, now = Date.now()): ReplyAttempt {
-    const sql = this.ctx.storage.sql;
-    if (!postOwner(sql, parentId)) return { kind: "no_parent" };
-    return attemptPublish(sql, { ...post, parentId }, now);
-  }
-
-  find(handle: string, fingerprint: string): Found | null {
-    return findByFingerprint(this.ctx.storage.sql, handle, fingerprint);
-  }
-
-  post(id: string): PostView | null {
-    return viewPost(this.ctx.storage.sql, id);
-  }
-
-  accountPosts(handle: string): PostView[] {
-    return accountPosts(this.ctx.storage.sql, handle);
-  }
-
-  /** A post's metrics now; only its own account may read them. */
-  async insights(
-    platform: Platform,
-    id: string,
-    handle: string,
-    now = Date.now(),
-  ): Promise<Owned<PostMetrics>> {
-    const owner = postOwner(this.ctx.storage.sql, id);
-    if (!owner) return { kind: "unknown" };
-    if (owner.handle !== handle) return { kind: "not_owner" };
-    const minutes = minutesSince(owner.publishedAt, now);
-    return { kind: "ok", value: metricsAt(platform, await postSeed(platform, id), minutes) };
-  }
-
-  /** A post's comments now, oldest first; comments are public. */
-  async comments(platform: Platform, id: string, now = Date.now()): Promise<SandboxComment[] | null> {
-    const owner = postOwner(this.ctx.storage.sql, id);
-    if (!owner) return null;
-    return commentsAt(platform, id, owner.publishedAt, minutesSince(owner.publishedAt, now));
   }
 }

@@ -28,7 +28,7 @@ async function insightsAt(
   _handle: string,
   now: number,
 ): Promise<PostMetrics> {
-  const metrics = await store(platform).ledgerMetrics(platform, id, now);
+  const metrics = await store(platform).metrics(platform, id, now);
   if (!metrics) throw new Error(`no insights for ${id}`);
   return metrics;
 }
@@ -91,13 +91,13 @@ describe("sandbox comments", () => {
   it("grow over time, keeping the earlier ones as they were, never dated after they are seen", async () => {
     const t0 = Date.parse("2026-04-01T08:00:00Z");
     const { id } = await publishedAt("facebook", t0);
-    let previous = await store("facebook").ledgerComments("facebook", id, t0);
-    expect(await store("facebook").ledgerComments("facebook", "404", t0)).toBeNull();
+    let previous = await store("facebook").comments("facebook", id, t0);
+    expect(await store("facebook").comments("facebook", "404", t0)).toBeNull();
     expect(previous).not.toBeNull();
     expect(previous!.length).toBeGreaterThanOrEqual(1);
     for (const minute of [1, 5, 60, 600, 3000, PLATEAU_MINUTES]) {
       const now = t0 + minute * MINUTE;
-      const comments = (await store("facebook").ledgerComments("facebook", id, now))!;
+      const comments = (await store("facebook").comments("facebook", id, now))!;
       expect(comments.length).toBeGreaterThanOrEqual(previous!.length);
       for (const earlier of previous!) expect(comments).toContainEqual(earlier);
       expect(new Set(comments.map((c) => c.id)).size).toBe(comments.length);

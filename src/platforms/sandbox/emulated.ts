@@ -3,15 +3,11 @@
 // calls answered in-process. The one thing the sandbox adds: an account the operator created without
 // tokens (the demo data, tests) acts with a short-lived token minted for each call, and its platform id
 // is its handle's stable one, as if it had connected.
-import type { Platform } from "../../db/enums";
 import { createAdapter } from "../adapter";
 import { everyHostAt, type PlatformDefinition } from "../define";
 import type { AccountAuth, Fetch, PlatformAdapter } from "../types";
 import { mintToken } from "./access";
 import { sandboxClient, sandboxPlatformId } from "./shapes";
-
-/** The platforms whose emulator is built; the others still run on the generic sandbox publisher. */
-export const EMULATED: ReadonlySet<Platform> = new Set<Platform>(["facebook", "instagram", "linkedin", "pinterest", "threads", "tiktok", "youtube"]);
 
 export function emulatedAdapter(
   env: Pick<Env, "ENCRYPTION_KEY">,
