@@ -11,7 +11,7 @@ import { mintToken } from "./access";
 import { sandboxClient, sandboxPlatformId } from "./shapes";
 
 /** The platforms whose emulator is built; the others still run on the generic sandbox publisher. */
-export const EMULATED: ReadonlySet<Platform> = new Set<Platform>([]);
+export const EMULATED: ReadonlySet<Platform> = new Set<Platform>(["twitter"]);
 
 export function emulatedAdapter(
   env: Pick<Env, "ENCRYPTION_KEY">,
