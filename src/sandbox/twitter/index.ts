@@ -8,6 +8,7 @@ import type { BareEnv } from "../../http/env";
 import { timingSafeEqualText } from "../../lib/crypto";
 import { isGrant, REFRESH_PURPOSE, unseal } from "../../platforms/sandbox/seal";
 import { checkToken } from "../access";
+import { sandboxAccountRoutes } from "../account-routes";
 import { emulate, emulatorRouter } from "../emulator";
 import { oauthError } from "../oauth-error";
 import { rateLimitHeaders, WINDOW_SECONDS, xError } from "./errors";
@@ -105,4 +106,14 @@ twitterEmulator
   .post("/2/media/upload/initialize", async (c) => c.json(await initialize(x(c))))
   .post("/2/media/upload/:id/append", async (c) => c.json(await append(x(c), c.req.raw, c.req.param("id"))))
   .post("/2/media/upload/:id/finalize", async (c) => c.json(await finalize(x(c), c.req.param("id"))))
-  .get("/2/media/upload", async (c) => c.json(await status(x(c), query(c))));
+  .get("/2/media/upload", async (c) => c.json(await status(x(c), query(c))))
+  // x.com/<handle>/status/<id>, where the adapter says a post can be seen: the sandbox's page of the post
+  // (its JSON with `Accept: application/json`), whatever the handle, as x.com shows it.
+  .get("/:handle/status/:id", (c) =>
+    sandboxAccountRoutes.fetch(
+      new Request(`${new URL(c.req.url).origin}/twitter/posts/${encodeURIComponent(c.req.param("id"))}`, {
+        headers: c.req.raw.headers,
+      }),
+      c.env,
+    ),
+  );
