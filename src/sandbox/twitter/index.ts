@@ -17,19 +17,18 @@ import { createTweet, lookupTweet, searchRecent, userTimeline } from "./tweets";
 
 type Ctx = Context<BareEnv>;
 
-/** Requests per 15 minutes on a user's token, per endpoint (docs.x.com › Rate limits, Basic plan). */
-const LIMITS: Array<[RegExp, string, number]> = [
-  [/^\/2\/tweets$/, "POST", 100],
-  [/^\/2\/media\/upload/, "POST", 500],
-  [/^\/2\/media\/upload$/, "GET", 500],
-  [/^\/2\/users\/me$/, "GET", 75],
-  [/^\/2\/tweets\/search\/recent$/, "GET", 300],
-  [/^\/2\/tweets\/\d+$/, "GET", 900],
-  [/^\/2\/users\/\d+\/tweets$/, "GET", 900],
-];
-
-const limitOf = (path: string, method: string) =>
-  LIMITS.find(([pattern, verb]) => verb === method && pattern.test(path))?.[2];
+/**
+ * The answer with X's rate-limit headers for an endpoint allowing `limit` requests per 15 minutes on a
+ * user's token (docs.x.com › Rate limits): the window ends on the quarter hour.
+ */
+function limited(limit: number, answer: Response): Response {
+  const window = WINDOW_SECONDS * 1000;
+  const resetAt = Math.ceil((Date.now() + 1) / window) * window;
+  const headers = new Headers(answer.headers);
+  for (const [name, value] of Object.entries(rateLimitHeaders(limit, limit - 1, resetAt)))
+    headers.set(name, value);
+  return new Response(answer.body, { status: answer.status, headers });
+}
 
 const x = (c: Ctx) => emulate(c, "twitter");
 const query = (c: Ctx) => new URL(c.req.url).searchParams;
@@ -87,26 +86,24 @@ async function revoke(c: Ctx) {
 export const twitterEmulator = emulatorRouter(xError);
 
 twitterEmulator
-  .use("*", async (c, next) => {
-    await next();
-    const path = new URL(c.req.url).pathname.replace(/^\/sandbox\/twitter/, "");
-    const limit = limitOf(path, c.req.method);
-    if (limit === undefined || c.res.headers.has("x-rate-limit-limit")) return;
-    const window = WINDOW_SECONDS * 1000;
-    const resetAt = Math.ceil(Date.now() / window) * window;
-    for (const [name, value] of Object.entries(rateLimitHeaders(limit, limit - 1, resetAt)))
-      c.res.headers.set(name, value);
-  })
-  .get("/2/users/me", (c) => me(c))
+  .get("/2/users/me", async (c) => limited(75, await me(c)))
   .post("/2/oauth2/revoke", (c) => revoke(c))
-  .post("/2/tweets", (c) => createTweet(x(c)))
-  .get("/2/tweets/search/recent", async (c) => c.json(await searchRecent(x(c), query(c))))
-  .get("/2/tweets/:id", async (c) => c.json(await lookupTweet(x(c), c.req.param("id"), query(c))))
-  .get("/2/users/:id/tweets", async (c) => c.json(await userTimeline(x(c), c.req.param("id"), query(c))))
-  .post("/2/media/upload/initialize", async (c) => c.json(await initialize(x(c))))
-  .post("/2/media/upload/:id/append", async (c) => c.json(await append(x(c), c.req.raw, c.req.param("id"))))
-  .post("/2/media/upload/:id/finalize", async (c) => c.json(await finalize(x(c), c.req.param("id"))))
-  .get("/2/media/upload", async (c) => c.json(await status(x(c), query(c))))
+  .post("/2/tweets", async (c) => limited(100, await createTweet(x(c))))
+  .get("/2/tweets/search/recent", async (c) => limited(300, c.json(await searchRecent(x(c), query(c)))))
+  .get("/2/tweets/:id", async (c) =>
+    limited(900, c.json(await lookupTweet(x(c), c.req.param("id"), query(c)))),
+  )
+  .get("/2/users/:id/tweets", async (c) =>
+    limited(900, c.json(await userTimeline(x(c), c.req.param("id"), query(c)))),
+  )
+  .post("/2/media/upload/initialize", async (c) => limited(500, c.json(await initialize(x(c)))))
+  .post("/2/media/upload/:id/append", async (c) =>
+    limited(500, c.json(await append(x(c), c.req.raw, c.req.param("id")))),
+  )
+  .post("/2/media/upload/:id/finalize", async (c) =>
+    limited(500, c.json(await finalize(x(c), c.req.param("id")))),
+  )
+  .get("/2/media/upload", async (c) => limited(500, c.json(await status(x(c), query(c)))))
   // x.com/<handle>/status/<id>, where the adapter says a post can be seen: the sandbox's page of the post
   // (its JSON with `Accept: application/json`), whatever the handle, as x.com shows it.
   .get("/:handle/status/:id", (c) =>

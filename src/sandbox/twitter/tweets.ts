@@ -68,8 +68,6 @@ export async function readX<T>(x: Emulated, schema: z.ZodType<T>): Promise<T> {
 }
 
 const DUPLICATE = "You are not allowed to create a Tweet with duplicate content.";
-/** How many of the account's latest posts a new one is compared with for duplicate content. */
-const DUPLICATE_WINDOW = 100;
 
 /** The ledger's item of a post: the text X received and its media as the page shows them. */
 async function mediaOfPost(x: Emulated, caller: Caller, body: CreateBody) {
@@ -90,7 +88,7 @@ async function mediaOfPost(x: Emulated, caller: Caller, body: CreateBody) {
 }
 
 /** Every post the account wrote (top-level and replies, its threads' items), newest first. */
-export async function postsOf(x: Emulated, handle: string, limit = DUPLICATE_WINDOW): Promise<LedgerPost[]> {
+export async function postsOf(x: Emulated, handle: string, limit: number): Promise<LedgerPost[]> {
   const found: LedgerPost[] = [];
   const queue = await x.posts(handle);
   const tops = queue.slice(-limit);
@@ -114,12 +112,14 @@ const textOf = (post: LedgerPost) => post.text[0] ?? "";
 /** The prefix of a media key: 3 a photo, 16 a GIF, 7 a video. */
 const mediaKeyPrefix = (type: string) => (type === "image/gif" ? 16 : type.startsWith("video/") ? 7 : 3);
 
-/** The key that counts attempts at the same post (X keeps no idempotency key: its text and place). */
-async function attemptKey(body: CreateBody) {
-  const seed = JSON.stringify([body.text ?? "", body.reply?.in_reply_to_tweet_id ?? "", body.media ?? null]);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(seed)));
-  return [...digest.slice(0, 12)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+async function digest(text: string) {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes.slice(0, 12)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
+
+/** The key that counts attempts at the same post (X keeps no idempotency key: its text and place). */
+const attemptKey = (body: CreateBody) =>
+  digest(JSON.stringify([body.text ?? "", body.reply?.in_reply_to_tweet_id ?? "", body.media ?? null]));
 
 export async function createTweet(x: Emulated) {
   const caller = await x.caller();
@@ -146,10 +146,9 @@ export async function createTweet(x: Emulated) {
     refuse(403, "forbidden", "You attempted to quote a Tweet that is deleted or not visible to you.");
 
   const outcome = await x.attempt(caller.handle, await attemptKey(body), text);
-  if (text.trim() !== "") {
-    const latest = await postsOf(x, caller.handle);
-    if (latest.some((post) => textOf(post).trim() === text.trim())) refuse(403, "forbidden", DUPLICATE);
-  }
+  // The account's texts are remembered as they are published: the same text a second time is refused.
+  if (text.trim() !== "" && (await x.store.countTry(caller.handle, `text:${await digest(text.trim())}`)) > 1)
+    refuse(403, "forbidden", DUPLICATE);
   const published = await x.publish({
     handle: caller.handle,
     items: [{ text, media }],
