@@ -81,12 +81,13 @@ describe("sandbox insights", () => {
     expect(first.quotes).toBe(0);
   });
 
+  // On Threads: X runs on its emulator (test/sandbox/twitter.system.test.ts), not this legacy publisher.
   it("reach the adapter as the store computes them now", async () => {
-    const adapter = adapterFor("twitter");
+    const adapter = adapterFor("threads");
     const account = accountOf(freshHandle());
     const post = await adapter.publish(account, draftOf(["Count me"]));
     const metrics = await adapter.insights(account, post.id);
-    expect(metrics).toEqual(await insightsAt("twitter", post.id, account.handle, Date.now()));
+    expect(metrics).toEqual(await insightsAt("threads", post.id, account.handle, Date.now()));
     expect(metrics.impressions).toBeGreaterThan(0);
     expect(Object.keys(metrics).sort()).toEqual(
       ["comments", "engagement_rate", "impressions", "likes", "quotes", "saves", "shares"].sort(),

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { publishingAdapter } from "../../src/platforms/index";
 import { mintToken } from "../../src/platforms/sandbox/access";
+import { EMULATED } from "../../src/platforms/sandbox/emulated";
 import { PlatformError } from "../../src/platforms/types";
 import { sandboxInProcess } from "../../src/sandbox/index";
 import { ORIGIN } from "../support/client";
@@ -40,7 +41,8 @@ const image = (url: string, mime = "image/png") => ({
 });
 
 describe("sandbox publishing", () => {
-  it.each(PLATFORMS)(
+  // The legacy publisher's platforms: an emulated one answers in its own ids and URLs (test/sandbox/).
+  it.each(PLATFORMS.filter((platform) => !EMULATED.has(platform)))(
     "%s: publishes for an account without a token, answering a digit id and its URL",
     async (platform) => {
       const adapter = adapterFor(platform);
@@ -54,8 +56,9 @@ describe("sandbox publishing", () => {
     },
   );
 
+  // On Threads: X uploads each media file to its emulator (test/sandbox/twitter.system.test.ts).
   it("keeps a thread's items in order with their media as given, shown as JSON", async () => {
-    const adapter = adapterFor("twitter");
+    const adapter = adapterFor("threads");
     const handle = freshHandle();
     const draft = draftOf([
       { text: "1/ Launch day <script>alert(1)</script>", media: [image("https://cdn.test/a.png")] },
@@ -67,7 +70,7 @@ describe("sandbox publishing", () => {
     ]);
     const before = Date.now();
     const post = await adapter.publish(accountOf(handle), draft);
-    const { status, body } = await postJson("twitter", post.id);
+    const { status, body } = await postJson("threads", post.id);
     expect(status).toBe(200);
     expect(body).toEqual({
       id: post.id,
@@ -143,20 +146,20 @@ describe("sandbox publishing", () => {
   });
 
   it("publishes a reply with its own fingerprint, shown in the post's replies and findable", async () => {
-    const adapter = adapterFor("twitter");
+    const adapter = adapterFor("threads");
     const account = accountOf(freshHandle());
     const post = await adapter.publish(account, draftOf(["Original"]));
     const fingerprint = freshFingerprint();
     const reply = await adapter.reply(account, post.id, "Check out our shop", fingerprint);
     expect(reply.id).toMatch(/^\d{18}$/);
     expect(reply.id).not.toBe(post.id);
-    expect(reply.url).toBe(`${ORIGIN}/sandbox/twitter/posts/${reply.id}`);
-    const { body } = await postJson("twitter", post.id);
+    expect(reply.url).toBe(`${ORIGIN}/sandbox/threads/posts/${reply.id}`);
+    const { body } = await postJson("threads", post.id);
     expect(body.replies).toEqual([
       { id: reply.id, text: "Check out our shop", published_at: expect.any(String) },
     ]);
     expect(await adapter.find(account, { fingerprint: fingerprint, text: "" })).toEqual(reply);
-    expect((await postJson("twitter", reply.id)).body.text).toEqual(["Check out our shop"]);
+    expect((await postJson("threads", reply.id)).body.text).toEqual(["Check out our shop"]);
     const missing = await failureOf(adapter.reply(account, "999999999999999999", "x", freshFingerprint()));
     expect(missing).toMatchObject({ kind: "permanent", code: "not_found" });
   });
@@ -292,11 +295,12 @@ describe("sandbox failure triggers (counted per fingerprint)", () => {
     expect((await accountList("pinterest", handle)).map((p) => p.id)).toEqual([post.id]);
   });
 
+  // On Threads: on X each item of a thread is its own post, whose own tag its emulator reads.
   it("reads the tag in the first item only, as a whole tag", async () => {
-    const { adapter, account, handle } = setup();
+    const { adapter, account, handle } = setup("threads");
     await adapter.publish(account, draftOf(["fine", "later item #sandbox-fail"]));
     await adapter.publish(account, draftOf(["#sandbox-failure is not a trigger, nor x#sandbox-fail"]));
-    expect(await accountList("twitter", handle)).toHaveLength(2);
+    expect(await accountList("threads", handle)).toHaveLength(2);
     expect(await failureOf(adapter.publish(account, draftOf(["#SANDBOX-FAIL"])))).toMatchObject({
       kind: "permanent",
     });
