@@ -239,6 +239,26 @@ describe("the X emulator, through the real X adapter", () => {
     expect(await stats(handle)).toMatchObject({ publications: 2 });
   });
 
+  it("the check counts as X does: 141 CJK characters (282 for X) are refused before anything is sent", async () => {
+    const t = await createTenant();
+    const handle = freshHandle();
+    const accountId = await connect(t, handle);
+    const { result, row } = await publishOn(t, accountId, {
+      content: [{ text: "Fine for every other platform" }],
+      settings: { twitter: { text: "字".repeat(141) } },
+    });
+    expect(result).toMatchObject({ acks: 1, retries: 0 });
+    expect(row).toMatchObject({
+      status: "FAILED",
+      error: {
+        message: expect.stringContaining(
+          "settings.twitter.text field must not be greater than 280 characters as X counts them",
+        ),
+      },
+    });
+    expect(await stats(handle)).toMatchObject({ publications: 0, media_uploads: 0 });
+  });
+
   it("#sandbox-fail: X's 403, FAILED at once, nothing published", async () => {
     const t = await createTenant();
     const handle = freshHandle();
