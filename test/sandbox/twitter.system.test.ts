@@ -259,6 +259,64 @@ describe("the X emulator, through the real X adapter", () => {
     expect(await stats(handle)).toMatchObject({ publications: 0, media_uploads: 0 });
   });
 
+  it("reads posts back as X shows them: timeline, recent search by author, lookup with private metrics", async () => {
+    const t = await createTenant();
+    const handle = freshHandle();
+    const accountId = await connect(t, handle);
+    const token = await tokenOf(accountId);
+    const userId = (await stored(accountId)).platform_user_id as string;
+    const created = await xCall("POST", "/2/tweets", token, {
+      text: "Fish & chips <3 https://example.com/menu",
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    expect(created.body.data.text).toMatch(/^Fish &amp; chips &lt;3 https:\/\/t\.co\/[A-Za-z0-9]{10}$/);
+
+    const timeline = await xCall(
+      "GET",
+      `/2/users/${userId}/tweets?max_results=5&tweet.fields=created_at,author_id`,
+      token,
+    );
+    expect(timeline.status).toBe(200);
+    expect(timeline.body).toMatchObject({
+      data: [{ id, text: created.body.data.text, author_id: userId, created_at: expect.any(String) }],
+      meta: { result_count: 1, newest_id: id, oldest_id: id },
+    });
+    const tooFew = await xCall("GET", `/2/users/${userId}/tweets?max_results=3`, token);
+    expect(tooFew.status).toBe(400);
+    expect(tooFew.body.errors[0].message).toContain("max_results");
+
+    const search = await xCall(
+      "GET",
+      `/2/tweets/search/recent?query=from:${handle}&expansions=author_id`,
+      token,
+    );
+    expect(search.body).toMatchObject({
+      data: [{ id }],
+      includes: { users: [{ id: userId, username: handle }] },
+    });
+
+    const stranger = await tokenOf(await connect(t, freshHandle()));
+    const peek = await xCall(
+      "GET",
+      `/2/tweets/${id}?tweet.fields=public_metrics,non_public_metrics`,
+      stranger,
+    );
+    expect(peek.body.data.public_metrics.impression_count).toBeGreaterThan(0);
+    expect(peek.body.data.non_public_metrics).toBeUndefined();
+    expect(peek.body.errors).toMatchObject([
+      { title: "Field Authorization Error", field: "non_public_metrics" },
+    ]);
+    const own = await xCall("GET", `/2/tweets/${id}?tweet.fields=non_public_metrics`, token);
+    expect(own.body.data.non_public_metrics.impression_count).toBeGreaterThan(0);
+    expect(own.body.errors).toBeUndefined();
+    const missing = await xCall("GET", "/2/tweets/1234567890123456789", token);
+    expect(missing.status).toBe(200);
+    expect(missing.body).toEqual({
+      errors: [expect.objectContaining({ title: "Not Found Error", resource_id: "1234567890123456789" })],
+    });
+  });
+
   it("#sandbox-fail: X's 403, FAILED at once, nothing published", async () => {
     const t = await createTenant();
     const handle = freshHandle();

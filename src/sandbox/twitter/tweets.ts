@@ -405,7 +405,20 @@ export async function searchRecent(x: Emulated, query: URLSearchParams) {
   const fields = tweetFields(query);
   const size = maxResults(query, 10, 100, 10);
   const expansions = listOf(query.get("expansions") ?? undefined);
-  if (!conversation) return { meta: { result_count: 0 } };
+  if (!conversation) {
+    // `from:<username>` alone: that user's posts of the last 7 days.
+    const since = new Date(Date.now() - RECENT_MS).toISOString();
+    const posts = from ? (await postsOf(x, from, 800)).filter((post) => post.published_at >= since) : [];
+    const { items, next } = page(posts, query.get("next_token") ?? query.get("pagination_token"), size);
+    if (items.length === 0) return { meta: { result_count: 0 } };
+    const data = await Promise.all(items.map((post) => tweetOf(x, post, fields, false)));
+    const author = { id: await x.platformId(from!), name: from!, username: from! };
+    return {
+      data,
+      ...(expansions.has("author_id") ? { includes: { users: [author] } } : {}),
+      meta: meta(data, next, "next_token"),
+    };
+  }
   const root = await x.post(conversation);
   const tweets: Array<{
     at: string;
