@@ -8,16 +8,19 @@ import { linkedinEmulator } from "./linkedin";
 import { pinterestEmulator } from "./pinterest";
 import { threadsEmulator } from "./threads";
 import { tiktokEmulator } from "./tiktok";
+import { twitterEmulator } from "./twitter";
 import { youtubeEmulator } from "./youtube";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
-export const EMULATORS: Partial<Record<Platform, EmulatorRouter>> = {
+/** Every platform has one: with SANDBOX=true, every platform's adapter runs on its emulator. */
+export const EMULATORS: Record<Platform, EmulatorRouter> = {
   facebook: facebookEmulator,
   instagram: instagramEmulator,
   linkedin: linkedinEmulator,
   pinterest: pinterestEmulator,
   threads: threadsEmulator,
   tiktok: tiktokEmulator,
+  twitter: twitterEmulator,
   youtube: youtubeEmulator,
 };

@@ -59,7 +59,8 @@ describe("POST /api/v1/accounts/connect", () => {
       platform: "twitter",
       username: "grace_hopper",
       name: "grace_hopper",
-      avatar: null,
+      // X answers every user's profile_image_url (its default picture for the sandbox's users).
+      avatar: "https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png",
       workspace_id: t.workspace.id,
       has_expired: false,
       health: expect.objectContaining({ status: "ok", last_error: null }),
@@ -116,7 +117,8 @@ describe("POST /api/v1/accounts/connect", () => {
         platform: "twitter",
         username: "ada",
         name: "ada",
-        avatar: "https://cdn.test/a.png",
+        // The reconnect refreshed the picture from X's identity answer.
+        avatar: "https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png",
         workspace_id: t.workspace.id,
         has_expired: false,
         health: expect.objectContaining({ status: "ok", last_error: null }),

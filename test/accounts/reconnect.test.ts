@@ -60,7 +60,7 @@ describe("account health", () => {
       platform: "twitter",
       username: "healthy",
       name: "healthy",
-      avatar: null,
+      avatar: "https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png",
       workspace_id: t.workspace.id,
       has_expired: false,
       health: {

@@ -81,9 +81,11 @@ describe("auto-plug", () => {
     const replies = (await sandboxPost(published.url)).replies;
     expect(replies).toHaveLength(1);
     expect((await readRow(rowId)).plug_post_id).toBe(replies[0]!.id);
+    // X keeps no fingerprint: the adapter finds the reply by its text among the replies to the post.
     const found = await publishingAdapter(env, "twitter").find(authOf(sandboxAccount(t)), {
       fingerprint: plugFingerprint(rowId),
-      text: "",
+      text: `${PLUG} #sandbox-lost`,
+      replyTo: published.id,
     });
     expect(found?.id).toBe(replies[0]!.id);
   });

@@ -164,7 +164,7 @@ describe("delegation: single use and expiry", () => {
     const authorizeUrl = await createSession(app, { state });
     const answers = await Promise.all(Array.from({ length: 20 }, () => new Browser().get(authorizeUrl)));
     const locations = answers.map(locationOf);
-    const proceeded = locations.filter((l) => l.startsWith(`${ORIGIN}/sandbox/twitter/oauth/authorize?`));
+    const proceeded = locations.filter((l) => l.startsWith(`${ORIGIN}/sandbox/twitter/i/oauth2/authorize?`));
     const expired = locations.filter((l) => l.startsWith(`${APP_CALLBACK}?`)).map((l) => new URL(l));
     expect(proceeded).toHaveLength(1);
     expect(expired).toHaveLength(19);
@@ -236,7 +236,9 @@ describe("delegation: links that cannot be used", () => {
       await expectErrorPage(await new Browser().get(`/api/oauth/delegate/authorize/${bad}`));
     }
     // The genuine link still works afterwards.
-    expect(locationOf(await new Browser().get(authorizeUrl))).toContain("/sandbox/twitter/oauth/authorize?");
+    expect(locationOf(await new Browser().get(authorizeUrl))).toContain(
+      "/sandbox/twitter/i/oauth2/authorize?",
+    );
   });
 
   it("400 HTML page for a well-formed token that no session created", async () => {

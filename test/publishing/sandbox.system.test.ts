@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createPost, createTenant } from "../support/seed";
-import { deliver, postOf, publishingPost, rowsOf, sandboxPosts, settled } from "./support";
+import { deliver, handleOf, postOf, publishingPost, rowsOf, sandboxPosts, settled } from "./support";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -23,7 +23,8 @@ describe("on the sandbox", () => {
     expect(row).toMatchObject({
       status: "PUBLISHED",
       platform_post_id: published[0]!.id,
-      post_url: `https://api.example.test/sandbox/twitter/posts/${published[0]!.id}`,
+      // X's post URL (x.com/<handle>/status/<id>) on the sandbox, where the post's page is.
+      post_url: `https://api.example.test/sandbox/twitter/${await handleOf(t.accounts[0]!.id)}/status/${published[0]!.id}`,
       error: null,
     });
     expect(row!.platform_post_id).toMatch(/^\d+$/);
@@ -39,26 +40,43 @@ describe("on the sandbox", () => {
     expect(answer.body.platforms[0].posted_on).toHaveLength(1);
   });
 
-  it("delivers a thread with media in order", async () => {
+  it("delivers a thread with media in order: on X a reply chain, each post with its uploaded media", async () => {
     const t = await createTenant();
-    const photo = await insertMedia(t.workspace.id, { mime_type: "image/png" });
-    const clip = await insertMedia(t.workspace.id, { mime_type: "video/mp4", type: "video" });
+    const stored = async (mime: string, bytes: Uint8Array) => {
+      const type = mime.startsWith("video/") ? "video" : "image";
+      const id = await insertMedia(t.workspace.id, { mime_type: mime, type, size: bytes.byteLength });
+      const row = await env.DB.prepare("SELECT r2_key FROM media WHERE id = ?")
+        .bind(id)
+        .first<{ r2_key: string }>();
+      await env.MEDIA.put(row!.r2_key, bytes);
+      return id;
+    };
+    const photo = await stored("image/png", new Uint8Array(64).fill(1));
+    const clip = await stored("video/mp4", new Uint8Array(96).fill(2));
     const id = await publishingPost(t, {
-      content: [
-        { text: "First", media: [photo, clip] },
-        { text: "Second" },
-        { text: "Third", media: [clip] },
-      ],
+      content: [{ text: "First", media: [photo] }, { text: "Second" }, { text: "Third", media: [clip] }],
     });
     await deliver([{ post_id: id }]);
-    const [published] = await sandboxPosts("twitter", t.accounts[0]!.id);
-    expect(published!.text).toEqual(["First", "Second", "Third"]);
-    expect(published!.media.map((m) => [m.item, m.type, new URL(m.url).pathname])).toEqual([
-      [0, "image/png", `/media/${photo}`],
-      [0, "video/mp4", `/media/${clip}`],
-      [2, "video/mp4", `/media/${clip}`],
+    // X publishes a thread as a chain of replies: the account lists the first post, each reply the next.
+    const listed = await sandboxPosts("twitter", t.accounts[0]!.id);
+    expect(listed).toHaveLength(1);
+    const chain = [listed[0]!];
+    for (let i = 0; i < 2; i++) {
+      const next = await call("GET", `/sandbox/twitter/posts/${(chain[i] as any).replies[0].id}`, {
+        headers: { accept: "application/json" },
+      });
+      chain.push(next.body);
+    }
+    expect(chain.map((p) => p.text)).toEqual([["First"], ["Second"], ["Third"]]);
+    expect(chain.map((p) => p.media.map((m) => [m.item, m.type]))).toEqual([
+      [[0, "image/png"]],
+      [],
+      [[0, "video/mp4"]],
     ]);
-    expect(published!.media.every((m) => /[?&]sig=[0-9a-f]{64}/.test(m.url))).toBe(true);
+    // Each media is what X received, stored by its X media id.
+    for (const post of [chain[0]!, chain[2]!])
+      expect(new URL(post.media[0]!.url).pathname).toMatch(/^\/sandbox\/twitter\/media\/\d{19}$/);
+    expect((await rowsOf(id))[0]!.platform_post_id).toBe(chain[0]!.id);
   });
 
   it("#sandbox-fail: FAILED with the platform's message at once, no retry, nothing published", async () => {

@@ -11,18 +11,15 @@ export const LABEL = "X (Twitter)";
 /** X's hosts: the API (v2 under /2, OAuth, media upload) and the site (consent, post pages). */
 export const HOSTS = { api: "https://api.x.com", web: "https://x.com" } as const;
 
-/** Where a post can be seen: x.com/<handle>/status/<id> (x.com/i/status/<id> works without a handle). */
-export const postUrl = (handle: string, id: string) =>
-  `https://x.com/${handle ? encodeURIComponent(handle) : "i"}/status/${id}`;
-
-export const publishedAs = (account: AccountAuth, id: string): PublishedPost => ({
-  id,
-  url: postUrl(account.handle, id),
-});
+/** Where a post can be seen, on X's site: /<handle>/status/<id> (/i/status/<id> works without a handle). */
+export const postPath = (handle: string, id: string) =>
+  `/${handle ? encodeURIComponent(handle) : "i"}/status/${id}`;
 
 export type XApi = {
   /** `path` under the API's `/2` on the context's base for X's API host. */
   url(path: string, query?: Query): string;
+  /** The post and where it can be seen, on the context's base for X's site (x.com). */
+  publishedAs(account: AccountAuth, id: string): PublishedPost;
   get<T>(account: AccountAuth, what: string, url: string, schema: z.ZodType<T>): Promise<T>;
   /** A POST with a JSON body (an object), a multipart body (FormData) or none (null). */
   post<T>(
@@ -42,6 +39,7 @@ export function xApi(context: PublishingContext): XApi {
   const classify = (what: string, safe: boolean) => ({ classify: classifyX(what, safe, context.now) });
   return {
     url: (path, query) => client.url("api", `/2${path}`, query),
+    publishedAs: (account, id) => ({ id, url: client.url("web", postPath(account.handle, id)) }),
     async get(account, what, url, schema) {
       const headers = { authorization: bearer(account), accept: "application/json" };
       return client.json(what, url, { method: "GET", headers }, schema, classify(what, true));

@@ -10,7 +10,7 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { LABEL, publishedAs, type XApi } from "./api";
+import { LABEL, type XApi } from "./api";
 import { type Sleep, uploadMedia } from "./media";
 import { createdPost } from "./schemas";
 import { settings as settingsSchema } from "./settings";
@@ -112,7 +112,7 @@ export async function publishPost(
     }
     root ??= previous;
   }
-  return publishedAs(account, root!);
+  return api.publishedAs(account, root!);
 }
 
 /** The auto-plug: a reply under the published post. X keeps no fingerprint; `find` matches its text. */
@@ -123,5 +123,5 @@ export async function replyTo(
   text: string,
 ): Promise<PublishedPost> {
   const body = { text, reply: { in_reply_to_tweet_id: platformPostId } };
-  return publishedAs(account, await createPost(api, account, `${LABEL} reply`, body));
+  return api.publishedAs(account, await createPost(api, account, `${LABEL} reply`, body));
 }

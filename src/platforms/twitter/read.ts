@@ -10,7 +10,7 @@ import {
   type PostMetrics,
   type PublishedPost,
 } from "../types";
-import { LABEL, publishedAs, type XApi } from "./api";
+import { LABEL, type XApi } from "./api";
 import { postMetrics, searchPage, timeline, type XPost } from "./schemas";
 
 /** How many of the account's latest posts `find` looks through (X's maximum page is 100). */
@@ -75,7 +75,7 @@ export async function findPost(
   const hit = data.find(
     (post) => (replyTo === undefined || repliesTo(post, replyTo)) && comparable(sentText(post)) === wanted,
   );
-  return hit ? publishedAs(account, hit.id) : null;
+  return hit ? api.publishedAs(account, hit.id) : null;
 }
 
 export async function postInsights(

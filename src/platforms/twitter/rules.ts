@@ -1,8 +1,9 @@
 // What X refuses in a post, declared once: the dry run reads `check` through the registry, and the
 // adapter's own pre-call refusals (media.ts, publish.ts) read the same numbers.
 import type { z } from "zod";
-import { defineCheck, MB, type PlatformRules } from "../rules";
+import { defineCheck, MB, type PlatformRules, textLength } from "../rules";
 import type { settings } from "./settings";
+import { WEIGHTED_LIMIT, weightedLength } from "./text";
 
 /** Characters per post: X without Premium's long posts. */
 export const TEXT_LIMIT = 280;
@@ -21,6 +22,20 @@ export const check = defineCheck<z.output<typeof settings>>({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   settings: (settings, items, add) => {
+    // What X receives, as X counts it (links 23, emoji and CJK characters 2): a text within 280 code
+    // points can still be over X's 280.
+    for (const [index, item] of items.entries()) {
+      const replaced = index === 0 && settings.text?.trim() ? settings.text : null;
+      const text = replaced ?? item.text;
+      // Over 280 code points, the common text rule has already said so.
+      if (replaced === null && textLength(text) > TEXT_LIMIT) continue;
+      if (weightedLength(text) > WEIGHTED_LIMIT)
+        add(
+          replaced === null ? `content.${index}.text` : "settings.twitter.text",
+          `must not be greater than ${WEIGHTED_LIMIT} characters as X counts them (a link counts 23, an emoji or a CJK character 2)`,
+          "unsupported_content",
+        );
+    }
     if (settings.poll.enabled && (items[0]?.media.length ?? 0) > 0)
       add("settings.twitter.poll", "is prohibited when the first content item has media", "poll_with_media");
   },

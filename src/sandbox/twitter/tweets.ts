@@ -1,0 +1,471 @@
+// X's posts (docs.x.com › X API › Posts): create (POST /2/tweets, validated as X validates it: 280
+// weighted characters, up to four media ids of the caller's, a poll apart from media, duplicate content
+// refused), look one up (GET /2/tweets/{id} with `tweet.fields`, `public_metrics` among them), a user's
+// timeline (GET /2/users/{id}/tweets, newest first, replies included unless excluded) and the recent
+// search of a conversation (GET /2/tweets/search/recent?query=conversation_id:{id}), where the emulator's
+// made-up comments appear as other users' replies.
+import { z } from "zod";
+import { sandboxPlatformId } from "../../platforms/sandbox/shapes";
+import { WEIGHTED_LIMIT, weightedLength } from "../../platforms/twitter/text";
+import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
+import { notFoundError } from "./errors";
+import { attachable, ownMedia } from "./media";
+import { shownText } from "./text";
+
+const xId = z.string().regex(/^\d{1,19}$/, "must be a numeric id of up to 19 digits");
+
+/** The POST /2/tweets body as X documents it (unknown fields refused). */
+export const createBody = z
+  .object({
+    text: z.string().max(25_000).optional(),
+    media: z
+      .object({
+        media_ids: z.array(xId).min(1).max(4),
+        tagged_user_ids: z.array(xId).max(10).optional(),
+      })
+      .strict()
+      .optional(),
+    reply: z
+      .object({ in_reply_to_tweet_id: xId, exclude_reply_user_ids: z.array(xId).optional() })
+      .strict()
+      .optional(),
+    quote_tweet_id: xId.optional(),
+    poll: z
+      .object({
+        options: z.array(z.string().min(1).max(25)).min(2).max(4),
+        duration_minutes: z.number().int().min(5).max(10_080),
+        reply_settings: z.enum(["following", "mentionedUsers", "subscribers", "verified"]).optional(),
+      })
+      .strict()
+      .optional(),
+    reply_settings: z.enum(["following", "mentionedUsers", "subscribers", "verified"]).optional(),
+    for_super_followers_only: z.boolean().optional(),
+    community_id: xId.optional(),
+    share_with_followers: z.boolean().optional(),
+    direct_message_deep_link: z.string().max(1000).optional(),
+    nullcast: z.boolean().optional(),
+    made_with_ai: z.boolean().optional(),
+    paid_partnership: z.boolean().optional(),
+    geo: z
+      .object({ place_id: z.string().max(100) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+type CreateBody = z.infer<typeof createBody>;
+
+/** The body checked against `schema`, refused the way X refuses a parameter (`$.field: why`). */
+export async function readX<T>(x: Emulated, schema: z.ZodType<T>): Promise<T> {
+  const value = await x.json(z.unknown());
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = ["$", ...issue.path.map(String)].join(".");
+  const why =
+    issue.code === "unrecognized_keys"
+      ? `${issue.keys.join(", ")} is not defined in the schema and the schema does not allow additional properties`
+      : issue.message;
+  return refuse(400, "invalid_request", `${path}: ${why}`);
+}
+
+const DUPLICATE = "You are not allowed to create a Tweet with duplicate content.";
+
+/** The ledger's item of a post: the text X received and its media as the page shows them. */
+async function mediaOfPost(x: Emulated, caller: Caller, body: CreateBody) {
+  const ids = body.media?.media_ids ?? [];
+  const found = [];
+  for (const id of ids) {
+    const { object, media } = await ownMedia(x, id, caller.handle, caller.platformId).catch(() =>
+      refuse(400, "invalid_request", "Your media IDs are invalid."),
+    );
+    if (!attachable(object, media)) refuse(400, "invalid_request", "Your media IDs are invalid.");
+    found.push(media);
+  }
+  // Four images, or one video or GIF alone.
+  if (found.some((media) => media.category !== "tweet_image") && found.length > 1)
+    refuse(400, "invalid_request", "Your media IDs are invalid.");
+  if (new Set(ids).size !== ids.length) refuse(400, "invalid_request", "Your media IDs are invalid.");
+  return found.map((media) => ({ url: media.url ?? "", type: media.media_type }));
+}
+
+/** Every post the account wrote (top-level and replies, its threads' items), newest first. */
+export async function postsOf(x: Emulated, handle: string, limit: number): Promise<LedgerPost[]> {
+  const found: LedgerPost[] = [];
+  const queue = await x.posts(handle);
+  const tops = queue.slice(-limit);
+  const seen = new Set<string>();
+  const walk = async (post: LedgerPost) => {
+    if (seen.has(post.id)) return;
+    seen.add(post.id);
+    if (post.handle === handle) found.push(post);
+    if (post.replies.length === 0) return;
+    for (const reply of await x.replies(post.id)) await walk(reply);
+  };
+  for (const post of tops) await walk(post);
+  return found
+    .map((post, order) => ({ post, order }))
+    .sort((a, b) => b.post.published_at.localeCompare(a.post.published_at) || b.order - a.order)
+    .map(({ post }) => post);
+}
+
+const textOf = (post: LedgerPost) => post.text[0] ?? "";
+
+/** The prefix of a media key: 3 a photo, 16 a GIF, 7 a video. */
+const mediaKeyPrefix = (type: string) => (type === "image/gif" ? 16 : type.startsWith("video/") ? 7 : 3);
+
+async function digest(text: string) {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...bytes.slice(0, 12)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The key that counts attempts at the same post (X keeps no idempotency key: its text and place). */
+const attemptKey = (body: CreateBody) =>
+  digest(JSON.stringify([body.text ?? "", body.reply?.in_reply_to_tweet_id ?? "", body.media ?? null]));
+
+export async function createTweet(x: Emulated) {
+  const caller = await x.caller();
+  const body = await readX(x, createBody);
+  const text = body.text ?? "";
+  if (
+    text.trim() === "" &&
+    !body.media &&
+    !body.poll &&
+    !body.quote_tweet_id &&
+    !body.direct_message_deep_link
+  )
+    refuse(400, "invalid_request", "One or more of text, media, poll, quote_tweet_id is required.");
+  if (body.poll && (body.media || body.quote_tweet_id))
+    refuse(400, "invalid_request", "poll is mutually exclusive from media and quote_tweet_id.");
+  if (body.share_with_followers && !body.community_id)
+    refuse(400, "invalid_request", "share_with_followers requires community_id.");
+  if (weightedLength(text) > WEIGHTED_LIMIT) refuse(403, "forbidden", "Tweet needs to be a bit shorter.");
+  const media = await mediaOfPost(x, caller, body);
+  const parentId = body.reply?.in_reply_to_tweet_id;
+  if (parentId && !(await x.post(parentId)))
+    refuse(403, "forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.");
+  if (body.quote_tweet_id && !(await x.post(body.quote_tweet_id)))
+    refuse(403, "forbidden", "You attempted to quote a Tweet that is deleted or not visible to you.");
+
+  const outcome = await x.attempt(caller.handle, await attemptKey(body), text);
+  // The account's texts are remembered as they are published: the same text a second time is refused.
+  if (text.trim() !== "" && (await x.store.countTry(caller.handle, `text:${await digest(text.trim())}`)) > 1)
+    refuse(403, "forbidden", DUPLICATE);
+  const published = await x.publish({
+    handle: caller.handle,
+    items: [{ text, media }],
+    platformRequest: body,
+    parentId: parentId ?? null,
+  });
+  if (outcome === "lost") return lostAnswer(201);
+  const shown = await shownText(published.id, text, media.length > 0);
+  return Response.json(
+    { data: { id: published.id, text: shown, edit_history_tweet_ids: [published.id] } },
+    {
+      status: 201,
+    },
+  );
+}
+
+/** The `tweet.fields` (and `expansions`) a lookup asked for. */
+const listOf = (value: string | undefined) =>
+  new Set(
+    (value ?? "")
+      .split(",")
+      .map((field) => field.trim())
+      .filter(Boolean),
+  );
+
+const TWEET_FIELDS = new Set([
+  "article",
+  "attachments",
+  "author_id",
+  "card_uri",
+  "community_id",
+  "context_annotations",
+  "conversation_id",
+  "created_at",
+  "display_text_range",
+  "edit_controls",
+  "edit_history_tweet_ids",
+  "entities",
+  "geo",
+  "id",
+  "in_reply_to_user_id",
+  "lang",
+  "media_metadata",
+  "non_public_metrics",
+  "note_tweet",
+  "organic_metrics",
+  "possibly_sensitive",
+  "promoted_metrics",
+  "public_metrics",
+  "referenced_tweets",
+  "reply_settings",
+  "scopes",
+  "source",
+  "text",
+  "withheld",
+]);
+const PRIVATE_FIELDS = ["non_public_metrics", "organic_metrics", "promoted_metrics"];
+
+/** The requested fields, refused the way X refuses an unknown one. */
+export function tweetFields(query: URLSearchParams): Set<string> {
+  const fields = listOf(query.get("tweet.fields") ?? undefined);
+  for (const field of fields)
+    if (!TWEET_FIELDS.has(field))
+      refuse(
+        400,
+        "invalid_request",
+        `The \`tweet.fields\` query parameter value [${field}] is not one of [${[...TWEET_FIELDS].join(",")}]`,
+      );
+  return fields;
+}
+
+/** The conversation a post belongs to: the first post of its reply chain. */
+async function conversationOf(x: Emulated, post: LedgerPost): Promise<string> {
+  let current = post;
+  for (let depth = 0; current.parent_id && depth < 50; depth++) {
+    const parent = await x.post(current.parent_id);
+    if (!parent) return current.parent_id;
+    current = parent;
+  }
+  return current.id;
+}
+
+/** A ledger post as X's Post object, with the fields asked for. */
+export async function tweetOf(
+  x: Emulated,
+  post: LedgerPost,
+  fields: Set<string>,
+  owner: boolean,
+): Promise<Record<string, unknown>> {
+  const request = (post.platform_request ?? {}) as CreateBody;
+  const hasMedia = post.media.length > 0;
+  const tweet: Record<string, unknown> = {
+    id: post.id,
+    text: await shownText(post.id, textOf(post), hasMedia),
+    edit_history_tweet_ids: [post.id],
+  };
+  const authorId = await x.platformId(post.handle);
+  if (fields.has("author_id")) tweet.author_id = authorId;
+  if (fields.has("created_at")) tweet.created_at = post.published_at;
+  if (fields.has("conversation_id")) tweet.conversation_id = await conversationOf(x, post);
+  if (fields.has("reply_settings")) tweet.reply_settings = request.reply_settings ?? "everyone";
+  if (fields.has("lang")) tweet.lang = "en";
+  if (fields.has("possibly_sensitive")) tweet.possibly_sensitive = false;
+  if (fields.has("attachments") && hasMedia)
+    tweet.attachments = {
+      media_keys: (request.media?.media_ids ?? []).map(
+        (id, index) => `${mediaKeyPrefix(post.media[index]?.type ?? "")}_${id}`,
+      ),
+    };
+  const references = [
+    ...(post.parent_id ? [{ type: "replied_to", id: post.parent_id }] : []),
+    ...(request.quote_tweet_id ? [{ type: "quoted", id: request.quote_tweet_id }] : []),
+  ];
+  if (fields.has("referenced_tweets") && references.length > 0) tweet.referenced_tweets = references;
+  if (fields.has("in_reply_to_user_id") && post.parent_id) {
+    const parent = await x.post(post.parent_id);
+    if (parent) tweet.in_reply_to_user_id = await x.platformId(parent.handle);
+  }
+  const metrics =
+    fields.has("public_metrics") || fields.has("non_public_metrics") || fields.has("organic_metrics");
+  if (metrics) {
+    const m = await x.metrics(post.id);
+    const counts = {
+      retweet_count: m?.shares ?? 0,
+      reply_count: m?.comments ?? 0,
+      like_count: m?.likes ?? 0,
+      quote_count: m?.quotes ?? 0,
+      bookmark_count: m?.saves ?? 0,
+      impression_count: m?.impressions ?? 0,
+    };
+    if (fields.has("public_metrics")) tweet.public_metrics = counts;
+    if (owner && fields.has("non_public_metrics"))
+      tweet.non_public_metrics = { impression_count: counts.impression_count, user_profile_clicks: 0 };
+    if (owner && fields.has("organic_metrics"))
+      tweet.organic_metrics = {
+        impression_count: counts.impression_count,
+        like_count: counts.like_count,
+        reply_count: counts.reply_count,
+        retweet_count: counts.retweet_count,
+        user_profile_clicks: 0,
+      };
+  }
+  return tweet;
+}
+
+/** The field errors X adds when someone else's post is asked for with its private metrics. */
+const fieldErrors = (fields: Set<string>, id: string) =>
+  PRIVATE_FIELDS.filter((field) => fields.has(field)).map((field) => ({
+    value: id,
+    detail: `Sorry, you are not authorized to access '${field}' on the Tweet with ids: ${id}.`,
+    title: "Field Authorization Error",
+    resource_type: "tweet",
+    parameter: "tweet.fields",
+    resource_id: id,
+    section: "data",
+    field,
+    type: "https://api.twitter.com/2/problems/not-authorized-for-field",
+  }));
+
+export async function lookupTweet(x: Emulated, id: string, query: URLSearchParams) {
+  const caller = await x.caller();
+  if (!/^\d{1,19}$/.test(id))
+    refuse(400, "invalid_request", `The \`id\` query parameter value [${id}] is not valid`);
+  const fields = tweetFields(query);
+  const post = await x.post(id);
+  if (!post) return { errors: [notFoundError("tweet", id)] };
+  const owner = post.handle === caller.handle;
+  const data = await tweetOf(x, post, fields, owner);
+  const errors = owner ? [] : fieldErrors(fields, id);
+  return errors.length > 0 ? { data, errors } : { data };
+}
+
+/** `max_results` within X's bounds for the endpoint, else its 400. */
+function maxResults(query: URLSearchParams, min: number, max: number, fallback: number): number {
+  const raw = query.get("max_results");
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    refuse(
+      400,
+      "invalid_request",
+      `The \`max_results\` query parameter value [${raw}] is not between ${min} and ${max}`,
+    );
+  return value;
+}
+
+/** A page of `all` from the `pagination_token`/`next_token` (an offset, as opaque to the caller as X's). */
+function page<T>(all: T[], token: string | null, size: number) {
+  const offset = token === null ? 0 : Number.parseInt(token, 36);
+  if (token !== null && (!/^[0-9a-z]{1,10}$/.test(token) || !Number.isSafeInteger(offset)))
+    refuse(400, "invalid_request", `The pagination token [${token}] is not valid`);
+  const items = all.slice(offset, offset + size);
+  const next = offset + size < all.length ? (offset + size).toString(36) : undefined;
+  return { items, next };
+}
+
+const meta = (data: Array<Record<string, unknown>>, next: string | undefined, tokenName: string) => ({
+  result_count: data.length,
+  ...(data.length > 0 ? { newest_id: data[0]!.id, oldest_id: data[data.length - 1]!.id } : {}),
+  ...(next ? { [tokenName]: next } : {}),
+});
+
+export async function userTimeline(x: Emulated, userId: string, query: URLSearchParams) {
+  const caller = await x.caller();
+  if (!/^\d{1,19}$/.test(userId))
+    refuse(400, "invalid_request", `The \`id\` query parameter value [${userId}] is not valid`);
+  // The emulator knows the handle of the caller's own id only (an id is a digest of the handle).
+  if (userId !== caller.platformId) return { errors: [notFoundError("user", userId)] };
+  const fields = tweetFields(query);
+  const size = maxResults(query, 5, 100, 10);
+  const exclude = listOf(query.get("exclude") ?? undefined);
+  for (const value of exclude)
+    if (value !== "replies" && value !== "retweets")
+      refuse(
+        400,
+        "invalid_request",
+        `The \`exclude\` query parameter value [${value}] is not one of [replies,retweets]`,
+      );
+  let posts = await postsOf(x, caller.handle, 800);
+  if (exclude.has("replies")) posts = posts.filter((post) => !post.parent_id);
+  const { items, next } = page(posts, query.get("pagination_token"), size);
+  const data = await Promise.all(items.map((post) => tweetOf(x, post, fields, true)));
+  return data.length > 0 ? { data, meta: meta(data, next, "next_token") } : { meta: { result_count: 0 } };
+}
+
+const RECENT_MS = 7 * 24 * 3_600_000;
+
+/** The operators of a recent search the emulator understands: `conversation_id:` and `from:`. */
+function readQuery(query: string) {
+  const terms = query.trim().split(/\s+/);
+  let conversation: string | undefined;
+  let from: string | undefined;
+  for (const term of terms) {
+    const match = /^(conversation_id|from):(\S+)$/.exec(term);
+    if (match?.[1] === "conversation_id" && /^\d{1,19}$/.test(match[2]!)) conversation = match[2];
+    else if (match?.[1] === "from" && /^\w{1,15}$/.test(match[2]!)) from = match[2];
+    else if (term !== "-is:retweet")
+      refuse(
+        400,
+        "invalid_request",
+        `There were errors processing your request: the sandbox's X emulator does not support the query term [${term}]`,
+      );
+  }
+  return { conversation, from };
+}
+
+export async function searchRecent(x: Emulated, query: URLSearchParams) {
+  await x.caller();
+  const q = query.get("query") ?? "";
+  if (q.trim() === "" || q.length > 512)
+    refuse(400, "invalid_request", "The `query` query parameter value must be between 1 and 512 characters.");
+  const { conversation, from } = readQuery(q);
+  const fields = tweetFields(query);
+  const size = maxResults(query, 10, 100, 10);
+  const expansions = listOf(query.get("expansions") ?? undefined);
+  if (!conversation) {
+    // `from:<username>` alone: that user's posts of the last 7 days.
+    const since = new Date(Date.now() - RECENT_MS).toISOString();
+    const posts = from ? (await postsOf(x, from, 800)).filter((post) => post.published_at >= since) : [];
+    const { items, next } = page(posts, query.get("next_token") ?? query.get("pagination_token"), size);
+    if (items.length === 0) return { meta: { result_count: 0 } };
+    const data = await Promise.all(items.map((post) => tweetOf(x, post, fields, false)));
+    const author = { id: await x.platformId(from!), name: from!, username: from! };
+    return {
+      data,
+      ...(expansions.has("author_id") ? { includes: { users: [author] } } : {}),
+      meta: meta(data, next, "next_token"),
+    };
+  }
+  const root = await x.post(conversation);
+  const tweets: Array<{
+    at: string;
+    tweet: Record<string, unknown>;
+    author: { id: string; name: string; username: string };
+  }> = [];
+  const since = new Date(Date.now() - RECENT_MS).toISOString();
+  if (root) {
+    const walk = async (post: LedgerPost, depth: number) => {
+      if (post.published_at >= since && (!from || from === post.handle)) {
+        const tweet = await tweetOf(x, post, fields, false);
+        const id = await x.platformId(post.handle);
+        tweets.push({
+          at: post.published_at,
+          tweet,
+          author: { id, name: post.handle, username: post.handle },
+        });
+      }
+      if (depth > 50 || post.replies.length === 0) return;
+      for (const reply of await x.replies(post.id)) await walk(reply, depth + 1);
+    };
+    await walk(root, 0);
+    for (const comment of (await x.comments(root.id)) ?? []) {
+      const at = new Date(comment.created_at).toISOString();
+      if (at < since || (from && from !== comment.author.username)) continue;
+      const authorId = await sandboxPlatformId("twitter", comment.author.username);
+      const tweet: Record<string, unknown> = {
+        id: comment.id,
+        text: comment.text,
+        edit_history_tweet_ids: [comment.id],
+      };
+      if (fields.has("author_id")) tweet.author_id = authorId;
+      if (fields.has("created_at")) tweet.created_at = at;
+      if (fields.has("conversation_id")) tweet.conversation_id = root.id;
+      if (fields.has("referenced_tweets")) tweet.referenced_tweets = [{ type: "replied_to", id: root.id }];
+      if (fields.has("in_reply_to_user_id")) tweet.in_reply_to_user_id = await x.platformId(root.handle);
+      tweets.push({ at, tweet, author: { id: authorId, ...comment.author } });
+    }
+  }
+  tweets.sort((a, b) => b.at.localeCompare(a.at));
+  const { items, next } = page(tweets, query.get("next_token") ?? query.get("pagination_token"), size);
+  if (items.length === 0) return { meta: { result_count: 0 } };
+  const data = items.map((item) => item.tweet);
+  const users = [...new Map(items.map((item) => [item.author.id, item.author])).values()];
+  return {
+    data,
+    ...(expansions.has("author_id") ? { includes: { users } } : {}),
+    meta: meta(data, next, "next_token"),
+  };
+}
