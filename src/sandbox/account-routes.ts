@@ -12,8 +12,11 @@ import { missingPostPage, postPage } from "./page";
 
 type Ctx = Context<BareEnv>;
 
-/** A post id as any platform writes it: digits, a URN, `<page>_<post>`, an 11-character video id. */
-const POST_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
+/**
+ * A post id as any platform writes it: digits, a URN (a comment's has parentheses), `<page>_<post>`, an
+ * 11-character video id, TikTok's publish id (`v_pub_file~v2-1.…`).
+ */
+const POST_ID = /^[A-Za-z0-9_:.,()~-]{1,200}$/;
 const MEDIA_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
 
 const specOf = (c: Ctx) => platformOf(c.req.param("platform"));
@@ -37,12 +40,26 @@ function handleOf(c: Ctx): string | null {
   return handle !== "" && [...handle].length <= HANDLE_MAX && handle.isWellFormed() ? handle : null;
 }
 
+/**
+ * The post with this id, or the one an upload, container or publish id became (TikTok answers a
+ * publish id before the video has its public id): objects name theirs as `postId` (TikTok: `videoId`).
+ */
+async function postOrWhatItBecame(store: ReturnType<typeof storeOf>, id: string) {
+  const post = await store.post(id);
+  if (post) return post;
+  const object = await store.getObject(id);
+  if (!object) return null;
+  const data = JSON.parse(object.data) as Record<string, unknown>;
+  const target = data.postId ?? data.videoId;
+  return typeof target === "string" ? store.post(target) : null;
+}
+
 export const sandboxAccountRoutes = createRouter<BareEnv>()
   .get("/:platform/posts/:id", async (c) => {
     const spec = specOf(c);
     const id = c.req.param("id");
     const json = wantsJson(c.req.header("accept"));
-    const stored = POST_ID.test(id) ? await storeOf(c).post(id) : null;
+    const stored = POST_ID.test(id) ? await postOrWhatItBecame(storeOf(c), id) : null;
     if (!stored) return json ? notFound(c, "No post with this id.") : missingPostPage(spec);
     const post = viewOf(stored);
     return json ? c.json(post) : postPage(spec, post, new URL(c.req.url).origin);

@@ -23,8 +23,7 @@ describe("on the sandbox", () => {
     expect(row).toMatchObject({
       status: "PUBLISHED",
       platform_post_id: published[0]!.id,
-      // X's post URL (x.com/<handle>/status/<id>) on the sandbox, where the post's page is.
-      post_url: `https://api.example.test/sandbox/twitter/${await handleOf(t.accounts[0]!.id)}/status/${published[0]!.id}`,
+      post_url: `https://api.example.test/sandbox/twitter/posts/${published[0]!.id}`,
       error: null,
     });
     expect(row!.platform_post_id).toMatch(/^\d+$/);

@@ -111,9 +111,12 @@ describe("LinkedIn on its emulator", () => {
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
     const urn = rows[0]!.platform_post_id!;
     expect(urn).toMatch(SHARE);
-    expect(rows[0]!.post_url).toBe(`${SANDBOX}/feed/update/${urn}/`);
+    expect(rows[0]!.post_url).toBe(`${SANDBOX}/posts/${encodeURIComponent(urn)}`);
     const page = await call("GET", new URL(rows[0]!.post_url!).pathname);
-    expect(page.status).toBe(302);
+    expect(page.status).toBe(200);
+    // LinkedIn's own post URL (the adapter's, in production) leads to the same page.
+    const feed = await call("GET", `/sandbox/linkedin/feed/update/${urn}/`);
+    expect(feed.status).toBe(302);
 
     const published = await sandboxPosts("linkedin", id);
     expect(published.map((p) => p.id)).toEqual([urn]);
@@ -289,7 +292,7 @@ describe("LinkedIn on its emulator", () => {
     await expect(adapter.reply(me, urn, text, "fp-lost")).rejects.toMatchObject({ kind: "unknown_outcome" });
     const found = await adapter.find(me, { fingerprint: "fp-lost", text, replyTo: urn });
     expect(found?.id).toMatch(/^urn:li:comment:\(urn:li:share:\d+,\d+\)$/);
-    expect(found?.url).toBe(`${SANDBOX}/feed/update/${urn}/?commentUrn=${encodeURIComponent(found!.id)}`);
+    expect(found?.url).toBe(`${SANDBOX}/posts/${encodeURIComponent(found!.id)}`);
     expect((await sandboxPost(urn)).replies.map((r) => r.text)).toEqual([text]);
   });
 

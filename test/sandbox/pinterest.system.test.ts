@@ -120,7 +120,7 @@ describe("Pinterest on its emulator", () => {
     const [row] = rows;
     expect(row).toMatchObject({ status: "PUBLISHED", error: null });
     expect(row!.platform_post_id).toMatch(/^\d{18}$/);
-    expect(row!.post_url).toBe(`${ORIGIN}${SANDBOX}/pin/${row!.platform_post_id}/`);
+    expect(row!.post_url).toBe(`${ORIGIN}${SANDBOX}/posts/${row!.platform_post_id}`);
     const page = await call("GET", `${SANDBOX}/pin/${row!.platform_post_id}/`);
     expect(page.status).toBe(302);
     expect(page.headers.get("location")).toBe(`${ORIGIN}${SANDBOX}/posts/${row!.platform_post_id}`);

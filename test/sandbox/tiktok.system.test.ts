@@ -104,7 +104,10 @@ describe("TikTok on the emulator", () => {
     // Moderation has not named the public id yet: the publish id stands for the post.
     expect(published).toMatchObject({ status: "PUBLISHED", error: null });
     expect(published!.platform_post_id).toMatch(/^v_pub_file~v2-1\.\d+$/);
-    expect(published!.post_url).toBe(`${SANDBOX}/@${connected.handle}/video/${published!.platform_post_id}`);
+    expect(published!.post_url).toBe(`${SANDBOX}/posts/${encodeURIComponent(published!.platform_post_id!)}`);
+    // The publish id's page is the video's, before moderation names the public id.
+    const byPublishId = await sandboxGet(`/posts/${encodeURIComponent(published!.platform_post_id!)}`);
+    expect(byPublishId.status).toBe(200);
 
     const posts = await ledger(connected.handle);
     expect(posts).toHaveLength(1);

@@ -122,7 +122,7 @@ describe("the X emulator, through the real X adapter", () => {
     });
     expect(row).toMatchObject({ status: "PUBLISHED", error: null });
     expect(row.platform_post_id).toMatch(/^\d{19}$/);
-    expect(row.post_url).toBe(`${ORIGIN}${X}/${handle}/status/${row.platform_post_id}`);
+    expect(row.post_url).toBe(`${ORIGIN}${X}/posts/${row.platform_post_id}`);
     const [post] = await postsOf(handle);
     expect(post!.id).toBe(row.platform_post_id);
     expect(post!.platform_request).toEqual({ text: "Short, for X", reply_settings: "following" });

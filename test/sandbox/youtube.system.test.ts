@@ -105,7 +105,7 @@ describe("YouTube on the emulator", () => {
     const [published] = await rowsOf(id);
     expect(published).toMatchObject({ status: "PUBLISHED", error: null });
     expect(published!.platform_post_id).toMatch(/^[A-Za-z0-9_-]{11}$/);
-    expect(published!.post_url).toBe(`${SANDBOX}/watch?v=${published!.platform_post_id}`);
+    expect(published!.post_url).toBe(`${SANDBOX}/posts/${published!.platform_post_id}`);
 
     const posts = await ledger(connected.handle);
     expect(posts).toHaveLength(1);
@@ -350,7 +350,7 @@ describe("YouTube on the emulator", () => {
     const adapter = publishingAdapter(env, "youtube");
     const auth = { handle: connected.handle, platformUserId: null, accessToken: null };
     const reply = await adapter.reply(auth, videoId, "Thanks for watching!", "fp-reply-1");
-    expect(reply.url).toBe(`${SANDBOX}/watch?v=${videoId}&lc=${reply.id}`);
+    expect(reply.url).toBe(`${SANDBOX}/posts/${encodeURIComponent(reply.id)}`);
     expect(
       await adapter.find(auth, {
         text: "Thanks for watching!",

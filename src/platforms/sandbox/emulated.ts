@@ -5,7 +5,7 @@
 // is its handle's stable one, as if it had connected.
 import { createAdapter } from "../adapter";
 import { everyHostAt, type PlatformDefinition } from "../define";
-import type { AccountAuth, Fetch, PlatformAdapter } from "../types";
+import type { AccountAuth, Fetch, PlatformAdapter, PublishedPost } from "../types";
 import { mintToken } from "./access";
 import { sandboxClient, sandboxPlatformId } from "./shapes";
 
@@ -26,13 +26,22 @@ export function emulatedAdapter(
     platformUserId: account.platformUserId ?? (await sandboxPlatformId(platform, account.handle)),
     accessToken: account.accessToken ?? (await mintToken(env, platform, account.handle)),
   });
+  // Every post's URL is the sandbox's page of it (ARCHITECTURE "Sandbox platform"), whatever the
+  // platform's own URL would be (x.com/<handle>/status/<id>, youtube.com/watch?v=…).
+  const paged = (post: PublishedPost): PublishedPost => ({
+    ...post,
+    url: `${origin}/sandbox/${platform}/posts/${encodeURIComponent(post.id)}`,
+  });
   return {
     ...adapter,
-    publish: async (account, draft) => adapter.publish(await signedIn(account), draft),
-    find: async (account, lookup) => adapter.find(await signedIn(account), lookup),
+    publish: async (account, draft) => paged(await adapter.publish(await signedIn(account), draft)),
+    find: async (account, lookup) => {
+      const found = await adapter.find(await signedIn(account), lookup);
+      return found && paged(found);
+    },
     insights: async (account, id) => adapter.insights(await signedIn(account), id),
     comments: async (account, id) => adapter.comments(await signedIn(account), id),
     reply: async (account, id, text, fingerprint) =>
-      adapter.reply(await signedIn(account), id, text, fingerprint),
+      paged(await adapter.reply(await signedIn(account), id, text, fingerprint)),
   };
 }
