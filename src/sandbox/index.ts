@@ -81,7 +81,9 @@ sandboxRouter
     if (path === pathOf(spec.endpoints.token) && method === "POST") return tokenEndpoint(c, spec);
     if (path === pathOf(spec.endpoints.identity) && method === "GET") return identity(c);
     await next();
-  });
+  })
+  // Who a token acts for, the same on every platform (the platform's own identity path answers its way).
+  .get("/:platform/me", (c) => identity(c));
 
 /** The consent page of an authorize request. */
 function showConsent(c: Context<BareEnv>) {

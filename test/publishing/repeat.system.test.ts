@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { PlatformError } from "../../src/platforms/types";
 import { addGap, nextOccurrence } from "../../src/publishing/repeat";
 import { call } from "../support/client";
-import { createPost, createTenant } from "../support/seed";
+import { createAccount, createPost, createTenant } from "../support/seed";
 import { deliver, fakePlatform, postOf, rowsOf, sandboxPosts, setStatus } from "./support";
 
 afterEach(() => {
@@ -72,9 +72,10 @@ describe("a repeatable post", () => {
   it("publishes repeatable_times times, gap apart, counting down and going back to SCHEDULED in between", async () => {
     const t = await createTenant();
     const sent = captureQueue();
-    // On the LinkedIn account: X refuses the same text twice ("duplicate content", its emulator too), so
-    // an unchanged repeat would fail on X from its second run.
-    const { id, due } = await repeatablePost(t, { accounts: [t.accounts[1]!.id] });
+    // On a Threads account: X and LinkedIn refuse the same text twice ("duplicate content", their
+    // emulators too), so an unchanged repeat fails there from its second run (docs/guide.md, repeats).
+    const threads = await createAccount(t.workspace.id, "threads");
+    const { id, due } = await repeatablePost(t, { accounts: [threads.id] });
     let at = due;
     for (const remaining of [2, 1]) {
       await deliver([{ post_id: id, due: at }], { deps: { now: () => at + 500 } });
@@ -90,7 +91,7 @@ describe("a repeatable post", () => {
     const [row] = await rowsOf(id);
     expect(row).toMatchObject({ status: "PUBLISHED" });
     expect(row!.posted_on).toEqual([due + 500, due + 10 * 60_000 + 500, due + 20 * 60_000 + 500]);
-    const published = await sandboxPosts("linkedin", t.accounts[1]!.id);
+    const published = await sandboxPosts("threads", threads.id);
     expect(published).toHaveLength(3);
     expect(row!.platform_post_id).toBe(published[2]!.id);
 
