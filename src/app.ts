@@ -16,6 +16,7 @@ import { createRouter } from "./http/router";
 import { labelsRouter } from "./labels";
 import { mediaRouter } from "./media";
 import { mediaLinksRouter } from "./media/link-routes";
+import { mcpRouter } from "./mcp";
 import { postsRouter } from "./posts";
 import { sandboxRouter } from "./sandbox";
 import { webhooksRouter } from "./webhooks";
@@ -44,7 +45,14 @@ app
   .use("/api/*", requestContext)
   .use("/admin/*", requestContext)
   .use("/media/*", requestContext)
+  .use("/mcp", requestContext)
   .route("/api/v1", api)
+  // The API for AI agents (Model Context Protocol): each tool call is answered by its /api/v1 route,
+  // through this app's own fetch, with the caller's key.
+  .route(
+    "/mcp",
+    mcpRouter(async (request, c) => app.fetch(request, c.env, c.executionCtx)),
+  )
   .route("/admin/v1", adminRouter)
   // OAuth delegation: the session endpoint (API key, rate limit) and the browser's authorize/callback.
   .route("/api/oauth/delegate", delegationRouter)
