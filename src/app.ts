@@ -17,6 +17,7 @@ import { labelsRouter } from "./labels";
 import { mediaRouter } from "./media";
 import { mediaLinksRouter } from "./media/link-routes";
 import { mcpRouter } from "./mcp";
+import { meRouter } from "./me";
 import { postsRouter } from "./posts";
 import { sandboxRouter } from "./sandbox";
 import { webhooksRouter } from "./webhooks";
@@ -34,6 +35,7 @@ const RESOURCES = {
   "/media": mediaRouter,
   "/analytics": analyticsRouter,
   "/webhooks": webhooksRouter,
+  "/me": meRouter,
 } as const;
 const api = createRouter<ApiEnv>();
 const gate = apiGate("api");

@@ -7,6 +7,7 @@ import { delegationContracts } from "./delegation/contract";
 import { foldersContracts } from "./folders/contract";
 import { labelsContracts } from "./labels/contract";
 import { mediaContracts } from "./media/contract";
+import { meContracts } from "./me/contract";
 import { postsContracts } from "./posts/contract";
 import type { RouteContract } from "./support/contract";
 import { webhooksContracts } from "./webhooks/contract";
@@ -21,6 +22,7 @@ export const CONTRACTS: RouteContract[] = [
   ...mediaContracts,
   ...analyticsContracts,
   ...webhooksContracts,
+  ...meContracts,
   ...delegationContracts,
   ...adminContracts,
 ];

@@ -142,7 +142,7 @@ export const apiGate = (style: GateStyle) =>
         refusals.set(userId, decision.resetAt);
         throw tooMany(decision.resetAt, now);
       }
-      return { headers: rateHeaders(decision), claimed: admitted.claimed };
+      return { headers: rateHeaders(decision), claimed: admitted.claimed, decision };
     })();
     // Awaited below; until then a refusal is not an unhandled rejection.
     admission.catch(() => undefined);
@@ -160,6 +160,10 @@ export const apiGate = (style: GateStyle) =>
       if (held?.taken) await waitForClaim(held);
     };
     c.set("admitted", admitted);
+    c.set("rateWindow", async () => {
+      const { decision } = await admission;
+      return { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt };
+    });
     c.var.meter.writeBarrier = admitted;
     await next();
     if (held && !held.taken) await releaseUntaken(c, held);

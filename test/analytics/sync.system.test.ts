@@ -70,9 +70,9 @@ describe("POST /api/v1/analytics/posts/{post}/sync", () => {
     expect(sent()).toEqual([]);
   });
 
-  it.each([null, "canceled", "none"])("skips when the owner's subscription is %s", async (status) => {
+  it.each([null, "canceled", "none"])("skips when the owner's subscription is %s (null: no row)", async (status) => {
     const t = await createTenant();
-    if (status) await subscribe(t.user.id, status);
+    await subscribe(t.user.id, status);
     const post = await postOn(t);
     await publishFake(post.rows[0]!, metrics());
     const sent = captureQueue();
@@ -97,6 +97,7 @@ describe("POST /api/v1/analytics/posts/{post}/sync", () => {
     const sent = captureQueue();
 
     await subscribe(member.id);
+    await subscribe(t.user.id, "canceled");
     const unpaidOwner = await sync(memberKey, post.id);
     expect(unpaidOwner.body).toMatchObject({ skipped: true, jobs_dispatched: 0 });
 
