@@ -9,6 +9,8 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 
+const say = (line) => process.stdout.write(`${line}\n`);
+
 const run = process.argv.includes("--yes");
 const withAdmin = !process.argv.includes("--no-admin");
 
@@ -21,7 +23,10 @@ const queues = [...new Set([...value("queue"), ...value("dead_letter_queue")])];
 
 /** Each step: what it makes, the wrangler arguments, and the secret fed to its stdin, if any. */
 const steps = [
-  { what: `D1 database ${database} (copy its database_id into wrangler.toml)`, args: ["d1", "create", database] },
+  {
+    what: `D1 database ${database} (copy its database_id into wrangler.toml)`,
+    args: ["d1", "create", database],
+  },
   { what: `R2 bucket ${bucket}`, args: ["r2", "bucket", "create", bucket] },
   ...queues.map((queue) => ({ what: `queue ${queue}`, args: ["queues", "create", queue] })),
   {
@@ -49,25 +54,27 @@ const quoted = (step) =>
     : `echo "${step.shown}" | npx wrangler ${step.args.join(" ")}`;
 
 if (!run) {
-  console.log("# The commands that create this worker's Cloudflare resources (nothing was run).");
-  console.log("# Run them yourself, or again with --yes to run them (--no-admin leaves ADMIN_TOKEN unset).\n");
-  for (const step of steps) console.log(`# ${step.what}\n${quoted(step)}\n`);
-  console.log("# Then: the database_id into wrangler.toml, npm run db:migrate:remote, npm run deploy.");
+  say("# The commands that create this worker's Cloudflare resources (nothing was run).");
+  say("# Run them yourself, or again with --yes to run them (--no-admin leaves ADMIN_TOKEN unset).\n");
+  for (const step of steps) say(`# ${step.what}\n${quoted(step)}\n`);
+  say("# Then: the database_id into wrangler.toml, npm run db:migrate:remote, npm run deploy.");
   process.exit(0);
 }
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 for (const step of steps) {
-  console.log(`\n→ ${step.what}`);
+  say(`\n→ ${step.what}`);
   const result = spawnSync("npx", ["wrangler", ...step.args], {
     stdio: [step.input === undefined ? "inherit" : "pipe", "inherit", "inherit"],
     input: step.input,
     env,
   });
   if (result.status !== 0) {
-    console.error(`\nstopped: \`${quoted(step)}\` failed (exit ${result.status}). The steps after it did not run.`);
+    console.error(
+      `\nstopped: \`${quoted(step)}\` failed (exit ${result.status}). The steps after it did not run.`,
+    );
     process.exit(result.status ?? 1);
   }
-  if (step.reveal) console.log(`ADMIN_TOKEN=${step.input}  (store it now: it is not shown again)`);
+  if (step.reveal) say(`ADMIN_TOKEN=${step.input}  (store it now: it is not shown again)`);
 }
-console.log("\nDone. Next: the database_id into wrangler.toml, npm run db:migrate:remote, npm run deploy.");
+say("\nDone. Next: the database_id into wrangler.toml, npm run db:migrate:remote, npm run deploy.");

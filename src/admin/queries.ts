@@ -49,7 +49,10 @@ export async function createUser(
     insertWhere(
       db,
       subscriptions,
-      { userId: sql`(SELECT ${users.id} FROM ${users} WHERE ${users.email} = ${user.email})`, status: subscription },
+      {
+        userId: sql`(SELECT ${users.id} FROM ${users} WHERE ${users.email} = ${user.email})`,
+        status: subscription,
+      },
       // Only when the statement before inserted the user: an email taken meanwhile changes nobody's.
       sql`changes() = 1`,
     ).onConflictDoNothing({ target: subscriptions.userId }),

@@ -7,7 +7,13 @@ import { pathParams, type ToolSpec } from "./tools";
 type Arguments = Record<string, unknown>;
 
 /** The headers of a route's answer a tool result repeats in `_meta`. */
-const REPORTED = ["Server-Timing", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-D1-Bookmark", "Retry-After"];
+const REPORTED = [
+  "Server-Timing",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-D1-Bookmark",
+  "Retry-After",
+];
 
 const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 

@@ -57,7 +57,10 @@ function serverFor(c: Context<KeyEnv>, dispatch: Dispatch, rate: Headers) {
       };
     const origin = new URL(c.req.url).origin;
     const authorization = c.req.header("authorization") ?? "";
-    const response = await dispatch(toolRequest(spec, request.params.arguments ?? {}, origin, authorization), c);
+    const response = await dispatch(
+      toolRequest(spec, request.params.arguments ?? {}, origin, authorization),
+      c,
+    );
     for (const name of RATE_HEADERS) {
       const value = response.headers.get(name);
       if (value !== null) rate.set(name, value);
@@ -68,7 +71,11 @@ function serverFor(c: Context<KeyEnv>, dispatch: Dispatch, rate: Headers) {
 }
 
 const notAllowed = () =>
-  new ApiError(405, { message: "The MCP endpoint is stateless: send JSON-RPC with POST." }, { headers: { Allow: "POST" } });
+  new ApiError(
+    405,
+    { message: "The MCP endpoint is stateless: send JSON-RPC with POST." },
+    { headers: { Allow: "POST" } },
+  );
 
 export const mcpRouter = (dispatch: Dispatch) =>
   createRouter<KeyEnv>()
@@ -76,7 +83,10 @@ export const mcpRouter = (dispatch: Dispatch) =>
     .post("/", jsonBodyLimit, async (c) => {
       const rate = new Headers();
       const server = serverFor(c, dispatch, rate);
-      const transport = new StreamableHTTPTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       await server.connect(transport);
       let response: Response;
       try {

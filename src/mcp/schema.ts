@@ -54,7 +54,10 @@ export function toolInputSchema(spec: ToolSpec): ToolInputSchema {
     own.properties = Object.fromEntries(Object.entries(own.properties).map(([k, v]) => [k, queryField(v)]));
   const properties: Record<string, JsonSchema> = {
     ...Object.fromEntries(
-      ids.map((id) => [id, { type: "integer", minimum: 1, description: `The ${id === "id" ? "" : `${id} `}id.` }]),
+      ids.map((id) => [
+        id,
+        { type: "integer", minimum: 1, description: `The ${id === "id" ? "" : `${id} `}id.` },
+      ]),
     ),
     ...own.properties,
     ...(spec.writes ? { [IDEMPOTENCY_ARGUMENT]: idempotencyKey(spec) } : {}),

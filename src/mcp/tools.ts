@@ -31,7 +31,8 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: "list_workspaces",
     title: "List workspaces",
-    description: "Every workspace the key's user is a member of, with its connected accounts (ids, platforms).",
+    description:
+      "Every workspace the key's user is a member of, with its connected accounts (ids, platforms).",
     method: "GET",
     path: "/api/v1/workspaces",
   },
@@ -231,5 +232,4 @@ export const TOOLS: readonly ToolSpec[] = [
 ];
 
 /** The path's `{name}` placeholders, in order. */
-export const pathParams = (spec: ToolSpec) =>
-  [...spec.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+export const pathParams = (spec: ToolSpec) => [...spec.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);

@@ -5,13 +5,15 @@ import { ABILITIES, SUBSCRIPTION_STATUSES } from "../db/enums";
 export const meSchema = z
   .strictObject({
     user: z.strictObject({ id: z.int(), name: z.string(), email: z.string() }),
-    subscription: z
-      .enum([...SUBSCRIPTION_STATUSES, "none"])
-      .meta({ description: "The user's subscription; analytics sync needs `active`, `trialing` or `grace_period`." }),
+    subscription: z.enum([...SUBSCRIPTION_STATUSES, "none"]).meta({
+      description: "The user's subscription; analytics sync needs `active`, `trialing` or `grace_period`.",
+    }),
     key: z.strictObject({
       id: z.int(),
       name: z.string(),
-      prefix: z.string().meta({ description: "The key's first characters, as the operator's key list shows them." }),
+      prefix: z
+        .string()
+        .meta({ description: "The key's first characters, as the operator's key list shows them." }),
       abilities: z.array(z.enum(ABILITIES)),
       expires_at: z.string().nullable().meta({ description: "ISO 8601 (UTC), or null: it does not expire." }),
       created_at: z.string().meta({ description: "ISO 8601 (UTC)." }),

@@ -4,8 +4,8 @@
 import { and, count, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
-import { postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
 import type { PostStatus } from "../db/enums";
+import { postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
 import { inUserWorkspaces, ownedId } from "../db/tenancy";
 import { conflict, notFound } from "../http/errors";
 import { assemblePosts, type PostResults, postStatements } from "./load";

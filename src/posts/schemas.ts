@@ -7,9 +7,9 @@ import {
   bodyId,
   isoDateTime,
   pageQuery,
-  textId,
   paginated,
   queryFlag,
+  textId,
   zonedTime,
 } from "../lib/schemas";
 import { LONGEST_TEXT_LIMIT } from "../platforms/catalog";
@@ -134,12 +134,14 @@ export const listPostsQuery = z
       .optional()
       .meta({ description: "Only this workspace's posts (another tenant's workspace matches nothing)." }),
     account_id: textId().optional().meta({ description: "Only posts with a platform row on this account." }),
-    scheduled_from: isoDateTime()
-      .optional()
-      .meta({ description: "Only posts scheduled at or after this time (ISO 8601 with an offset); drafts never match." }),
-    scheduled_to: isoDateTime()
-      .optional()
-      .meta({ description: "Only posts scheduled at or before this time (ISO 8601 with an offset); drafts never match." }),
+    scheduled_from: isoDateTime().optional().meta({
+      description:
+        "Only posts scheduled at or after this time (ISO 8601 with an offset); drafts never match.",
+    }),
+    scheduled_to: isoDateTime().optional().meta({
+      description:
+        "Only posts scheduled at or before this time (ISO 8601 with an offset); drafts never match.",
+    }),
   })
   .refine((q) => !q.scheduled_from || !q.scheduled_to || q.scheduled_from <= q.scheduled_to, {
     path: ["scheduled_to"],

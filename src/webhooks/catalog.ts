@@ -6,8 +6,8 @@ import { MAX_QUEUE_DELAY_SECONDS } from "../lib/queue";
 
 export {
   DELIVERED_EVENT_TYPES,
-  type DeliveredEventType,
   DELIVERY_STATUSES,
+  type DeliveredEventType,
   type DeliveryStatus,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_TEST_EVENT,

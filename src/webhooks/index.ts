@@ -226,8 +226,8 @@ export const webhooksRouter = createRouter<ApiEnv>()
       tags,
       summary: "Send a test event",
       description: [
-        "Records a `webhook.test` event for this endpoint alone (whatever events it subscribes to) and queues its delivery: signed, attempted, retried and listed in its deliveries like any other event. Its body is `{id, type: \"webhook.test\", created_at, data: {webhook_id, message}}`; answer it with a 2xx once the signature verifies. A disabled endpoint is a 409 (enable it first).",
-        "A receiver on your own machine (`http://localhost:3000/…`) is refused by the private-address guard; in local development, list it in `IMPORT_ALLOWED_PRIVATE_HOSTS` (docs/guide.md, \"Testing a receiver locally\").",
+        'Records a `webhook.test` event for this endpoint alone (whatever events it subscribes to) and queues its delivery: signed, attempted, retried and listed in its deliveries like any other event. Its body is `{id, type: "webhook.test", created_at, data: {webhook_id, message}}`; answer it with a 2xx once the signature verifies. A disabled endpoint is a 409 (enable it first).',
+        'A receiver on your own machine (`http://localhost:3000/…`) is refused by the private-address guard; in local development, list it in `IMPORT_ALLOWED_PRIVATE_HOSTS` (docs/guide.md, "Testing a receiver locally").',
       ].join("\n\n"),
       request: { params: idParams },
       responses: { 202: jsonContent(deliverySchema, "The delivery, queued.") },

@@ -14,7 +14,8 @@ import { endpointWithZone } from "./queries";
 /** Attempts a redelivered delivery keeps in its log (its latest runs), so the log stays bounded. */
 export const KEPT_ATTEMPTS = 3 * MAX_ATTEMPTS;
 
-const disabled = () => conflict("The webhook is disabled: enable it first (POST /api/v1/webhooks/{id}/enable).");
+const disabled = () =>
+  conflict("The webhook is disabled: enable it first (POST /api/v1/webhooks/{id}/enable).");
 
 type Queue = Pick<Env, "WEBHOOKS_QUEUE">;
 
@@ -33,7 +34,13 @@ async function queueDelivery(env: Queue, deliveryId: number, undo: () => Promise
  * queues the delivery. 404 for an endpoint the user cannot access, 409 for a disabled one (nothing is
  * recorded either way).
  */
-export async function sendTestEvent(env: Queue, db: Database, userId: number, endpointId: number, now = Date.now()) {
+export async function sendTestEvent(
+  env: Queue,
+  db: Database,
+  userId: number,
+  endpointId: number,
+  now = Date.now(),
+) {
   const at = new Date(now);
   const id = `evt_${WEBHOOK_TEST_EVENT}_${endpointId}_${now}${crypto.randomUUID().slice(0, 8)}`;
   const enabled = and(
@@ -46,7 +53,8 @@ export async function sendTestEvent(env: Queue, db: Database, userId: number, en
     created_at: at.toISOString(),
     data: {
       webhook_id: endpointId,
-      message: "A test event sent by POST /api/v1/webhooks/{id}/test. Answer 2xx once its signature verifies.",
+      message:
+        "A test event sent by POST /api/v1/webhooks/{id}/test. Answer 2xx once its signature verifies.",
     },
   });
   const [, [delivery], [found]] = await db.batch([
@@ -73,7 +81,10 @@ export async function sendTestEvent(env: Queue, db: Database, userId: number, en
   if (!found) throw notFound("Webhook");
   if (!delivery) throw disabled();
   await queueDelivery(env, delivery.id, () => db.delete(webhookEvents).where(eq(webhookEvents.id, id)));
-  return { delivery: { ...delivery, eventType: WEBHOOK_TEST_EVENT as DeliveredEventType }, timezone: found.timezone };
+  return {
+    delivery: { ...delivery, eventType: WEBHOOK_TEST_EVENT as DeliveredEventType },
+    timezone: found.timezone,
+  };
 }
 
 /**
@@ -100,7 +111,14 @@ export async function redeliver(
   const [reset, [row], [found]] = await db.batch([
     db
       .update(webhookDeliveries)
-      .set({ status: "pending", attempts: 0, log: keptLog, nextAttemptAt: null, attemptStartedAt: null, updatedAt: at })
+      .set({
+        status: "pending",
+        attempts: 0,
+        log: keptLog,
+        nextAttemptAt: null,
+        attemptStartedAt: null,
+        updatedAt: at,
+      })
       .where(and(ofEndpoint, ne(webhookDeliveries.status, "pending"), endpointEnabled))
       .returning({ id: webhookDeliveries.id }),
     db
@@ -114,7 +132,9 @@ export async function redeliver(
   if (!row) throw notFound("Delivery");
   if (reset.length === 0) {
     if (found.endpoint.disabledAt) throw disabled();
-    throw conflict("The delivery is still pending: an attempt is due or running. Redeliver it once it has settled.");
+    throw conflict(
+      "The delivery is still pending: an attempt is due or running. Redeliver it once it has settled.",
+    );
   }
   // Unqueued, it would pend with no message to run it: failed instead, so it can be redelivered again.
   await queueDelivery(env, row.id, () =>

@@ -1,9 +1,10 @@
 // The MCP endpoint through the SDK's own client, against the worker's fetch: initialize, the tool list,
 // calls answered by the REST routes (a create then a get, a validation refusal, a missing ability), the
 // 401 without a key, the rate window shared with REST.
+
+import { exports } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TOOLS } from "../../src/mcp/tools";
 import { call, ORIGIN } from "../support/client";
@@ -21,7 +22,11 @@ async function connect(key: string | null) {
   return client;
 }
 
-type Result = { content: { type: string; text: string }[]; isError?: boolean; _meta?: Record<string, unknown> };
+type Result = {
+  content: { type: string; text: string }[];
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
 const json = (result: unknown) => JSON.parse((result as Result).content[0]!.text);
 
 describe("/mcp", () => {
@@ -61,7 +66,9 @@ describe("/mcp", () => {
     }
     const create = tools.find((tool) => tool.name === "create_post")!;
     expect(create.description).toContain("validate_post");
-    expect(create.inputSchema.required).toEqual(expect.arrayContaining(["workspace_id", "accounts", "content"]));
+    expect(create.inputSchema.required).toEqual(
+      expect.arrayContaining(["workspace_id", "accounts", "content"]),
+    );
     expect(Object.keys(create.inputSchema.properties ?? {})).toContain("idempotency_key");
     const get = tools.find((tool) => tool.name === "get_post")!;
     expect(get.inputSchema.required).toEqual(["id"]);
@@ -72,7 +79,11 @@ describe("/mcp", () => {
   it("creates a post, then gets it, each answer the REST route's", async () => {
     const t = await createTenant();
     const client = await connect(t.key);
-    const args = { workspace_id: t.workspace.id, accounts: [t.accounts[0]!.id], content: [{ text: "From an agent" }] };
+    const args = {
+      workspace_id: t.workspace.id,
+      accounts: [t.accounts[0]!.id],
+      content: [{ text: "From an agent" }],
+    };
     const validated = await client.callTool({ name: "validate_post", arguments: args });
     expect(validated.isError).toBeFalsy();
     expect(json(validated)).toMatchObject({ valid: true, errors: {} });
@@ -101,7 +112,9 @@ describe("/mcp", () => {
     const first = json(await client.callTool({ name: "create_post", arguments: args }));
     const second = json(await client.callTool({ name: "create_post", arguments: args }));
     expect(second.id).toBe(first.id);
-    const list = json(await client.callTool({ name: "list_posts", arguments: { workspace_id: t.workspace.id } }));
+    const list = json(
+      await client.callTool({ name: "list_posts", arguments: { workspace_id: t.workspace.id } }),
+    );
     expect(list.data.map((p: { id: number }) => p.id)).toEqual([first.id]);
     await client.close();
   });
@@ -141,7 +154,11 @@ describe("/mcp", () => {
     const post = (
       await call("POST", "/api/v1/posts", {
         key: owner.key,
-        body: { workspace_id: owner.workspace.id, accounts: [owner.accounts[0]!.id], content: [{ text: "Mine" }] },
+        body: {
+          workspace_id: owner.workspace.id,
+          accounts: [owner.accounts[0]!.id],
+          content: [{ text: "Mine" }],
+        },
       })
     ).body;
     const client = await connect(other.key);
@@ -151,7 +168,10 @@ describe("/mcp", () => {
   });
 
   it("is 401 without a key or with an unknown one", async () => {
-    await expect(connect(null)).rejects.toMatchObject({ code: 401, message: expect.stringContaining("Unauthenticated.") });
+    await expect(connect(null)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining("Unauthenticated."),
+    });
     await expect(connect("sk_live_not_a_key")).rejects.toMatchObject({ code: 401 });
     const bare = await exports.default.fetch(`${ORIGIN}/mcp`, {
       method: "POST",

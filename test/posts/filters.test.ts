@@ -16,8 +16,14 @@ async function tenantWithPosts() {
   const third = await createAccount(second.id, "threads");
   const [twitter, linkedin] = t.accounts as [{ id: number }, { id: number }];
   const draft = await createPost(t, { accounts: [twitter.id] });
-  const dec1 = await createPost(t, { accounts: [twitter.id, linkedin.id], scheduled_at: at("2030-12-01T10:00:00Z") });
-  const dec15 = await createPost(t, { accounts: [linkedin.id], scheduled_at: at("2030-12-15T10:00:00+01:00") });
+  const dec1 = await createPost(t, {
+    accounts: [twitter.id, linkedin.id],
+    scheduled_at: at("2030-12-01T10:00:00Z"),
+  });
+  const dec15 = await createPost(t, {
+    accounts: [linkedin.id],
+    scheduled_at: at("2030-12-15T10:00:00+01:00"),
+  });
   const jan = await createPost(t, {
     workspace_id: second.id,
     accounts: [third.id],
@@ -102,11 +108,16 @@ describe("GET /api/v1/posts filters", () => {
     expect(status.body.errors).toEqual({ status: ["The selected status is invalid."] });
     const date = await list(t.key, { scheduled_from: "tomorrow" });
     expect(date.status).toBe(422);
-    expect(date.body.errors.scheduled_from).toEqual(["The scheduled from field must be an ISO 8601 date-time with an offset."]);
+    expect(date.body.errors.scheduled_from).toEqual([
+      "The scheduled from field must be an ISO 8601 date-time with an offset.",
+    ]);
     const id = await list(t.key, { account_id: "abc" });
     expect(id.status).toBe(422);
     expect(id.body.errors.account_id).toEqual(["The account id field must be a positive integer."]);
-    const window = await list(t.key, { scheduled_from: "2030-12-02T00:00:00Z", scheduled_to: "2030-12-01T00:00:00Z" });
+    const window = await list(t.key, {
+      scheduled_from: "2030-12-02T00:00:00Z",
+      scheduled_to: "2030-12-01T00:00:00Z",
+    });
     expect(window.status).toBe(422);
     expect(window.body.errors).toEqual({
       scheduled_to: ["The scheduled to field must be a date after or equal to scheduled from."],

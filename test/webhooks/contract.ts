@@ -1,6 +1,6 @@
 import { call } from "../support/client";
-import { d1Of } from "../support/db";
 import type { RouteContract, Tenant } from "../support/contract";
+import { d1Of } from "../support/db";
 
 let counter = 0;
 const url = () => `https://hooks-contract-${counter++}.example.test/in`;
@@ -28,7 +28,9 @@ const failedDelivery = async (t: Tenant) => {
       .prepare("INSERT INTO webhook_events (id, workspace_id, type, body) VALUES (?, ?, 'post.published', ?)")
       .bind(event, t.workspace.id, JSON.stringify({ id: event, type: "post.published", data: {} })),
     db
-      .prepare("INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts) VALUES (?, ?, 'failed', 8)")
+      .prepare(
+        "INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts) VALUES (?, ?, 'failed', 8)",
+      )
       .bind(webhook, event),
   ]);
   const delivery = await db

@@ -57,7 +57,11 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     });
     const [request] = await receiver.waitFor("webhook.test");
     const event = new Webhook(hook.secret).verify(request!.body, request!.headers) as any;
-    expect(event).toMatchObject({ id: res.body.event_id, type: "webhook.test", data: { webhook_id: hook.id } });
+    expect(event).toMatchObject({
+      id: res.body.event_id,
+      type: "webhook.test",
+      data: { webhook_id: hook.id },
+    });
     expect(request!.headers["webhook-id"]).toBe(res.body.event_id);
     const listed = await settled(t.key, hook.id, res.body.id);
     expect(listed).toMatchObject({ status: "succeeded", attempts: [{ attempt: 1, response_status: 200 }] });
@@ -65,7 +69,9 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
 
   it("is a 409 for a disabled endpoint and a 404 for another tenant's; nothing is sent", async () => {
     const { t, receiver, hook } = await endpoint();
-    await env.DB.prepare("UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = 'test' WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = 'test' WHERE id = ?",
+    )
       .bind(Date.now(), hook.id)
       .run();
     const disabled = await call("POST", `/api/v1/webhooks/${hook.id}/test`, { key: t.key });
@@ -76,7 +82,9 @@ describe("POST /api/v1/webhooks/{id}/test", () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ message: "Webhook not found." });
     expect(await deliveriesOf(t.key, hook.id)).toEqual([]);
-    const events = await env.DB.prepare("SELECT count(*) AS n FROM webhook_events WHERE type = 'webhook.test' AND workspace_id = ?")
+    const events = await env.DB.prepare(
+      "SELECT count(*) AS n FROM webhook_events WHERE type = 'webhook.test' AND workspace_id = ?",
+    )
       .bind(t.workspace.id)
       .first<{ n: number }>();
     expect(events!.n).toBe(0);
@@ -90,14 +98,20 @@ describe("POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver", () => {
     const [deliveryId] = await emitCaptured(testEvent(t.workspace.id));
     // The first attempt fails; the delivery is then failed for good (as after its eighth attempt).
     await deliver([deliveryId!]);
-    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ?",
+    )
       .bind(deliveryId)
       .run();
 
     const path = `/api/v1/webhooks/${hook.id}/deliveries/${deliveryId}/redeliver`;
     const res = await call("POST", path, { key: t.key });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ id: deliveryId, status: "pending", attempts: [{ response_status: 500 }] });
+    expect(res.body).toMatchObject({
+      id: deliveryId,
+      status: "pending",
+      attempts: [{ response_status: 500 }],
+    });
     // While it pends, a second redelivery is refused.
     const again = await call("POST", path, { key: t.key });
     expect([409, 202]).toContain(again.status);

@@ -1,7 +1,7 @@
 // Webhook endpoints, their events and deliveries.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DELIVERED_EVENT_TYPES, DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../enums";
+import { DELIVERED_EVENT_TYPES, DELIVERY_STATUSES, type WebhookEventType } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./tenants";
 
