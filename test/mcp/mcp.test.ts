@@ -32,7 +32,15 @@ const json = (result: unknown) => JSON.parse((result as Result).content[0]!.text
 describe("/mcp", () => {
   it("initializes on a current protocol version and names the server", async () => {
     const t = await createTenant();
-    const client = await connect(t.key);
+    const client = new Client({ name: "mcp-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}/mcp`), {
+      fetch: workerFetch,
+      requestInit: { headers: { authorization: `Bearer ${t.key}` } },
+    });
+    await client.connect(transport);
+    // Stateless: no session id; the newest protocol version the SDK speaks, 2025-06-18 or later.
+    expect(transport.sessionId).toBeUndefined();
+    expect(transport.protocolVersion! >= "2025-06-18").toBe(true);
     expect(client.getServerVersion()?.name).toBe("social-publishing-api");
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toContain("validate_post");
@@ -180,6 +188,29 @@ describe("/mcp", () => {
     });
     expect(bare.status).toBe(401);
     expect(await bare.json()).toEqual({ message: "Unauthenticated." });
+    const t = await createTenant();
+    const { key: expired } = await createKey(
+      t.user.id,
+      ["posts"],
+      new Date(Date.now() - 60_000).toISOString(),
+    );
+    await expect(connect(expired)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining("Expired"),
+    });
+  });
+
+  it("answers an unknown tool with isError, and a missing id with the route's own refusal", async () => {
+    const t = await createTenant();
+    const client = await connect(t.key);
+    const unknown = await client.callTool({ name: "publish_everything", arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect((unknown as Result).content[0]!.text).toContain("Unknown tool");
+    const noId = await client.callTool({ name: "get_post", arguments: {} });
+    expect(noId.isError).toBe(true);
+    expect(json(noId).status).toBeGreaterThanOrEqual(400);
+    expect(json(noId).status).toBeLessThan(500);
+    await client.close();
   });
 
   it("counts each tool call in the REST rate window, not the MCP POST itself; 429 past 60", async () => {
