@@ -5,7 +5,11 @@ import { adminCall, readVars } from "./lib.mjs";
 
 const COMMANDS = {
   // --shard: the D1 database the user and their workspaces live in (docs/scaling.md); default NEW_USER_SHARD.
-  "create-user": { method: "POST", path: () => "/users", flags: "--name --email [--shard 0]" },
+  "create-user": {
+    method: "POST",
+    path: () => "/users",
+    flags: "--name --email [--shard 0] [--subscription active]",
+  },
   "find-user": {
     method: "GET",
     body: false,

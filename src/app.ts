@@ -14,6 +14,8 @@ import { registerDocument } from "./http/openapi";
 import { requestLog } from "./http/request-log";
 import { createRouter } from "./http/router";
 import { labelsRouter } from "./labels";
+import { mcpRouter } from "./mcp";
+import { meRouter } from "./me";
 import { mediaRouter } from "./media";
 import { mediaLinksRouter } from "./media/link-routes";
 import { postsRouter } from "./posts";
@@ -33,6 +35,7 @@ const RESOURCES = {
   "/media": mediaRouter,
   "/analytics": analyticsRouter,
   "/webhooks": webhooksRouter,
+  "/me": meRouter,
 } as const;
 const api = createRouter<ApiEnv>();
 const gate = apiGate("api");
@@ -44,7 +47,14 @@ app
   .use("/api/*", requestContext)
   .use("/admin/*", requestContext)
   .use("/media/*", requestContext)
+  .use("/mcp", requestContext)
   .route("/api/v1", api)
+  // The API for AI agents (Model Context Protocol): each tool call is answered by its /api/v1 route,
+  // through this app's own fetch, with the caller's key.
+  .route(
+    "/mcp",
+    mcpRouter(async (request, c) => app.fetch(request, c.env, c.executionCtx)),
+  )
   .route("/admin/v1", adminRouter)
   // OAuth delegation: the session endpoint (API key, rate limit) and the browser's authorize/callback.
   .route("/api/oauth/delegate", delegationRouter)

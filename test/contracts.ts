@@ -6,6 +6,7 @@ import { analyticsContracts } from "./analytics/contract";
 import { delegationContracts } from "./delegation/contract";
 import { foldersContracts } from "./folders/contract";
 import { labelsContracts } from "./labels/contract";
+import { meContracts } from "./me/contract";
 import { mediaContracts } from "./media/contract";
 import { postsContracts } from "./posts/contract";
 import type { RouteContract } from "./support/contract";
@@ -21,6 +22,7 @@ export const CONTRACTS: RouteContract[] = [
   ...mediaContracts,
   ...analyticsContracts,
   ...webhooksContracts,
+  ...meContracts,
   ...delegationContracts,
   ...adminContracts,
 ];

@@ -23,6 +23,7 @@ import {
 import {
   addMemberBody,
   createAccountBody,
+  createdUserSchema,
   createUserBody,
   createWorkspaceBody,
   findUserQuery,
@@ -39,9 +40,9 @@ export const adminRouter = createRouter<DbEnv>()
       path: "/users",
       summary: "Create a user",
       description:
-        "The email is stored lowercased and must be unused in every shard (422 otherwise). `shard` places the user and everything their workspaces will hold in that database (docs/scaling.md); it defaults to the `NEW_USER_SHARD` setting.",
+        "The email is stored lowercased and must be unused in every shard (422 otherwise). `shard` places the user and everything their workspaces will hold in that database (docs/scaling.md); it defaults to the `NEW_USER_SHARD` setting. The user starts with the `subscription` given, `active` by default, written in the same batch.",
       request: { body: jsonBody(createUserBody) },
-      responses: { 201: jsonContent(userSchema, "The user.") },
+      responses: { 201: jsonContent(createdUserSchema, "The user and their subscription.") },
     }),
     async (c) => {
       const user = await createUser(c.var.shards, c.env, c.req.valid("json"));

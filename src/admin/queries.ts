@@ -1,7 +1,7 @@
 // The operator API's writes of users, workspaces, memberships, accounts and subscriptions, with the
 // checks each needs. Lookups that only decide an error share one batch with the others they go with.
-import { eq, like } from "drizzle-orm";
-import { insertedId, runBatch } from "../db/batch";
+import { eq, like, sql } from "drizzle-orm";
+import { insertedId, insertWhere, runBatch } from "../db/batch";
 import type { Database } from "../db/client";
 import type { SubscriptionStatus } from "../db/enums";
 import { accounts, subscriptions, users, workspaceMembers, workspaces } from "../db/schema";
@@ -30,7 +30,11 @@ export async function requireUser(db: Database, userId: number) {
  * shards are asked first, and the target shard's unique index settles a race within it. (Two operators
  * creating one email in two shards at the same instant could both succeed; docs/scaling.md.)
  */
-export async function createUser(shards: ShardDatabases, env: Env, { shard: chosen, ...user }: NewUser) {
+export async function createUser(
+  shards: ShardDatabases,
+  env: Env,
+  { shard: chosen, subscription, ...user }: NewUser,
+) {
   const shard = chosen ?? newUserShard(env);
   if (shard >= shards.count) throw invalidField("shard", "The selected shard is not bound.");
   const elsewhere = await usersByEmail(shards, user.email, shard);
@@ -38,14 +42,23 @@ export async function createUser(shards: ShardDatabases, env: Env, { shard: chos
   const db = shards.at(shard);
   // No row of a shard exists before its id range is set (src/db/shards.ts); nothing to do for shard 0.
   await runBatch(db, shardSequenceStatements(db, shard));
-  const created = await db
-    .insert(users)
-    .values(user)
-    .onConflictDoNothing({ target: users.email })
-    .returning(userColumns)
-    .get();
+  // The user and their subscription (`active` unless the operator said otherwise) in one batch: a user
+  // without one would have every analytics sync skipped.
+  const [[created]] = await db.batch([
+    db.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning(userColumns),
+    insertWhere(
+      db,
+      subscriptions,
+      {
+        userId: sql`(SELECT ${users.id} FROM ${users} WHERE ${users.email} = ${user.email})`,
+        status: subscription,
+      },
+      // Only when the statement before inserted the user: an email taken meanwhile changes nobody's.
+      sql`changes() = 1`,
+    ).onConflictDoNothing({ target: subscriptions.userId }),
+  ]);
   if (!created) throw emailTaken();
-  return created;
+  return { ...created, subscription };
 }
 
 const emailTaken = () => invalidField("email", "The email has already been taken.");

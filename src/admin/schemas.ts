@@ -28,6 +28,10 @@ export const createUserBody = z.object({
         "The database the user and everything in their workspaces live in: 0 is `DB`, k is `DB_SHARD_<k>`. Default: the `NEW_USER_SHARD` setting (0 unless set). Users who share workspaces must share a shard.",
       example: 0,
     }),
+  subscription: z.enum(SUBSCRIPTION_STATUSES).default("active").meta({
+    description:
+      "The user's subscription from the start (`PUT /admin/v1/users/{id}/subscription` changes it). Default `active`: analytics sync skips users whose subscription is not `active`, `trialing` or `grace_period`.",
+  }),
 });
 
 export const findUserQuery = z.object({
@@ -133,6 +137,10 @@ export type NewApiKey = z.output<typeof createApiKeyBody>;
 export const userSchema = z
   .strictObject({ id: z.int(), name: z.string(), email: z.string() })
   .meta({ id: "User" });
+
+export const createdUserSchema = userSchema
+  .extend({ subscription: z.enum(SUBSCRIPTION_STATUSES) })
+  .meta({ id: "CreatedUser" });
 
 export const membershipSchema = z
   .strictObject({ workspace_id: z.int(), user_id: z.int() })

@@ -56,6 +56,14 @@ export const WEBHOOK_EVENT_TYPES = [
   "analytics.synced",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * The event `POST /api/v1/webhooks/{id}/test` sends: to that one endpoint, whatever it subscribes to
+ * (nothing subscribes to it).
+ */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+/** Every type a recorded event (and so a delivery) may have. */
+export const DELIVERED_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+export type DeliveredEventType = (typeof DELIVERED_EVENT_TYPES)[number];
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -47,6 +47,8 @@ export type ApiEnv = {
     db: Database;
     principal: Principal;
     admitted: () => Promise<void>;
+    /** This request's place in the user's rate window, once admitted (GET /api/v1/me reports it). */
+    rateWindow: () => Promise<{ limit: number; remaining: number; resetAt: number }>;
     ability?: Ability;
     idempotency?: HeldClaim;
   };

@@ -28,7 +28,7 @@ import { userCoordinator } from "../coordinator/names";
 import { shardOfKey } from "../db/shards";
 import { sha256Hex } from "../lib/crypto";
 import { bearerToken, type LoadedKey, loadKey, MAX_KEY_LENGTH } from "./auth";
-import type { ApiEnv, HeldClaim } from "./env";
+import type { ApiEnv, DbEnv, HeldClaim, Principal } from "./env";
 import {
   expiredKey,
   forbidden,
@@ -142,7 +142,7 @@ export const apiGate = (style: GateStyle) =>
         refusals.set(userId, decision.resetAt);
         throw tooMany(decision.resetAt, now);
       }
-      return { headers: rateHeaders(decision), claimed: admitted.claimed };
+      return { headers: rateHeaders(decision), claimed: admitted.claimed, decision };
     })();
     // Awaited below; until then a refusal is not an unhandled rejection.
     admission.catch(() => undefined);
@@ -160,6 +160,10 @@ export const apiGate = (style: GateStyle) =>
       if (held?.taken) await waitForClaim(held);
     };
     c.set("admitted", admitted);
+    c.set("rateWindow", async () => {
+      const { decision } = await admission;
+      return { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt };
+    });
     c.var.meter.writeBarrier = admitted;
     await next();
     if (held && !held.taken) await releaseUntaken(c, held);
@@ -171,3 +175,32 @@ export const apiGate = (style: GateStyle) =>
       throw forbidden(headers);
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
+
+/** Routes that know their caller by the API key alone, without counting it (the MCP endpoint). */
+export type KeyEnv = { Bindings: Env; Variables: DbEnv["Variables"] & { principal: Principal } };
+
+/**
+ * The key, and nothing else: who is calling, read from D1 (one indexed lookup, so a revoked or changed
+ * key holds at once), refused like the gate refuses (401 `Unauthenticated.` / `Expired`), but not counted
+ * against the rate window and not admitted anywhere. The MCP endpoint (src/mcp/) uses it: what it
+ * answers by itself touches no data, and every tool call it makes goes through the whole gate.
+ */
+export const keyCheck = createMiddleware<KeyEnv>(async (c, next) => {
+  const now = Date.now();
+  const token = bearerToken(c.req.header("authorization"));
+  if (!token || token.length > MAX_KEY_LENGTH) throw unauthenticated();
+  const shard = shardOfKey(token);
+  if (shard === null || shard >= c.var.shards.count) throw unauthenticated();
+  const hash = await sha256Hex(token);
+  if (unknownKeys.refuses(hash, now)) throw unauthenticated();
+  const found = await loadKey(c.var.shards.at(shard), hash);
+  if (!found) {
+    unknownKeys.miss(hash, now);
+    throw unauthenticated();
+  }
+  unknownKeys.forget(hash);
+  const { expiresAt } = found.principal;
+  if (expiresAt !== null && expiresAt.getTime() <= now) throw expiredKey();
+  c.set("principal", found.principal);
+  await next();
+});

@@ -68,6 +68,16 @@ export function issueMessage(issue: Issue, input: unknown): string {
 export function messagesByField(issues: readonly Issue[], input: unknown): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
+    // Unknown top-level keys (a strict query: GET /api/v1/posts) are each their own field's error,
+    // `{"foo": ["The foo field is not allowed."]}`; nested ones stay on their object (`settings.twitter`).
+    if (issue.code === "unrecognized_keys" && issue.path.length === 0) {
+      for (const name of issue.keys) {
+        const path = [...issue.path, name];
+        const key = path.map(String).join(".");
+        errors[key] = [...(errors[key] ?? []), `The ${attributeOf(path)} field is not allowed.`];
+      }
+      continue;
+    }
     const key = issue.path.map(String).join(".") || "body";
     const list = errors[key] ?? [];
     const message = issueMessage(issue, input);

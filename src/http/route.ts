@@ -41,18 +41,18 @@ const bodyErrors = (spec: RouteSpec) => [
 const paramErrors = (spec: RouteSpec) =>
   spec.request?.params || spec.request?.query ? ([422] as const) : [];
 
-/** An /api/v1 route: bearer API key, rate limit, the ability it needs. */
-function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
+/** An /api/v1 route: bearer API key, rate limit, the ability it needs (`null`: any key may call it). */
+function apiRoute<const R extends RouteSpec>(ability: Ability | null, spec: R) {
   const { errors = [], audience: _audience, earlyReads = false, idempotent = false, ...declared } = spec;
   const route = idempotent ? documentIdempotency(declared) : declared;
   const safe = route.method === "get" || route.method === "head";
   return createRoute({
     ...route,
-    description: `${route.description ? `${route.description}\n\n` : ""}Requires an API key with the \`${ability}\` ability.`,
+    description: `${route.description ? `${route.description}\n\n` : ""}${ability ? `Requires an API key with the \`${ability}\` ability.` : "Any API key may call it, whatever its abilities."}`,
     security: [{ apiKey: [] }],
-    "x-required-ability": ability,
+    ...(ability ? { "x-required-ability": ability } : {}),
     middleware: [
-      requireAbility(ability),
+      ...(ability ? [requireAbility(ability)] : []),
       // Read (capped) alongside the gate's Coordinator call, before the idempotency fingerprint.
       ...(takesJson(spec) ? [jsonBodyLimit] : []),
       // Before awaitAdmission: it takes the claim the gate made, which admission then includes.
@@ -62,7 +62,7 @@ function apiRoute<const R extends RouteSpec>(ability: Ability, spec: R) {
     responses: {
       ...route.responses,
       ...errorResponses([
-        ...API_ERRORS,
+        ...(ability ? API_ERRORS : API_ERRORS.filter((status) => status !== 403)),
         ...bodyErrors(spec),
         ...paramErrors(spec),
         ...errors,
@@ -98,6 +98,6 @@ export function publicRoute<const R extends RouteSpec>(spec: R & { security?: Ro
  * `const route = apiRoutes("labels"); router.openapi(route({ method: "get", … }), handler)`.
  */
 export const apiRoutes =
-  (ability: Ability) =>
+  (ability: Ability | null) =>
   <const R extends RouteSpec>(spec: R) =>
     apiRoute(ability, spec);

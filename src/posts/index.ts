@@ -57,18 +57,26 @@ export const postsRouter = createRouter<ApiEnv>()
       path: "/",
       tags,
       summary: "List posts",
-      description: `The posts of every workspace the key's user can access, newest first, 100 per page unless \`per_page\` says otherwise. Walk a long list through \`next_page_url\`: it carries \`before_id\`, so every page costs what page 1 does, however deep.\n\n${STATUSES}`,
+      description: `The posts of every workspace the key's user can access, newest first, 100 per page unless \`per_page\` says otherwise. Walk a long list through \`next_page_url\`: it carries \`before_id\`, so every page costs what page 1 does, however deep.\n\nFilters, combined with AND and carried by every page link: \`status\`, \`workspace_id\`, \`account_id\` (posts with a row on that account), \`scheduled_from\` and \`scheduled_to\` (ISO 8601 with an offset, bounds included; drafts never match a window). With a filter, \`total\` counts the posts that match. A query parameter the list does not know is a 422, not ignored.\n\n${STATUSES}`,
       request: { query: listPostsQuery },
       responses: { 200: jsonContent(postPageSchema, "One page of posts.") },
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const { page, per_page, include_comments, before_id } = c.req.valid("query");
+      const query = c.req.valid("query");
+      const { page, per_page, include_comments, before_id } = query;
       const ctx = presenting(c, include_comments);
+      const filters = {
+        status: query.status,
+        workspaceId: query.workspace_id,
+        accountId: query.account_id,
+        scheduledFrom: query.scheduled_from,
+        scheduledTo: query.scheduled_to,
+      };
       const { data, total } = await pageOfPosts(
         db,
         principal.userId,
-        { page, perPage: per_page, beforeId: before_id },
+        { page, perPage: per_page, beforeId: before_id, filters },
         ctx,
       );
       const request = { requestUrl: c.req.url, origin: ctx.origin, page, perPage: per_page };

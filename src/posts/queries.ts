@@ -1,9 +1,10 @@
 // The read side of the posts API: a page of the user's posts, one post, a post read back in the batch
 // that wrote it, and delete. Each reads whole posts in a single batch (load.ts), so every answer costs
 // one D1 round trip after authentication.
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
+import type { PostStatus } from "../db/enums";
 import { postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
 import { inUserWorkspaces, ownedId } from "../db/tenancy";
 import { conflict, notFound } from "../http/errors";
@@ -42,7 +43,58 @@ export function pageIdsOfUser(userId: number, page: PostPage) {
  * A page of the list: its number and size, and, when the client followed a `next_page_url`, the id
  * the previous page ended with (`before_id`), so the page is read from there instead of by its offset.
  */
-export type PostPage = { page: number; perPage: number; beforeId?: number };
+export type PostPage = { page: number; perPage: number; beforeId?: number; filters?: PostFilters };
+
+/** The list's filters, all optional, combined with AND. */
+export type PostFilters = {
+  status?: PostStatus;
+  workspaceId?: number;
+  accountId?: number;
+  scheduledFrom?: Date;
+  scheduledTo?: Date;
+};
+
+const hasFilters = (filters: PostFilters | undefined): filters is PostFilters =>
+  filters !== undefined && Object.values(filters).some((value) => value !== undefined);
+
+/**
+ * The filtered list's condition: the user's workspaces, then each filter given. A workspace the user
+ * cannot access matches nothing (an empty page, not a 404: the list says nothing about other tenants).
+ * An account matches the posts with a platform row on it; a scheduled window, the posts whose
+ * `scheduled_at` is inside it (bounds included), so drafts never match one.
+ */
+function filteredPosts(db: Database, userId: number, filters: PostFilters): SQL {
+  const { status, workspaceId, accountId, scheduledFrom, scheduledTo } = filters;
+  return and(
+    inUserWorkspaces(db, posts.workspaceId, userId),
+    workspaceId === undefined ? undefined : eq(posts.workspaceId, workspaceId),
+    status === undefined ? undefined : eq(posts.status, status),
+    scheduledFrom === undefined ? undefined : gte(posts.scheduledAt, scheduledFrom),
+    scheduledTo === undefined ? undefined : lte(posts.scheduledAt, scheduledTo),
+    accountId === undefined
+      ? undefined
+      : sql`EXISTS (SELECT 1 FROM ${postPlatforms} WHERE ${postPlatforms.postId} = ${posts.id} AND ${postPlatforms.accountId} = ${accountId})`,
+  )!;
+}
+
+/**
+ * A filtered page's ids and the filtered total, newest first. Unlike the unfiltered list (whose total is
+ * the workspaces' counters and whose page reads per-workspace floors), both are read from the posts that
+ * match, through the posts' workspace index: a filter's cost is what it reads, still in the one batch.
+ */
+function filteredPage(db: Database, userId: number, page: PostPage, filters: PostFilters) {
+  const where = filteredPosts(db, userId, filters);
+  const skip = page.beforeId === undefined ? (page.page - 1) * page.perPage : 0;
+  const ids = db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(page.beforeId === undefined ? where : and(where, lt(posts.id, page.beforeId)))
+    .orderBy(desc(posts.id))
+    .limit(page.perPage)
+    .offset(skip);
+  const total = db.select({ total: count() }).from(posts).where(where);
+  return { ids, total };
+}
 
 /**
  * One page of the posts of every workspace the user can access, newest first, and their total: the
@@ -54,12 +106,14 @@ export async function pageOfPosts(
   page: PostPage,
   ctx: PresentContext,
 ): Promise<{ data: PresentedPost[]; total: number }> {
+  const filtered = hasFilters(page.filters) ? filteredPage(db, userId, page, page.filters) : null;
   const [[totals], ...results] = await db.batch([
-    db
-      .select({ total: sql<number>`coalesce(sum(${workspaces.postCount}), 0)` })
-      .from(workspaces)
-      .where(inUserWorkspaces(db, workspaces.id, userId)),
-    ...postStatements(db, pageIdsOfUser(userId, page), ctx.includeComments),
+    filtered?.total ??
+      db
+        .select({ total: sql<number>`coalesce(sum(${workspaces.postCount}), 0)` })
+        .from(workspaces)
+        .where(inUserWorkspaces(db, workspaces.id, userId)),
+    ...postStatements(db, filtered?.ids ?? pageIdsOfUser(userId, page), ctx.includeComments),
   ]);
   return { data: await presentPosts(assemblePosts(results), ctx), total: totals?.total ?? 0 };
 }

@@ -9,6 +9,7 @@ import {
   pageQuery,
   paginated,
   queryFlag,
+  textId,
   zonedTime,
 } from "../lib/schemas";
 import { LONGEST_TEXT_LIMIT } from "../platforms/catalog";
@@ -116,11 +117,36 @@ const includeComments = queryFlag()
   .default(false)
   .meta({ description: "Include each post's comments (otherwise `comments` is empty)." });
 
-export const listPostsQuery = z.object({
-  ...pageQuery(100),
-  include_comments: includeComments,
-  before_id: beforeIdQuery(),
-});
+/**
+ * The list's query: its page, its cursor and its filters. Strict: a parameter the list does not know is
+ * a 422, never ignored, so a misspelt filter (`workspace=`) cannot silently answer every post.
+ */
+export const listPostsQuery = z
+  .strictObject({
+    ...pageQuery(100),
+    include_comments: includeComments,
+    before_id: beforeIdQuery(),
+    status: z
+      .enum(POST_STATUSES, { error: "The selected :attribute is invalid." })
+      .optional()
+      .meta({ description: "Only posts with this status." }),
+    workspace_id: textId()
+      .optional()
+      .meta({ description: "Only this workspace's posts (another tenant's workspace matches nothing)." }),
+    account_id: textId().optional().meta({ description: "Only posts with a platform row on this account." }),
+    scheduled_from: isoDateTime().optional().meta({
+      description:
+        "Only posts scheduled at or after this time (ISO 8601 with an offset); drafts never match.",
+    }),
+    scheduled_to: isoDateTime().optional().meta({
+      description:
+        "Only posts scheduled at or before this time (ISO 8601 with an offset); drafts never match.",
+    }),
+  })
+  .refine((q) => !q.scheduled_from || !q.scheduled_to || q.scheduled_from <= q.scheduled_to, {
+    path: ["scheduled_to"],
+    error: "The scheduled to field must be a date after or equal to scheduled from.",
+  });
 export const getPostQuery = z.object({ include_comments: includeComments });
 
 // Answers.

@@ -5,9 +5,12 @@
 import { MAX_QUEUE_DELAY_SECONDS } from "../lib/queue";
 
 export {
+  DELIVERED_EVENT_TYPES,
   DELIVERY_STATUSES,
+  type DeliveredEventType,
   type DeliveryStatus,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT,
   type WebhookEventType,
 } from "../db/enums";
 

@@ -9,8 +9,9 @@ import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { encryptSecret } from "../lib/crypto";
-import { idParams, messageSchema } from "../lib/schemas";
+import { idParams, messageSchema, textId } from "../lib/schemas";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, MAX_ENDPOINTS_PER_WORKSPACE } from "./catalog";
+import { redeliver, sendTestEvent } from "./manual";
 import { presentDelivery, presentWebhook } from "./present";
 import {
   deleteEndpoint,
@@ -25,6 +26,7 @@ import {
 import {
   createWebhookBody,
   deliveriesSchema,
+  deliverySchema,
   listWebhooksQuery,
   webhookSchema,
   webhookWithSecretSchema,
@@ -215,5 +217,44 @@ export const webhooksRouter = createRouter<ApiEnv>()
       const [[zone], rows] = await db.batch(deliveriesOfEndpoint(db, principal.userId, id));
       if (!zone) throw notFound("Webhook");
       return c.json({ data: rows.map((row) => presentDelivery(row, zone.timezone)) }, 200);
+    },
+  )
+  .openapi(
+    route({
+      method: "post",
+      path: "/{id}/test",
+      tags,
+      summary: "Send a test event",
+      description: [
+        'Records a `webhook.test` event for this endpoint alone (whatever events it subscribes to) and queues its delivery: signed, attempted, retried and listed in its deliveries like any other event. Its body is `{id, type: "webhook.test", created_at, data: {webhook_id, message}}`; answer it with a 2xx once the signature verifies. A disabled endpoint is a 409 (enable it first).',
+        'A receiver on your own machine (`http://localhost:3000/…`) is refused by the private-address guard; in local development, list it in `IMPORT_ALLOWED_PRIVATE_HOSTS` (docs/guide.md, "Testing a receiver locally").',
+      ].join("\n\n"),
+      request: { params: idParams },
+      responses: { 202: jsonContent(deliverySchema, "The delivery, queued.") },
+      errors: [404, 409],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id } = c.req.valid("param");
+      const { delivery, timezone } = await sendTestEvent(c.env, db, principal.userId, id);
+      return c.json(presentDelivery(delivery, timezone), 202);
+    },
+  )
+  .openapi(
+    route({
+      method: "post",
+      path: "/{id}/deliveries/{delivery}/redeliver",
+      tags,
+      summary: "Redeliver a delivery",
+      description: `Sends a settled delivery (succeeded or failed) again: the same event and \`webhook-id\` (so a receiver that already handled it can recognise it), signed afresh, with a new run of up to ${MAX_ATTEMPTS} attempts on the usual schedule. Its \`attempts\` keep the earlier ones. A pending delivery (an attempt due or running) and a disabled endpoint are a 409.`,
+      request: { params: z.object({ id: textId(), delivery: textId() }) },
+      responses: { 202: jsonContent(deliverySchema, "The delivery, queued again.") },
+      errors: [404, 409],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const { id, delivery: deliveryId } = c.req.valid("param");
+      const { delivery, timezone } = await redeliver(c.env, db, principal.userId, id, deliveryId);
+      return c.json(presentDelivery(delivery, timezone), 202);
     },
   );

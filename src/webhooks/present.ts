@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { WebhookDelivery, WebhookEndpoint } from "../db/schema";
 import { isoOrNull, toZonedIso } from "../lib/time";
-import type { WebhookEventType } from "./catalog";
+import type { DeliveredEventType } from "./catalog";
 import type { deliverySchema, webhookSchema } from "./schemas";
 
 export const presentWebhook = (endpoint: WebhookEndpoint, zone: string): z.output<typeof webhookSchema> => ({
@@ -20,7 +20,7 @@ export const presentWebhook = (endpoint: WebhookEndpoint, zone: string): z.outpu
 });
 
 export const presentDelivery = (
-  delivery: WebhookDelivery & { eventType: WebhookEventType },
+  delivery: WebhookDelivery & { eventType: DeliveredEventType },
   zone: string,
 ): z.output<typeof deliverySchema> => ({
   id: delivery.id,

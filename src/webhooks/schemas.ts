@@ -8,6 +8,7 @@ import { MAX_URL_LENGTH } from "../lib/url-guard";
 import { mediaItemSchema } from "../media/schemas";
 import { postSchema } from "../posts/schemas";
 import {
+  DELIVERED_EVENT_TYPES,
   DELIVERIES_LISTED,
   DELIVERY_STATUSES,
   MAX_ATTEMPTS,
@@ -80,7 +81,9 @@ export const deliverySchema = z
   .strictObject({
     id: z.int(),
     event_id: z.string().meta({ description: "The event's id, sent as `webhook-id`." }),
-    event_type: z.enum(WEBHOOK_EVENT_TYPES),
+    event_type: z
+      .enum(DELIVERED_EVENT_TYPES)
+      .meta({ description: "`webhook.test` for an event sent by `POST /api/v1/webhooks/{id}/test`." }),
     status: z.enum(DELIVERY_STATUSES).meta({
       description: `pending (queued, or a retry is due at \`next_attempt_at\`), succeeded (a 2xx answer), failed (${MAX_ATTEMPTS} attempts failed, or the endpoint was disabled).`,
     }),

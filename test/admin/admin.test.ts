@@ -32,7 +32,12 @@ describe("POST /admin/v1/users", () => {
     const email = `Ada-${crypto.randomUUID()}@Example.test`;
     const res = await admin("POST", "/users", { name: "Ada", email });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), name: "Ada", email: email.toLowerCase() });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      name: "Ada",
+      email: email.toLowerCase(),
+      subscription: "active",
+    });
     const again = await admin("POST", "/users", { name: "Ada", email });
     expect(again.status).toBe(422);
     expect(again.body).toEqual({
@@ -233,5 +238,29 @@ describe("PUT /admin/v1/users/{id}/subscription", () => {
     expect((await admin("PUT", "/users/99999999/subscription", { status: "active" })).status).toBe(404);
     const bad = await admin("PUT", `/users/${user.id}/subscription`, { status: "gold" });
     expect(bad.body.errors).toEqual({ status: ["The selected status is invalid."] });
+  });
+});
+
+describe("POST /admin/v1/users: the subscription a user starts with", () => {
+  const read = (id: number) =>
+    env.DB.prepare("SELECT status FROM subscriptions WHERE user_id = ?").bind(id).first<{ status: string }>();
+
+  it("is active unless the operator says otherwise", async () => {
+    const email = `sub-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
+    const res = await admin("POST", "/users", { name: "Ada", email });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: "Ada", email, subscription: "active" });
+    expect(await read(res.body.id)).toEqual({ status: "active" });
+  });
+
+  it("takes the operator's status, and refuses an unknown one", async () => {
+    const email = `sub-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
+    const res = await admin("POST", "/users", { name: "Bo", email, subscription: "none" });
+    expect(res.status).toBe(201);
+    expect(res.body.subscription).toBe("none");
+    expect(await read(res.body.id)).toEqual({ status: "none" });
+    const bad = await admin("POST", "/users", { name: "Cy", email: `x${email}`, subscription: "gold" });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({ subscription: ["The selected subscription is invalid."] });
   });
 });

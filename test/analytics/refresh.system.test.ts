@@ -75,7 +75,7 @@ describe("refreshAnalytics", () => {
     "leaves the rows of an owner whose subscription is %s",
     async (status) => {
       const t = await createTenant();
-      if (status) await subscribe(t.user.id, status);
+      await subscribe(t.user.id, status);
       const now = Date.now();
       const id = await row(t, now, HOUR, null);
       const sent = captureQueue();

@@ -31,7 +31,15 @@ export const metrics = (fields: Partial<Metrics> = {}): Metrics => ({
   ...fields,
 });
 
-export async function subscribe(userId: number, status = "active") {
+/**
+ * Sets the user's subscription; `null` removes it altogether (a user created before new users started
+ * `active`, or whose row an operator deleted): no row is no subscription.
+ */
+export async function subscribe(userId: number, status: string | null = "active") {
+  if (status === null) {
+    await d1Of(userId).prepare("DELETE FROM subscriptions WHERE user_id = ?").bind(userId).run();
+    return;
+  }
   const res = await admin("PUT", `/users/${userId}/subscription`, { status });
   expect(res.status).toBe(200);
 }

@@ -70,22 +70,25 @@ describe("POST /api/v1/analytics/posts/{post}/sync", () => {
     expect(sent()).toEqual([]);
   });
 
-  it.each([null, "canceled", "none"])("skips when the owner's subscription is %s", async (status) => {
-    const t = await createTenant();
-    if (status) await subscribe(t.user.id, status);
-    const post = await postOn(t);
-    await publishFake(post.rows[0]!, metrics());
-    const sent = captureQueue();
-    const res = await sync(t.key, post.id);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      post_id: post.id,
-      jobs_dispatched: 0,
-      skipped: true,
-      skip_reason: "post_owner_subscription_inactive",
-    });
-    expect(sent()).toEqual([]);
-  });
+  it.each([null, "canceled", "none"])(
+    "skips when the owner's subscription is %s (null: no row)",
+    async (status) => {
+      const t = await createTenant();
+      await subscribe(t.user.id, status);
+      const post = await postOn(t);
+      await publishFake(post.rows[0]!, metrics());
+      const sent = captureQueue();
+      const res = await sync(t.key, post.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        post_id: post.id,
+        jobs_dispatched: 0,
+        skipped: true,
+        skip_reason: "post_owner_subscription_inactive",
+      });
+      expect(sent()).toEqual([]);
+    },
+  );
 
   it("goes by the post owner's subscription, not the caller's", async () => {
     const t = await createTenant();
@@ -97,6 +100,7 @@ describe("POST /api/v1/analytics/posts/{post}/sync", () => {
     const sent = captureQueue();
 
     await subscribe(member.id);
+    await subscribe(t.user.id, "canceled");
     const unpaidOwner = await sync(memberKey, post.id);
     expect(unpaidOwner.body).toMatchObject({ skipped: true, jobs_dispatched: 0 });
 

@@ -1,7 +1,7 @@
 // Webhook endpoints, their events and deliveries.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../enums";
+import { DELIVERED_EVENT_TYPES, DELIVERY_STATUSES, type WebhookEventType } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 import { workspaces } from "./tenants";
 
@@ -37,7 +37,7 @@ export const webhookEvents = sqliteTable(
     workspaceId: integer("workspace_id")
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
-    type: text("type", { enum: WEBHOOK_EVENT_TYPES }).notNull(),
+    type: text("type", { enum: DELIVERED_EVENT_TYPES }).notNull(),
     // The exact JSON body every endpoint receives (signed as is): `{id, type, created_at, data}`.
     body: text("body").notNull(),
     createdAt: createdAt(),
