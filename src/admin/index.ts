@@ -36,6 +36,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createUser",
       path: "/users",
       summary: "Create a user",
       description:
@@ -51,6 +52,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "get",
+      operationId: "listUsers",
       path: "/users",
       summary: "Find a user by email",
       description: "Case-insensitive; `data` is empty when no user has that email.",
@@ -65,6 +67,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createWorkspace",
       path: "/workspaces",
       summary: "Create a workspace",
       description:
@@ -80,6 +83,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "addWorkspaceMember",
       path: "/workspaces/{id}/members",
       summary: "Add a member to a workspace",
       description:
@@ -97,6 +101,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createAccount",
       path: "/accounts",
       summary: "Connect a social account",
       description: "Records an account as if its OAuth connection had completed (no tokens).",
@@ -112,6 +117,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "put",
+      operationId: "setSubscription",
       path: "/users/{id}/subscription",
       summary: "Set a user's subscription status",
       request: { params: idParams, body: jsonBody(subscriptionBody) },

@@ -37,6 +37,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getAnalytics",
       path: "/",
       tags,
       summary: "Analytics of every workspace",
@@ -52,6 +53,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getPostAnalytics",
       path: "/posts/{post}",
       tags,
       summary: "Analytics of a post",
@@ -71,6 +73,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getAccountAnalytics",
       path: "/accounts/{account}",
       tags,
       summary: "Analytics of an account",
@@ -99,6 +102,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getWorkspaceAnalytics",
       path: "/workspaces/{workspace}",
       tags,
       summary: "Analytics of a workspace",
@@ -118,6 +122,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "syncPostAnalytics",
       path: "/posts/{post}/sync",
       tags,
       summary: "Sync a post's analytics now",

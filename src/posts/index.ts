@@ -54,6 +54,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listPosts",
       path: "/",
       tags,
       summary: "List posts",
@@ -78,6 +79,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "createPost",
       earlyReads: true,
       path: "/",
       idempotent: true,
@@ -103,6 +105,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "validatePost",
       // It only reads: its batch overlaps the gate's Coordinator call, as a GET's does.
       earlyReads: true,
       path: "/validate",
@@ -131,6 +134,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getPost",
       path: "/{id}",
       tags,
       summary: "Get a post",
@@ -149,6 +153,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "put",
+      operationId: "updatePost",
       earlyReads: true,
       path: "/{id}",
       tags,
@@ -175,6 +180,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "retryPost",
       earlyReads: true,
       path: "/{id}/retry",
       idempotent: true,
@@ -198,6 +204,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "delete",
+      operationId: "deletePost",
       earlyReads: true,
       path: "/{id}",
       tags,

@@ -102,7 +102,12 @@ const postFields = {
   auto_plug: autoPlugInput.nullable().optional(),
 };
 
-export const createPostBody = z.object({ workspace_id: bodyId(), ...postFields });
+export const createPostBody = z
+  .object({ workspace_id: bodyId(), ...postFields })
+  .meta({
+    id: "CreatePostRequest",
+    description: "A new post; `POST /api/v1/posts/validate` takes the same body.",
+  });
 export const updatePostBody = z.object({
   ...postFields,
   accounts: postFields.accounts.optional(),

@@ -31,7 +31,10 @@ export function registerWebhookEvents<E extends HonoEnv>(app: OpenAPIHono<E>) {
     app.openAPIRegistry.registerWebhook({
       method: "post",
       path: type,
+      operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Event`,
       tags: ["Webhooks"],
+      // The receiver's endpoint is the integrator's: the service signs the body, it sends no credential.
+      security: [],
       summary: type,
       description: `${WHEN[type]}\n\nSigned per the Standard Webhooks specification: verify \`webhook-signature\` over the raw body before trusting it (docs/guide.md, "Webhooks").`,
       request: {

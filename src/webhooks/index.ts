@@ -41,6 +41,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listWebhooks",
       path: "/",
       tags,
       summary: "List webhook endpoints",
@@ -62,6 +63,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "createWebhook",
       earlyReads: true,
       path: "/",
       idempotent: true,
@@ -119,6 +121,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getWebhook",
       path: "/{id}",
       tags,
       summary: "Get a webhook endpoint",
@@ -137,6 +140,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "delete",
+      operationId: "deleteWebhook",
       earlyReads: true,
       path: "/{id}",
       tags,
@@ -157,6 +161,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "rollWebhookSecret",
       earlyReads: true,
       path: "/{id}/roll-secret",
       tags,
@@ -180,6 +185,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "enableWebhook",
       earlyReads: true,
       path: "/{id}/enable",
       tags,
@@ -200,6 +206,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listWebhookDeliveries",
       path: "/{id}/deliveries",
       tags,
       summary: "List a webhook endpoint's deliveries",
