@@ -17,7 +17,7 @@ const WHEN: Record<WebhookEventType, string> = {
   "media.ready": "A media import finished: the item's bytes are stored. `data` is the media item.",
   "media.failed": "A media import failed for good. `data` is the media item.",
   "analytics.synced":
-    "A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{post}` answers it.",
+    "A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{id}` answers it.",
 };
 
 const header = (description: string) => ({
