@@ -15,7 +15,8 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The origin the written documents name as their server. */
 export const DOCUMENT_ORIGIN = "http://localhost:8787";
 
-const stubs = {
+/** esbuild plugin: workerd-only modules stubbed, so a bundle of worker code loads in Node. */
+export const stubs = {
   name: "workerd-stubs",
   setup(b) {
     // Module-level imports only: nothing of them runs while the document is built.
@@ -56,7 +57,12 @@ export async function buildDocuments() {
     const { app } = await import(pathToFileURL(file).href);
     const env = { PUBLIC_BASE_URL: DOCUMENT_ORIGIN };
     const fetchJson = async (path) => {
-      const answer = await app.request(path, {}, env);
+      // The request log (console.info) is the worker's, not this script's.
+      const log = console.info;
+      console.info = () => {};
+      const answer = await app.request(path, {}, env).finally(() => {
+        console.info = log;
+      });
       if (answer.status !== 200) throw new Error(`${path} answered ${answer.status}`);
       return answer.json();
     };
