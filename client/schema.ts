@@ -4,5468 +4,1466 @@
  */
 
 export interface paths {
-  "/api/v1/workspaces": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workspaces
+         * @description Every workspace the key's user is a member of, oldest first, each with its accounts.
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List workspaces
-     * @description Every workspace the key's user is a member of, oldest first, each with its accounts.
-     *
-     *     Requires an API key with the `workspaces` ability.
-     */
-    get: operations["listWorkspaces"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/accounts": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description The connected accounts of every workspace the key's user can access, oldest first.
+         *
+         *     Requires an API key with the `accounts` ability.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List accounts
-     * @description The connected accounts of every workspace the key's user can access, oldest first.
-     *
-     *     Requires an API key with the `accounts` ability.
-     */
-    get: operations["listAccounts"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/accounts/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account
+         * @description One account with its health: `health.status` is `reauth_required` (and `has_expired` true) once the platform refused the grant for good; reconnect it then (POST /api/v1/accounts/{id}/reconnect). `last_error` is the last token refresh failure (a transient one leaves the status `ok`).
+         *
+         *     Requires an API key with the `accounts` ability.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect an account
+         * @description Disconnects (detaches) the account: it leaves the account lists and the workspaces' `accounts`, cannot be targeted by a post (a 422, as an unknown account) or published to, and its stored tokens are deleted; the token is also revoked at the platform where the platform offers revocation (after the answer, best effort), unless another connected account of the service holds the same platform identity (the same grant), whose connection it would end. Its rows not yet published are cancelled: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Its PUBLISHED rows stay, with their `platform_post_id`, `post_url`, `posted_on` and metrics, in every post, list and analytics answer. Connecting the same platform identity in the same workspace again brings the account back with the same `id` and its history. While a row of the account is PUBLISHING, the answer is a 409 and nothing changes: send it again once the row settled.
+         *
+         *     Requires an API key with the `accounts` ability.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get an account
-     * @description One account with its health: `health.status` is `reauth_required` (and `has_expired` true) once the platform refused the grant for good; reconnect it then (POST /api/v1/accounts/{id}/reconnect). `last_error` is the last token refresh failure (a transient one leaves the status `ok`).
-     *
-     *     Requires an API key with the `accounts` ability.
-     */
-    get: operations["getAccount"];
-    put?: never;
-    post?: never;
-    /**
-     * Disconnect an account
-     * @description Disconnects (detaches) the account: it leaves the account lists and the workspaces' `accounts`, cannot be targeted by a post (a 422, as an unknown account) or published to, and its stored tokens are deleted; the token is also revoked at the platform where the platform offers revocation (after the answer, best effort), unless another connected account of the service holds the same platform identity (the same grant), whose connection it would end. Its rows not yet published are cancelled: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Its PUBLISHED rows stay, with their `platform_post_id`, `post_url`, `posted_on` and metrics, in every post, list and analytics answer. Connecting the same platform identity in the same workspace again brings the account back with the same `id` and its history. While a row of the account is PUBLISHING, the answer is a 409 and nothing changes: send it again once the row settled.
-     *
-     *     Requires an API key with the `accounts` ability.
-     */
-    delete: operations["deleteAccount"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/accounts/connect": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/accounts/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect an account
+         * @description Starts connecting a social account to a workspace by OAuth.
+         *
+         *     1. Call this endpoint; send the user's browser to `authorize_url`. It is single-use (of parallel opens, one proceeds) and expires after `expires_in` seconds (900); the service sends the browser on to the platform's consent page.
+         *     2. The platform sends the browser back to the service, which stores the account and redirects the browser to `redirect_url` with `status=connected`, `account_id` and `platform`. Where the login is not itself the place posts go (a Facebook user's Pages, a LinkedIn member's profile and the organisations they administer, a Google account's YouTube channels), the service first shows a page listing them and stores the one the user picks (with a single one, it is stored at once); the pick is single use and bound to the browser that consented.
+         *     3. Otherwise `redirect_url` receives `error` and `error_description`: `access_denied` (the user declined), `connection_failed` (the platform failed, the flow took too long, it was finished in another browser, the workspace is no longer accessible, or the API key that started it was revoked or expired meanwhile: nothing is stored), `expired_request` (the link was already used or has expired).
+         *
+         *     The account is identified by (workspace, platform, the platform's user id, or the picked channel's id): connecting the same platform user again updates the same account (same `id`): its username, name, avatar and verified flag, and its tokens, so an expired account works again. A connect asks the platform for the scopes that publish, read insights and comments, and keep the account connected (a refresh token). Tokens are stored encrypted. When the API key has registered callback origins, `redirect_url` must be on one of them.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `accounts` ability.
+         */
+        post: operations["connectAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Connect an account
-     * @description Starts connecting a social account to a workspace by OAuth.
-     *
-     *     1. Call this endpoint; send the user's browser to `authorize_url`. It is single-use (of parallel opens, one proceeds) and expires after `expires_in` seconds (900); the service sends the browser on to the platform's consent page.
-     *     2. The platform sends the browser back to the service, which stores the account and redirects the browser to `redirect_url` with `status=connected`, `account_id` and `platform`. Where the login is not itself the place posts go (a Facebook user's Pages, a LinkedIn member's profile and the organisations they administer, a Google account's YouTube channels), the service first shows a page listing them and stores the one the user picks (with a single one, it is stored at once); the pick is single use and bound to the browser that consented.
-     *     3. Otherwise `redirect_url` receives `error` and `error_description`: `access_denied` (the user declined), `connection_failed` (the platform failed, the flow took too long, it was finished in another browser, the workspace is no longer accessible, or the API key that started it was revoked or expired meanwhile: nothing is stored), `expired_request` (the link was already used or has expired).
-     *
-     *     The account is identified by (workspace, platform, the platform's user id, or the picked channel's id): connecting the same platform user again updates the same account (same `id`): its username, name, avatar and verified flag, and its tokens, so an expired account works again. A connect asks the platform for the scopes that publish, read insights and comments, and keep the account connected (a refresh token). Tokens are stored encrypted. When the API key has registered callback origins, `redirect_url` must be on one of them.
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `accounts` ability.
-     */
-    post: operations["connectAccount"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/accounts/{id}/reconnect": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/accounts/{id}/reconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconnect an account
+         * @description Repairs an account whose `health.status` is `reauth_required` (or renews its tokens at any time), keeping its `id`, its posts and its analytics.
+         *
+         *     The same browser flow as connecting (POST /api/v1/accounts/connect): send the user's browser to `authorize_url` (single-use, expires after `expires_in` seconds); where the platform lists channels the user picks the account's own again. The user must sign in as the same platform account: then the account's tokens and profile are updated, `has_expired` clears and `health` is `ok` again, and `redirect_url` receives `status=connected`, `account_id` (this account's) and `platform`. Signed in as another platform account, nothing is stored and `redirect_url` receives `error=connection_failed` with an `error_description` saying so; the other errors are those of a connect. A flow whose API key was revoked or expired before it finished stores nothing (`connection_failed`).
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `accounts` ability.
+         */
+        post: operations["reconnectAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Reconnect an account
-     * @description Repairs an account whose `health.status` is `reauth_required` (or renews its tokens at any time), keeping its `id`, its posts and its analytics.
-     *
-     *     The same browser flow as connecting (POST /api/v1/accounts/connect): send the user's browser to `authorize_url` (single-use, expires after `expires_in` seconds); where the platform lists channels the user picks the account's own again. The user must sign in as the same platform account: then the account's tokens and profile are updated, `has_expired` clears and `health` is `ok` again, and `redirect_url` receives `status=connected`, `account_id` (this account's) and `platform`. Signed in as another platform account, nothing is stored and `redirect_url` receives `error=connection_failed` with an `error_description` saying so; the other errors are those of a connect. A flow whose API key was revoked or expired before it finished stores nothing (`connection_failed`).
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `accounts` ability.
-     */
-    post: operations["reconnectAccount"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/posts": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List posts
+         * @description The posts of every workspace the key's user can access, newest first, 100 per page unless `per_page` says otherwise. Walk a long list through `next_page_url`: it carries `before_id`, so every page costs what page 1 does, however deep.
+         *
+         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["listPosts"];
+        put?: never;
+        /**
+         * Create a post
+         * @description Creates a post in `workspace_id` for the given accounts of that workspace, one platform row per account. Without `scheduled_at` or `publish_now` it is a DRAFT; with `scheduled_at` it is SCHEDULED; with `publish_now` it is PUBLISHING and queued at once. Accounts, labels and media of another workspace, and failed media, are refused by index (`accounts.1`, `content.0.media.2`).
+         *
+         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *
+         *     `settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.
+         *
+         *     `repeatable: true` publishes the post `repeatable_times` times, `repeatable_gap` `repeatable_gap_unit` apart (days, weeks and months on the workspace's calendar; a slot that has already passed is skipped); the three fields are required with it and refused without it. Between occurrences the post and its rows are SCHEDULED again, `scheduled_at` naming the next one, and `remaining_posts` counts the occurrences left. An occurrence that fails on any account leaves the post FAILED and the repeat paused until a retry publishes the failed rows.
+         *
+         *     `auto_plug` posts one follow-up reply with `text` once the published post's `metric` (likes by default) reaches `threshold`.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["createPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List posts
-     * @description The posts of every workspace the key's user can access, newest first, 100 per page unless `per_page` says otherwise. Walk a long list through `next_page_url`: it carries `before_id`, so every page costs what page 1 does, however deep.
-     *
-     *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["listPosts"];
-    put?: never;
-    /**
-     * Create a post
-     * @description Creates a post in `workspace_id` for the given accounts of that workspace, one platform row per account. Without `scheduled_at` or `publish_now` it is a DRAFT; with `scheduled_at` it is SCHEDULED; with `publish_now` it is PUBLISHING and queued at once. Accounts, labels and media of another workspace, and failed media, are refused by index (`accounts.1`, `content.0.media.2`).
-     *
-     *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
-     *
-     *     `settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.
-     *
-     *     `repeatable: true` publishes the post `repeatable_times` times, `repeatable_gap` `repeatable_gap_unit` apart (days, weeks and months on the workspace's calendar; a slot that has already passed is skipped); the three fields are required with it and refused without it. Between occurrences the post and its rows are SCHEDULED again, `scheduled_at` naming the next one, and `remaining_posts` counts the occurrences left. An occurrence that fails on any account leaves the post FAILED and the repeat paused until a retry publishes the failed rows.
-     *
-     *     `auto_plug` posts one follow-up reply with `text` once the published post's `metric` (likes by default) reaches `threshold`.
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    post: operations["createPost"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/posts/validate": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/posts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a post (dry run)
+         * @description Takes the body of `POST /api/v1/posts` and answers 200 without creating, changing or queuing anything: `errors` is what create would answer in its 422's `errors` now (empty when it would create the post), and `accounts` says, for each id of `accounts` in order, whether the post would publish there and every problem found, by the request's field path (`accounts.1`, `content.0.text`, `content.0.media.2`, `settings.pinterest.board_id`). `valid` is true when create accepts the body and every account would publish.
+         *
+         *     An account's problems are create's errors that concern it (an id of another workspace, text over its platform's limit) and what would fail it at publish time: an expired account (reconnect it), a platform this service is not configured for, a thread on a platform without threads (TikTok, YouTube, Pinterest), media its platform refuses by type, size or count (a text-only post on Instagram, TikTok or Pinterest, a YouTube post without a video, more than 4 images or a video beside other media on X, …), and settings it cannot publish without (a Pinterest `board_id`). Durations are not checked: the media library does not store them. A body that does not match the schema is the same 422 as create's; a workspace the user cannot access, the same 404.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["validatePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Validate a post (dry run)
-     * @description Takes the body of `POST /api/v1/posts` and answers 200 without creating, changing or queuing anything: `errors` is what create would answer in its 422's `errors` now (empty when it would create the post), and `accounts` says, for each id of `accounts` in order, whether the post would publish there and every problem found, by the request's field path (`accounts.1`, `content.0.text`, `content.0.media.2`, `settings.pinterest.board_id`). `valid` is true when create accepts the body and every account would publish.
-     *
-     *     An account's problems are create's errors that concern it (an id of another workspace, text over its platform's limit) and what would fail it at publish time: an expired account (reconnect it), a platform this service is not configured for, a thread on a platform without threads (TikTok, YouTube, Pinterest), media its platform refuses by type, size or count (a text-only post on Instagram, TikTok or Pinterest, a YouTube post without a video, more than 4 images or a video beside other media on X, …), and settings it cannot publish without (a Pinterest `board_id`). Durations are not checked: the media library does not store them. A body that does not match the schema is the same 422 as create's; a workspace the user cannot access, the same 404.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    post: operations["validatePost"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/posts/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a post
+         * @description The post with its platform rows, labels and media, and its comments when `include_comments` is true.
+         *
+         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getPost"];
+        /**
+         * Update a post
+         * @description A partial update: every field is optional and a field left out keeps its stored value. `content`, `labels` and `accounts` replace the stored lists wholesale; rows of accounts that stay keep their settings, new accounts get a row with their platform's defaults (or `settings`), and rows of dropped accounts are removed. `settings` replaces the settings of the rows of the platforms it names. `scheduled_at: null` turns the post back into a DRAFT, `publish_now: true` publishes it now; a stored `scheduled_at` that has already passed is dropped rather than re-armed unless the post is still SCHEDULED. `repeatable: false` clears the repeat fields, and `remaining_posts` restarts from `repeatable_times` when `repeatable` or `repeatable_times` is given. `auto_plug: null` removes the follow-up. Every platform row takes the post's new status.
+         *
+         *     DRAFT, SCHEDULED and FAILED posts can be edited. A PUBLISHED post cannot: the answer is a 422 on `status`. A PUBLISHING post cannot be edited while it is being published: the answer is a 409, and so is an update that raced the publisher or another update (nothing is written; send it again).
+         *
+         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *
+         *     `settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.
+         *
+         *     `repeatable: true` publishes the post `repeatable_times` times, `repeatable_gap` `repeatable_gap_unit` apart (days, weeks and months on the workspace's calendar; a slot that has already passed is skipped); the three fields are required with it and refused without it. Between occurrences the post and its rows are SCHEDULED again, `scheduled_at` naming the next one, and `remaining_posts` counts the occurrences left. An occurrence that fails on any account leaves the post FAILED and the repeat paused until a retry publishes the failed rows.
+         *
+         *     `auto_plug` posts one follow-up reply with `text` once the published post's `metric` (likes by default) reaches `threshold`.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        put: operations["updatePost"];
+        post?: never;
+        /**
+         * Delete a post
+         * @description Deletes the post with its platform rows, media links, labels and comments; the media stay in the library. A SCHEDULED post deleted before it comes due is not published. While a platform row is PUBLISHING (the platform may be publishing it right now) the answer is a 409 and nothing changes: send it again once the row settled.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        delete: operations["deletePost"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get a post
-     * @description The post with its platform rows, labels and media, and its comments when `include_comments` is true.
-     *
-     *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["getPost"];
-    /**
-     * Update a post
-     * @description A partial update: every field is optional and a field left out keeps its stored value. `content`, `labels` and `accounts` replace the stored lists wholesale; rows of accounts that stay keep their settings, new accounts get a row with their platform's defaults (or `settings`), and rows of dropped accounts are removed. `settings` replaces the settings of the rows of the platforms it names. `scheduled_at: null` turns the post back into a DRAFT, `publish_now: true` publishes it now; a stored `scheduled_at` that has already passed is dropped rather than re-armed unless the post is still SCHEDULED. `repeatable: false` clears the repeat fields, and `remaining_posts` restarts from `repeatable_times` when `repeatable` or `repeatable_times` is given. `auto_plug: null` removes the follow-up. Every platform row takes the post's new status.
-     *
-     *     DRAFT, SCHEDULED and FAILED posts can be edited. A PUBLISHED post cannot: the answer is a 422 on `status`. A PUBLISHING post cannot be edited while it is being published: the answer is a 409, and so is an update that raced the publisher or another update (nothing is written; send it again).
-     *
-     *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
-     *
-     *     `settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.
-     *
-     *     `repeatable: true` publishes the post `repeatable_times` times, `repeatable_gap` `repeatable_gap_unit` apart (days, weeks and months on the workspace's calendar; a slot that has already passed is skipped); the three fields are required with it and refused without it. Between occurrences the post and its rows are SCHEDULED again, `scheduled_at` naming the next one, and `remaining_posts` counts the occurrences left. An occurrence that fails on any account leaves the post FAILED and the repeat paused until a retry publishes the failed rows.
-     *
-     *     `auto_plug` posts one follow-up reply with `text` once the published post's `metric` (likes by default) reaches `threshold`.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    put: operations["updatePost"];
-    post?: never;
-    /**
-     * Delete a post
-     * @description Deletes the post with its platform rows, media links, labels and comments; the media stay in the library. A SCHEDULED post deleted before it comes due is not published. While a platform row is PUBLISHING (the platform may be publishing it right now) the answer is a 409 and nothing changes: send it again once the row settled.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    delete: operations["deletePost"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/posts/{id}/retry": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/posts/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed post
+         * @description Publishes the FAILED platform rows of a FAILED post again: those rows and the post become PUBLISHING and are queued at once; rows that were published stay as they are. Each retried row keeps its `error` until its new outcome. A row whose earlier attempt may have reached the platform is first looked up there, so a retry never publishes a row twice. A repeatable post whose occurrence completes this way resumes its repeat.
+         *
+         *     A post that is not FAILED has nothing to retry: the answer is a 409 (`{message}`), for a post still being published as for a DRAFT, SCHEDULED or PUBLISHED one.
+         *
+         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["retryPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Retry a failed post
-     * @description Publishes the FAILED platform rows of a FAILED post again: those rows and the post become PUBLISHING and are queued at once; rows that were published stay as they are. Each retried row keeps its `error` until its new outcome. A row whose earlier attempt may have reached the platform is first looked up there, so a retry never publishes a row twice. A repeatable post whose occurrence completes this way resumes its repeat.
-     *
-     *     A post that is not FAILED has nothing to retry: the answer is a 409 (`{message}`), for a post still being published as for a DRAFT, SCHEDULED or PUBLISHED one.
-     *
-     *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    post: operations["retryPost"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/labels": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List labels
+         * @description Labels of every accessible workspace, or of the one `workspace_id` names, oldest first.
+         *
+         *     Requires an API key with the `labels` ability.
+         */
+        get: operations["listLabels"];
+        put?: never;
+        /**
+         * Create a label
+         * @description A workspace holds at most 500 labels; one more is a 422 on `workspace_id`.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `labels` ability.
+         */
+        post: operations["createLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List labels
-     * @description Labels of every accessible workspace, or of the one `workspace_id` names, oldest first.
-     *
-     *     Requires an API key with the `labels` ability.
-     */
-    get: operations["listLabels"];
-    put?: never;
-    /**
-     * Create a label
-     * @description A workspace holds at most 500 labels; one more is a 422 on `workspace_id`.
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `labels` ability.
-     */
-    post: operations["createLabel"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/labels/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a label
+         * @description Requires an API key with the `labels` ability.
+         */
+        put: operations["updateLabel"];
+        post?: never;
+        /**
+         * Delete a label
+         * @description Posts keep existing; they just lose the label.
+         *
+         *     Requires an API key with the `labels` ability.
+         */
+        delete: operations["deleteLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    /**
-     * Update a label
-     * @description Requires an API key with the `labels` ability.
-     */
-    put: operations["updateLabel"];
-    post?: never;
-    /**
-     * Delete a label
-     * @description Posts keep existing; they just lose the label.
-     *
-     *     Requires an API key with the `labels` ability.
-     */
-    delete: operations["deleteLabel"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/folders": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List folders
+         * @description Folders of one workspace, by name.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["listFolders"];
+        put?: never;
+        /**
+         * Create a folder
+         * @description Its `id` is usable as `folder_id` in media imports and uploads. A workspace holds at most 1000 folders; one more is a 422 on `workspace_id`.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["createFolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List folders
-     * @description Folders of one workspace, by name.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["listFolders"];
-    put?: never;
-    /**
-     * Create a folder
-     * @description Its `id` is usable as `folder_id` in media imports and uploads. A workspace holds at most 1000 folders; one more is a 422 on `workspace_id`.
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    post: operations["createFolder"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/media/upload/url": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/media/upload/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import media from URLs
+         * @description Each URL is a direct image or video link, or a page: a page gives one item per Open Graph / Twitter Card media tag (`og:image`, `og:video`, `twitter:image`, …), at most 10. Redirects are followed (at most 5). Accepted: JPEG, PNG, GIF, WebP, AVIF, HEIC/HEIF images; MP4, QuickTime, WebM, Matroska, 3GP, AVI videos; the first bytes decide, whatever the name or declared type says. At most 20 MiB per image and 1024 MiB per video unless the operator configured other caps.
+         *
+         *     URLs that cannot be used are skipped, not refused: private or local addresses (names are resolved first), unreachable origins, anything that is not an image or a video, media over the cap or over what is left of the workspace's storage quota, and inputs not reached within the request's budget (25 s and 100 fetches in all, redirect hops included). A workspace whose quota is used up answers 422. The answer lists the items created (at most 100, a URL named twice counts once), in input order; `count_stored` is 0 when nothing could be used.
+         *
+         *     The items come back with `is_processing: true` and `progress: 0`: the bytes are downloaded in the background. Once stored, an item has `is_processing: false` and `progress: 100`; until then its `url` answers 409. A download that fails for good leaves `is_processing: false` with `progress: 0`, and its `url` answers 404.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["importMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Import media from URLs
-     * @description Each URL is a direct image or video link, or a page: a page gives one item per Open Graph / Twitter Card media tag (`og:image`, `og:video`, `twitter:image`, …), at most 10. Redirects are followed (at most 5). Accepted: JPEG, PNG, GIF, WebP, AVIF, HEIC/HEIF images; MP4, QuickTime, WebM, Matroska, 3GP, AVI videos; the first bytes decide, whatever the name or declared type says. At most 20 MiB per image and 1024 MiB per video unless the operator configured other caps.
-     *
-     *     URLs that cannot be used are skipped, not refused: private or local addresses (names are resolved first), unreachable origins, anything that is not an image or a video, media over the cap or over what is left of the workspace's storage quota, and inputs not reached within the request's budget (25 s and 100 fetches in all, redirect hops included). A workspace whose quota is used up answers 422. The answer lists the items created (at most 100, a URL named twice counts once), in input order; `count_stored` is 0 when nothing could be used.
-     *
-     *     The items come back with `is_processing: true` and `progress: 0`: the bytes are downloaded in the background. Once stored, an item has `is_processing: false` and `progress: 100`; until then its `url` answers 409. A download that fails for good leaves `is_processing: false` with `progress: 0`, and its `url` answers 404.
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    post: operations["importMedia"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/media/upload": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/media/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file
+         * @description A `multipart/form-data` body with the `workspace_id` (and optionally `folder_id`) BEFORE one `file`, and optionally `alt` anywhere; each text field at most 4096 bytes. The workspace, the folder and the workspace's storage quota are checked before a byte of the file is stored, so a file that comes before `workspace_id` is a 422. Accepted: JPEG, PNG, GIF, WebP, AVIF, HEIC/HEIF images; MP4, QuickTime, WebM, Matroska, 3GP, AVI videos; the first bytes decide, whatever the name or declared type says. At most 20 MiB per image and 1024 MiB per video unless the operator configured other caps. A file over its cap, or over what is left of the workspace's quota, is a 422 and nothing is kept.
+         *
+         *     The item is stored at once: `is_processing: false`, `progress: 100`. A body sent as anything but multipart/form-data is a 415, a malformed one a 400.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Upload a file
-     * @description A `multipart/form-data` body with the `workspace_id` (and optionally `folder_id`) BEFORE one `file`, and optionally `alt` anywhere; each text field at most 4096 bytes. The workspace, the folder and the workspace's storage quota are checked before a byte of the file is stored, so a file that comes before `workspace_id` is a 422. Accepted: JPEG, PNG, GIF, WebP, AVIF, HEIC/HEIF images; MP4, QuickTime, WebM, Matroska, 3GP, AVI videos; the first bytes decide, whatever the name or declared type says. At most 20 MiB per image and 1024 MiB per video unless the operator configured other caps. A file over its cap, or over what is left of the workspace's quota, is a 422 and nothing is kept.
-     *
-     *     The item is stored at once: `is_processing: false`, `progress: 100`. A body sent as anything but multipart/form-data is a 415, a malformed one a 400.
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    post: operations["uploadMedia"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/media": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List media
+         * @description The items of every accessible workspace, or of the workspace and folder named, newest first, processing and failed imports included. Each `url` is signed afresh.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["listMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List media
-     * @description The items of every accessible workspace, or of the workspace and folder named, newest first, processing and failed imports included. Each `url` is signed afresh.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["listMedia"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/media/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a media item
+         * @description Deletes the item and its bytes; its links stop working. An import still processing is deleted too (its download leaves nothing behind). A post that published the item keeps showing it in `content[].media` (its id, name, type and size; its `url` no longer serves). Drafts and failed posts that published nothing lose it. While a post that is not yet published uses it (SCHEDULED, including a repeatable post waiting for its next occurrence, or PUBLISHING), the answer is a 409 and nothing changes: remove it from those posts (or delete them) first.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        delete: operations["deleteMedia"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Delete a media item
-     * @description Deletes the item and its bytes; its links stop working. An import still processing is deleted too (its download leaves nothing behind). A post that published the item keeps showing it in `content[].media` (its id, name, type and size; its `url` no longer serves). Drafts and failed posts that published nothing lose it. While a post that is not yet published uses it (SCHEDULED, including a repeatable post waiting for its next occurrence, or PUBLISHING), the answer is a 409 and nothing changes: remove it from those posts (or delete them) first.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    delete: operations["deleteMedia"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/analytics": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analytics of every workspace
+         * @description Totals across every workspace the key's user can access, per workspace and per account.
+         *
+         *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Analytics of every workspace
-     * @description Totals across every workspace the key's user can access, per workspace and per account.
-     *
-     *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["getAnalytics"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/analytics/posts/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/analytics/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analytics of a post
+         * @description The post's total and each of its platform rows with its account.
+         *
+         *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getPostAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Analytics of a post
-     * @description The post's total and each of its platform rows with its account.
-     *
-     *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["getPostAnalytics"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/analytics/accounts/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/analytics/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analytics of an account
+         * @description The account's total (over all its rows) and one page of the platform rows published (or to be published) on it, newest platform post first: 100 per page unless `per_page` says otherwise, `next_page_url` null on the last page. A page reads what it shows, however many rows the account has.
+         *
+         *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getAccountAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Analytics of an account
-     * @description The account's total (over all its rows) and one page of the platform rows published (or to be published) on it, newest platform post first: 100 per page unless `per_page` says otherwise, `next_page_url` null on the last page. A page reads what it shows, however many rows the account has.
-     *
-     *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["getAccountAnalytics"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/analytics/workspaces/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/analytics/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Analytics of a workspace
+         * @description The workspace's total and each of its accounts' totals.
+         *
+         *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getWorkspaceAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Analytics of a workspace
-     * @description The workspace's total and each of its accounts' totals.
-     *
-     *     Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    get: operations["getWorkspaceAnalytics"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/analytics/posts/{id}/sync": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/analytics/posts/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a post's analytics now
+         * @description Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["syncPostAnalytics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Sync a post's analytics now
-     * @description Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.
-     *
-     *     Requires an API key with the `posts` ability.
-     */
-    post: operations["syncPostAnalytics"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/webhooks": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The endpoints of every accessible workspace, or of the one `workspace_id` names, oldest first. Secrets are never listed. A disabled endpoint says so (`status`, `disabled_at`, `disabled_reason`).
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Registers `url` for the `events` listed and answers 201 with the endpoint and its signing secret, shown only in this answer.
+         *
+         *     Every event is POSTed as JSON `{id, type, created_at, data}`, signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx answer within 10 seconds acknowledges it, anything else (a redirect included) is retried 7 times over about a day.
+         *
+         *     The URL must be http or https on a public address and port 443 or 80: private, loopback and link-local addresses, local host names and any other port are a 422 on `url`, and the host is resolved again before every delivery. A workspace holds at most 20 endpoints; one more is a 422 on `workspace_id`.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List webhook endpoints
-     * @description The endpoints of every accessible workspace, or of the one `workspace_id` names, oldest first. Secrets are never listed. A disabled endpoint says so (`status`, `disabled_at`, `disabled_reason`).
-     *
-     *     Requires an API key with the `workspaces` ability.
-     */
-    get: operations["listWebhooks"];
-    put?: never;
-    /**
-     * Create a webhook endpoint
-     * @description Registers `url` for the `events` listed and answers 201 with the endpoint and its signing secret, shown only in this answer.
-     *
-     *     Every event is POSTed as JSON `{id, type, created_at, data}`, signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`); a 2xx answer within 10 seconds acknowledges it, anything else (a redirect included) is retried 7 times over about a day.
-     *
-     *     The URL must be http or https on a public address and port 443 or 80: private, loopback and link-local addresses, local host names and any other port are a 422 on `url`, and the host is resolved again before every delivery. A workspace holds at most 20 endpoints; one more is a 422 on `workspace_id`.
-     *
-     *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
-     *
-     *     Requires an API key with the `workspaces` ability.
-     */
-    post: operations["createWebhook"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/webhooks/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Requires an API key with the `workspaces` ability.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its pending deliveries are dropped and its deliveries log goes with it.
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get a webhook endpoint
-     * @description Requires an API key with the `workspaces` ability.
-     */
-    get: operations["getWebhook"];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a webhook endpoint
-     * @description Its pending deliveries are dropped and its deliveries log goes with it.
-     *
-     *     Requires an API key with the `workspaces` ability.
-     */
-    delete: operations["deleteWebhook"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/webhooks/{id}/roll-secret": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks/{id}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a webhook endpoint's signing secret
+         * @description A new secret, shown only in this answer. For the next 24 hours every delivery carries two signatures in `webhook-signature` (the new secret's and the old one's, space-separated), so a receiver can switch secrets without missing an event; after that only the new secret signs. Rolling again within those 24 hours drops the older of the two.
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        post: operations["rollWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Roll a webhook endpoint's signing secret
-     * @description A new secret, shown only in this answer. For the next 24 hours every delivery carries two signatures in `webhook-signature` (the new secret's and the old one's, space-separated), so a receiver can switch secrets without missing an event; after that only the new secret signs. Rolling again within those 24 hours drops the older of the two.
-     *
-     *     Requires an API key with the `workspaces` ability.
-     */
-    post: operations["rollWebhookSecret"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/webhooks/{id}/enable": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-enable a webhook endpoint
+         * @description An endpoint whose every attempt failed for 3 days is disabled: it gets no new deliveries and its pending ones fail. This turns it back on for events from now on (what was missed is not replayed). Enabling an enabled endpoint changes nothing.
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Re-enable a webhook endpoint
-     * @description An endpoint whose every attempt failed for 3 days is disabled: it gets no new deliveries and its pending ones fail. This turns it back on for events from now on (what was missed is not replayed). Enabling an enabled endpoint changes nothing.
-     *
-     *     Requires an API key with the `workspaces` ability.
-     */
-    post: operations["enableWebhook"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/v1/webhooks/{id}/deliveries": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's deliveries
+         * @description The endpoint's last 100 deliveries, newest first: one per event, with its status and every attempt (the receiver's status code, how long it took, the error, the first 200 characters of its answer when it is plain text or JSON; any other answer is named by its status and type only) and when the next retry is due.
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List a webhook endpoint's deliveries
-     * @description The endpoint's last 100 deliveries, newest first: one per event, with its status and every attempt (the receiver's status code, how long it took, the error, the first 200 characters of its answer when it is plain text or JSON; any other answer is named by its status and type only) and when the next retry is due.
-     *
-     *     Requires an API key with the `workspaces` ability.
-     */
-    get: operations["listWebhookDeliveries"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/api/oauth/delegate/sessions": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/oauth/delegate/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a delegation session
+         * @description Starts a delegation: the user of your application proves which account they own on a platform, and your server receives a signed proof. The service keeps nothing about the account.
+         *
+         *     1. Your server calls this endpoint with an API key that has a **signing secret** (any key works, no ability needed; the call counts against the user's 60 requests per minute). Platforms: tiktok, instagram, twitter, linkedin, youtube, facebook, pinterest, threads.
+         *     2. Send the user's browser to `authorize_url`. It is single-use and expires after `expires_in` seconds (900); the service sends the browser on to the platform's consent page.
+         *     3. The platform sends the browser back to the service, which redirects it to your `callback_url` with, on success: `platform`, `platform_id` (the platform's permanent user id), `handle`, `state` (yours, unchanged), `expires` (Unix seconds, 5 minutes ahead) and `sig`.
+         *     4. Trust the proof only if all three hold:
+         *        - `sig` is the lowercase hex HMAC-SHA256, keyed with the signing secret, of `platform={platform}&platform_id={platform_id}&handle={handle}&state={state}&expires={expires}` (the values as received, decoded, not URL-encoded again), compared in constant time;
+         *        - `expires` is in the future;
+         *        - `state` is the one you generated for this user, not used before (mark it used).
+         *
+         *        The package's `social-publishing-api/verify-proof` module does all three.
+         *
+         *     When the connection does not complete, `callback_url` receives `error`, `error_description` and `state` instead:
+         *     - `access_denied`: the user declined on the platform;
+         *     - `connection_failed`: the platform failed, the flow took too long, it was finished in another browser, or the key lost its signing secret meanwhile;
+         *     - `expired_request`: the link was already used or has expired.
+         *
+         *     Errors of this endpoint carry a `code`: `missing_api_key`, `invalid_api_key` (401); `no_signing_secret`, `unsupported_platform`, `invalid_request` (422, field errors under `errors`); `invalid_request` (400, 415); `rate_limited` (429). A body over 1 MiB is refused before it is read: 413 with the plain `{message}` every route answers, without a `code`.
+         *
+         *     An `Idempotency-Key` header makes a retry safe: a repeat with the same key and body answers the same `authorize_url` (with `Idempotent-Replayed: true`); `conflict` (409) while the first request is still running, `invalid_request` (422) when the key was used for a different request.
+         */
+        post: operations["createDelegationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Create a delegation session
-     * @description Starts a delegation: the user of your application proves which account they own on a platform, and your server receives a signed proof. The service keeps nothing about the account.
-     *
-     *     1. Your server calls this endpoint with an API key that has a **signing secret** (any key works, no ability needed; the call counts against the user's 60 requests per minute). Platforms: tiktok, instagram, twitter, linkedin, youtube, facebook, pinterest, threads.
-     *     2. Send the user's browser to `authorize_url`. It is single-use and expires after `expires_in` seconds (900); the service sends the browser on to the platform's consent page.
-     *     3. The platform sends the browser back to the service, which redirects it to your `callback_url` with, on success: `platform`, `platform_id` (the platform's permanent user id), `handle`, `state` (yours, unchanged), `expires` (Unix seconds, 5 minutes ahead) and `sig`.
-     *     4. Trust the proof only if all three hold:
-     *        - `sig` is the lowercase hex HMAC-SHA256, keyed with the signing secret, of `platform={platform}&platform_id={platform_id}&handle={handle}&state={state}&expires={expires}` (the values as received, decoded, not URL-encoded again), compared in constant time;
-     *        - `expires` is in the future;
-     *        - `state` is the one you generated for this user, not used before (mark it used).
-     *
-     *        The package's `social-publishing-api/verify-proof` module does all three.
-     *
-     *     When the connection does not complete, `callback_url` receives `error`, `error_description` and `state` instead:
-     *     - `access_denied`: the user declined on the platform;
-     *     - `connection_failed`: the platform failed, the flow took too long, it was finished in another browser, or the key lost its signing secret meanwhile;
-     *     - `expired_request`: the link was already used or has expired.
-     *
-     *     Errors of this endpoint carry a `code`: `missing_api_key`, `invalid_api_key` (401); `no_signing_secret`, `unsupported_platform`, `invalid_request` (422, field errors under `errors`); `invalid_request` (400, 415); `rate_limited` (429). A body over 1 MiB is refused before it is read: 413 with the plain `{message}` every route answers, without a `code`.
-     *
-     *     An `Idempotency-Key` header makes a retry safe: a repeat with the same key and body answers the same `authorize_url` (with `Idempotent-Replayed: true`); `conflict` (409) while the first request is still running, `invalid_request` (422) when the key was used for a different request.
-     */
-    post: operations["createDelegationSession"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/media/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a media item (signed link)
+         * @description The `url` of a media item. Needs no API key (the signature is the credential) and is not rate limited. A link is valid for 24 to 25 hours; 403 once it has expired or when any part of it was changed. An item still processing answers 409 with `Retry-After`; a failed, deleted or unknown one 404. One byte range may be asked for (206, or 416 with `Content-Range: bytes *\/<size>` past the end); HEAD answers the headers only.
+         */
+        get: operations["getMediaFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Download a media item (signed link)
-     * @description The `url` of a media item. Needs no API key (the signature is the credential) and is not rate limited. A link is valid for 24 to 25 hours; 403 once it has expired or when any part of it was changed. An item still processing answers 409 with `Retry-After`; a failed, deleted or unknown one 404. One byte range may be asked for (206, or 416 with `Content-Range: bytes *\/<size>` past the end); HEAD answers the headers only.
-     */
-    get: operations["getMediaFile"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface webhooks {
-  "post.published": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "post.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.published
+         * @description A post published on every one of its accounts (for a repeatable post, each occurrence). `data` is the post as `GET /api/v1/posts/{id}` answers it.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["postPublishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * post.published
-     * @description A post published on every one of its accounts (for a repeatable post, each occurrence). `data` is the post as `GET /api/v1/posts/{id}` answers it.
-     *
-     *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
-     */
-    post: operations["postPublishedEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "post.failed": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "post.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.failed
+         * @description A post failed on every account it was still publishing to, and none published; each platform row's `error` says why. `data` is the post.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["postFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * post.failed
-     * @description A post failed on every account it was still publishing to, and none published; each platform row's `error` says why. `data` is the post.
-     *
-     *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
-     */
-    post: operations["postFailedEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "post.partially_published": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "post.partially_published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.partially_published
+         * @description A post settled with some accounts published and others failed; the failed rows carry their `error` and can be retried. `data` is the post.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["postPartiallyPublishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * post.partially_published
-     * @description A post settled with some accounts published and others failed; the failed rows carry their `error` and can be retried. `data` is the post.
-     *
-     *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
-     */
-    post: operations["postPartiallyPublishedEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "account.expired": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "account.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * account.expired
+         * @description An account's token could not be refreshed: it must be reconnected before it can publish again. `data` is the account as `GET /api/v1/accounts` lists it.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["accountExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * account.expired
-     * @description An account's token could not be refreshed: it must be reconnected before it can publish again. `data` is the account as `GET /api/v1/accounts` lists it.
-     *
-     *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
-     */
-    post: operations["accountExpiredEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "media.ready": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "media.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media.ready
+         * @description A media import finished: the item's bytes are stored. `data` is the media item.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["mediaReadyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * media.ready
-     * @description A media import finished: the item's bytes are stored. `data` is the media item.
-     *
-     *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
-     */
-    post: operations["mediaReadyEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "media.failed": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "media.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * media.failed
+         * @description A media import failed for good. `data` is the media item.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["mediaFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * media.failed
-     * @description A media import failed for good. `data` is the media item.
-     *
-     *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
-     */
-    post: operations["mediaFailedEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "analytics.synced": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "analytics.synced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * analytics.synced
+         * @description A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{id}` answers it.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["analyticsSyncedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * analytics.synced
-     * @description A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{id}` answers it.
-     *
-     *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
-     */
-    post: operations["analyticsSyncedEvent"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface components {
-  schemas: {
-    /** @description A post, its platform rows and its media; times in the workspace's zone. */
-    Post: {
-      id: number;
-      content: {
-        text: string;
-        media: components["schemas"]["PostMedia"][];
-      }[];
-      /**
-       * @description DRAFT (no schedule), SCHEDULED (waits for `scheduled_at`), PUBLISHING (queued or being published), PUBLISHED, FAILED.
-       * @enum {string}
-       */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      /** @description Every time any row was published, oldest first. */
-      posted_on: string[];
-      /** @example 2026-11-21T09:15:00+01:00 */
-      scheduled_at: string | null;
-      repeatable: boolean;
-      repeatable_times: number | null;
-      repeatable_gap: number | null;
-      /** @enum {string|null} */
-      repeatable_gap_unit: "minutes" | "hours" | "days" | "weeks" | "months" | null;
-      /** @description Repetitions left; null unless repeatable. */
-      remaining_posts: number | null;
-      workspace: components["schemas"]["Workspace"];
-      labels: {
-        id: number;
-        name: string;
-        color: string;
-      }[];
-      platforms: components["schemas"]["PostPlatform"][];
-      auto_plug: components["schemas"]["AutoPlug"] | null;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      created_at: string;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      updated_at: string;
-      /** @description Empty unless `include_comments` was asked. */
-      comments: components["schemas"]["PostComment"][];
-    };
-    PostMedia: {
-      id: number;
-      name: string;
-      /** @description A signed link, valid for at least 24 hours. */
-      url: string;
-      /**
-       * @description MIME type.
-       * @example image/jpeg
-       */
-      type: string;
-      /** @description Bytes. */
-      size: number;
-    };
-    Workspace: {
-      id: number;
-      name: string;
-      slug: string;
-      /** @enum {string} */
-      type: "PERSONAL" | "ORGANIZATION";
-      logo: string | null;
-      /** @description IANA zone; the workspace's records render their times in it. */
-      timezone: string;
-      language: string;
-    };
-    /** @description The post on one of its accounts, by its `platform`. */
-    PostPlatform:
-      | components["schemas"]["PostPlatformTiktok"]
-      | components["schemas"]["PostPlatformInstagram"]
-      | components["schemas"]["PostPlatformTwitter"]
-      | components["schemas"]["PostPlatformLinkedin"]
-      | components["schemas"]["PostPlatformYoutube"]
-      | components["schemas"]["PostPlatformFacebook"]
-      | components["schemas"]["PostPlatformPinterest"]
-      | components["schemas"]["PostPlatformThreads"];
-    /** @description The post on a tiktok account. */
-    PostPlatformTiktok: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "tiktok";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["TiktokSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of a TikTok row. */
-    TiktokSettings: {
-      /** @enum {string} */
-      privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
-      title: string | null;
-      disable_duet: boolean;
-      disable_stitch: boolean;
-      disable_comment: boolean;
-      brand_content_toggle: boolean;
-      brand_organic_toggle: boolean;
-      is_aigc: boolean;
-    };
-    /** @description The row's engagement: `{}` until the row is PUBLISHED and synced, then every metric of `PostMetrics` (all seven keys at once). */
-    PostPlatformAnalytics: {
-      comments?: number;
-      likes?: number;
-      shares?: number;
-      impressions?: number;
-      quotes?: number;
-      saves?: number;
-      engagement_rate?: number;
-    };
-    PostPlatformError: {
-      /** @description A short machine code: the platform's (`content_rejected`, `server_error`, …), or `retries_exhausted` when every retry failed. */
-      code: string;
-      message: string;
-    };
-    /** @description The post on a instagram account. */
-    PostPlatformInstagram: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "instagram";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["InstagramSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of an Instagram row. */
-    InstagramSettings: {
-      /** @enum {string} */
-      post_type: "post" | "reel" | "story";
-      share_to_feed: boolean;
-      collaborators: string[];
-      location_id: string | null;
-    };
-    /** @description The post on a twitter account. */
-    PostPlatformTwitter: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "twitter";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["TwitterSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of an X (Twitter) row. */
-    TwitterSettings: {
-      for_super_followers_only: boolean;
-      /** @enum {string} */
-      reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
-      quote_tweet_id: string | null;
-      reply: {
-        in_reply_to_tweet_id: string | null;
-      };
-      community_id: string | null;
-      share_with_followers: boolean;
-      text: string | null;
-      poll:
-        | {
-            /** @enum {boolean} */
-            enabled: true;
-            options: string[];
-            duration_minutes: number;
-          }
-        | {
-            /** @enum {boolean} */
-            enabled: false;
-          };
-    };
-    /** @description The post on a linkedin account. */
-    PostPlatformLinkedin: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "linkedin";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["LinkedinSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of a LinkedIn row. */
-    LinkedinSettings: {
-      /** @enum {string} */
-      visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
-      disable_reshare: boolean;
-      document_title: string | null;
-    };
-    /** @description The post on a youtube account. */
-    PostPlatformYoutube: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "youtube";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["YoutubeSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of a YouTube row. */
-    YoutubeSettings: {
-      title: string | null;
-      /** @enum {string} */
-      privacy_status: "public" | "unlisted" | "private";
-      made_for_kids: boolean;
-      tags: string[];
-      category_id: string | null;
-    };
-    /** @description The post on a facebook account. */
-    PostPlatformFacebook: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "facebook";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["FacebookSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of a Facebook row. */
-    FacebookSettings: {
-      /** @enum {string} */
-      post_type: "post" | "reel" | "story";
-      link: string | null;
-    };
-    /** @description The post on a pinterest account. */
-    PostPlatformPinterest: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "pinterest";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["PinterestSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of a Pinterest row. */
-    PinterestSettings: {
-      board_id: string | null;
-      title: string | null;
-      link: string | null;
-      alt_text: string | null;
-    };
-    /** @description The post on a threads account. */
-    PostPlatformThreads: {
-      account_id: number;
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      platform: "threads";
-      posted_on: string[];
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      settings: components["schemas"]["ThreadsSettings"];
-      analytics: components["schemas"]["PostPlatformAnalytics"];
-      /** @description The platform's id of the published post; null until published. */
-      platform_post_id: string | null;
-      /** @description Where the published post is on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
-      error: components["schemas"]["PostPlatformError"] | null;
-    };
-    /** @description Settings of a Threads row. */
-    ThreadsSettings: {
-      /** @enum {string} */
-      reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
-      topic_tag: string | null;
-    };
-    AutoPlug: {
-      text: string;
-      /** @enum {string} */
-      metric: "likes" | "comments" | "shares" | "impressions";
-      threshold: number;
-    };
-    PostComment: {
-      id: number;
-      content: string;
-      author_name: string;
-      /** @enum {string} */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      /** @example 2026-11-21T09:15:00+01:00 */
-      created_at: string;
-      /** @description The author's CRM contact when known: `name`, `username`, `profile_url`, … */
-      contact: {
-        [key: string]: unknown;
-      } | null;
-    };
-    /** @description A connected social account. */
-    Account: {
-      id: number;
-      /** @enum {string} */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      username: string;
-      name: string;
-      avatar: string | null;
-      workspace_id: number;
-      /** @description True while health.status is `reauth_required`. */
-      has_expired: boolean;
-      health: components["schemas"]["AccountHealth"];
-    };
-    AccountHealth: {
-      /**
-       * @description `reauth_required` once the platform refused the grant for good (the user removed the app, a refresh was refused, the token expired unrefreshed): only a reconnect (POST /api/v1/accounts/{id}/reconnect) brings it back.
-       * @enum {string}
-       */
-      status: "ok" | "reauth_required";
-      /**
-       * Format: date-time
-       * @description When the stored access token expires (null: it does not, or unknown).
-       */
-      token_expires_at: string | null;
-      /**
-       * Format: date-time
-       * @description The last successful token refresh (null: none since it was connected).
-       */
-      last_refreshed_at: string | null;
-      /** @description The last refresh failure, cleared by a successful refresh or a reconnect. With status `ok` it was transient (retried). */
-      last_error: {
-        code: string;
-        message: string;
-      } | null;
-    };
-    MediaItem: {
-      id: number;
-      /** @example sunset.jpg */
-      name: string;
-      /**
-       * @description A signed link to the bytes, valid for 24 to 25 hours and needing no API key; list the media again for a fresh one.
-       * @example https://api.example.com/media/1?expires=1795000000&sig=3f1c…
-       */
-      url: string;
-      /** @example image/jpeg */
-      mime_type: string;
-      /** @description Bytes. While an import is processing, the origin's Content-Length, or 0 when it sent none. */
-      size: number;
-      /** @description True until an import's bytes are stored. */
-      is_processing: boolean;
-      /** @enum {string} */
-      type: "image" | "video";
-      ai_generated_id: number | null;
-      is_reference: boolean;
-      /** @description 0 while processing, 100 once stored; an import that failed for good stays at 0. */
-      progress: number;
-      alt: string | null;
-    };
-    PostAnalytics: {
-      post_id: number;
-      total: components["schemas"]["AnalyticsMetrics"];
-      accounts: components["schemas"]["PostAccountAnalytics"][];
-    };
-    /** @description Engagement of a published row, or summed over rows. */
-    AnalyticsMetrics: {
-      /** @description Comments. */
-      comments: number;
-      /** @description Likes (reactions). */
-      likes: number;
-      /** @description Shares, reposts, retweets. */
-      shares: number;
-      /** @description Times the post was shown. */
-      impressions: number;
-      /** @description Quotes (Twitter, Threads). */
-      quotes: number;
-      /** @description Saves, bookmarks. */
-      saves: number;
-      /** @description Percent: (likes + comments + shares + quotes + saves) / impressions × 100, two decimals. In a total, the rows' rates weighted by their impressions; without impressions, the mean of the non-zero rates; 0 without data. */
-      engagement_rate: number;
-    };
-    /** @description The post on one of its accounts. */
-    PostAccountAnalytics: {
-      account_id: number;
-      /** @enum {string} */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      /** @description The post on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's metrics once PUBLISHED (as of its last sync); `{}` for any other status. */
-      analytics: components["schemas"]["AnalyticsMetrics"] | Record<string, never>;
-      account: components["schemas"]["AccountAnalytics"];
-    };
-    AccountAnalytics: {
-      id: number;
-      workspace_id: number;
-      /** @enum {string} */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      username: string;
-      name: string;
-      avatar: string | null;
-      has_expired: boolean;
-      is_default: boolean;
-      support_threads: boolean;
-      is_verified: boolean;
-    };
-    WorkspaceWithAccounts: {
-      id: number;
-      name: string;
-      slug: string;
-      /** @enum {string} */
-      type: "PERSONAL" | "ORGANIZATION";
-      logo: string | null;
-      /** @description IANA zone; the workspace's records render their times in it. */
-      timezone: string;
-      language: string;
-      accounts: components["schemas"]["AccountShort"][];
-    };
-    AccountShort: {
-      id: number;
-      /** @enum {string} */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      username: string;
-      name: string;
-      avatar: string | null;
-    };
-    Error: {
-      message: string;
-    };
-    /**
-     * @example {
-     *       "message": "The name field is required. (and 1 more error)",
-     *       "errors": {
-     *         "name": [
-     *           "The name field is required."
-     *         ],
-     *         "color": [
-     *           "The color field is required."
-     *         ]
-     *       }
-     *     }
-     */
-    ValidationError: {
-      message: string;
-      errors: {
-        [key: string]: string[];
-      };
-    };
-    AccountConnect: {
-      /**
-       * Format: uri
-       * @description Single-use link for the user's browser; it names nothing of the request.
-       * @example https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw
-       */
-      authorize_url: string;
-      /**
-       * @description Seconds the link stays usable.
-       * @example 900
-       */
-      expires_in: number;
-    };
-    ConnectAccountRequest: {
-      /**
-       * @description The workspace the account joins.
-       * @example 1
-       */
-      workspace_id: number;
-      /**
-       * @description One of: tiktok, instagram, twitter, linkedin, youtube, facebook, pinterest, threads.
-       * @example twitter
-       * @enum {string}
-       */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      /**
-       * @description Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.
-       * @example https://app.example.com/accounts/connected
-       */
-      redirect_url: string;
-    };
-    AccountReconnect: {
-      /**
-       * Format: uri
-       * @description Single-use link for the user's browser; it names nothing of the request.
-       * @example https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw
-       */
-      authorize_url: string;
-      /**
-       * @description Seconds the link stays usable.
-       * @example 900
-       */
-      expires_in: number;
-    };
-    ReconnectAccountRequest: {
-      /**
-       * @description Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.
-       * @example https://app.example.com/accounts/connected
-       */
-      redirect_url: string;
-    };
-    Message: {
-      message: string;
-    };
-    PostPage: {
-      data: components["schemas"]["Post"][];
-      current_page: number;
-      first_page_url: string;
-      from: number | null;
-      last_page: number;
-      last_page_url: string;
-      links: {
-        url: string | null;
-        label: string;
-        active: boolean;
-      }[];
-      next_page_url: string | null;
-      path: string;
-      per_page: number;
-      prev_page_url: string | null;
-      to: number | null;
-      total: number;
-    };
-    /** @description A new post; `POST /api/v1/posts/validate` takes the same body. */
-    CreatePostRequest: {
-      /** @example 1 */
-      workspace_id: number;
-      /** @description Accounts of the workspace to publish to; each gets a platform row, in this order. */
-      accounts: number[];
-      content: {
+    schemas: {
+        /** @description A post, its platform rows and its media; times in the workspace's zone. */
+        Post: {
+            id: number;
+            content: {
+                text: string;
+                media: components["schemas"]["PostMedia"][];
+            }[];
+            /**
+             * @description DRAFT (no schedule), SCHEDULED (waits for `scheduled_at`), PUBLISHING (queued or being published), PUBLISHED, FAILED.
+             * @enum {string}
+             */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            /** @description Every time any row was published, oldest first. */
+            posted_on: string[];
+            /** @example 2026-11-21T09:15:00+01:00 */
+            scheduled_at: string | null;
+            repeatable: boolean;
+            repeatable_times: number | null;
+            repeatable_gap: number | null;
+            /** @enum {string|null} */
+            repeatable_gap_unit: "minutes" | "hours" | "days" | "weeks" | "months" | null;
+            /** @description Repetitions left; null unless repeatable. */
+            remaining_posts: number | null;
+            workspace: components["schemas"]["Workspace"];
+            labels: {
+                id: number;
+                name: string;
+                color: string;
+            }[];
+            platforms: components["schemas"]["PostPlatform"][];
+            auto_plug: components["schemas"]["AutoPlug"] | null;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            created_at: string;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            updated_at: string;
+            /** @description Empty unless `include_comments` was asked. */
+            comments: components["schemas"]["PostComment"][];
+        };
+        PostMedia: {
+            id: number;
+            name: string;
+            /** @description A signed link, valid for at least 24 hours. */
+            url: string;
+            /**
+             * @description MIME type.
+             * @example image/jpeg
+             */
+            type: string;
+            /** @description Bytes. */
+            size: number;
+        };
+        Workspace: {
+            id: number;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            type: "PERSONAL" | "ORGANIZATION";
+            logo: string | null;
+            /** @description IANA zone; the workspace's records render their times in it. */
+            timezone: string;
+            language: string;
+        };
+        /** @description The post on one of its accounts, by its `platform`. */
+        PostPlatform: components["schemas"]["PostPlatformTiktok"] | components["schemas"]["PostPlatformInstagram"] | components["schemas"]["PostPlatformTwitter"] | components["schemas"]["PostPlatformLinkedin"] | components["schemas"]["PostPlatformYoutube"] | components["schemas"]["PostPlatformFacebook"] | components["schemas"]["PostPlatformPinterest"] | components["schemas"]["PostPlatformThreads"];
+        /** @description The post on a tiktok account. */
+        PostPlatformTiktok: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "tiktok";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["TiktokSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of a TikTok row. */
+        TiktokSettings: {
+            /** @enum {string} */
+            privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+            title: string | null;
+            disable_duet: boolean;
+            disable_stitch: boolean;
+            disable_comment: boolean;
+            brand_content_toggle: boolean;
+            brand_organic_toggle: boolean;
+            is_aigc: boolean;
+        };
+        /** @description The row's engagement: `{}` until the row is PUBLISHED and synced, then every metric of `PostMetrics` (all seven keys at once). */
+        PostPlatformAnalytics: {
+            comments?: number;
+            likes?: number;
+            shares?: number;
+            impressions?: number;
+            quotes?: number;
+            saves?: number;
+            engagement_rate?: number;
+        };
+        PostPlatformError: {
+            /** @description A short machine code: the platform's (`content_rejected`, `server_error`, …), or `retries_exhausted` when every retry failed. */
+            code: string;
+            message: string;
+        };
+        /** @description The post on a instagram account. */
+        PostPlatformInstagram: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "instagram";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["InstagramSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of an Instagram row. */
+        InstagramSettings: {
+            /** @enum {string} */
+            post_type: "post" | "reel" | "story";
+            share_to_feed: boolean;
+            collaborators: string[];
+            location_id: string | null;
+        };
+        /** @description The post on a twitter account. */
+        PostPlatformTwitter: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "twitter";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["TwitterSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of an X (Twitter) row. */
+        TwitterSettings: {
+            for_super_followers_only: boolean;
+            /** @enum {string} */
+            reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
+            quote_tweet_id: string | null;
+            reply: {
+                in_reply_to_tweet_id: string | null;
+            };
+            community_id: string | null;
+            share_with_followers: boolean;
+            text: string | null;
+            poll: {
+                /** @enum {boolean} */
+                enabled: true;
+                options: string[];
+                duration_minutes: number;
+            } | {
+                /** @enum {boolean} */
+                enabled: false;
+            };
+        };
+        /** @description The post on a linkedin account. */
+        PostPlatformLinkedin: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "linkedin";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["LinkedinSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of a LinkedIn row. */
+        LinkedinSettings: {
+            /** @enum {string} */
+            visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+            disable_reshare: boolean;
+            document_title: string | null;
+        };
+        /** @description The post on a youtube account. */
+        PostPlatformYoutube: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "youtube";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["YoutubeSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of a YouTube row. */
+        YoutubeSettings: {
+            title: string | null;
+            /** @enum {string} */
+            privacy_status: "public" | "unlisted" | "private";
+            made_for_kids: boolean;
+            tags: string[];
+            category_id: string | null;
+        };
+        /** @description The post on a facebook account. */
+        PostPlatformFacebook: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "facebook";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["FacebookSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of a Facebook row. */
+        FacebookSettings: {
+            /** @enum {string} */
+            post_type: "post" | "reel" | "story";
+            link: string | null;
+        };
+        /** @description The post on a pinterest account. */
+        PostPlatformPinterest: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "pinterest";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["PinterestSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of a Pinterest row. */
+        PinterestSettings: {
+            board_id: string | null;
+            title: string | null;
+            link: string | null;
+            alt_text: string | null;
+        };
+        /** @description The post on a threads account. */
+        PostPlatformThreads: {
+            account_id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "threads";
+            posted_on: string[];
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            settings: components["schemas"]["ThreadsSettings"];
+            analytics: components["schemas"]["PostPlatformAnalytics"];
+            /** @description The platform's id of the published post; null until published. */
+            platform_post_id: string | null;
+            /** @description Where the published post is on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
+            error: components["schemas"]["PostPlatformError"] | null;
+        };
+        /** @description Settings of a Threads row. */
+        ThreadsSettings: {
+            /** @enum {string} */
+            reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
+            topic_tag: string | null;
+        };
+        AutoPlug: {
+            text: string;
+            /** @enum {string} */
+            metric: "likes" | "comments" | "shares" | "impressions";
+            threshold: number;
+        };
+        PostComment: {
+            id: number;
+            content: string;
+            author_name: string;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            /** @example 2026-11-21T09:15:00+01:00 */
+            created_at: string;
+            /** @description The author's CRM contact when known: `name`, `username`, `profile_url`, … */
+            contact: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A connected social account. */
+        Account: {
+            id: number;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            username: string;
+            name: string;
+            avatar: string | null;
+            workspace_id: number;
+            /** @description True while health.status is `reauth_required`. */
+            has_expired: boolean;
+            health: components["schemas"]["AccountHealth"];
+        };
+        AccountHealth: {
+            /**
+             * @description `reauth_required` once the platform refused the grant for good (the user removed the app, a refresh was refused, the token expired unrefreshed): only a reconnect (POST /api/v1/accounts/{id}/reconnect) brings it back.
+             * @enum {string}
+             */
+            status: "ok" | "reauth_required";
+            /**
+             * Format: date-time
+             * @description When the stored access token expires (null: it does not, or unknown).
+             */
+            token_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description The last successful token refresh (null: none since it was connected).
+             */
+            last_refreshed_at: string | null;
+            /** @description The last refresh failure, cleared by a successful refresh or a reconnect. With status `ok` it was transient (retried). */
+            last_error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        MediaItem: {
+            id: number;
+            /** @example sunset.jpg */
+            name: string;
+            /**
+             * @description A signed link to the bytes, valid for 24 to 25 hours and needing no API key; list the media again for a fresh one.
+             * @example https://api.example.com/media/1?expires=1795000000&sig=3f1c…
+             */
+            url: string;
+            /** @example image/jpeg */
+            mime_type: string;
+            /** @description Bytes. While an import is processing, the origin's Content-Length, or 0 when it sent none. */
+            size: number;
+            /** @description True until an import's bytes are stored. */
+            is_processing: boolean;
+            /** @enum {string} */
+            type: "image" | "video";
+            ai_generated_id: number | null;
+            is_reference: boolean;
+            /** @description 0 while processing, 100 once stored; an import that failed for good stays at 0. */
+            progress: number;
+            alt: string | null;
+        };
+        PostAnalytics: {
+            post_id: number;
+            total: components["schemas"]["AnalyticsMetrics"];
+            accounts: components["schemas"]["PostAccountAnalytics"][];
+        };
+        /** @description Engagement of a published row, or summed over rows. */
+        AnalyticsMetrics: {
+            /** @description Comments. */
+            comments: number;
+            /** @description Likes (reactions). */
+            likes: number;
+            /** @description Shares, reposts, retweets. */
+            shares: number;
+            /** @description Times the post was shown. */
+            impressions: number;
+            /** @description Quotes (Twitter, Threads). */
+            quotes: number;
+            /** @description Saves, bookmarks. */
+            saves: number;
+            /** @description Percent: (likes + comments + shares + quotes + saves) / impressions × 100, two decimals. In a total, the rows' rates weighted by their impressions; without impressions, the mean of the non-zero rates; 0 without data. */
+            engagement_rate: number;
+        };
+        /** @description The post on one of its accounts. */
+        PostAccountAnalytics: {
+            account_id: number;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            /** @description The post on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's metrics once PUBLISHED (as of its last sync); `{}` for any other status. */
+            analytics: components["schemas"]["AnalyticsMetrics"] | Record<string, never>;
+            account: components["schemas"]["AccountAnalytics"];
+        };
+        AccountAnalytics: {
+            id: number;
+            workspace_id: number;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            username: string;
+            name: string;
+            avatar: string | null;
+            has_expired: boolean;
+            is_default: boolean;
+            support_threads: boolean;
+            is_verified: boolean;
+        };
+        WorkspaceWithAccounts: {
+            id: number;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            type: "PERSONAL" | "ORGANIZATION";
+            logo: string | null;
+            /** @description IANA zone; the workspace's records render their times in it. */
+            timezone: string;
+            language: string;
+            accounts: components["schemas"]["AccountShort"][];
+        };
+        AccountShort: {
+            id: number;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            username: string;
+            name: string;
+            avatar: string | null;
+        };
+        Error: {
+            message: string;
+        };
         /**
-         * @description At most each target platform's own maximum (see the guide's table).
-         * @default
+         * @example {
+         *       "message": "The name field is required. (and 1 more error)",
+         *       "errors": {
+         *         "name": [
+         *           "The name field is required."
+         *         ],
+         *         "color": [
+         *           "The color field is required."
+         *         ]
+         *       }
+         *     }
          */
-        text: string;
-        /**
-         * @description Ids of media library items of the post's workspace, in order.
-         * @default []
-         */
-        media: number[];
-      }[];
-      /**
-       * Format: date-time
-       * @description When to publish (in the future, with an offset). `null` makes the post a draft.
-       * @example 2026-11-21T09:15:00+01:00
-       */
-      scheduled_at?: string | null;
-      /** @description Publish right away (status PUBLISHING). Not together with `scheduled_at`. */
-      publish_now?: boolean;
-      /** @description Label ids of the post's workspace; replaces the post's labels. */
-      labels?: number[];
-      /** @description Per-platform settings keyed by platform (`twitter`, `tiktok`, …), each applied to that platform's rows. Omitted keys take their defaults. */
-      settings?: {
-        twitter?: {
-          /** @default false */
-          for_super_followers_only: boolean;
-          /**
-           * @default everyone
-           * @enum {string}
-           */
-          reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
-          /** @default null */
-          quote_tweet_id: string | null;
-          /**
-           * @default {
-           *       "in_reply_to_tweet_id": null
-           *     }
-           */
-          reply: {
-            /** @default null */
-            in_reply_to_tweet_id: string | null;
-          };
-          /** @default null */
-          community_id: string | null;
-          /** @default false */
-          share_with_followers: boolean;
-          /** @default null */
-          text: string | null;
-          /**
-           * @default {
-           *       "enabled": false
-           *     }
-           */
-          poll: {
-            /** @default false */
-            enabled: boolean;
-            options?: string[];
-            duration_minutes?: number;
-          };
-        };
-        tiktok?: {
-          /**
-           * @default PUBLIC_TO_EVERYONE
-           * @enum {string}
-           */
-          privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
-          /** @default null */
-          title: string | null;
-          /** @default false */
-          disable_duet: boolean;
-          /** @default false */
-          disable_stitch: boolean;
-          /** @default false */
-          disable_comment: boolean;
-          /** @default false */
-          brand_content_toggle: boolean;
-          /** @default false */
-          brand_organic_toggle: boolean;
-          /** @default false */
-          is_aigc: boolean;
-        };
-        youtube?: {
-          /** @default null */
-          title: string | null;
-          /**
-           * @default public
-           * @enum {string}
-           */
-          privacy_status: "public" | "unlisted" | "private";
-          /** @default false */
-          made_for_kids: boolean;
-          /** @default [] */
-          tags: string[];
-          /** @default null */
-          category_id: string | null;
-        };
-        pinterest?: {
-          /** @default null */
-          board_id: string | null;
-          /** @default null */
-          title: string | null;
-          /**
-           * Format: uri
-           * @default null
-           */
-          link: string | null;
-          /** @default null */
-          alt_text: string | null;
-        };
-        instagram?: {
-          /**
-           * @default post
-           * @enum {string}
-           */
-          post_type: "post" | "reel" | "story";
-          /** @default true */
-          share_to_feed: boolean;
-          /** @default [] */
-          collaborators: string[];
-          /** @default null */
-          location_id: string | null;
-        };
-        facebook?: {
-          /**
-           * @default post
-           * @enum {string}
-           */
-          post_type: "post" | "reel" | "story";
-          /**
-           * Format: uri
-           * @default null
-           */
-          link: string | null;
-        };
-        linkedin?: {
-          /**
-           * @default PUBLIC
-           * @enum {string}
-           */
-          visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
-          /** @default false */
-          disable_reshare: boolean;
-          /** @default null */
-          document_title: string | null;
-        };
-        threads?: {
-          /**
-           * @default everyone
-           * @enum {string}
-           */
-          reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
-          /** @default null */
-          topic_tag: string | null;
-        };
-      };
-      /** @description Publish again `repeatable_times` times, `repeatable_gap` units apart. */
-      repeatable?: boolean;
-      /** @description Required when `repeatable` is true, refused otherwise. */
-      repeatable_times?: number | null;
-      /** @description Required when `repeatable` is true, refused otherwise. */
-      repeatable_gap?: number | null;
-      /**
-       * @description Required when `repeatable` is true, refused otherwise.
-       * @enum {string|null}
-       */
-      repeatable_gap_unit?: "minutes" | "hours" | "days" | "weeks" | "months" | null;
-      /** @description A follow-up reply posted once, when the published post's `metric` reaches `threshold`. `null` removes it. */
-      auto_plug?: {
-        text: string;
-        /**
-         * @default likes
-         * @enum {string}
-         */
-        metric: "likes" | "comments" | "shares" | "impressions";
-        threshold: number;
-      } | null;
-    };
-    /** @description The dry run of a post create: nothing was written. */
-    PostValidation: {
-      /** @description Whether create accepts the body and every account would publish. */
-      valid: boolean;
-      /** @description One entry per id of `accounts`, in order. */
-      accounts: components["schemas"]["PostValidationAccount"][];
-      /** @description What `POST /api/v1/posts` would answer in its 422's `errors` for this body now, by field path; empty when it would create the post. */
-      errors: {
-        [key: string]: string[];
-      };
-    };
-    /** @description The post on one target account, in the request's order. */
-    PostValidationAccount: {
-      account_id: number;
-      /**
-       * @description null when the id is not an account of the workspace (`accounts.N` problem).
-       * @enum {string|null}
-       */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads"
-        | null;
-      /** @description null when the id is not an account of the workspace. */
-      username: string | null;
-      /** @description Whether the post would publish on this account: create accepts the body (`errors` is empty) and the account has no problem. */
-      will_publish: boolean;
-      /** @description Everything that would keep this account from publishing: create's errors that concern it (its `accounts.N`, text over its platform's limit) and what its platform or its state refuses. */
-      problems: components["schemas"]["PostProblem"][];
-    };
-    /** @description One reason a post would not publish on an account. */
-    PostProblem: {
-      /**
-       * @description The request's field path, as a 422 names it: `content.0.media.2`, `accounts.1`, …
-       * @example content.0.media.2
-       */
-      field: string;
-      /** @example The content.0.media.2 field must not be greater than 5 MB for an image on twitter. */
-      message: string;
-    };
-    UpdatePostRequest: {
-      /** @description Accounts of the workspace to publish to; each gets a platform row, in this order. */
-      accounts?: number[];
-      content?: {
-        /**
-         * @description At most each target platform's own maximum (see the guide's table).
-         * @default
-         */
-        text: string;
-        /**
-         * @description Ids of media library items of the post's workspace, in order.
-         * @default []
-         */
-        media: number[];
-      }[];
-      /**
-       * Format: date-time
-       * @description When to publish (in the future, with an offset). `null` makes the post a draft.
-       * @example 2026-11-21T09:15:00+01:00
-       */
-      scheduled_at?: string | null;
-      /** @description Publish right away (status PUBLISHING). Not together with `scheduled_at`. */
-      publish_now?: boolean;
-      /** @description Label ids of the post's workspace; replaces the post's labels. */
-      labels?: number[];
-      /** @description Per-platform settings keyed by platform (`twitter`, `tiktok`, …), each applied to that platform's rows. Omitted keys take their defaults. */
-      settings?: {
-        twitter?: {
-          /** @default false */
-          for_super_followers_only: boolean;
-          /**
-           * @default everyone
-           * @enum {string}
-           */
-          reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
-          /** @default null */
-          quote_tweet_id: string | null;
-          /**
-           * @default {
-           *       "in_reply_to_tweet_id": null
-           *     }
-           */
-          reply: {
-            /** @default null */
-            in_reply_to_tweet_id: string | null;
-          };
-          /** @default null */
-          community_id: string | null;
-          /** @default false */
-          share_with_followers: boolean;
-          /** @default null */
-          text: string | null;
-          /**
-           * @default {
-           *       "enabled": false
-           *     }
-           */
-          poll: {
-            /** @default false */
-            enabled: boolean;
-            options?: string[];
-            duration_minutes?: number;
-          };
-        };
-        tiktok?: {
-          /**
-           * @default PUBLIC_TO_EVERYONE
-           * @enum {string}
-           */
-          privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
-          /** @default null */
-          title: string | null;
-          /** @default false */
-          disable_duet: boolean;
-          /** @default false */
-          disable_stitch: boolean;
-          /** @default false */
-          disable_comment: boolean;
-          /** @default false */
-          brand_content_toggle: boolean;
-          /** @default false */
-          brand_organic_toggle: boolean;
-          /** @default false */
-          is_aigc: boolean;
-        };
-        youtube?: {
-          /** @default null */
-          title: string | null;
-          /**
-           * @default public
-           * @enum {string}
-           */
-          privacy_status: "public" | "unlisted" | "private";
-          /** @default false */
-          made_for_kids: boolean;
-          /** @default [] */
-          tags: string[];
-          /** @default null */
-          category_id: string | null;
-        };
-        pinterest?: {
-          /** @default null */
-          board_id: string | null;
-          /** @default null */
-          title: string | null;
-          /**
-           * Format: uri
-           * @default null
-           */
-          link: string | null;
-          /** @default null */
-          alt_text: string | null;
-        };
-        instagram?: {
-          /**
-           * @default post
-           * @enum {string}
-           */
-          post_type: "post" | "reel" | "story";
-          /** @default true */
-          share_to_feed: boolean;
-          /** @default [] */
-          collaborators: string[];
-          /** @default null */
-          location_id: string | null;
-        };
-        facebook?: {
-          /**
-           * @default post
-           * @enum {string}
-           */
-          post_type: "post" | "reel" | "story";
-          /**
-           * Format: uri
-           * @default null
-           */
-          link: string | null;
-        };
-        linkedin?: {
-          /**
-           * @default PUBLIC
-           * @enum {string}
-           */
-          visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
-          /** @default false */
-          disable_reshare: boolean;
-          /** @default null */
-          document_title: string | null;
-        };
-        threads?: {
-          /**
-           * @default everyone
-           * @enum {string}
-           */
-          reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
-          /** @default null */
-          topic_tag: string | null;
-        };
-      };
-      /** @description Publish again `repeatable_times` times, `repeatable_gap` units apart. */
-      repeatable?: boolean;
-      /** @description Required when `repeatable` is true, refused otherwise. */
-      repeatable_times?: number | null;
-      /** @description Required when `repeatable` is true, refused otherwise. */
-      repeatable_gap?: number | null;
-      /**
-       * @description Required when `repeatable` is true, refused otherwise.
-       * @enum {string|null}
-       */
-      repeatable_gap_unit?: "minutes" | "hours" | "days" | "weeks" | "months" | null;
-      /** @description A follow-up reply posted once, when the published post's `metric` reaches `threshold`. `null` removes it. */
-      auto_plug?: {
-        text: string;
-        /**
-         * @default likes
-         * @enum {string}
-         */
-        metric: "likes" | "comments" | "shares" | "impressions";
-        threshold: number;
-      } | null;
-    };
-    Label: {
-      id: number;
-      name: string;
-      color: string;
-      workspace: components["schemas"]["Workspace"];
-      /** @example 2026-11-21T09:15:00+01:00 */
-      created_at: string;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      updated_at: string;
-    };
-    CreateLabelRequest: {
-      /** @example 1 */
-      workspace_id: number;
-      /** @example Launch */
-      name: string;
-      /** @example #4F46E5 */
-      color: string;
-    };
-    UpdateLabelRequest: {
-      /** @example Launch */
-      name: string;
-      /** @example #4F46E5 */
-      color: string;
-    };
-    Folder: {
-      id: number;
-      workspace_id: number;
-      name: string;
-      color: string;
-      parent_id: number | null;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      created_at: string;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      updated_at: string;
-    };
-    CreateFolderRequest: {
-      /** @example 1 */
-      workspace_id: number;
-      /** @example Brand assets */
-      name: string;
-      /**
-       * @default #4F46E5
-       * @example #4F46E5
-       */
-      color: string;
-      /**
-       * @description A folder of the same workspace.
-       * @default null
-       * @example 1
-       */
-      parent_id: number | null;
-    };
-    MediaImport: {
-      media: components["schemas"]["MediaItem"][];
-      /** @description How many items were created (the length of `media`). */
-      count_stored: number;
-    };
-    ImportMediaRequest: {
-      /** @example 1 */
-      workspace_id: number;
-      /**
-       * @description 1 to 50 http(s) URLs of at most 2048 characters: direct image or video links, or pages whose Open Graph / Twitter Card tags name media.
-       * @example [
-       *       "https://cdn.example.com/photos/sunset.jpg"
-       *     ]
-       */
-      urls: string[];
-      /**
-       * @description A folder of the workspace to file the items in.
-       * @example 1
-       */
-      folder_id?: number | null;
-    };
-    OverallAnalytics: {
-      total: components["schemas"]["AnalyticsMetrics"];
-      /** @description Every workspace the key's user can access, oldest first. */
-      workspaces: components["schemas"]["WorkspaceAnalyticsTotal"][];
-      /** @description Every account of those workspaces, oldest first. */
-      accounts: components["schemas"]["AccountAnalyticsTotal"][];
-    };
-    WorkspaceAnalyticsTotal: {
-      workspace_id: number;
-      name: string;
-      total: components["schemas"]["AnalyticsMetrics"];
-    };
-    AccountAnalyticsTotal: {
-      account_id: number;
-      workspace_id: number;
-      /** @enum {string} */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      username: string;
-      total: components["schemas"]["AnalyticsMetrics"];
-    };
-    AccountPostsAnalytics: {
-      account_id: number;
-      total: components["schemas"]["AnalyticsMetrics"];
-      /** @description One page (`page`, `per_page`: 100 unless asked otherwise) of the account's platform rows, newest platform post first (by `platform_post_id`, numerically); rows not published yet last. */
-      platform_posts: components["schemas"]["PlatformPostAnalytics"][];
-      current_page: number;
-      per_page: number;
-      /** @description The next page, or null on the last one. */
-      next_page_url: string | null;
-      prev_page_url: string | null;
-    };
-    PlatformPostAnalytics: {
-      platform_post_id: string | null;
-      post_id: number;
-      /** @enum {string} */
-      platform:
-        | "tiktok"
-        | "instagram"
-        | "twitter"
-        | "linkedin"
-        | "youtube"
-        | "facebook"
-        | "pinterest"
-        | "threads";
-      /** @enum {string} */
-      status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
-      /** @description The post on the platform; null until published. */
-      post_url: string | null;
-      /** @description The row's metrics once PUBLISHED (as of its last sync); `{}` for any other status. */
-      analytics: components["schemas"]["AnalyticsMetrics"] | Record<string, never>;
-    };
-    WorkspaceAnalytics: {
-      workspace_id: number;
-      total: components["schemas"]["AnalyticsMetrics"];
-      /** @description Every account of the workspace, oldest first. */
-      accounts: components["schemas"]["AccountAnalyticsTotal"][];
-    };
-    AnalyticsSync: {
-      post_id: number;
-      /** @description One per PUBLISHED row with a platform post. */
-      jobs_dispatched: number;
-      skipped: boolean;
-      /**
-       * @description Why nothing was dispatched; null unless `skipped`.
-       * @enum {string|null}
-       */
-      skip_reason: "post_owner_subscription_inactive" | null;
-    };
-    /** @description A webhook endpoint; times in its workspace's zone. */
-    Webhook: {
-      id: number;
-      workspace_id: number;
-      url: string;
-      events: (
-        | "post.published"
-        | "post.failed"
-        | "post.partially_published"
-        | "account.expired"
-        | "media.ready"
-        | "media.failed"
-        | "analytics.synced"
-      )[];
-      /** @enum {string} */
-      status: "enabled" | "disabled";
-      /** @example 2026-11-21T09:15:00+01:00 */
-      disabled_at: string | null;
-      /** @example Every delivery failed for 3 days. */
-      disabled_reason: string | null;
-      /**
-       * @description The first failed attempt since the last successful one; null while healthy.
-       * @example 2026-11-21T09:15:00+01:00
-       */
-      failing_since: string | null;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      created_at: string;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      updated_at: string;
-    };
-    WebhookWithSecret: {
-      id: number;
-      workspace_id: number;
-      url: string;
-      events: (
-        | "post.published"
-        | "post.failed"
-        | "post.partially_published"
-        | "account.expired"
-        | "media.ready"
-        | "media.failed"
-        | "analytics.synced"
-      )[];
-      /** @enum {string} */
-      status: "enabled" | "disabled";
-      /** @example 2026-11-21T09:15:00+01:00 */
-      disabled_at: string | null;
-      /** @example Every delivery failed for 3 days. */
-      disabled_reason: string | null;
-      /**
-       * @description The first failed attempt since the last successful one; null while healthy.
-       * @example 2026-11-21T09:15:00+01:00
-       */
-      failing_since: string | null;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      created_at: string;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      updated_at: string;
-      /**
-       * @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer; store it now.
-       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4P6UEzhZT8k=
-       */
-      secret: string;
-    };
-    CreateWebhookRequest: {
-      /** @example 1 */
-      workspace_id: number;
-      /**
-       * @description Where events are POSTed: http or https, a public address on port 443 or 80 (private, loopback and link-local addresses, local host names and other ports are refused, now and before every delivery).
-       * @example https://example.com/webhooks/social
-       */
-      url: string;
-      /**
-       * @example [
-       *       "post.published",
-       *       "post.failed"
-       *     ]
-       */
-      events: (
-        | "post.published"
-        | "post.failed"
-        | "post.partially_published"
-        | "account.expired"
-        | "media.ready"
-        | "media.failed"
-        | "analytics.synced"
-      )[];
-    };
-    WebhookDelivery: {
-      id: number;
-      /** @description The event's id, sent as `webhook-id`. */
-      event_id: string;
-      /** @enum {string} */
-      event_type:
-        | "post.published"
-        | "post.failed"
-        | "post.partially_published"
-        | "account.expired"
-        | "media.ready"
-        | "media.failed"
-        | "analytics.synced";
-      /**
-       * @description pending (queued, or a retry is due at `next_attempt_at`), succeeded (a 2xx answer), failed (8 attempts failed, or the endpoint was disabled).
-       * @enum {string}
-       */
-      status: "pending" | "succeeded" | "failed";
-      /** @description Every attempt, oldest first. */
-      attempts: components["schemas"]["WebhookAttempt"][];
-      /** @example 2026-11-21T09:15:00+01:00 */
-      next_attempt_at: string | null;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      created_at: string;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      updated_at: string;
-    };
-    WebhookAttempt: {
-      attempt: number;
-      /** @example 2026-11-21T09:15:00+01:00 */
-      at: string;
-      /** @description The receiver's HTTP status; null if none. */
-      response_status: number | null;
-      duration_ms: number;
-      /** @example HTTP 500 */
-      error: string | null;
-      /** @description The first 200 characters of the receiver's answer when it is plain text or JSON (what a receiver writes to say why); null for any other answer, which is never read. The rest is never read. */
-      response_excerpt: string | null;
-    };
-    DelegationSession: {
-      /**
-       * Format: uri
-       * @description Single-use link for the user's browser; it names nothing of the request.
-       * @example https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw
-       */
-      authorize_url: string;
-      /**
-       * @description Seconds the link stays usable.
-       * @example 900
-       */
-      expires_in: number;
-    };
-    /**
-     * @example {
-     *       "code": "no_signing_secret",
-     *       "message": "This API key has no signing secret."
-     *     }
-     */
-    CodedError: {
-      code: string;
-      message: string;
-      errors?: {
-        [key: string]: string[];
-      };
-    };
-    CreateDelegationSessionRequest: {
-      /**
-       * @description One of: tiktok, instagram, twitter, linkedin, youtube, facebook, pinterest, threads.
-       * @example twitter
-       */
-      platform: string;
-      /**
-       * @description Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.
-       * @example https://app.example.com/oauth/callback
-       */
-      callback_url: string;
-      /**
-       * @description 1 to 512 characters your application generated for this user's attempt; it comes back on callback_url, signed.
-       * @example c1f0e6d2-5b7a-4f0e-9a61-2d3c4b5a6f70
-       */
-      state: string;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: {
-    /**
-     * @description What the request spent: `db;dur=<ms>;desc="<round trips>"`, `gate;dur=<ms>` (Durable Object calls), `hops;desc="<n>"`, `rows;desc="<n>"`.
-     * @example db;dur=1.8;desc="1", gate;dur=0.9, hops;desc="1", rows;desc="412"
-     */
-    ServerTiming: string;
-    /** @description The database session's latest bookmark, when the request used one database: send it back in the `X-D1-Bookmark` request header to read data at least as fresh as this answer. */
-    D1Bookmark: string;
-    /** @description Requests allowed per minute (60). */
-    RateLimitLimit: number;
-    /** @description Requests left in this minute. */
-    RateLimitRemaining: number;
-  };
-  pathItems: never;
-}
-export type $defs = Record<string, never>;
-export interface operations {
-  listWorkspaces: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The workspaces. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["WorkspaceWithAccounts"][];
-          };
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listAccounts: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The accounts. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Account"][];
-          };
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getAccount: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The account. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Account"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteAccount: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Disconnected. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Message"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  connectAccount: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ConnectAccountRequest"];
-      };
-    };
-    responses: {
-      /** @description The link to send the user's browser to. */
-      201: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AccountConnect"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  reconnectAccount: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ReconnectAccountRequest"];
-      };
-    };
-    responses: {
-      /** @description The link to send the user's browser to. */
-      201: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["AccountReconnect"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listPosts: {
-    parameters: {
-      query?: {
-        page?: number;
-        per_page?: number;
-        /** @description Include each post's comments (otherwise `comments` is empty). */
-        include_comments?: boolean;
-        /** @description Where the page starts: the items older than this id. `next_page_url` carries it (the last item of the page it came from), so following it reads each page from there, at the cost of page 1 however deep, and never repeats an item that moved down a page because newer ones arrived. Page numbers without it work as usual. */
-        before_id?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of posts. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["PostPage"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createPost: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreatePostRequest"];
-      };
-    };
-    responses: {
-      /** @description The post. */
-      201: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Post"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  validatePost: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreatePostRequest"];
-      };
-    };
-    responses: {
-      /** @description Whether create accepts the body and each account would publish. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["PostValidation"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getPost: {
-    parameters: {
-      query?: {
-        /** @description Include each post's comments (otherwise `comments` is empty). */
-        include_comments?: boolean;
-      };
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The post. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Post"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  updatePost: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["UpdatePostRequest"];
-      };
-    };
-    responses: {
-      /** @description The post. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Post"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deletePost: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Message"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  retryPost: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The post, PUBLISHING. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Post"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listLabels: {
-    parameters: {
-      query?: {
-        workspace_id?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The labels. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Label"][];
-          };
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createLabel: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateLabelRequest"];
-      };
-    };
-    responses: {
-      /** @description The label. */
-      201: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Label"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  updateLabel: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["UpdateLabelRequest"];
-      };
-    };
-    responses: {
-      /** @description The label. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Label"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteLabel: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Message"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listFolders: {
-    parameters: {
-      query: {
-        workspace_id: number;
-        /** @description A folder id, or `root` for top-level folders; all folders when absent. */
-        parent_id?: "root" | number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The folders. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Folder"][];
-          };
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  createFolder: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateFolderRequest"];
-      };
-    };
-    responses: {
-      /** @description The folder. */
-      201: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Folder"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  importMedia: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["ImportMediaRequest"];
-      };
-    };
-    responses: {
-      /** @description The items created, still processing. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MediaImport"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  uploadMedia: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "multipart/form-data": {
-          /**
-           * Format: binary
-           * @description One image or video; its first bytes decide its type, not its name or declared type.
-           */
-          file: string;
-          /** @example 1 */
-          workspace_id: number;
-          /** @description A folder of the workspace. */
-          folder_id?: number;
-          /** @description Alternative text, trimmed. */
-          alt?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The item, ready. */
-      201: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["MediaItem"];
-        };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  listMedia: {
-    parameters: {
-      query?: {
-        /** @description Only this workspace's items. */
-        workspace_id?: number;
-        /** @description Only this folder's items. */
-        folder_id?: number;
-        page?: number;
-        per_page?: number;
-        /** @description Where the page starts: the items older than this id. `next_page_url` carries it (the last item of the page it came from), so following it reads each page from there, at the cost of page 1 however deep, and never repeats an item that moved down a page because newer ones arrived. Page numbers without it work as usual. */
-        before_id?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of items. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            data: components["schemas"]["MediaItem"][];
+        ValidationError: {
+            message: string;
+            errors: {
+                [key: string]: string[];
+            };
+        };
+        AccountConnect: {
+            /**
+             * Format: uri
+             * @description Single-use link for the user's browser; it names nothing of the request.
+             * @example https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw
+             */
+            authorize_url: string;
+            /**
+             * @description Seconds the link stays usable.
+             * @example 900
+             */
+            expires_in: number;
+        };
+        ConnectAccountRequest: {
+            /**
+             * @description The workspace the account joins.
+             * @example 1
+             */
+            workspace_id: number;
+            /**
+             * @description One of: tiktok, instagram, twitter, linkedin, youtube, facebook, pinterest, threads.
+             * @example twitter
+             * @enum {string}
+             */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            /**
+             * @description Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.
+             * @example https://app.example.com/accounts/connected
+             */
+            redirect_url: string;
+        };
+        AccountReconnect: {
+            /**
+             * Format: uri
+             * @description Single-use link for the user's browser; it names nothing of the request.
+             * @example https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw
+             */
+            authorize_url: string;
+            /**
+             * @description Seconds the link stays usable.
+             * @example 900
+             */
+            expires_in: number;
+        };
+        ReconnectAccountRequest: {
+            /**
+             * @description Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.
+             * @example https://app.example.com/accounts/connected
+             */
+            redirect_url: string;
+        };
+        Message: {
+            message: string;
+        };
+        PostPage: {
+            data: components["schemas"]["Post"][];
             current_page: number;
             first_page_url: string;
             from: number | null;
             last_page: number;
             last_page_url: string;
             links: {
-              url: string | null;
-              label: string;
-              active: boolean;
+                url: string | null;
+                label: string;
+                active: boolean;
             }[];
             next_page_url: string | null;
             path: string;
@@ -5473,2208 +1471,6096 @@ export interface operations {
             prev_page_url: string | null;
             to: number | null;
             total: number;
-          };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
+        /** @description A new post; `POST /api/v1/posts/validate` takes the same body. */
+        CreatePostRequest: {
+            /** @example 1 */
+            workspace_id: number;
+            /** @description Accounts of the workspace to publish to; each gets a platform row, in this order. */
+            accounts: number[];
+            content: {
+                /**
+                 * @description At most each target platform's own maximum (see the guide's table).
+                 * @default
+                 */
+                text: string;
+                /**
+                 * @description Ids of media library items of the post's workspace, in order.
+                 * @default []
+                 */
+                media: number[];
+            }[];
+            /**
+             * Format: date-time
+             * @description When to publish (in the future, with an offset). `null` makes the post a draft.
+             * @example 2026-11-21T09:15:00+01:00
+             */
+            scheduled_at?: string | null;
+            /** @description Publish right away (status PUBLISHING). Not together with `scheduled_at`. */
+            publish_now?: boolean;
+            /** @description Label ids of the post's workspace; replaces the post's labels. */
+            labels?: number[];
+            /** @description Per-platform settings keyed by platform (`twitter`, `tiktok`, …), each applied to that platform's rows. Omitted keys take their defaults. */
+            settings?: {
+                twitter?: {
+                    /** @default false */
+                    for_super_followers_only: boolean;
+                    /**
+                     * @default everyone
+                     * @enum {string}
+                     */
+                    reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
+                    /** @default null */
+                    quote_tweet_id: string | null;
+                    /**
+                     * @default {
+                     *       "in_reply_to_tweet_id": null
+                     *     }
+                     */
+                    reply: {
+                        /** @default null */
+                        in_reply_to_tweet_id: string | null;
+                    };
+                    /** @default null */
+                    community_id: string | null;
+                    /** @default false */
+                    share_with_followers: boolean;
+                    /** @default null */
+                    text: string | null;
+                    /**
+                     * @default {
+                     *       "enabled": false
+                     *     }
+                     */
+                    poll: {
+                        /** @default false */
+                        enabled: boolean;
+                        options?: string[];
+                        duration_minutes?: number;
+                    };
+                };
+                tiktok?: {
+                    /**
+                     * @default PUBLIC_TO_EVERYONE
+                     * @enum {string}
+                     */
+                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    /** @default null */
+                    title: string | null;
+                    /** @default false */
+                    disable_duet: boolean;
+                    /** @default false */
+                    disable_stitch: boolean;
+                    /** @default false */
+                    disable_comment: boolean;
+                    /** @default false */
+                    brand_content_toggle: boolean;
+                    /** @default false */
+                    brand_organic_toggle: boolean;
+                    /** @default false */
+                    is_aigc: boolean;
+                };
+                youtube?: {
+                    /** @default null */
+                    title: string | null;
+                    /**
+                     * @default public
+                     * @enum {string}
+                     */
+                    privacy_status: "public" | "unlisted" | "private";
+                    /** @default false */
+                    made_for_kids: boolean;
+                    /** @default [] */
+                    tags: string[];
+                    /** @default null */
+                    category_id: string | null;
+                };
+                pinterest?: {
+                    /** @default null */
+                    board_id: string | null;
+                    /** @default null */
+                    title: string | null;
+                    /**
+                     * Format: uri
+                     * @default null
+                     */
+                    link: string | null;
+                    /** @default null */
+                    alt_text: string | null;
+                };
+                instagram?: {
+                    /**
+                     * @default post
+                     * @enum {string}
+                     */
+                    post_type: "post" | "reel" | "story";
+                    /** @default true */
+                    share_to_feed: boolean;
+                    /** @default [] */
+                    collaborators: string[];
+                    /** @default null */
+                    location_id: string | null;
+                };
+                facebook?: {
+                    /**
+                     * @default post
+                     * @enum {string}
+                     */
+                    post_type: "post" | "reel" | "story";
+                    /**
+                     * Format: uri
+                     * @default null
+                     */
+                    link: string | null;
+                };
+                linkedin?: {
+                    /**
+                     * @default PUBLIC
+                     * @enum {string}
+                     */
+                    visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                    /** @default false */
+                    disable_reshare: boolean;
+                    /** @default null */
+                    document_title: string | null;
+                };
+                threads?: {
+                    /**
+                     * @default everyone
+                     * @enum {string}
+                     */
+                    reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
+                    /** @default null */
+                    topic_tag: string | null;
+                };
+            };
+            /** @description Publish again `repeatable_times` times, `repeatable_gap` units apart. */
+            repeatable?: boolean;
+            /** @description Required when `repeatable` is true, refused otherwise. */
+            repeatable_times?: number | null;
+            /** @description Required when `repeatable` is true, refused otherwise. */
+            repeatable_gap?: number | null;
+            /**
+             * @description Required when `repeatable` is true, refused otherwise.
+             * @enum {string|null}
+             */
+            repeatable_gap_unit?: "minutes" | "hours" | "days" | "weeks" | "months" | null;
+            /** @description A follow-up reply posted once, when the published post's `metric` reaches `threshold`. `null` removes it. */
+            auto_plug?: {
+                text: string;
+                /**
+                 * @default likes
+                 * @enum {string}
+                 */
+                metric: "likes" | "comments" | "shares" | "impressions";
+                threshold: number;
+            } | null;
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
+        /** @description The dry run of a post create: nothing was written. */
+        PostValidation: {
+            /** @description Whether create accepts the body and every account would publish. */
+            valid: boolean;
+            /** @description One entry per id of `accounts`, in order. */
+            accounts: components["schemas"]["PostValidationAccount"][];
+            /** @description What `POST /api/v1/posts` would answer in its 422's `errors` for this body now, by field path; empty when it would create the post. */
+            errors: {
+                [key: string]: string[];
+            };
         };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+        /** @description The post on one target account, in the request's order. */
+        PostValidationAccount: {
+            account_id: number;
+            /**
+             * @description null when the id is not an account of the workspace (`accounts.N` problem).
+             * @enum {string|null}
+             */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads" | null;
+            /** @description null when the id is not an account of the workspace. */
+            username: string | null;
+            /** @description Whether the post would publish on this account: create accepts the body (`errors` is empty) and the account has no problem. */
+            will_publish: boolean;
+            /** @description Everything that would keep this account from publishing: create's errors that concern it (its `accounts.N`, text over its platform's limit) and what its platform or its state refuses. */
+            problems: components["schemas"]["PostProblem"][];
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
+        /** @description One reason a post would not publish on an account. */
+        PostProblem: {
+            /**
+             * @description The request's field path, as a 422 names it: `content.0.media.2`, `accounts.1`, …
+             * @example content.0.media.2
+             */
+            field: string;
+            /** @example The content.0.media.2 field must not be greater than 5 MB for an image on twitter. */
+            message: string;
         };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+        UpdatePostRequest: {
+            /** @description Accounts of the workspace to publish to; each gets a platform row, in this order. */
+            accounts?: number[];
+            content?: {
+                /**
+                 * @description At most each target platform's own maximum (see the guide's table).
+                 * @default
+                 */
+                text: string;
+                /**
+                 * @description Ids of media library items of the post's workspace, in order.
+                 * @default []
+                 */
+                media: number[];
+            }[];
+            /**
+             * Format: date-time
+             * @description When to publish (in the future, with an offset). `null` makes the post a draft.
+             * @example 2026-11-21T09:15:00+01:00
+             */
+            scheduled_at?: string | null;
+            /** @description Publish right away (status PUBLISHING). Not together with `scheduled_at`. */
+            publish_now?: boolean;
+            /** @description Label ids of the post's workspace; replaces the post's labels. */
+            labels?: number[];
+            /** @description Per-platform settings keyed by platform (`twitter`, `tiktok`, …), each applied to that platform's rows. Omitted keys take their defaults. */
+            settings?: {
+                twitter?: {
+                    /** @default false */
+                    for_super_followers_only: boolean;
+                    /**
+                     * @default everyone
+                     * @enum {string}
+                     */
+                    reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
+                    /** @default null */
+                    quote_tweet_id: string | null;
+                    /**
+                     * @default {
+                     *       "in_reply_to_tweet_id": null
+                     *     }
+                     */
+                    reply: {
+                        /** @default null */
+                        in_reply_to_tweet_id: string | null;
+                    };
+                    /** @default null */
+                    community_id: string | null;
+                    /** @default false */
+                    share_with_followers: boolean;
+                    /** @default null */
+                    text: string | null;
+                    /**
+                     * @default {
+                     *       "enabled": false
+                     *     }
+                     */
+                    poll: {
+                        /** @default false */
+                        enabled: boolean;
+                        options?: string[];
+                        duration_minutes?: number;
+                    };
+                };
+                tiktok?: {
+                    /**
+                     * @default PUBLIC_TO_EVERYONE
+                     * @enum {string}
+                     */
+                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    /** @default null */
+                    title: string | null;
+                    /** @default false */
+                    disable_duet: boolean;
+                    /** @default false */
+                    disable_stitch: boolean;
+                    /** @default false */
+                    disable_comment: boolean;
+                    /** @default false */
+                    brand_content_toggle: boolean;
+                    /** @default false */
+                    brand_organic_toggle: boolean;
+                    /** @default false */
+                    is_aigc: boolean;
+                };
+                youtube?: {
+                    /** @default null */
+                    title: string | null;
+                    /**
+                     * @default public
+                     * @enum {string}
+                     */
+                    privacy_status: "public" | "unlisted" | "private";
+                    /** @default false */
+                    made_for_kids: boolean;
+                    /** @default [] */
+                    tags: string[];
+                    /** @default null */
+                    category_id: string | null;
+                };
+                pinterest?: {
+                    /** @default null */
+                    board_id: string | null;
+                    /** @default null */
+                    title: string | null;
+                    /**
+                     * Format: uri
+                     * @default null
+                     */
+                    link: string | null;
+                    /** @default null */
+                    alt_text: string | null;
+                };
+                instagram?: {
+                    /**
+                     * @default post
+                     * @enum {string}
+                     */
+                    post_type: "post" | "reel" | "story";
+                    /** @default true */
+                    share_to_feed: boolean;
+                    /** @default [] */
+                    collaborators: string[];
+                    /** @default null */
+                    location_id: string | null;
+                };
+                facebook?: {
+                    /**
+                     * @default post
+                     * @enum {string}
+                     */
+                    post_type: "post" | "reel" | "story";
+                    /**
+                     * Format: uri
+                     * @default null
+                     */
+                    link: string | null;
+                };
+                linkedin?: {
+                    /**
+                     * @default PUBLIC
+                     * @enum {string}
+                     */
+                    visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                    /** @default false */
+                    disable_reshare: boolean;
+                    /** @default null */
+                    document_title: string | null;
+                };
+                threads?: {
+                    /**
+                     * @default everyone
+                     * @enum {string}
+                     */
+                    reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
+                    /** @default null */
+                    topic_tag: string | null;
+                };
+            };
+            /** @description Publish again `repeatable_times` times, `repeatable_gap` units apart. */
+            repeatable?: boolean;
+            /** @description Required when `repeatable` is true, refused otherwise. */
+            repeatable_times?: number | null;
+            /** @description Required when `repeatable` is true, refused otherwise. */
+            repeatable_gap?: number | null;
+            /**
+             * @description Required when `repeatable` is true, refused otherwise.
+             * @enum {string|null}
+             */
+            repeatable_gap_unit?: "minutes" | "hours" | "days" | "weeks" | "months" | null;
+            /** @description A follow-up reply posted once, when the published post's `metric` reaches `threshold`. `null` removes it. */
+            auto_plug?: {
+                text: string;
+                /**
+                 * @default likes
+                 * @enum {string}
+                 */
+                metric: "likes" | "comments" | "shares" | "impressions";
+                threshold: number;
+            } | null;
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
+        Label: {
+            id: number;
+            name: string;
+            color: string;
+            workspace: components["schemas"]["Workspace"];
+            /** @example 2026-11-21T09:15:00+01:00 */
+            created_at: string;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            updated_at: string;
         };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+        CreateLabelRequest: {
+            /** @example 1 */
+            workspace_id: number;
+            /** @example Launch */
+            name: string;
+            /** @example #4F46E5 */
+            color: string;
         };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
+        UpdateLabelRequest: {
+            /** @example Launch */
+            name: string;
+            /** @example #4F46E5 */
+            color: string;
         };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
+        Folder: {
+            id: number;
+            workspace_id: number;
+            name: string;
+            color: string;
+            parent_id: number | null;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            created_at: string;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            updated_at: string;
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
+        CreateFolderRequest: {
+            /** @example 1 */
+            workspace_id: number;
+            /** @example Brand assets */
+            name: string;
+            /**
+             * @default #4F46E5
+             * @example #4F46E5
+             */
+            color: string;
+            /**
+             * @description A folder of the same workspace.
+             * @default null
+             * @example 1
+             */
+            parent_id: number | null;
         };
-      };
+        MediaImport: {
+            media: components["schemas"]["MediaItem"][];
+            /** @description How many items were created (the length of `media`). */
+            count_stored: number;
+        };
+        ImportMediaRequest: {
+            /** @example 1 */
+            workspace_id: number;
+            /**
+             * @description 1 to 50 http(s) URLs of at most 2048 characters: direct image or video links, or pages whose Open Graph / Twitter Card tags name media.
+             * @example [
+             *       "https://cdn.example.com/photos/sunset.jpg"
+             *     ]
+             */
+            urls: string[];
+            /**
+             * @description A folder of the workspace to file the items in.
+             * @example 1
+             */
+            folder_id?: number | null;
+        };
+        OverallAnalytics: {
+            total: components["schemas"]["AnalyticsMetrics"];
+            /** @description Every workspace the key's user can access, oldest first. */
+            workspaces: components["schemas"]["WorkspaceAnalyticsTotal"][];
+            /** @description Every account of those workspaces, oldest first. */
+            accounts: components["schemas"]["AccountAnalyticsTotal"][];
+        };
+        WorkspaceAnalyticsTotal: {
+            workspace_id: number;
+            name: string;
+            total: components["schemas"]["AnalyticsMetrics"];
+        };
+        AccountAnalyticsTotal: {
+            account_id: number;
+            workspace_id: number;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            username: string;
+            total: components["schemas"]["AnalyticsMetrics"];
+        };
+        AccountPostsAnalytics: {
+            account_id: number;
+            total: components["schemas"]["AnalyticsMetrics"];
+            /** @description One page (`page`, `per_page`: 100 unless asked otherwise) of the account's platform rows, newest platform post first (by `platform_post_id`, numerically); rows not published yet last. */
+            platform_posts: components["schemas"]["PlatformPostAnalytics"][];
+            current_page: number;
+            per_page: number;
+            /** @description The next page, or null on the last one. */
+            next_page_url: string | null;
+            prev_page_url: string | null;
+        };
+        PlatformPostAnalytics: {
+            platform_post_id: string | null;
+            post_id: number;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            /** @enum {string} */
+            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            /** @description The post on the platform; null until published. */
+            post_url: string | null;
+            /** @description The row's metrics once PUBLISHED (as of its last sync); `{}` for any other status. */
+            analytics: components["schemas"]["AnalyticsMetrics"] | Record<string, never>;
+        };
+        WorkspaceAnalytics: {
+            workspace_id: number;
+            total: components["schemas"]["AnalyticsMetrics"];
+            /** @description Every account of the workspace, oldest first. */
+            accounts: components["schemas"]["AccountAnalyticsTotal"][];
+        };
+        AnalyticsSync: {
+            post_id: number;
+            /** @description One per PUBLISHED row with a platform post. */
+            jobs_dispatched: number;
+            skipped: boolean;
+            /**
+             * @description Why nothing was dispatched; null unless `skipped`.
+             * @enum {string|null}
+             */
+            skip_reason: "post_owner_subscription_inactive" | null;
+        };
+        /** @description A webhook endpoint; times in its workspace's zone. */
+        Webhook: {
+            id: number;
+            workspace_id: number;
+            url: string;
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @example 2026-11-21T09:15:00+01:00 */
+            disabled_at: string | null;
+            /** @example Every delivery failed for 3 days. */
+            disabled_reason: string | null;
+            /**
+             * @description The first failed attempt since the last successful one; null while healthy.
+             * @example 2026-11-21T09:15:00+01:00
+             */
+            failing_since: string | null;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            created_at: string;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            updated_at: string;
+        };
+        WebhookWithSecret: {
+            id: number;
+            workspace_id: number;
+            url: string;
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @example 2026-11-21T09:15:00+01:00 */
+            disabled_at: string | null;
+            /** @example Every delivery failed for 3 days. */
+            disabled_reason: string | null;
+            /**
+             * @description The first failed attempt since the last successful one; null while healthy.
+             * @example 2026-11-21T09:15:00+01:00
+             */
+            failing_since: string | null;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            created_at: string;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            updated_at: string;
+            /**
+             * @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer; store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4P6UEzhZT8k=
+             */
+            secret: string;
+        };
+        CreateWebhookRequest: {
+            /** @example 1 */
+            workspace_id: number;
+            /**
+             * @description Where events are POSTed: http or https, a public address on port 443 or 80 (private, loopback and link-local addresses, local host names and other ports are refused, now and before every delivery).
+             * @example https://example.com/webhooks/social
+             */
+            url: string;
+            /**
+             * @example [
+             *       "post.published",
+             *       "post.failed"
+             *     ]
+             */
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced")[];
+        };
+        WebhookDelivery: {
+            id: number;
+            /** @description The event's id, sent as `webhook-id`. */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced";
+            /**
+             * @description pending (queued, or a retry is due at `next_attempt_at`), succeeded (a 2xx answer), failed (8 attempts failed, or the endpoint was disabled).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** @example 2026-11-21T09:15:00+01:00 */
+            next_attempt_at: string | null;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            created_at: string;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            updated_at: string;
+        };
+        WebhookAttempt: {
+            attempt: number;
+            /** @example 2026-11-21T09:15:00+01:00 */
+            at: string;
+            /** @description The receiver's HTTP status; null if none. */
+            response_status: number | null;
+            duration_ms: number;
+            /** @example HTTP 500 */
+            error: string | null;
+            /** @description The first 200 characters of the receiver's answer when it is plain text or JSON (what a receiver writes to say why); null for any other answer, which is never read. The rest is never read. */
+            response_excerpt: string | null;
+        };
+        DelegationSession: {
+            /**
+             * Format: uri
+             * @description Single-use link for the user's browser; it names nothing of the request.
+             * @example https://api.example.com/api/oauth/delegate/authorize/JOKxD9Gg_cz3r7xcenbjxAMLUCxj4Re63QXin0G_NlYw
+             */
+            authorize_url: string;
+            /**
+             * @description Seconds the link stays usable.
+             * @example 900
+             */
+            expires_in: number;
+        };
+        /**
+         * @example {
+         *       "code": "no_signing_secret",
+         *       "message": "This API key has no signing secret."
+         *     }
+         */
+        CodedError: {
+            code: string;
+            message: string;
+            errors?: {
+                [key: string]: string[];
+            };
+        };
+        CreateDelegationSessionRequest: {
+            /**
+             * @description One of: tiktok, instagram, twitter, linkedin, youtube, facebook, pinterest, threads.
+             * @example twitter
+             */
+            platform: string;
+            /**
+             * @description Where the user's browser lands at the end: https (http only for localhost, 127.0.0.1 and [::1]), absolute, no user name or password, no fragment, none of the parameters the service adds.
+             * @example https://app.example.com/oauth/callback
+             */
+            callback_url: string;
+            /**
+             * @description 1 to 512 characters your application generated for this user's attempt; it comes back on callback_url, signed.
+             * @example c1f0e6d2-5b7a-4f0e-9a61-2d3c4b5a6f70
+             */
+            state: string;
+        };
     };
-  };
-  deleteMedia: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /**
+         * @description What the request spent: `db;dur=<ms>;desc="<round trips>"`, `gate;dur=<ms>` (Durable Object calls), `hops;desc="<n>"`, `rows;desc="<n>"`.
+         * @example db;dur=1.8;desc="1", gate;dur=0.9, hops;desc="1", rows;desc="412"
+         */
+        ServerTiming: string;
+        /** @description The database session's latest bookmark, when the request used one database: send it back in the `X-D1-Bookmark` request header to read data at least as fresh as this answer. */
+        D1Bookmark: string;
+        /** @description Requests allowed per minute (60). */
+        RateLimitLimit: number;
+        /** @description Requests left in this minute. */
+        RateLimitRemaining: number;
     };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["Message"];
+        requestBody?: never;
+        responses: {
+            /** @description The workspaces. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkspaceWithAccounts"][];
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  getAnalytics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Account"][];
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The totals. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["OverallAnalytics"];
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  getPostAnalytics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The post's analytics. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    connectAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["PostAnalytics"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectAccountRequest"];
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
+        responses: {
+            /** @description The link to send the user's browser to. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountConnect"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  getAccountAnalytics: {
-    parameters: {
-      query?: {
-        page?: number;
-        per_page?: number;
-      };
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    reconnectAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconnectAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The link to send the user's browser to. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountReconnect"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The account's analytics. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    listPosts: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description Include each post's comments (otherwise `comments` is empty). */
+                include_comments?: boolean;
+                /** @description Where the page starts: the items older than this id. `next_page_url` carries it (the last item of the page it came from), so following it reads each page from there, at the cost of page 1 however deep, and never repeats an item that moved down a page because newer ones arrived. Page numbers without it work as usual. */
+                before_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["AccountPostsAnalytics"];
+        requestBody?: never;
+        responses: {
+            /** @description One page of posts. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  getWorkspaceAnalytics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    createPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePostRequest"];
+            };
+        };
+        responses: {
+            /** @description The post. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The workspace's analytics. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    validatePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["WorkspaceAnalytics"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePostRequest"];
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
+        responses: {
+            /** @description Whether create accepts the body and each account would publish. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostValidation"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  syncPostAnalytics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    getPost: {
+        parameters: {
+            query?: {
+                /** @description Include each post's comments (otherwise `comments` is empty). */
+                include_comments?: boolean;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description What was queued. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    updatePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["AnalyticsSync"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePostRequest"];
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
+        responses: {
+            /** @description The post. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  listWebhooks: {
-    parameters: {
-      query?: {
-        workspace_id?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    deletePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoints. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    retryPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-        content: {
-          "application/json": {
-            data: components["schemas"]["Webhook"][];
-          };
+        requestBody?: never;
+        responses: {
+            /** @description The post, PUBLISHING. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  createWebhook: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
+    listLabels: {
+        parameters: {
+            query?: {
+                workspace_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The labels. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Label"][];
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateWebhookRequest"];
-      };
+    createLabel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description The label. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description The endpoint and its secret. */
-      201: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
+    updateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["WebhookWithSecret"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLabelRequest"];
+            };
         };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+        responses: {
+            /** @description The label. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Malformed JSON in request body."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body must be sent as application/json."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  getWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    deleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoint. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    listFolders: {
+        parameters: {
+            query: {
+                workspace_id: number;
+                /** @description A folder id, or `root` for top-level folders; all folders when absent. */
+                parent_id?: "root" | number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["Webhook"];
+        requestBody?: never;
+        responses: {
+            /** @description The folders. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"][];
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  deleteWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    createFolder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFolderRequest"];
+            };
+        };
+        responses: {
+            /** @description The folder. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Folder"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    importMedia: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["Message"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportMediaRequest"];
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
+        responses: {
+            /** @description The items created, still processing. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaImport"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  rollWebhookSecret: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    uploadMedia: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description One image or video; its first bytes decide its type, not its name or declared type.
+                     */
+                    file: string;
+                    /** @example 1 */
+                    workspace_id: number;
+                    /** @description A folder of the workspace. */
+                    folder_id?: number;
+                    /** @description Alternative text, trimmed. */
+                    alt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The item, ready. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaItem"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoint and its new secret. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    listMedia: {
+        parameters: {
+            query?: {
+                /** @description Only this workspace's items. */
+                workspace_id?: number;
+                /** @description Only this folder's items. */
+                folder_id?: number;
+                page?: number;
+                per_page?: number;
+                /** @description Where the page starts: the items older than this id. `next_page_url` carries it (the last item of the page it came from), so following it reads each page from there, at the cost of page 1 however deep, and never repeats an item that moved down a page because newer ones arrived. Page numbers without it work as usual. */
+                before_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["WebhookWithSecret"];
+        requestBody?: never;
+        responses: {
+            /** @description One page of items. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MediaItem"][];
+                        current_page: number;
+                        first_page_url: string;
+                        from: number | null;
+                        last_page: number;
+                        last_page_url: string;
+                        links: {
+                            url: string | null;
+                            label: string;
+                            active: boolean;
+                        }[];
+                        next_page_url: string | null;
+                        path: string;
+                        per_page: number;
+                        prev_page_url: string | null;
+                        to: number | null;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  enableWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoint. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    getAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["Webhook"];
+        requestBody?: never;
+        responses: {
+            /** @description The totals. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverallAnalytics"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  listWebhookDeliveries: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    getPostAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post's analytics. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostAnalytics"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The deliveries. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    getAccountAnalytics: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-        content: {
-          "application/json": {
-            data: components["schemas"]["WebhookDelivery"][];
-          };
+        requestBody?: never;
+        responses: {
+            /** @description The account's analytics. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPostsAnalytics"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Unauthenticated."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The key lacks the ability this operation needs. */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such record among the workspaces the key's user can access. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Field errors, Laravel style: the first message and every message by field. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ValidationError"];
-        };
-      };
-      /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Too Many Attempts."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  createDelegationSession: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
+    getWorkspaceAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's analytics. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceAnalytics"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CreateDelegationSessionRequest"];
-      };
+    syncPostAnalytics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was queued. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsSync"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    responses: {
-      /** @description The link to send the user's browser to. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
+    listWebhooks: {
+        parameters: {
+            query?: {
+                workspace_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json": components["schemas"]["DelegationSession"];
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
-      400: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description `missing_api_key` without a key; `invalid_api_key` for an unknown or expired one. */
-      401: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The record is in a state that does not allow this now. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description The body is over 1 MiB: refused before the endpoint reads it, with the plain `{message}` every route answers (no `code`). */
-      413: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The request body is too large."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The body was not sent with the content type this operation takes. */
-      415: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description `invalid_request` with Laravel-style `errors` for field errors; `no_signing_secret`; `unsupported_platform`. */
-      422: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-          "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
-      /** @description `rate_limited`: more than 60 requests in a minute for this user, across all of the user's keys. */
-      429: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Requests allowed per minute (60). */
-          "X-RateLimit-Limit"?: number;
-          /** @description Requests left in this minute. */
-          "X-RateLimit-Remaining"?: number;
-          /** @description Seconds until the window reopens. */
-          "Retry-After"?: number;
-          /** @description Unix time the window reopens. */
-          "X-RateLimit-Reset"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CodedError"];
-        };
-      };
     };
-  };
-  getMediaFile: {
-    parameters: {
-      query: {
-        /** @description Unix time the link expires, as signed. */
-        expires: number;
-        /** @description Hex HMAC-SHA256 of the id and `expires`. */
-        sig: string;
-      };
-      header?: {
-        /** @description One range of bytes (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges, other units and malformed values are ignored. */
-        Range?: string;
-        /** @description An ETag seen before: 304 when it still matches. */
-        "If-None-Match"?: string;
-      };
-      path: {
-        id: number;
-      };
-      cookie?: never;
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The whole item. */
-      200: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description `private, max-age=<seconds until the link expires>`. */
-          "Cache-Control"?: string;
-          /** @description The stored object's entity tag. */
-          ETag?: string;
-          /** @description The item's `mime_type`. */
-          "Content-Type"?: string;
-          /** @description Bytes in this answer. */
-          "Content-Length"?: number;
-          /** @description `inline`, with the item's name. */
-          "Content-Disposition"?: string;
-          /** @description `bytes`. */
-          "Accept-Ranges"?: string;
-          [name: string]: unknown;
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-        content: {
-          "image/*": string;
-          "video/*": string;
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
-      /** @description The range asked for. */
-      206: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description `private, max-age=<seconds until the link expires>`. */
-          "Cache-Control"?: string;
-          /** @description The stored object's entity tag. */
-          ETag?: string;
-          /** @description The item's `mime_type`. */
-          "Content-Type"?: string;
-          /** @description Bytes in this answer. */
-          "Content-Length"?: number;
-          /** @description `inline`, with the item's name. */
-          "Content-Disposition"?: string;
-          /** @description `bytes`. */
-          "Accept-Ranges"?: string;
-          /** @description `bytes <first>-<last>/<size>`. */
-          "Content-Range"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "image/*": string;
-          "video/*": string;
-        };
-      };
-      /** @description The ETag in If-None-Match still matches. */
-      304: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description `private, max-age=<seconds until the link expires>`. */
-          "Cache-Control"?: string;
-          /** @description The stored object's entity tag. */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The signature does not match, or the link has expired (`Invalid signature.`, `This link has expired.`). */
-      403: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Forbidden - Insufficient permissions"
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description No such media item, or its import failed. */
-      404: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "Post not found."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The item is still being imported; try again after `Retry-After` seconds. */
-      409: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description Seconds after which the item may be ready. */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "A post cannot be edited while it is being published."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description The Range header asks for bytes past the end. */
-      416: {
-        headers: {
-          "Server-Timing": components["headers"]["ServerTiming"];
-          "X-D1-Bookmark": components["headers"]["D1Bookmark"];
-          /** @description `bytes *\/<size>` */
-          "Content-Range"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "message": "The requested range is not satisfiable."
-           *     }
-           */
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
-  };
-  postPublishedEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id; the same on every retry, so use it to deduplicate. */
-        "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
-        "webhook-signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @example evt_post.published_42_1795000000000 */
-          id: string;
-          /** @enum {string} */
-          type: "post.published";
-          /** @description When it happened, ISO 8601 in UTC. */
-          created_at: string;
-          data: components["schemas"]["Post"];
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-      };
-    };
-    responses: {
-      /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content?: never;
-      };
     };
-  };
-  postFailedEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id; the same on every retry, so use it to deduplicate. */
-        "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
-        "webhook-signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @example evt_post.failed_42_1795000000000 */
-          id: string;
-          /** @enum {string} */
-          type: "post.failed";
-          /** @description When it happened, ISO 8601 in UTC. */
-          created_at: string;
-          data: components["schemas"]["Post"];
+    rollWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-      };
-    };
-    responses: {
-      /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new secret. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content?: never;
-      };
     };
-  };
-  postPartiallyPublishedEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id; the same on every retry, so use it to deduplicate. */
-        "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
-        "webhook-signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @example evt_post.partially_published_42_1795000000000 */
-          id: string;
-          /** @enum {string} */
-          type: "post.partially_published";
-          /** @description When it happened, ISO 8601 in UTC. */
-          created_at: string;
-          data: components["schemas"]["Post"];
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-      };
-    };
-    responses: {
-      /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content?: never;
-      };
     };
-  };
-  accountExpiredEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id; the same on every retry, so use it to deduplicate. */
-        "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
-        "webhook-signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @example evt_account.expired_42_1795000000000 */
-          id: string;
-          /** @enum {string} */
-          type: "account.expired";
-          /** @description When it happened, ISO 8601 in UTC. */
-          created_at: string;
-          data: components["schemas"]["Account"];
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-      };
-    };
-    responses: {
-      /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-        content?: never;
-      };
     };
-  };
-  mediaReadyEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id; the same on every retry, so use it to deduplicate. */
-        "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
-        "webhook-signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @example evt_media.ready_42_1795000000000 */
-          id: string;
-          /** @enum {string} */
-          type: "media.ready";
-          /** @description When it happened, ISO 8601 in UTC. */
-          created_at: string;
-          data: components["schemas"]["MediaItem"];
+    createDelegationSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-      };
-    };
-    responses: {
-      /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDelegationSessionRequest"];
+            };
         };
-        content?: never;
-      };
-    };
-  };
-  mediaFailedEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id; the same on every retry, so use it to deduplicate. */
-        "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
-        "webhook-signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @example evt_media.failed_42_1795000000000 */
-          id: string;
-          /** @enum {string} */
-          type: "media.failed";
-          /** @description When it happened, ISO 8601 in UTC. */
-          created_at: string;
-          data: components["schemas"]["MediaItem"];
+        responses: {
+            /** @description The link to send the user's browser to. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DelegationSession"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description `missing_api_key` without a key; `invalid_api_key` for an unknown or expired one. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description The body is over 1 MiB: refused before the endpoint reads it, with the plain `{message}` every route answers (no `code`). */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description `invalid_request` with Laravel-style `errors` for field errors; `no_signing_secret`; `unsupported_platform`. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
+            /** @description `rate_limited`: more than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodedError"];
+                };
+            };
         };
-      };
     };
-    responses: {
-      /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    getMediaFile: {
+        parameters: {
+            query: {
+                /** @description Unix time the link expires, as signed. */
+                expires: number;
+                /** @description Hex HMAC-SHA256 of the id and `expires`. */
+                sig: string;
+            };
+            header?: {
+                /** @description One range of bytes (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges, other units and malformed values are ignored. */
+                Range?: string;
+                /** @description An ETag seen before: 304 when it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  analyticsSyncedEvent: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's id; the same on every retry, so use it to deduplicate. */
-        "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
-        "webhook-signature": string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @example evt_analytics.synced_42_1795000000000 */
-          id: string;
-          /** @enum {string} */
-          type: "analytics.synced";
-          /** @description When it happened, ISO 8601 in UTC. */
-          created_at: string;
-          data: components["schemas"]["PostAnalytics"];
+        requestBody?: never;
+        responses: {
+            /** @description The whole item. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description `private, max-age=<seconds until the link expires>`. */
+                    "Cache-Control"?: string;
+                    /** @description The stored object's entity tag. */
+                    ETag?: string;
+                    /** @description The item's `mime_type`. */
+                    "Content-Type"?: string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length"?: number;
+                    /** @description `inline`, with the item's name. */
+                    "Content-Disposition"?: string;
+                    /** @description `bytes`. */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                    "video/*": string;
+                };
+            };
+            /** @description The range asked for. */
+            206: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description `private, max-age=<seconds until the link expires>`. */
+                    "Cache-Control"?: string;
+                    /** @description The stored object's entity tag. */
+                    ETag?: string;
+                    /** @description The item's `mime_type`. */
+                    "Content-Type"?: string;
+                    /** @description Bytes in this answer. */
+                    "Content-Length"?: number;
+                    /** @description `inline`, with the item's name. */
+                    "Content-Disposition"?: string;
+                    /** @description `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description `bytes <first>-<last>/<size>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                    "video/*": string;
+                };
+            };
+            /** @description The ETag in If-None-Match still matches. */
+            304: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description `private, max-age=<seconds until the link expires>`. */
+                    "Cache-Control"?: string;
+                    /** @description The stored object's entity tag. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The signature does not match, or the link has expired (`Invalid signature.`, `This link has expired.`). */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Forbidden - Insufficient permissions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such media item, or its import failed. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is still being imported; try again after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Seconds after which the item may be ready. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Range header asks for bytes past the end. */
+            416: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description `bytes *\/<size>` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The requested range is not satisfiable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
-      };
     };
-    responses: {
-      /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    postPublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content?: never;
-      };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_post.published_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "post.published";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Post"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
     };
-  };
+    postFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_post.failed_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "post.failed";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Post"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postPartiallyPublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_post.partially_published_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "post.partially_published";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Post"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    accountExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_account.expired_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "account.expired";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Account"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaReadyEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_media.ready_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "media.ready";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["MediaItem"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    mediaFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_media.failed_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "media.failed";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["MediaItem"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    analyticsSyncedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_analytics.synced_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "analytics.synced";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["PostAnalytics"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
