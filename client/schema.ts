@@ -1472,7 +1472,23 @@ export interface components {
             to: number | null;
             total: number;
         };
-        /** @description A new post; `POST /api/v1/posts/validate` takes the same body. */
+        /**
+         * @description A new post; `POST /api/v1/posts/validate` takes the same body.
+         * @example {
+         *       "workspace_id": 1,
+         *       "accounts": [
+         *         1,
+         *         2,
+         *         3
+         *       ],
+         *       "content": [
+         *         {
+         *           "text": "Hello from the API reference",
+         *           "media": []
+         *         }
+         *       ]
+         *     }
+         */
         CreatePostRequest: {
             /** @example 1 */
             workspace_id: number;
@@ -1692,6 +1708,16 @@ export interface components {
             /** @example The content.0.media.2 field must not be greater than 5 MB for an image on twitter. */
             message: string;
         };
+        /**
+         * @example {
+         *       "content": [
+         *         {
+         *           "text": "Edited from the API reference",
+         *           "media": []
+         *         }
+         *       ]
+         *     }
+         */
         UpdatePostRequest: {
             /** @description Accounts of the workspace to publish to; each gets a platform row, in this order. */
             accounts?: number[];
@@ -1883,6 +1909,13 @@ export interface components {
             /** @example 2026-11-21T09:15:00+01:00 */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "workspace_id": 1,
+         *       "name": "Campaign",
+         *       "color": "#0EA5E9"
+         *     }
+         */
         CreateLabelRequest: {
             /** @example 1 */
             workspace_id: number;
@@ -1891,6 +1924,12 @@ export interface components {
             /** @example #4F46E5 */
             color: string;
         };
+        /**
+         * @example {
+         *       "name": "Campaign 2027",
+         *       "color": "#0EA5E9"
+         *     }
+         */
         UpdateLabelRequest: {
             /** @example Launch */
             name: string;
@@ -1908,6 +1947,12 @@ export interface components {
             /** @example 2026-11-21T09:15:00+01:00 */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "workspace_id": 1,
+         *       "name": "Campaign visuals"
+         *     }
+         */
         CreateFolderRequest: {
             /** @example 1 */
             workspace_id: number;

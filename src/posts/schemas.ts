@@ -105,12 +105,23 @@ const postFields = {
 export const createPostBody = z.object({ workspace_id: bodyId(), ...postFields }).meta({
   id: "CreatePostRequest",
   description: "A new post; `POST /api/v1/posts/validate` takes the same body.",
+  // Works as is on the demo data of `npm run dev` (workspace 1, accounts 1 to 3): a draft.
+  example: {
+    workspace_id: 1,
+    accounts: [1, 2, 3],
+    content: [{ text: "Hello from the API reference", media: [] }],
+  },
 });
-export const updatePostBody = z.object({
-  ...postFields,
-  accounts: postFields.accounts.optional(),
-  content: postFields.content.optional(),
-});
+export const updatePostBody = z
+  .object({
+    ...postFields,
+    accounts: postFields.accounts.optional(),
+    content: postFields.content.optional(),
+  })
+  .meta({
+    id: "UpdatePostRequest",
+    example: { content: [{ text: "Edited from the API reference", media: [] }] },
+  });
 
 export type PostInput = z.output<typeof updatePostBody>;
 export type CreatePostInput = z.output<typeof createPostBody>;
