@@ -153,7 +153,7 @@ export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
         version: "1.0.0",
         description: DESCRIPTION,
         contact: { name: "The guide", url: `${ORIGIN}/docs/guide` },
-        license: { name: "UNLICENSED", url: `${ORIGIN}/docs/guide#license` },
+        license: { name: "UNLICENSED", url: `${ORIGIN}/docs/guide#the-reference` },
       },
       tags: [...TAGS, OPERATOR_TAG],
     }) as unknown as Document;
