@@ -1,13 +1,9 @@
-// Swagger UI's bundle and stylesheet, and the guide, are imported as text (wrangler.toml [[rules]] type "Text").
+// Swagger UI's bundle and stylesheet are imported as text (wrangler.toml [[rules]] type "Text").
 declare module "swagger-ui-dist/swagger-ui-bundle.js" {
   const source: string;
   export default source;
 }
 declare module "swagger-ui-dist/swagger-ui.css" {
-  const source: string;
-  export default source;
-}
-declare module "*/docs/guide.md" {
   const source: string;
   export default source;
 }
