@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../support/client";
 import { documentedRoutes } from "../support/contract";
+import { createTenant } from "../support/seed";
 
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
@@ -125,6 +126,20 @@ describe("GET /openapi.json and GET /admin/openapi.json", () => {
         expect(headers.includes("X-RateLimit-Remaining"), `${name} ${status}`).toBe(counted);
       }
     }
+    // What is declared is what is answered: a read, a 422 and a 401, each with every header it declares.
+    const t = await createTenant();
+    const answers = [
+      ["/api/v1/labels", await call("GET", "/api/v1/labels", { key: t.key })],
+      ["/api/v1/labels", await call("GET", "/api/v1/labels?workspace_id=x", { key: t.key })],
+      ["/api/v1/labels", await call("GET", "/api/v1/labels")],
+    ] as const;
+    expect(answers.map(([, answer]) => answer.status)).toEqual([200, 422, 401]);
+    for (const [path, answer] of answers) {
+      const declared = doc.paths[path].get.responses[String(answer.status)].headers;
+      for (const name of Object.keys(declared).filter((name) => name !== "X-D1-Bookmark"))
+        expect(answer.headers.get(name), `${answer.status} ${name}`).not.toBeNull();
+    }
+    expect(answers[0][1].headers.get("X-D1-Bookmark")).not.toBeNull();
     expect(Object.keys(doc.components.headers).sort()).toEqual([
       "D1Bookmark",
       "RateLimitLimit",
