@@ -146,10 +146,10 @@ describe("GET /openapi.json and GET /admin/openapi.json", () => {
       "RateLimitRemaining",
       "ServerTiming",
     ]);
-    const names = new Set(
-      Object.keys(doc.paths).flatMap((path) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])),
-    );
-    expect([...names]).toEqual(["id"]);
+    // The record a path names is always `{id}` (never `{post}` on one path and `{id}` on another); only a
+    // record nested under it gets a name of its own.
+    const firstParams = new Set(Object.keys(doc.paths).map((path) => /\{(\w+)\}/.exec(path)?.[1] ?? "id"));
+    expect([...firstParams]).toEqual(["id"]);
   });
 
   it("name request bodies and type a row's analytics and settings for generators", async () => {
