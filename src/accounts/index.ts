@@ -46,6 +46,7 @@ export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listAccounts",
       path: "/",
       tags,
       summary: "List accounts",
@@ -60,6 +61,7 @@ export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getAccount",
       path: "/{id}",
       tags,
       summary: "Get an account",
@@ -80,6 +82,7 @@ export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "connectAccount",
       earlyReads: true,
       path: "/connect",
       idempotent: true,
@@ -123,6 +126,7 @@ export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "reconnectAccount",
       earlyReads: true,
       path: "/{id}/reconnect",
       idempotent: true,
@@ -166,6 +170,7 @@ export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "delete",
+      operationId: "deleteAccount",
       earlyReads: true,
       path: "/{id}",
       tags,

@@ -37,6 +37,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createUser",
       path: "/users",
       summary: "Create a user",
       description:
@@ -52,6 +53,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "get",
+      operationId: "listUsers",
       path: "/users",
       summary: "Find a user by email",
       description: "Case-insensitive; `data` is empty when no user has that email.",
@@ -66,6 +68,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createWorkspace",
       path: "/workspaces",
       summary: "Create a workspace",
       description:
@@ -81,6 +84,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "addWorkspaceMember",
       path: "/workspaces/{id}/members",
       summary: "Add a member to a workspace",
       description:
@@ -98,6 +102,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createAccount",
       path: "/accounts",
       summary: "Connect a social account",
       description: "Records an account as if its OAuth connection had completed (no tokens).",
@@ -113,6 +118,7 @@ export const adminRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "put",
+      operationId: "setSubscription",
       path: "/users/{id}/subscription",
       summary: "Set a user's subscription status",
       request: { params: idParams, body: jsonBody(subscriptionBody) },

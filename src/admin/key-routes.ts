@@ -42,6 +42,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createApiKey",
       path: "/api-keys",
       summary: "Create an API key",
       description: "The key is in this answer only; it is stored as a hash.",
@@ -56,6 +57,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "get",
+      operationId: "listApiKeys",
       path: "/users/{id}/api-keys",
       summary: "List a user's API keys",
       description: "Oldest first. Each key shows its prefix, never the key.",
@@ -79,6 +81,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "delete",
+      operationId: "revokeApiKey",
       path: "/api-keys/{id}",
       summary: "Revoke an API key",
       description: "The key's very next request is refused (401).",
@@ -94,6 +97,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "patch",
+      operationId: "updateApiKey",
       path: "/api-keys/{id}",
       summary: "Change an API key's abilities or expiry",
       description:
@@ -110,6 +114,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "rollApiKey",
       path: "/api-keys/{id}/roll",
       summary: "Roll an API key",
       description:
@@ -125,6 +130,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "post",
+      operationId: "createSigningSecret",
       path: "/api-keys/{id}/signing-secret",
       summary: "Generate a signing secret",
       description:
@@ -141,6 +147,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
   .openapi(
     operatorRoute({
       method: "put",
+      operationId: "setCallbackOrigins",
       path: "/api-keys/{id}/callback-origins",
       summary: "Set a key's callback origins",
       description:

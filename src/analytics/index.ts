@@ -31,12 +31,13 @@ const route = apiRoutes("posts");
 const tags = ["Analytics"];
 
 const METRICS =
-  "Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{post}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.";
+  "Only PUBLISHED platform rows carry metrics, as of their last sync (the service refreshes them on a schedule that slows as a post ages; `POST /api/v1/analytics/posts/{id}/sync` asks for a refresh now). A `total` sums every metric over the rows in scope; its `engagement_rate` is the rows' rates weighted by impressions, or the mean of the non-zero rates when no row has impressions, or 0.";
 
 export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getAnalytics",
       path: "/",
       tags,
       summary: "Analytics of every workspace",
@@ -52,17 +53,18 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
-      path: "/posts/{post}",
+      operationId: "getPostAnalytics",
+      path: "/posts/{id}",
       tags,
       summary: "Analytics of a post",
       description: `The post's total and each of its platform rows with its account.\n\n${METRICS}`,
-      request: { params: z.object({ post: textId() }) },
+      request: { params: z.object({ id: textId() }) },
       responses: { 200: jsonContent(postAnalyticsSchema, "The post's analytics.") },
       errors: [404],
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const { post } = c.req.valid("param");
+      const { id: post } = c.req.valid("param");
       const [found, rows, accounts, [total]] = await postReport(db, principal.userId, post);
       if (found.length === 0) throw notFound("Post");
       return c.json(presentPostAnalytics(post, total, rows, accounts), 200);
@@ -71,17 +73,18 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
-      path: "/accounts/{account}",
+      operationId: "getAccountAnalytics",
+      path: "/accounts/{id}",
       tags,
       summary: "Analytics of an account",
       description: `The account's total (over all its rows) and one page of the platform rows published (or to be published) on it, newest platform post first: 100 per page unless \`per_page\` says otherwise, \`next_page_url\` null on the last page. A page reads what it shows, however many rows the account has.\n\n${METRICS}`,
-      request: { params: z.object({ account: textId() }), query: accountReportQuery },
+      request: { params: z.object({ id: textId() }), query: accountReportQuery },
       responses: { 200: jsonContent(accountPostsAnalyticsSchema, "The account's analytics.") },
       errors: [404],
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const { account } = c.req.valid("param");
+      const { id: account } = c.req.valid("param");
       const { page, per_page } = c.req.valid("query");
       const request = {
         requestUrl: c.req.url,
@@ -99,17 +102,18 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
-      path: "/workspaces/{workspace}",
+      operationId: "getWorkspaceAnalytics",
+      path: "/workspaces/{id}",
       tags,
       summary: "Analytics of a workspace",
       description: `The workspace's total and each of its accounts' totals.\n\n${METRICS}`,
-      request: { params: z.object({ workspace: textId() }) },
+      request: { params: z.object({ id: textId() }) },
       responses: { 200: jsonContent(workspaceAnalyticsSchema, "The workspace's analytics.") },
       errors: [404],
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const { workspace } = c.req.valid("param");
+      const { id: workspace } = c.req.valid("param");
       const [found, [total], accountTotals] = await workspaceReport(db, principal.userId, workspace);
       if (found.length === 0) throw notFound("Workspace");
       return c.json(presentWorkspaceAnalytics(workspace, total, accountTotals), 200);
@@ -118,18 +122,19 @@ export const analyticsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
-      path: "/posts/{post}/sync",
+      operationId: "syncPostAnalytics",
+      path: "/posts/{id}/sync",
       tags,
       summary: "Sync a post's analytics now",
       description:
         "Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.",
-      request: { params: z.object({ post: textId() }) },
+      request: { params: z.object({ id: textId() }) },
       responses: { 200: jsonContent(syncAnswerSchema, "What was queued.") },
       errors: [404],
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const { post } = c.req.valid("param");
+      const { id: post } = c.req.valid("param");
       const [found, subscribed, rows] = await syncTargets(db, principal.userId, post);
       if (found.length === 0) throw notFound("Post");
       if (subscribed.length === 0) {

@@ -62,6 +62,7 @@ An \`Idempotency-Key\` header makes a retry safe: a repeat with the same key and
 const sessions = createRouter<DbEnv>().openapi(
   publicRoute({
     method: "post",
+    operationId: "createDelegationSession",
     path: "/sessions",
     tags: ["Delegation"],
     summary: "Create a delegation session",

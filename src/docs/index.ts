@@ -1,9 +1,11 @@
 // GET /docs: the human API reference, Swagger UI rendering /openapi.json. Every asset is served by the
 // worker itself (the bundle is part of the deployed code), so the page works offline under
-// `npm run dev` and no request leaves the service's origin.
+// `npm run dev` and no request leaves the service's origin. GET /docs/guide: the guide (docs/guide.md),
+// as Markdown, which the reference links to.
 
 import swaggerCss from "swagger-ui-dist/swagger-ui.css";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js";
+import guide from "../../docs/guide.md";
 import type { BareEnv } from "../http/env";
 import { createRouter } from "../http/router";
 
@@ -16,6 +18,7 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="/docs/swagger-ui.css">
 </head>
 <body>
+<p style="font-family:sans-serif;margin:1em 2em">New here? Read <a href="/docs/guide">the guide</a> (quick start, typed client, webhooks, delegation). Operators: <a href="/admin/openapi.json">the operator API's document</a>.</p>
 <div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script>
@@ -71,4 +74,5 @@ export const docsRouter = createRouter<BareEnv>()
   )
   .get("/docs/swagger-ui.css", asset(swaggerCss, "text/css; charset=utf-8"))
   .get("/docs/swagger-ui-bundle.js", asset(swaggerBundle, "text/javascript; charset=utf-8"))
-  .get("/docs/init.js", asset(INIT, "text/javascript; charset=utf-8"));
+  .get("/docs/init.js", asset(INIT, "text/javascript; charset=utf-8"))
+  .get("/docs/guide", asset(guide, "text/markdown; charset=utf-8"));

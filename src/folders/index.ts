@@ -18,6 +18,7 @@ export const foldersRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listFolders",
       path: "/",
       tags,
       summary: "List folders",
@@ -40,6 +41,7 @@ export const foldersRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "createFolder",
       earlyReads: true,
       path: "/",
       idempotent: true,

@@ -5,12 +5,18 @@ import { bodyId, hexColor, textId, zonedTime } from "../lib/schemas";
 /** Folders one workspace may hold, so the folders list stays bounded. */
 export const MAX_FOLDERS_PER_WORKSPACE = 1000;
 
-export const createFolderBody = z.object({
-  workspace_id: bodyId(),
-  name: z.string().trim().min(1).max(255).meta({ example: "Brand assets" }),
-  color: hexColor().default(DEFAULTS.folderColor),
-  parent_id: bodyId().nullable().default(null).meta({ description: "A folder of the same workspace." }),
-});
+export const createFolderBody = z
+  .object({
+    workspace_id: bodyId(),
+    name: z.string().trim().min(1).max(255).meta({ example: "Brand assets" }),
+    color: hexColor().default(DEFAULTS.folderColor),
+    parent_id: bodyId().nullable().default(null).meta({ description: "A folder of the same workspace." }),
+  })
+  .meta({
+    id: "CreateFolderRequest",
+    // Works on the demo data of `npm run dev` (workspace 1).
+    example: { workspace_id: 1, name: "Campaign visuals" },
+  });
 
 export const listFoldersQuery = z.object({
   workspace_id: textId(),

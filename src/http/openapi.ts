@@ -1,9 +1,6 @@
-// The parts of the OpenAPI document every route shares: the error bodies, the rate-limit headers, the
-// security schemes, and the document's header.
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Env as HonoEnv } from "hono";
+// The parts of the OpenAPI document every route shares: the error bodies and the rate-limit headers.
+// The document itself (header, security schemes, the public and operator halves) is document.ts.
 import { z } from "zod";
-import { publicOrigin } from "../lib/origin";
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 422 | 429;
 
@@ -103,6 +100,52 @@ const WORDING: Record<Exclude<ErrorAudience, "api">, Partial<Record<ErrorStatus,
 
 const header = (description: string) => ({ description, schema: { type: "integer" } });
 
+/** Headers answers carry, defined once as components (registered by document.ts). */
+export const SHARED_HEADERS = {
+  ServerTiming: {
+    description:
+      'What the request spent: `db;dur=<ms>;desc="<round trips>"`, `gate;dur=<ms>` (Durable Object calls), `hops;desc="<n>"`, `rows;desc="<n>"`.',
+    schema: { type: "string" },
+    example: 'db;dur=1.8;desc="1", gate;dur=0.9, hops;desc="1", rows;desc="412"',
+  },
+  D1Bookmark: {
+    description:
+      "The database session's latest bookmark, when the request used one database: send it back in the `X-D1-Bookmark` request header to read data at least as fresh as this answer.",
+    schema: { type: "string" },
+  },
+  RateLimitLimit: { description: "Requests allowed per minute (60).", schema: { type: "integer" } },
+  RateLimitRemaining: { description: "Requests left in this minute.", schema: { type: "integer" } },
+} as const;
+
+const ref = (name: keyof typeof SHARED_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * `responses` with the headers every answer of its kind carries: `Server-Timing` and `X-D1-Bookmark` on
+ * every answer behind the request context; with `rate`, the rate-limit headers on every answer of an
+ * admitted request (all but 401, refused before it is counted; a 429 declares its own).
+ */
+export function withSharedHeaders<T extends Record<string | number, unknown>>(
+  responses: T,
+  rate: boolean,
+): T {
+  const out: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(responses)) {
+    const own = (response as { headers?: Record<string, unknown> }).headers ?? {};
+    const counted = rate && status !== "401";
+    out[status] = {
+      ...(response as object),
+      headers: {
+        "Server-Timing": ref("ServerTiming"),
+        "X-D1-Bookmark": ref("D1Bookmark"),
+        ...(counted ? { "X-RateLimit-Limit": ref("RateLimitLimit") } : {}),
+        ...(counted ? { "X-RateLimit-Remaining": ref("RateLimitRemaining") } : {}),
+        ...own,
+      },
+    };
+  }
+  return out as T;
+}
+
 /** The documented answers of the given error statuses, with the shared bodies and headers. */
 export function errorResponses(statuses: readonly ErrorStatus[], audience: ErrorAudience = "api") {
   const coded = audience === "coded";
@@ -138,60 +181,6 @@ export function errorResponses(statuses: readonly ErrorStatus[], audience: Error
     };
   }
   return responses;
-}
-
-/** Serves the document of every route registered on `app` at GET /openapi.json. */
-export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
-  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
-    type: "http",
-    scheme: "bearer",
-    description:
-      "An API key (`spk_…`, or `spk<n>_…` for a user in shard n), created by the operator API and shown once. Each key carries abilities: `posts`, `workspaces`, `accounts`, `labels`.",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", {
-    type: "http",
-    scheme: "bearer",
-    description: "The operator token (`ADMIN_TOKEN`). The operator API does not exist while it is unset.",
-  });
-  // Built on its first request, then kept for the isolate's life: the routes are all registered when the
-  // module loads, and only the server's origin varies by request. It is spliced in as the first member.
-  let document: string | undefined;
-  const build = () =>
-    JSON.stringify(
-      app.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: {
-          title: "Social publishing API",
-          version: "1.0.0",
-          description: [
-            "Workspaces, connected social accounts, posts published to eight platforms, labels, a media library, engagement analytics, and OAuth delegation that returns a signed proof of account ownership.",
-            "",
-            "Every `/api/v1` request carries `Authorization: Bearer <API key>`. Each user may make 60 requests per minute across all of their keys; every answer carries `X-RateLimit-Limit` and `X-RateLimit-Remaining`, and `Server-Timing` says what the request spent (`db` round trips, `gate` Durable Object calls, `hops`: remote calls made one after another, `rows`: rows the database read).",
-            "",
-            "Reads may be served by the database replica nearest to the caller. Every answer carries `X-D1-Bookmark`; send its value back, unchanged, in the `X-D1-Bookmark` request header and the request reads data at least as fresh as that answer (read your own writes). A value that is not a bookmark is a 400.",
-          ].join("\n"),
-        },
-        tags: [
-          { name: "Workspaces" },
-          { name: "Accounts" },
-          { name: "Posts" },
-          { name: "Labels" },
-          { name: "Folders" },
-          { name: "Media" },
-          { name: "Analytics" },
-          { name: "Webhooks" },
-          { name: "Delegation" },
-          { name: "Operator", description: "Stands in for the account web app: users, workspaces, keys." },
-        ],
-      }),
-    );
-  app.get("/openapi.json", (c) => {
-    document ??= build();
-    const servers = [{ url: publicOrigin(c.env as Pick<Env, "PUBLIC_BASE_URL">, c.req.url) }];
-    return c.body(`{"servers":${JSON.stringify(servers)},${document.slice(1)}`, 200, {
-      "Content-Type": "application/json",
-    });
-  });
 }
 
 /** A JSON answer of a route declaration. */

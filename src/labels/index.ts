@@ -25,6 +25,7 @@ export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listLabels",
       path: "/",
       tags,
       summary: "List labels",
@@ -45,6 +46,7 @@ export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "createLabel",
       earlyReads: true,
       path: "/",
       idempotent: true,
@@ -80,6 +82,7 @@ export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "put",
+      operationId: "updateLabel",
       earlyReads: true,
       path: "/{id}",
       tags,
@@ -104,6 +107,7 @@ export const labelsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "delete",
+      operationId: "deleteLabel",
       earlyReads: true,
       path: "/{id}",
       tags,

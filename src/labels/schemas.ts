@@ -11,8 +11,13 @@ const labelFields = {
 export const MAX_LABELS_PER_WORKSPACE = 500;
 
 export const listLabelsQuery = z.object({ workspace_id: textId().optional() });
-export const createLabelBody = z.object({ workspace_id: bodyId(), ...labelFields });
-export const updateLabelBody = z.object(labelFields);
+// Examples that work on the demo data of `npm run dev` (workspace 1, whose label is "Launch").
+export const createLabelBody = z
+  .object({ workspace_id: bodyId(), ...labelFields })
+  .meta({ id: "CreateLabelRequest", example: { workspace_id: 1, name: "Campaign", color: "#0EA5E9" } });
+export const updateLabelBody = z
+  .object(labelFields)
+  .meta({ id: "UpdateLabelRequest", example: { name: "Campaign 2027", color: "#0EA5E9" } });
 
 export const labelSchema = z
   .strictObject({

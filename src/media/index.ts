@@ -42,6 +42,7 @@ export const mediaRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "importMedia",
       path: "/upload/url",
       idempotent: true,
       tags,
@@ -75,6 +76,7 @@ export const mediaRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "uploadMedia",
       path: "/upload",
       idempotent: true,
       tags,
@@ -107,6 +109,7 @@ export const mediaRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listMedia",
       path: "/",
       tags,
       summary: "List media",
@@ -135,6 +138,7 @@ export const mediaRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "delete",
+      operationId: "deleteMedia",
       earlyReads: true,
       path: "/{id}",
       tags,

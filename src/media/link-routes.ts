@@ -42,8 +42,11 @@ const BODY = { "image/*": binary, "video/*": binary };
 
 const route = publicRoute({
   method: "get",
+  operationId: "getMediaFile",
   path: "/{id}",
   tags: ["Media"],
+  // No credential: the signature in the query is one.
+  security: [],
   summary: "Download a media item (signed link)",
   description: `The \`url\` of a media item. Needs no API key (the signature is the credential) and is not rate limited. A link is valid for ${MEDIA_LINK_TTL_SECONDS / 3600} to ${MEDIA_LINK_TTL_SECONDS / 3600 + 1} hours; 403 once it has expired or when any part of it was changed. An item still processing answers 409 with \`Retry-After\`; a failed, deleted or unknown one 404. One byte range may be asked for (206, or 416 with \`Content-Range: bytes */<size>\` past the end); HEAD answers the headers only.`,
   // Plain parameters, not zod: a validator would answer 422 where a link must answer 403 or 404.

@@ -44,7 +44,7 @@ export const settingsInput = z
   .strict();
 
 /** The complete settings object of a platform row, as answers render it: every key present. */
-const SETTINGS_SCHEMAS = Object.fromEntries(ORDERED.map((p) => [p, DEFINITIONS[p].settingsShape])) as {
+export const SETTINGS_SCHEMAS = Object.fromEntries(ORDERED.map((p) => [p, DEFINITIONS[p].settingsShape])) as {
   [P in Platform]: Definitions[P]["settingsShape"];
 };
 
@@ -52,12 +52,6 @@ const SETTINGS_SCHEMAS = Object.fromEntries(ORDERED.map((p) => [p, DEFINITIONS[p
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Documented = { [P in Platform]: z.output<(typeof SETTINGS_SCHEMAS)[P]> };
 true satisfies Same<PlatformSettings, Documented>;
-
-/** A row's settings: the complete object of the row's platform. */
-export const rowSettingsSchema = z.union(PLATFORMS.map((p) => SETTINGS_SCHEMAS[p])).meta({
-  description:
-    "The complete settings of the row's platform: what `settings` gave, every other key at its default.",
-});
 
 /** The complete settings of a platform row: what the client sent, with every default filled in. */
 export function settingsFor(

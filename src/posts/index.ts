@@ -54,6 +54,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listPosts",
       path: "/",
       tags,
       summary: "List posts",
@@ -86,6 +87,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "createPost",
       earlyReads: true,
       path: "/",
       idempotent: true,
@@ -111,6 +113,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "validatePost",
       // It only reads: its batch overlaps the gate's Coordinator call, as a GET's does.
       earlyReads: true,
       path: "/validate",
@@ -139,6 +142,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getPost",
       path: "/{id}",
       tags,
       summary: "Get a post",
@@ -157,6 +161,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "put",
+      operationId: "updatePost",
       earlyReads: true,
       path: "/{id}",
       tags,
@@ -183,6 +188,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "retryPost",
       earlyReads: true,
       path: "/{id}/retry",
       idempotent: true,
@@ -206,6 +212,7 @@ export const postsRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "delete",
+      operationId: "deletePost",
       earlyReads: true,
       path: "/{id}",
       tags,

@@ -1,7 +1,7 @@
 // The posts API's schemas: the requests (cross-field rules that need the stored post or the clock live in
 // rules.ts, so create and update share them) and the Post every answer carries.
 import { z } from "zod";
-import { AUTO_PLUG_METRICS, GAP_UNITS, PLATFORMS, POST_STATUSES } from "../db/enums";
+import { AUTO_PLUG_METRICS, GAP_UNITS, PLATFORMS, type Platform, POST_STATUSES } from "../db/enums";
 import {
   beforeIdQuery,
   bodyId,
@@ -13,7 +13,7 @@ import {
   zonedTime,
 } from "../lib/schemas";
 import { LONGEST_TEXT_LIMIT } from "../platforms/catalog";
-import { rowSettingsSchema, settingsInput } from "../platforms/settings";
+import { SETTINGS_SCHEMAS, settingsInput } from "../platforms/settings";
 import { workspaceSchema } from "../workspaces/schemas";
 
 const uniqueIds = (max: number) =>
@@ -103,12 +103,26 @@ const postFields = {
   auto_plug: autoPlugInput.nullable().optional(),
 };
 
-export const createPostBody = z.object({ workspace_id: bodyId(), ...postFields });
-export const updatePostBody = z.object({
-  ...postFields,
-  accounts: postFields.accounts.optional(),
-  content: postFields.content.optional(),
+export const createPostBody = z.object({ workspace_id: bodyId(), ...postFields }).meta({
+  id: "CreatePostRequest",
+  description: "A new post; `POST /api/v1/posts/validate` takes the same body.",
+  // Works as is on the demo data of `npm run dev` (workspace 1, accounts 1 to 3): a draft.
+  example: {
+    workspace_id: 1,
+    accounts: [1, 2, 3],
+    content: [{ text: "Hello from the API reference", media: [] }],
+  },
 });
+export const updatePostBody = z
+  .object({
+    ...postFields,
+    accounts: postFields.accounts.optional(),
+    content: postFields.content.optional(),
+  })
+  .meta({
+    id: "UpdatePostRequest",
+    example: { content: [{ text: "Edited from the API reference", media: [] }] },
+  });
 
 export type PostInput = z.output<typeof updatePostBody>;
 export type CreatePostInput = z.output<typeof createPostBody>;
@@ -177,6 +191,14 @@ const metricsSchema = z
   })
   .meta({ id: "PostMetrics" });
 
+// One object rather than "metrics or `{}`": generators type each metric (`number | undefined`) instead of
+// giving up on the union. On the wire it is still `{}` until the row is published, then every metric.
+const rowAnalyticsSchema = metricsSchema.partial().meta({
+  id: "PostPlatformAnalytics",
+  description:
+    "The row's engagement: `{}` until the row is PUBLISHED and synced, then every metric of `PostMetrics` (all seven keys at once).",
+});
+
 const rowErrorSchema = z
   .strictObject({
     code: z.string().meta({
@@ -187,30 +209,54 @@ const rowErrorSchema = z
   })
   .meta({ id: "PostPlatformError" });
 
+const rowFields = {
+  account_id: z.int(),
+  posted_on: z.array(postedOn),
+  status: z.enum(POST_STATUSES),
+  analytics: rowAnalyticsSchema,
+  platform_post_id: z
+    .string()
+    .nullable()
+    .meta({ description: "The platform's id of the published post; null until published." }),
+  post_url: z
+    .string()
+    .nullable()
+    .meta({ description: "Where the published post is on the platform; null until published." }),
+  error: z.union([rowErrorSchema, z.null()]).meta({
+    description:
+      "The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published.",
+  }),
+};
+
+const capitalized = (platform: Platform) => `${platform[0]!.toUpperCase()}${platform.slice(1)}`;
+
+/** The row of one platform: `settings` is that platform's complete settings object. */
+const rowOf = <P extends Platform>(platform: P) =>
+  z
+    .strictObject({
+      account_id: rowFields.account_id,
+      platform: z.literal(platform),
+      posted_on: rowFields.posted_on,
+      status: rowFields.status,
+      // The complete settings of the row's platform: what `settings` gave, every other key at its default.
+      settings: SETTINGS_SCHEMAS[platform] as (typeof SETTINGS_SCHEMAS)[P],
+      analytics: rowFields.analytics,
+      platform_post_id: rowFields.platform_post_id,
+      post_url: rowFields.post_url,
+      error: rowFields.error,
+    })
+    .meta({ id: `PostPlatform${capitalized(platform)}`, description: `The post on a ${platform} account.` });
+
+// Discriminated by `platform`, so generators type `settings` as the row's own platform's settings.
 const platformRowSchema = z
-  .strictObject({
-    account_id: z.int(),
-    platform: z.enum(PLATFORMS),
-    posted_on: z.array(postedOn),
-    status: z.enum(POST_STATUSES),
-    settings: rowSettingsSchema,
-    analytics: z
-      .union([metricsSchema, z.strictObject({})])
-      .meta({ description: "The row's engagement once PUBLISHED; `{}` before." }),
-    platform_post_id: z
-      .string()
-      .nullable()
-      .meta({ description: "The platform's id of the published post; null until published." }),
-    post_url: z
-      .string()
-      .nullable()
-      .meta({ description: "Where the published post is on the platform; null until published." }),
-    error: z.union([rowErrorSchema, z.null()]).meta({
-      description:
-        "The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published.",
-    }),
-  })
-  .meta({ id: "PostPlatform", description: "The post on one of its accounts." });
+  .discriminatedUnion(
+    "platform",
+    PLATFORMS.map((platform) => rowOf(platform)) as unknown as [
+      ReturnType<typeof rowOf<Platform>>,
+      ...ReturnType<typeof rowOf<Platform>>[],
+    ],
+  )
+  .meta({ id: "PostPlatform", description: "The post on one of its accounts, by its `platform`." });
 
 const autoPlugSchema = z
   .strictObject({ text: z.string(), metric: z.enum(AUTO_PLUG_METRICS), threshold: z.int() })

@@ -17,7 +17,7 @@ const WHEN: Record<WebhookEventType, string> = {
   "media.ready": "A media import finished: the item's bytes are stored. `data` is the media item.",
   "media.failed": "A media import failed for good. `data` is the media item.",
   "analytics.synced":
-    "A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{post}` answers it.",
+    "A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{id}` answers it.",
 };
 
 const header = (description: string) => ({
@@ -31,7 +31,10 @@ export function registerWebhookEvents<E extends HonoEnv>(app: OpenAPIHono<E>) {
     app.openAPIRegistry.registerWebhook({
       method: "post",
       path: type,
+      operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Event`,
       tags: ["Webhooks"],
+      // The receiver's endpoint is the integrator's: the service signs the body, it sends no credential.
+      security: [],
       summary: type,
       description: `${WHEN[type]}\n\nSigned per the Standard Webhooks specification: verify \`webhook-signature\` over the raw body before trusting it (docs/guide.md, "Webhooks").`,
       request: {

@@ -43,6 +43,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listWebhooks",
       path: "/",
       tags,
       summary: "List webhook endpoints",
@@ -64,6 +65,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "createWebhook",
       earlyReads: true,
       path: "/",
       idempotent: true,
@@ -121,6 +123,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "getWebhook",
       path: "/{id}",
       tags,
       summary: "Get a webhook endpoint",
@@ -139,6 +142,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "delete",
+      operationId: "deleteWebhook",
       earlyReads: true,
       path: "/{id}",
       tags,
@@ -159,6 +163,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "rollWebhookSecret",
       earlyReads: true,
       path: "/{id}/roll-secret",
       tags,
@@ -182,6 +187,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "enableWebhook",
       earlyReads: true,
       path: "/{id}/enable",
       tags,
@@ -202,6 +208,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "get",
+      operationId: "listWebhookDeliveries",
       path: "/{id}/deliveries",
       tags,
       summary: "List a webhook endpoint's deliveries",
@@ -222,6 +229,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "testWebhook",
       path: "/{id}/test",
       tags,
       summary: "Send a test event",
@@ -243,6 +251,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
   .openapi(
     route({
       method: "post",
+      operationId: "redeliverWebhookDelivery",
       path: "/{id}/deliveries/{delivery}/redeliver",
       tags,
       summary: "Redeliver a delivery",

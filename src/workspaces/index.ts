@@ -15,6 +15,7 @@ const route = apiRoutes("workspaces");
 export const workspacesRouter = createRouter<ApiEnv>().openapi(
   route({
     method: "get",
+    operationId: "listWorkspaces",
     path: "/",
     tags: ["Workspaces"],
     summary: "List workspaces",

@@ -1,4 +1,4 @@
-// GET /api/v1/analytics/accounts/{account} pages its platform rows (Laravel's simple paginator fields):
+// GET /api/v1/analytics/accounts/{id} pages its platform rows (Laravel's simple paginator fields):
 // a page reads what it shows through post_platforms_account_order_idx, however many rows the account has,
 // and the pages together list every row once, in the report's order.
 import { env } from "cloudflare:workers";
@@ -38,7 +38,7 @@ async function seedRows(t: Tenant, count: number) {
 const ids = (body: { platform_posts: Array<{ platform_post_id: string | null }> }) =>
   body.platform_posts.map((p) => p.platform_post_id);
 
-describe("GET /api/v1/analytics/accounts/{account}: pages", () => {
+describe("GET /api/v1/analytics/accounts/{id}: pages", () => {
   it("pages the rows newest first, 100 unless asked, and the pages together list each row once", async () => {
     const t = await createTenant();
     const account = await seedRows(t, 204);

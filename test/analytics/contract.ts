@@ -36,7 +36,7 @@ export const analyticsContracts: RouteContract[] = [
   },
   {
     method: "GET",
-    route: "/api/v1/analytics/posts/{post}",
+    route: "/api/v1/analytics/posts/{id}",
     auth: "api",
     ability: "posts",
     request: async (t) => ({ path: `/api/v1/analytics/posts/${await publishedPost(t)}` }),
@@ -46,7 +46,7 @@ export const analyticsContracts: RouteContract[] = [
   },
   {
     method: "GET",
-    route: "/api/v1/analytics/accounts/{account}",
+    route: "/api/v1/analytics/accounts/{id}",
     auth: "api",
     ability: "posts",
     request: async (t) => {
@@ -62,7 +62,7 @@ export const analyticsContracts: RouteContract[] = [
   },
   {
     method: "GET",
-    route: "/api/v1/analytics/workspaces/{workspace}",
+    route: "/api/v1/analytics/workspaces/{id}",
     auth: "api",
     ability: "posts",
     request: async (t) => {
@@ -78,7 +78,7 @@ export const analyticsContracts: RouteContract[] = [
   },
   {
     method: "POST",
-    route: "/api/v1/analytics/posts/{post}/sync",
+    route: "/api/v1/analytics/posts/{id}/sync",
     auth: "api",
     ability: "posts",
     // A subscribed owner, so the success dispatches a job (to a made-up platform post: its sync fails

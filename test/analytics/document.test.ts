@@ -13,10 +13,10 @@ describe("the analytics API in /openapi.json", () => {
       );
     expect(operations.map((o) => o.key).sort()).toEqual([
       "get /api/v1/analytics",
-      "get /api/v1/analytics/accounts/{account}",
-      "get /api/v1/analytics/posts/{post}",
-      "get /api/v1/analytics/workspaces/{workspace}",
-      "post /api/v1/analytics/posts/{post}/sync",
+      "get /api/v1/analytics/accounts/{id}",
+      "get /api/v1/analytics/posts/{id}",
+      "get /api/v1/analytics/workspaces/{id}",
+      "post /api/v1/analytics/posts/{id}/sync",
     ]);
     for (const { op } of operations) {
       expect(op.tags).toEqual(["Analytics"]);
@@ -32,7 +32,7 @@ describe("the analytics API in /openapi.json", () => {
     ]) {
       expect(doc.components.schemas[id]?.additionalProperties, id).toBe(false);
     }
-    const post = doc.paths["/api/v1/analytics/posts/{post}"].get;
+    const post = doc.paths["/api/v1/analytics/posts/{id}"].get;
     expect(Object.keys(post.responses).sort()).toEqual(["200", "401", "403", "404", "422", "429"]);
   });
 });

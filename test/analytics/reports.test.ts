@@ -10,7 +10,7 @@ const B = { comments: 4, likes: 5, shares: 6, impressions: 300, quotes: 0, saves
 
 const ZERO = metrics();
 
-describe("GET /api/v1/analytics/posts/{post}", () => {
+describe("GET /api/v1/analytics/posts/{id}", () => {
   it("sums the published rows, weights the rate by impressions, and lists each row with its account", async () => {
     const t = await createTenant();
     const post = await postOn(t, [t.accounts[0]!.id, t.accounts[1]!.id]);
@@ -92,7 +92,7 @@ describe("GET /api/v1/analytics/posts/{post}", () => {
   });
 });
 
-describe("GET /api/v1/analytics/accounts/{account}", () => {
+describe("GET /api/v1/analytics/accounts/{id}", () => {
   it("lists the account's rows newest platform post first, numerically, unpublished rows last", async () => {
     const t = await createTenant();
     const account = t.accounts[0]!.id;
@@ -164,7 +164,7 @@ describe("GET /api/v1/analytics/accounts/{account}", () => {
   });
 });
 
-describe("GET /api/v1/analytics/workspaces/{workspace}", () => {
+describe("GET /api/v1/analytics/workspaces/{id}", () => {
   it("answers the workspace's total and every account's, zeros for an account without data", async () => {
     const t = await createTenant();
     const third = await createAccount(t.workspace.id, "threads");

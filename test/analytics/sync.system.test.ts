@@ -1,4 +1,4 @@
-// POST /api/v1/analytics/posts/{post}/sync: one job per PUBLISHED row with a platform post, nothing when
+// POST /api/v1/analytics/posts/{id}/sync: one job per PUBLISHED row with a platform post, nothing when
 // the post's owner has no syncing subscription, 404 for a post the caller cannot see.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -27,7 +27,7 @@ afterEach(() => {
 
 const sync = (key: string, postId: number) => call("POST", `/api/v1/analytics/posts/${postId}/sync`, { key });
 
-describe("POST /api/v1/analytics/posts/{post}/sync", () => {
+describe("POST /api/v1/analytics/posts/{id}/sync", () => {
   it.each(["active", "trialing", "grace_period"])(
     "queues one job per PUBLISHED row with a platform post (owner %s)",
     async (status) => {

@@ -1,13 +1,16 @@
-// The API reference in a real browser: `wrangler dev` (as the delegation test runs it), a headless
-// Chromium (./browser.mjs) opens /docs, Swagger UI renders every operation of /openapi.json, and not
-// one request the page makes leaves the worker's origin (the page must work offline).
+// The API reference in a real browser: `wrangler dev` (as the delegation test runs it) with the demo data
+// of `npm run dev` (scripts/seed.mjs), a headless Chromium (./browser.mjs) opens /docs, Swagger UI renders
+// every operation of /openapi.json, not one request the page makes leaves the worker's origin (the page
+// must work offline), and "Try it out" on `POST /api/v1/posts`, sent with the document's own example and
+// the demo key, creates the post (201).
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { seedDemo } from "../../scripts/seed.mjs";
 import { findChromium, launchChromium } from "./browser.mjs";
-import { startWorker } from "./worker.mjs";
+import { ADMIN_TOKEN, startWorker } from "./worker.mjs";
 
 // Operations the reference must show, whatever else it holds.
 const REQUIRED = [
@@ -39,6 +42,12 @@ test("/docs renders the API reference from the worker's own origin", { timeout: 
   cleanup.push(() => rmSync(profile, { recursive: true, force: true }));
   const base = await startWorker(cleanup);
   const origin = new URL(base).origin;
+  // The demo data, as `npm run dev` makes it; its state file goes to a scratch folder, not the repository's.
+  const demoDir = mkdtempSync(join(tmpdir(), "docs-e2e-demo-"));
+  cleanup.push(() => rmSync(demoDir, { recursive: true, force: true }));
+  const cwd = process.cwd();
+  process.chdir(demoDir);
+  const demo = await seedDemo(base, ADMIN_TOKEN).finally(() => process.chdir(cwd));
 
   const documentAnswer = await fetch(`${base}/openapi.json`, { signal: AbortSignal.timeout(30_000) });
   assert.equal(documentAnswer.status, 200);
@@ -86,5 +95,30 @@ test("/docs renders the API reference from the worker's own origin", { timeout: 
     [],
     "requests left the worker's origin",
   );
+  assert.deepEqual(problems, []);
+
+  // "Try it out" on POST /api/v1/posts with the example the document gives, as a new user would.
+  await page.locator(".btn.authorize").first().click();
+  await page.locator(".modal-ux input").first().fill(demo.key);
+  await page.locator(".modal-ux .auth-btn-wrapper .authorize").first().click();
+  await page.locator(".modal-ux .btn-done, .modal-ux .close-modal").first().click();
+  const create = page.locator("#operations-Posts-createPost");
+  await create.locator(".opblock-summary").first().click();
+  await create.locator(".try-out__btn").click();
+  const sent = page.waitForResponse(
+    (response) => response.url() === `${base}/api/v1/posts` && response.request().method() === "POST",
+  );
+  await create.locator(".btn.execute").click();
+  const response = await sent;
+  const created = await response.json();
+  assert.equal(response.status(), 201, JSON.stringify(created));
+  assert.equal(created.status, "DRAFT");
+  assert.deepEqual(
+    created.platforms.map((row) => row.account_id),
+    [1, 2, 3],
+  );
+  const status = create.locator(".live-responses-table tbody .response-col_status").first();
+  await status.waitFor({ state: "visible" });
+  assert.match(await status.innerText(), /201/);
   assert.deepEqual(problems, []);
 });

@@ -1,8 +1,10 @@
 // A tiny third-party application, as docs/guide.md ("Verify a proof") describes it: its server creates a
 // delegation session with its API key (never sent to the browser), sends the user's browser to
-// authorize_url, and verifies the proof on its callback with the package's verifier.
+// authorize_url, and verifies the proof on its callback with the package's verifier. It imports the
+// package's compiled exports (client/dist: `npm run build:client`, which `npm test` runs first).
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { createClient } from "social-publishing-api/client";
 import { verifyProof } from "social-publishing-api/verify-proof";
 
 const escapeHtml = (text) =>
@@ -18,6 +20,7 @@ const escapeHtml = (text) =>
 export async function startExampleApp({ serviceUrl, apiKey, signingSecret }) {
   // Per browser session: the states this app generated and has not seen come back yet.
   const pendingStates = new Map();
+  const api = createClient({ baseUrl: serviceUrl, apiKey });
   const results = [];
   let origin = "";
 
@@ -44,18 +47,15 @@ export async function startExampleApp({ serviceUrl, apiKey, signingSecret }) {
         const session = sessionOf(req, res);
         const state = randomBytes(24).toString("base64url");
         pendingStates.get(session).add(state);
-        const answer = await fetch(`${serviceUrl}/api/oauth/delegate/sessions`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-          body: JSON.stringify({
+        const { data, error } = await api.POST("/api/oauth/delegate/sessions", {
+          body: {
             platform: url.searchParams.get("platform") ?? "twitter",
             callback_url: `${origin}/callback`,
             state,
-          }),
+          },
         });
-        const body = await answer.json();
-        if (!answer.ok) return page(res, 502, { ok: false, reason: "session_failed", body });
-        res.writeHead(302, { location: body.authorize_url, "cache-control": "no-store" });
+        if (error) return page(res, 502, { ok: false, reason: "session_failed", body: error });
+        res.writeHead(302, { location: data.authorize_url, "cache-control": "no-store" });
         return res.end();
       }
       if (url.pathname === "/callback") {

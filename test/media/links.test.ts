@@ -175,7 +175,8 @@ describe("the document", () => {
 
   it("documents the bytes (200, 206) with their headers, and 304, with no security", async () => {
     const route = documented();
-    expect(route.security).toBeUndefined();
+    // No credential but the signature: declared as an empty requirement, which generators and linters read.
+    expect(route.security).toEqual([]);
     for (const status of ["200", "206"]) {
       const response = route.responses[status]!;
       expect(Object.keys(response.content ?? {})).toEqual(["image/*", "video/*"]);

@@ -118,19 +118,19 @@ const CASES: Record<string, Case> = {
     make: failedPost,
     table: "posts",
   },
-  "GET /analytics/posts/{post}": {
+  "GET /analytics/posts/{id}": {
     method: "GET",
     path: (id) => `/api/v1/analytics/posts/${id}`,
     make: publishedPost,
     table: "posts",
   },
-  "POST /analytics/posts/{post}/sync": {
+  "POST /analytics/posts/{id}/sync": {
     method: "POST",
     path: (id) => `/api/v1/analytics/posts/${id}/sync`,
     make: publishedPost,
     table: "posts",
   },
-  "GET /analytics/accounts/{account}": {
+  "GET /analytics/accounts/{id}": {
     method: "GET",
     path: (id) => `/api/v1/analytics/accounts/${id}`,
     make: async (victim) => {
@@ -140,7 +140,7 @@ const CASES: Record<string, Case> = {
     another: async (victim) => (await createAccount(victim.workspace.id, "twitter")).id,
     table: "accounts",
   },
-  "GET /analytics/workspaces/{workspace}": {
+  "GET /analytics/workspaces/{id}": {
     method: "GET",
     path: (id) => `/api/v1/analytics/workspaces/${id}`,
     make: async (victim) => {

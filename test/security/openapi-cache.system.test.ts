@@ -24,9 +24,13 @@ describe("GET /openapi.json", () => {
       { ...env, PUBLIC_BASE_URL: "" },
       createExecutionContext(),
     );
-    const doc = (await elsewhere.json()) as { servers: unknown };
+    const text = await elsewhere.text();
+    const doc = JSON.parse(text) as { servers: unknown };
     expect(doc.servers).toEqual([{ url: "https://other.example.test" }]);
-    expect({ ...doc, servers: null }).toEqual({ ...first.body, servers: null });
+    // The same document, its links (the guide) on the other origin too.
+    expect(JSON.parse(text.replaceAll("https://other.example.test", "https://api.example.test"))).toEqual(
+      first.body,
+    );
 
     expect(generate).toHaveBeenCalledTimes(1);
     generate.mockRestore();
