@@ -27,6 +27,10 @@ const DESCRIPTION = [
 ].join("\n");
 
 const TAGS = [
+  {
+    name: "Me",
+    description: "The API key itself: its user, abilities, expiry and what is left of its rate window.",
+  },
   { name: "Workspaces", description: "The workspaces the key's user belongs to, with their accounts." },
   {
     name: "Accounts",

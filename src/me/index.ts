@@ -15,7 +15,7 @@ const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 export const meRouter = createRouter<ApiEnv>().openapi(
   route({
     method: "get",
-      operationId: "getMe",
+    operationId: "getMe",
     path: "/",
     tags: ["Me"],
     summary: "The key and its user",
