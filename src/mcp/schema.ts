@@ -27,7 +27,12 @@ const idempotencyKey = (spec: ToolSpec): JsonSchema => ({
 /** A zod object as the JSON Schema of what a client sends (query values as the JSON types they mean). */
 function inputSchemaOf(schema: z.ZodObject): ToolInputSchema {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" });
-  const { $schema: _ignored, ...rest } = json as JsonSchema;
+  const { $schema: _ignored, ...top } = json as JsonSchema;
+  // A body named for the OpenAPI document (`.meta({ id })`) comes out as a `$ref` into `$defs`: the tool
+  // wants the object itself at the top (the other definitions stay beside it for inner references).
+  const root = typeof top.$ref === "string" ? /^#\/\$defs\/(.+)$/.exec(top.$ref)?.[1] : undefined;
+  const defs = top.$defs as Record<string, JsonSchema> | undefined;
+  const { $ref: _ref, ...rest } = root && defs?.[root] ? { ...defs[root], $defs: defs } : top;
   return {
     ...rest,
     type: "object",

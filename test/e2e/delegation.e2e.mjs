@@ -44,7 +44,7 @@ test("a real browser connects a sandbox account and the example app verifies the
   await t.test("Allow: the app receives and verifies a signed proof", async () => {
     const handle = "Ada Lovelace & Co = Zoë";
     const consent = page.waitForResponse((r) =>
-      r.url().startsWith(`${base}/sandbox/twitter/oauth/authorize?`),
+      r.url().startsWith(`${base}/sandbox/twitter/i/oauth2/authorize?`),
     );
     await page.goto(`${app.origin}/connect?platform=twitter`);
     const consentPage = await consent;
@@ -71,7 +71,7 @@ test("a real browser connects a sandbox account and the example app verifies the
 
   await t.test("Deny: the app receives access_denied and no proof", async () => {
     await page.goto(`${app.origin}/connect?platform=linkedin`);
-    await page.waitForURL(`${base}/sandbox/linkedin/oauth/authorize?**`);
+    await page.waitForURL(`${base}/sandbox/linkedin/oauth/v2/authorization?**`);
     await Promise.all([page.waitForURL(`${app.origin}/callback?**`), page.click('button[value="deny"]')]);
     const result = JSON.parse(await page.textContent("#result"));
     assert.equal(result.ok, false);
@@ -109,7 +109,7 @@ test("a real browser connects a sandbox account and the example app verifies the
     assert.equal(started.status, 201, JSON.stringify(started.body));
 
     await page.goto(started.body.authorize_url);
-    await page.waitForURL(`${base}/sandbox/facebook/oauth/authorize?**`);
+    await page.waitForURL(`${base}/sandbox/facebook/v25.0/dialog/oauth?**`);
     await page.fill('input[name="handle"]', "baker");
     const picker = page.waitForResponse((r) => r.url().startsWith(`${base}/api/oauth/delegate/callback?`));
     await page.click('button[value="allow"]');
@@ -145,7 +145,7 @@ test("a real browser connects a sandbox account and the example app verifies the
       assert.equal(started.status, 201, JSON.stringify(started.body));
       assert.equal(started.body.expires_in, 900);
       await page.goto(started.body.authorize_url);
-      await page.waitForURL(`${base}/sandbox/facebook/oauth/authorize?**`);
+      await page.waitForURL(`${base}/sandbox/facebook/v25.0/dialog/oauth?**`);
       await page.fill('input[name="handle"]', "baker");
       await Promise.all([
         page.waitForURL(`${base}/api/oauth/delegate/callback?**`),
