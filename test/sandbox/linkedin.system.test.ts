@@ -315,7 +315,7 @@ describe("LinkedIn on its emulator", () => {
     expect(await stats("otto-org")).toMatchObject({ publications: 1 });
   });
 
-  it("#sandbox-lost on a member: LinkedIn lets no app read a member's posts, the retry is a refused duplicate", async () => {
+  it("#sandbox-lost on a member: no app may read a member's posts; the retry's duplicate refusal names the post, published once", async () => {
     const t = await createTenant();
     const linkedin = t.accounts[1]!.id;
     const postId = await publishingPost(t, {
@@ -327,9 +327,24 @@ describe("LinkedIn on its emulator", () => {
     const published = await sandboxPosts("linkedin", linkedin);
     expect(published).toHaveLength(1);
     expect((await rowsOf(postId))[0]).toMatchObject({
-      status: "FAILED",
-      error: { code: "duplicate_post", message: expect.stringContaining(`duplicate of ${published[0]!.id}`) },
+      status: "PUBLISHED",
+      platform_post_id: published[0]!.id,
+      error: null,
     });
+  });
+
+  it("a thread whose first post is refused as a duplicate stays refused (its comments may be missing)", async () => {
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const first = await publishOn(t, linkedin, { content: [{ text: "Said once" }] });
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    const again = await publishingPost(t, {
+      accounts: [linkedin],
+      content: [{ text: "Said once" }, { text: "and a comment" }],
+    });
+    await deliver([{ post_id: again }]);
+    expect((await rowsOf(again))[0]).toMatchObject({ status: "FAILED", error: { code: "duplicate_post" } });
+    expect(await sandboxPosts("linkedin", linkedin)).toHaveLength(1);
   });
 
   it("syncs a member post's metrics (memberCreatorPostAnalytics) and its comments; replies as the member", async () => {

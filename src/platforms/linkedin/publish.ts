@@ -56,6 +56,12 @@ async function contentOf(
   return ids.length === 1 ? { media: { id: ids[0] } } : { multiImage: { images: ids.map((id) => ({ id })) } };
 }
 
+/** The post a DUPLICATE_POST refusal names ("Content is a duplicate of urn:li:share:…"), if any. */
+export function duplicateOf(error: unknown): string | null {
+  if (!(error instanceof PlatformError) || error.code !== "duplicate_post") return null;
+  return /\burn:li:(?:share|ugcPost):\d+\b/.exec(error.message)?.[0] ?? null;
+}
+
 export async function publish(
   api: LinkedInApi,
   account: AccountAuth,
@@ -67,15 +73,25 @@ export async function publish(
   const author = authorOf(account);
   const visibility = String(draft.settings.visibility ?? "PUBLIC");
   const content = await contentOf(api, token, author, first, media);
-  const answer = await api.post("publish", `${api.rest}/posts`, token, {
-    author,
-    commentary: littleText(first.text),
-    visibility: VISIBILITIES.has(visibility) ? visibility : "PUBLIC",
-    distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
-    ...(content ? { content } : {}),
-    lifecycleState: "PUBLISHED",
-    isReshareDisabledByAuthor: draft.settings.disable_reshare === true,
-  });
+  let answer: Awaited<ReturnType<LinkedInApi["post"]>>;
+  try {
+    answer = await api.post("publish", `${api.rest}/posts`, token, {
+      author,
+      commentary: littleText(first.text),
+      visibility: VISIBILITIES.has(visibility) ? visibility : "PUBLIC",
+      distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+      ...(content ? { content } : {}),
+      lifecycleState: "PUBLISHED",
+      isReshareDisabledByAuthor: draft.settings.disable_reshare === true,
+    });
+  } catch (error) {
+    const existing = duplicateOf(error);
+    // A member's posts cannot be listed (no r_member_social), so after a lost answer `find` sees nothing
+    // and the retry is refused as a duplicate that names the post: that post is this one, published.
+    // Only for a single post: a thread's comments may not all exist.
+    if (existing && draft.items.length === 1) return { id: existing, url: api.postUrl(existing) };
+    throw error;
+  }
   const urn = answer.headers.get("x-restli-id");
   if (!urn?.startsWith("urn:li:")) {
     throw new PlatformError("LinkedIn publish: the answer names no post", {

@@ -232,8 +232,16 @@ describe("linkedin publish failures", () => {
   const publishWith = (...answers: Array<Response | Error>) =>
     failureOf(adapterFor("linkedin", replay(...answers).fetch).publish(organization, draftOf(["Hello"])));
 
-  it("a duplicate post is permanent, with LinkedIn's message", async () => {
-    const error = await publishWith(answer(errors.duplicate, 422));
+  it("a duplicate of a single post is that post (after a lost answer); of a thread, permanent with LinkedIn's message", async () => {
+    const adapter = adapterFor("linkedin", replay(answer(errors.duplicate, 422)).fetch);
+    const post = await adapter.publish(organization, draftOf(["Hello"]));
+    expect(post.id).toBe("urn:li:share:7141138937766391808");
+    const error = await failureOf(
+      adapterFor("linkedin", replay(answer(errors.duplicate, 422)).fetch).publish(
+        organization,
+        draftOf(["Hello", "a comment"]),
+      ),
+    );
     expect(error).toBeInstanceOf(PlatformError);
     expect(error).toMatchObject({ kind: "permanent", code: "duplicate_post" });
     expect(error.message).toContain("Content is a duplicate of urn:li:share:7141138937766391808");
