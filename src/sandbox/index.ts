@@ -1,10 +1,12 @@
-// The sandbox platform's server: a fake of all eight platforms inside the worker (SANDBOX=true), like a
-// payment provider's test mode, and as strict as they are. A consent page (consent.ts), a token endpoint
-// (token-routes.ts) and an identity endpoint that answer in each platform's own shapes
-// (src/platforms/sandbox/shapes.ts), plus a publishing API (posts-routes.ts) over the SandboxStore Durable
-// Object (store.ts). Codes and tokens are sealed (src/platforms/sandbox/seal.ts) and expire; codes and
+// The sandbox: an emulator of all eight platforms' own APIs inside the worker (SANDBOX=true), like a
+// payment provider's test mode, on which the production adapters run. Each platform's emulator
+// (<platform>/, table in emulators.ts) answers its API's own paths; what they share is here: the consent
+// page (consent.ts) and the token and identity answers in each platform's own shapes
+// (src/platforms/sandbox/shapes.ts), served on each platform's own authorize, token and identity paths
+// unless its emulator answers them itself, and the post pages, account lists, stats and revocation
+// (account-routes.ts). Codes and tokens are sealed (src/platforms/sandbox/seal.ts) and expire; codes and
 // rotating refresh tokens are spent once (spent.ts). Its OAuth endpoints fail the OAuth way,
-// `{error, error_description}`, as real platforms do; anything it does not fake is the service's plain 404.
+// `{error, error_description}`; anything it does not emulate is the service's plain 404.
 // The adapters' side (src/platforms/sandbox/) never imports this folder: it reaches these routes through
 // the worker's own fetch handler.
 import type { Context } from "hono";
