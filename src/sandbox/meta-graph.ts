@@ -6,7 +6,7 @@
 // Errors; Rate Limiting; Paginated Results; Instagram Platform › Error Codes.
 import { fromBase64Url, toBase64Url, utf8 } from "../lib/encoding";
 import { isProblem, readForm } from "./body";
-import { type Problem, refuse, SandboxRefusal } from "./emulator";
+import { type Caller, type Problem, refuse, SandboxRefusal } from "./emulator";
 
 /** The Graph API's version segment, as every adapter call names it (`v25.0`, `v1.0`). */
 export const VERSION = ":version{v[0-9]+\\.[0-9]+}";
@@ -234,4 +234,21 @@ export function mediaTypeOf(url: string, kind: "image" | "video"): string {
   if (kind === "image")
     return path.endsWith(".png") ? "image/png" : path.endsWith(".webp") ? "image/webp" : "image/jpeg";
   return path.endsWith(".mov") ? "video/quicktime" : "video/mp4";
+}
+
+/** Meta's answer for a node that does not exist or is not the caller's. */
+export const unsupported = (id: string) =>
+  refuse(
+    400,
+    "not_found",
+    `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+  );
+
+/** Meta's answer for a missing parameter. */
+export const required = (name: string) =>
+  refuse(400, "invalid_request", `(#100) The parameter ${name} is required.`);
+
+/** The account's own node: its user id (or `me`), else Meta's unsupported request. */
+export function ownNode(caller: Caller, id: string) {
+  if (id !== "me" && id !== caller.platformId) unsupported(id);
 }

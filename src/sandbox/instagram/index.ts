@@ -28,8 +28,11 @@ import {
   type MetaError,
   mediaTypeOf,
   metaFormat,
+  ownNode,
   page,
   pick,
+  required,
+  unsupported,
   VERSION,
 } from "../meta-graph";
 import { exchangeCode, exchangeToken, refreshToken } from "../meta-tokens";
@@ -87,21 +90,6 @@ export const INSTAGRAM_DIALECT: MetaDialect = {
     };
   },
 };
-
-const unsupported = (id: string) =>
-  refuse(
-    400,
-    "not_found",
-    `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-  );
-
-const required = (name: string) =>
-  refuse(400, "invalid_request", `(#100) The parameter ${name} is required.`);
-
-/** The account's own node: its Instagram user id (or `me`), else Meta's unsupported request. */
-function ownNode(caller: Caller, id: string) {
-  if (id !== "me" && id !== caller.platformId) unsupported(id);
-}
 
 /** A fresh Instagram media id (17-18 digits, as Instagram's are). */
 const mediaId = () => `18${digits(crypto.getRandomValues(new Uint8Array(16)), 15)}`;

@@ -29,8 +29,11 @@ import {
   mediaTypeOf,
   metaErrorResponse,
   metaFormat,
+  ownNode,
   page,
   pick,
+  required,
+  unsupported,
   VERSION,
 } from "../meta-graph";
 import { exchangeCode, exchangeToken, refreshToken } from "../meta-tokens";
@@ -69,20 +72,6 @@ export const THREADS_DIALECT: MetaDialect = {
     };
   },
 };
-
-const unsupported = (id: string) =>
-  refuse(
-    400,
-    "not_found",
-    `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-  );
-
-const required = (name: string) =>
-  refuse(400, "invalid_request", `(#100) The parameter ${name} is required.`);
-
-function ownNode(caller: Caller, id: string) {
-  if (id !== "me" && id !== caller.platformId) unsupported(id);
-}
 
 /** A fresh Threads media id (17-18 digits, as Threads' are). */
 const mediaId = () => `17${digits(crypto.getRandomValues(new Uint8Array(16)), 16)}`;
