@@ -71,13 +71,19 @@ export async function dueAccounts(
 }
 
 /** Refreshes the due accounts of every shard; answers what became of each. */
-export async function keepTokensAlive(env: Env, now: Date, limit = KEEP_ALIVE_LIMIT): Promise<KeepAliveOutcome[]> {
+export async function keepTokensAlive(
+  env: Env,
+  now: Date,
+  limit = KEEP_ALIVE_LIMIT,
+): Promise<KeepAliveOutcome[]> {
   const perShard = await eachShard(env, async (db) => {
     const ids = await dueAccounts(env, db, now.getTime(), limit);
     const outcomes: KeepAliveOutcome[] = [];
     for (let start = 0; start < ids.length; start += CONCURRENCY) {
       const settled = await Promise.allSettled(
-        ids.slice(start, start + CONCURRENCY).map((id) => refreshSerialised(env, id, null, { keepAlive: true })),
+        ids
+          .slice(start, start + CONCURRENCY)
+          .map((id) => refreshSerialised(env, id, null, { keepAlive: true })),
       );
       settled.forEach((answer, i) => {
         const accountId = ids[start + i]!;

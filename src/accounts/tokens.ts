@@ -7,6 +7,7 @@
 // The cron's keep-alive (keep-alive.ts) refreshes idle accounts ahead of time through the same path.
 import { and, eq, isNull } from "drizzle-orm";
 import { accountCoordinator } from "../coordinator/names";
+import type { Platform } from "../db/enums";
 import { accounts } from "../db/schema";
 import { shardDatabases } from "../db/shards";
 import { announce } from "../events/announce";
@@ -16,7 +17,6 @@ import { publishingAdapter } from "../platforms";
 import { SPECS } from "../platforms/catalog";
 import type { KeepAlive } from "../platforms/define";
 import { platformClockMs } from "../platforms/sandbox/enabled";
-import type { Platform } from "../db/enums";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
 
 /** A token expiring sooner than this (seconds, on the platform's clock) is refreshed before it is used. */

@@ -12,5 +12,7 @@ export function timeScale(env: { SANDBOX_TIME_SCALE?: string }): number {
  * clock (divided by SANDBOX_TIME_SCALE) while the sandbox answers for the platforms, so the service's
  * token rules (the refresh margin, the keep-alive windows) keep pace with the emulators' token lifetimes.
  */
-export const platformClockMs = (env: Pick<Env, "SANDBOX"> & { SANDBOX_TIME_SCALE?: string }, seconds: number) =>
-  Math.round((seconds * 1000) / (sandboxEnabled(env) ? timeScale(env) : 1));
+export const platformClockMs = (
+  env: Pick<Env, "SANDBOX"> & { SANDBOX_TIME_SCALE?: string },
+  seconds: number,
+) => Math.round((seconds * 1000) / (sandboxEnabled(env) ? timeScale(env) : 1));
