@@ -1,5 +1,6 @@
 // Worker entry: HTTP, queue consumers, the cron, and the Durable Object class.
 
+import { keepTokensAlive } from "./accounts/keep-alive";
 import { refreshAnalytics } from "./analytics/refresh";
 import { app } from "./app";
 import { sweepPublishing } from "./publishing/sweep";
@@ -13,9 +14,15 @@ export default {
   fetch: app.fetch,
   queue: dispatchQueue,
   // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed (and the
-  // webhook events of settlements whose emission did not finish).
+  // webhook events of settlements whose emission did not finish); it also keeps idle accounts' tokens
+  // alive (src/accounts/keep-alive.ts).
   async scheduled(controller, env) {
     const now = new Date(controller.scheduledTime);
-    await Promise.all([sweepPublishing(env, now), refreshAnalytics(env, now), sweepOutbox(env, now)]);
+    await Promise.all([
+      sweepPublishing(env, now),
+      refreshAnalytics(env, now),
+      sweepOutbox(env, now),
+      keepTokensAlive(env, now),
+    ]);
   },
 } satisfies ExportedHandler<Env>;

@@ -4,18 +4,23 @@
 // never sees two refreshes of one token. A refresh the platform refuses for good marks the account
 // expired (`expired_at`) until it is reconnected. Each refresh leaves its trace for the account's
 // health: a success sets `last_refreshed_at` and clears `last_error`; a failure records `last_error`.
+// The cron's keep-alive (keep-alive.ts) refreshes idle accounts ahead of time through the same path.
 import { and, eq, isNull } from "drizzle-orm";
 import { accountCoordinator } from "../coordinator/names";
+import type { Platform } from "../db/enums";
 import { accounts } from "../db/schema";
 import { shardDatabases } from "../db/shards";
 import { announce } from "../events/announce";
 import { recordAccountExpired } from "../events/record";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
+import { SPECS } from "../platforms/catalog";
+import type { KeepAlive } from "../platforms/define";
+import { platformClockMs } from "../platforms/sandbox/enabled";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
 
-/** A token expiring sooner than this is refreshed before it is used. */
-export const REFRESH_MARGIN_MS = 5 * 60_000;
+/** A token expiring sooner than this (seconds, on the platform's clock) is refreshed before it is used. */
+export const REFRESH_MARGIN_SECONDS = 5 * 60;
 
 /** What a caller knows of an account: enough to build its AccountAuth. */
 export type AccountTokens = {
@@ -43,8 +48,30 @@ export const accountExpired = () =>
     code: "account_expired",
   });
 
-const needsRefresh = (expiresAt: Date | null, refreshTokenEnc: string | null, now: number) =>
-  refreshTokenEnc !== null && expiresAt !== null && expiresAt.getTime() - now < REFRESH_MARGIN_MS;
+/** Five minutes; on the sandbox's clock under SANDBOX=true, as its tokens' lifetimes are. */
+const refreshMarginMs = (env: Env) => platformClockMs(env, REFRESH_MARGIN_SECONDS);
+
+const needsRefresh = (env: Env, expiresAt: Date | null, refreshTokenEnc: string | null, now: number) =>
+  refreshTokenEnc !== null && expiresAt !== null && expiresAt.getTime() - now < refreshMarginMs(env);
+
+/** What a keep-alive rule reads of an account. */
+export type KeepAliveState = {
+  tokenExpiresAt: Date | null;
+  lastRefreshedAt: Date | null;
+  createdAt: Date;
+};
+
+/**
+ * When the rule wants the account refreshed (ms), or null for never: `beforeExpiry` before the access
+ * token's end, `every` after the last refresh (the connect before any). The sweep's SQL is the same rule.
+ */
+export function keepAliveDueAt(env: Env, rule: KeepAlive, account: KeepAliveState): number | null {
+  if ("beforeExpiry" in rule)
+    return account.tokenExpiresAt === null
+      ? null
+      : account.tokenExpiresAt.getTime() - platformClockMs(env, rule.beforeExpiry);
+  return (account.lastRefreshedAt ?? account.createdAt).getTime() + platformClockMs(env, rule.every);
+}
 
 async function decryptToken(env: Env, encrypted: string): Promise<string> {
   try {
@@ -57,14 +84,24 @@ async function decryptToken(env: Env, encrypted: string): Promise<string> {
   }
 }
 
-async function viaCoordinator(env: Env, accountId: number, rejected: string | null): Promise<string | null> {
+/** refreshStoredToken in the account's Coordinator, one at a time with every other refresh of it. */
+export async function refreshSerialised(
+  env: Env,
+  accountId: number,
+  rejected: string | null,
+  options: Pick<RefreshOptions, "keepAlive"> = {},
+): Promise<RefreshResult> {
   const answer = await env.COORDINATOR.getByName(accountCoordinator(accountId)).exclusive(() =>
-    refreshStoredToken(env, accountId, rejected),
+    refreshStoredToken(env, accountId, rejected, options),
   );
   // An answer to a call that was handed a function holds that function's stub until disposed.
   (answer as Partial<Disposable>)[Symbol.dispose]?.();
   // The stub's typing cannot carry exclusive's type parameter through RPC; the answer is refreshStoredToken's.
-  const result = answer as RefreshResult;
+  return answer as RefreshResult;
+}
+
+async function viaCoordinator(env: Env, accountId: number, rejected: string | null): Promise<string | null> {
+  const result = await refreshSerialised(env, accountId, rejected);
   if (result.kind === "ok") return result.accessToken;
   if (result.kind === "expired") throw accountExpired();
   throw new PlatformError(result.message, { kind: result.failure, code: result.code });
@@ -78,7 +115,7 @@ export async function accountAuth(env: Env, account: AccountTokens, now = Date.n
   const base = { handle: account.username, platformUserId: account.platformUserId };
   if (!account.accessTokenEnc) return { ...base, accessToken: null };
   if (account.expiredAt) throw accountExpired();
-  const accessToken = needsRefresh(account.tokenExpiresAt, account.refreshTokenEnc, now)
+  const accessToken = needsRefresh(env, account.tokenExpiresAt, account.refreshTokenEnc, now)
     ? await viaCoordinator(env, account.accountId, null)
     : await decryptToken(env, account.accessTokenEnc);
   return { ...base, accessToken };
@@ -111,17 +148,34 @@ export async function withFreshAuth<T>(
   }
 }
 
+export type RefreshOptions = {
+  now?: number;
+  /** The keep-alive's refresh: done only while the platform's keep-alive rule still wants it. */
+  keepAlive?: boolean;
+  /** The platform's refresh call (tests put a step before it); the platform's adapter's by default. */
+  refresh?: (platform: Platform, refreshToken: string) => Promise<PlatformToken>;
+};
+
+const disconnected = (): RefreshResult => ({
+  kind: "failed",
+  failure: "permanent",
+  code: "account_disconnected",
+  message: "The account was disconnected.",
+});
+
 /**
  * Run while the account's Coordinator holds every other call back (its `exclusive`): re-reads the account,
  * refreshes only if still needed (its token expires within five minutes, or it is still the token the
- * platform rejected), stores the new tokens encrypted, and answers the access token to use.
+ * platform rejected; for the keep-alive, its platform's rule still wants it), stores the new tokens
+ * encrypted, unless the account was disconnected meanwhile, and answers the access token to use.
  */
 export async function refreshStoredToken(
   env: Env,
   accountId: number,
   rejected: string | null,
-  now = Date.now(),
+  options: RefreshOptions = {},
 ): Promise<RefreshResult> {
+  const now = options.now ?? Date.now();
   const db = shardDatabases(env).of(accountId);
   const [account] = await db
     .select({
@@ -130,6 +184,9 @@ export async function refreshStoredToken(
       refreshTokenEnc: accounts.refreshTokenEnc,
       tokenExpiresAt: accounts.tokenExpiresAt,
       expiredAt: accounts.expiredAt,
+      lastRefreshedAt: accounts.lastRefreshedAt,
+      createdAt: accounts.createdAt,
+      disconnectedAt: accounts.disconnectedAt,
     })
     .from(accounts)
     .where(eq(accounts.id, accountId));
@@ -140,6 +197,7 @@ export async function refreshStoredToken(
       code: "account_missing",
       message: "The account no longer exists.",
     };
+  if (account.disconnectedAt) return disconnected();
   if (account.expiredAt) return { kind: "expired" };
   if (!account.accessTokenEnc) return { kind: "ok", accessToken: null };
   let current: string | null = null;
@@ -148,19 +206,26 @@ export async function refreshStoredToken(
   } catch {
     // Unreadable: refreshing is the only way to a usable token.
   }
+  const rule = SPECS[account.platform].keepAlive;
+  const keepAliveDue = (): boolean => {
+    const due = rule ? keepAliveDueAt(env, rule, account) : null;
+    return due !== null && due <= now;
+  };
   const stillNeeded =
     current === null ||
     current === rejected ||
-    needsRefresh(account.tokenExpiresAt, account.refreshTokenEnc, now);
+    needsRefresh(env, account.tokenExpiresAt, account.refreshTokenEnc, now) ||
+    (options.keepAlive === true && account.refreshTokenEnc !== null && keepAliveDue());
   if (!stillNeeded) return { kind: "ok", accessToken: current };
   const markExpired = async (lastError: RefreshError): Promise<RefreshResult> => {
     // The mark and its account.expired event commit together; only the refresh that marked it records one.
     const [, , recorded] = await db.batch([
       db.update(accounts).set({ lastError }).where(eq(accounts.id, accountId)),
+      // A disconnected account is not marked (a reconnect starts it afresh; no account.expired for it).
       db
         .update(accounts)
         .set({ expiredAt: new Date(now) })
-        .where(and(eq(accounts.id, accountId), isNull(accounts.expiredAt))),
+        .where(and(eq(accounts.id, accountId), isNull(accounts.expiredAt), isNull(accounts.disconnectedAt))),
       recordAccountExpired(db, accountId, now),
     ]);
     await announce(env, recorded);
@@ -190,7 +255,9 @@ export async function refreshStoredToken(
   }
   let token: PlatformToken;
   try {
-    token = await publishingAdapter(env, account.platform).refreshToken(refreshToken);
+    token = options.refresh
+      ? await options.refresh(account.platform, refreshToken)
+      : await publishingAdapter(env, account.platform).refreshToken(refreshToken);
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     // Refused for good (`invalid_grant`, a revoked grant): the account must be reconnected.
@@ -208,7 +275,8 @@ export async function refreshStoredToken(
     // A platform that keeps its refresh tokens answers none (or the same one): keep the stored one.
     token.refreshToken ? encryptSecret(env.ENCRYPTION_KEY, token.refreshToken) : account.refreshTokenEnc,
   ]);
-  await db
+  // Never onto an account disconnected during the refresh: a disconnect deletes its tokens for good.
+  const stored = await db
     .update(accounts)
     .set({
       accessTokenEnc,
@@ -218,6 +286,8 @@ export async function refreshStoredToken(
       lastError: null,
       updatedAt: new Date(now),
     })
-    .where(eq(accounts.id, accountId));
+    .where(and(eq(accounts.id, accountId), isNull(accounts.disconnectedAt)))
+    .returning({ id: accounts.id });
+  if (stored.length === 0) return disconnected();
   return { kind: "ok", accessToken: token.accessToken };
 }

@@ -33,6 +33,17 @@ export type Capabilities = {
   insights: boolean;
 };
 
+/**
+ * When the cron's keep-alive (src/accounts/keep-alive.ts) refreshes an idle account's tokens ahead of
+ * need, by the platform's own token rules; every duration is in seconds, as the platform documents it
+ * (on the sandbox's clock under SANDBOX=true). Either:
+ * - `beforeExpiry`: once the access token has less than this left (Meta's long-lived tokens, renewable
+ *   only while still valid; LinkedIn's and Pinterest's access tokens of weeks);
+ * - `every`: once the last refresh (or the connect, before any) is this old, whatever the access token's
+ *   expiry: refresh tokens that die unused or are replaced on each use (X, TikTok, Google).
+ */
+export type KeepAlive = { beforeExpiry: number } | { every: number };
+
 export type PlatformDefinition = PlatformSpec & {
   hosts: Hosts;
   capabilities: Capabilities;
@@ -51,6 +62,8 @@ export type PlatformDefinition = PlatformSpec & {
    * asynchronously); the standard OAuth 2.0 one is built from the spec when absent.
    */
   authorize?: (request: AuthorizeRequest, context: PublishingContext) => string | Promise<string>;
+  /** Refreshing ahead of time (absent: tokens that never expire, or no refresh at all: Facebook Pages). */
+  keepAlive?: KeepAlive;
 };
 
 /** A platform's definition, as the registry holds it. */

@@ -3,13 +3,11 @@
 // 60-day token can be watched expiring in two minutes. A token's lifetime never drops below 60 s, so a
 // token is always usable for the call it was issued for.
 
-export const MIN_LIFETIME_MS = 60_000;
+import { timeScale } from "../platforms/sandbox/enabled";
 
-/** SANDBOX_TIME_SCALE as a number ≥ 1 (anything unreadable is 1). */
-export function timeScale(env: { SANDBOX_TIME_SCALE?: string }): number {
-  const scale = Number(env.SANDBOX_TIME_SCALE ?? "1");
-  return Number.isFinite(scale) && scale >= 1 ? scale : 1;
-}
+export { timeScale };
+
+export const MIN_LIFETIME_MS = 60_000;
 
 /** A documented duration in seconds, on the sandbox's clock, in ms. */
 export const scaledMs = (env: { SANDBOX_TIME_SCALE?: string }, seconds: number) =>

@@ -48,6 +48,9 @@ export const instagram = definePlatform({
   parseIdentity: flatIdentity("user_id", "username"),
   connectToken: longLivedInstagramToken,
   refresh: refreshInstagramToken,
+  // A long-lived token lives 60 days and is renewed only while valid and at least a day old: renewed
+  // at half its life, so an idle account never reaches the end of it.
+  keepAlive: { beforeExpiry: 30 * 86_400 },
   publishing: (context) => instagramPublishing(context),
   hosts: HOSTS,
   capabilities: {

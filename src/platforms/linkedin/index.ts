@@ -56,6 +56,9 @@ export function linkedinPublishing(context: PublishingContext, media: MediaOptio
 export const linkedin = definePlatform({
   platform: "linkedin",
   label: "LinkedIn",
+  // Access tokens live 60 days (the refresh token a fixed 365 from the consent, not extended by use):
+  // renewed a week before they end, so a publish never waits on a refresh.
+  keepAlive: { beforeExpiry: 7 * 86_400 },
   endpoints: {
     authorize: "https://www.linkedin.com/oauth/v2/authorization",
     token: "https://www.linkedin.com/oauth/v2/accessToken",

@@ -31,6 +31,9 @@ function pinterestPublishing(context: PublishingContext): Publishing {
 export const pinterest = definePlatform({
   platform: "pinterest",
   label: "Pinterest",
+  // Access tokens live 30 days; continuous refresh tokens 60 days, replaced by each refresh: renewed a
+  // week before the access token ends, the refresh token never nears its end.
+  keepAlive: { beforeExpiry: 7 * 86_400 },
   endpoints: {
     authorize: "https://www.pinterest.com/oauth/",
     token: "https://api.pinterest.com/v5/oauth/token",

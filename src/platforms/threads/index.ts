@@ -57,6 +57,8 @@ export const threads = definePlatform({
   parseIdentity: flatIdentity("id", "username"),
   connectToken: exchangeForLongLived,
   refresh: refreshLongLived,
+  // As Instagram: a 60-day long-lived token renewable while valid and a day old, renewed at half its life.
+  keepAlive: { beforeExpiry: 30 * 86_400 },
   publishing: (context) => threadsPublishing(context),
   hosts: HOSTS,
   capabilities: {

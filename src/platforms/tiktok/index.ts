@@ -31,6 +31,9 @@ export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DE
 export const tiktok = definePlatform({
   platform: "tiktok",
   label: "TikTok",
+  // Access tokens live 24 hours, refresh tokens 365 days and may be replaced by each refresh:
+  // refreshed monthly, an idle account's refresh token stays young.
+  keepAlive: { every: 30 * 86_400 },
   endpoints: {
     authorize: "https://www.tiktok.com/v2/auth/authorize/",
     token: "https://open.tiktokapis.com/v2/oauth/token/",

@@ -21,6 +21,9 @@ const CONNECT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write"
 export const twitter = definePlatform({
   platform: "twitter",
   label: "X (Twitter)",
+  // Refresh tokens are single use (each refresh answers the next) and their life unused is not
+  // documented: refreshed monthly, an idle account's grant never goes stale.
+  keepAlive: { every: 30 * 86_400 },
   endpoints: {
     authorize: `${HOSTS.web}/i/oauth2/authorize`,
     token: `${HOSTS.api}/2/oauth2/token`,

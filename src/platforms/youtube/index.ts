@@ -40,6 +40,9 @@ function youtubePublishing(context: PublishingContext): Publishing {
 export const youtube = definePlatform({
   platform: "youtube",
   label: "YouTube",
+  // Google's refresh tokens die after six months unused (seven days for an app in Testing, which no
+  // keep-alive saves): refreshed monthly.
+  keepAlive: { every: 30 * 86_400 },
   endpoints: {
     authorize: "https://accounts.google.com/o/oauth2/v2/auth",
     token: "https://oauth2.googleapis.com/token",
