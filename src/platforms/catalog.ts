@@ -42,3 +42,16 @@ export const LONGEST_TEXT_LIMIT = Math.max(...Object.values(PLATFORM_TEXT_LIMITS
  */
 export const checkPost = (platform: Platform, draft: CheckDraft): PostProblem[] =>
   SPECS[platform].check(draft).map(({ field, message }) => ({ field, message }));
+
+/**
+ * The settings `platform` cannot do without, whatever the post's media (TikTok's `privacy_level`): create
+ * and update refuse a post without them with a 422, by field. `settings` is the row's complete settings.
+ */
+export const requiredSettingsProblems = (
+  platform: Platform,
+  settings: Record<string, unknown>,
+): PostProblem[] =>
+  SPECS[platform]
+    .check({ items: [], settings })
+    .filter((problem) => problem.required)
+    .map(({ field, message }) => ({ field, message }));

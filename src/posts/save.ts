@@ -6,9 +6,12 @@
 // authentication.
 import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
+import type { Platform } from "../db/enums";
 import { type Post, posts } from "../db/schema";
 import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
+import { requiredSettingsProblems } from "../platforms/catalog";
+import { settingsFor } from "../platforms/settings";
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
@@ -24,6 +27,24 @@ export type SaveContext = Omit<PresentContext, "includeComments"> & { queue: Que
 function throwIfErrors(...groups: Array<Record<string, string[]>>) {
   const errors = Object.assign({}, ...groups);
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
+}
+
+/**
+ * 422 messages by field for a setting a target platform cannot do without (TikTok's `privacy_level`), on
+ * the settings the platform's rows will get: the request's, else every default.
+ */
+function requiredSettingsErrors(
+  platforms: Platform[],
+  settings: Partial<Record<Platform, Record<string, unknown>>> | undefined,
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const platform of new Set(platforms))
+    for (const { field, message } of requiredSettingsProblems(
+      platform,
+      settingsFor(platform, settings?.[platform]),
+    ))
+      errors[field] = [...(errors[field] ?? []), message];
+  return errors;
 }
 
 /**
@@ -48,6 +69,10 @@ export async function checkCreate(db: Database, userId: number, input: CreatePos
     ruleErrors(input, state, now),
     referenceErrors(input, refs),
     texts,
+    requiredSettingsErrors(
+      refs.accounts.map((a) => a.platform),
+      input.settings,
+    ),
   );
   return { refs, state, errors, accountRows, mediaRows };
 }
@@ -127,7 +152,21 @@ export async function updatePost(
     input.content?.map((item) => item.text) ?? stored.content,
     input.accounts ? refs.accounts.map((a) => a.platform) : existingRows.map((row) => row.platform),
   );
-  throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs), texts);
+  // Rows the update creates get the request's settings (else the defaults), and so do the rows of every
+  // platform the request gives settings for; kept rows keep the settings they have.
+  const kept = new Set(existingRows.map((row) => row.accountId));
+  const newSettings = [
+    ...(input.accounts ? refs.accounts.filter((a) => !kept.has(a.id)).map((a) => a.platform) : []),
+    ...(input.accounts ? refs.accounts : existingRows)
+      .map((a) => a.platform)
+      .filter((platform) => input.settings?.[platform] !== undefined),
+  ];
+  throwIfErrors(
+    ruleErrors(input, state, now),
+    referenceErrors(input, refs),
+    texts,
+    requiredSettingsErrors(newSettings, input.settings),
+  );
 
   const status = statusOf(state);
   // Conditional on the status (and version) just checked: the publisher can never be raced.
