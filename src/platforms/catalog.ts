@@ -44,14 +44,12 @@ export const checkPost = (platform: Platform, draft: CheckDraft): PostProblem[] 
   SPECS[platform].check(draft).map(({ field, message }) => ({ field, message }));
 
 /**
- * The settings `platform` cannot do without, whatever the post's media (TikTok's `privacy_level`): create
- * and update refuse a post without them with a 422, by field. `settings` is the row's complete settings.
+ * What `platform` refuses on create (and update) too, with a 422: the settings it cannot do without (TikTok's
+ * `privacy_level`) and the rules its `createRefuses` names (Instagram's JPEG-only images). `draft`: the
+ * post's items as the library knows their media, and the row's complete settings.
  */
-export const requiredSettingsProblems = (
-  platform: Platform,
-  settings: Record<string, unknown>,
-): PostProblem[] =>
+export const createProblems = (platform: Platform, draft: CheckDraft): PostProblem[] =>
   SPECS[platform]
-    .check({ items: [], settings })
+    .check(draft)
     .filter((problem) => problem.required)
     .map(({ field, message }) => ({ field, message }));

@@ -11,7 +11,10 @@ export type PostProblem = { field: string; message: string };
 /** A problem as the check finds it: with the code publishing refuses the draft with (the API's `error.code`). */
 export type CheckProblem = PostProblem & {
   code: string;
-  /** A setting the post cannot do without whatever its media: create (and update) refuse it too, with a 422. */
+  /**
+   * A problem create (and update) refuse too, with a 422: a setting the post cannot do without, or a
+   * rule the platform's `createRefuses` names (Instagram's JPEG-only images).
+   */
   required?: boolean;
 };
 
@@ -79,6 +82,10 @@ export type PlatformRules = {
   postTypes?: boolean;
   /** The code publishing refuses each kind of rule with, where not `unsupported_content`. */
   codes?: Partial<Record<RuleKind, string>>;
+  /** Why, where the rule alone would not say it: `The <field> field <rule> on <platform>: <why>.` */
+  why?: Partial<Record<RuleKind, string>>;
+  /** The kinds of rule create (and update) refuse with a 422 too, not only the dry run and publishing. */
+  createRefuses?: readonly RuleKind[];
 };
 
 const DEFAULT_CODE = "unsupported_content";
@@ -167,11 +174,13 @@ export function mediaProblems(
 ): CheckProblem[] {
   const type = rules.postTypes ? postType : "post";
   const problems: CheckProblem[] = [];
-  const add: Add = (kind, field, rule, why) => {
+  const add: Add = (kind, field, rule, given) => {
+    const why = given ?? rules.why?.[kind];
     problems.push({
       field,
       message: `The ${field} field ${rule} on ${platform}${why ? `: ${why}` : ""}.`,
       code: rules.codes?.[kind] ?? DEFAULT_CODE,
+      ...(rules.createRefuses?.includes(kind) ? { required: true } : {}),
     });
   };
   items.forEach((item, i) => {

@@ -10,7 +10,8 @@ import type { Platform } from "../db/enums";
 import { type Post, posts } from "../db/schema";
 import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
-import { requiredSettingsProblems } from "../platforms/catalog";
+import { createProblems } from "../platforms/catalog";
+import type { CheckedItem } from "../platforms/rules";
 import { settingsFor } from "../platforms/settings";
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { textErrors } from "./limits";
@@ -29,21 +30,40 @@ function throwIfErrors(...groups: Array<Record<string, string[]>>) {
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
 }
 
+/** The post's items as the platforms' checks read them: each media id as the library knows it. */
+export function checkedItems(
+  content: Array<{ text: string; media: number[] }>,
+  mediaRows: Array<{ id: number; state: string; mime: string; kind: "image" | "video"; size: number }>,
+): CheckedItem[] {
+  const library = new Map(mediaRows.map((m) => [m.id, m]));
+  return content.map((item) => ({
+    text: item.text,
+    media: item.media.map((id) => {
+      const m = library.get(id);
+      return m && m.state !== "failed" ? { mime: m.mime, kind: m.kind, size: m.size } : null;
+    }),
+  }));
+}
+
 /**
- * 422 messages by field for a setting a target platform cannot do without (TikTok's `privacy_level`), on
- * the settings the platform's rows will get: the request's, else every default.
+ * 422 messages by field for what a target platform refuses on create too (TikTok without `privacy_level`,
+ * a non-JPEG image on Instagram), on the settings its rows will get (the request's, else every default).
+ * `only` keeps the problems of the request's `content` or of its `settings`.
  */
-function requiredSettingsErrors(
+function createErrors(
   platforms: Platform[],
+  items: CheckedItem[],
   settings: Partial<Record<Platform, Record<string, unknown>>> | undefined,
+  only?: "content" | "settings",
 ): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const platform of new Set(platforms))
-    for (const { field, message } of requiredSettingsProblems(
-      platform,
-      settingsFor(platform, settings?.[platform]),
-    ))
-      errors[field] = [...(errors[field] ?? []), message];
+    for (const { field, message } of createProblems(platform, {
+      items,
+      settings: settingsFor(platform, settings?.[platform]),
+    }))
+      if (!only || field === only || field.startsWith(`${only}.`))
+        errors[field] = [...(errors[field] ?? []), message];
   return errors;
 }
 
@@ -69,8 +89,9 @@ export async function checkCreate(db: Database, userId: number, input: CreatePos
     ruleErrors(input, state, now),
     referenceErrors(input, refs),
     texts,
-    requiredSettingsErrors(
+    createErrors(
       refs.accounts.map((a) => a.platform),
+      checkedItems(input.content, mediaRows),
       input.settings,
     ),
   );
@@ -161,11 +182,21 @@ export async function updatePost(
       .map((a) => a.platform)
       .filter((platform) => input.settings?.[platform] !== undefined),
   ];
+  // New content is checked against every platform the post will go to.
+  const targets = input.accounts ? refs.accounts : existingRows;
   throwIfErrors(
     ruleErrors(input, state, now),
     referenceErrors(input, refs),
     texts,
-    requiredSettingsErrors(newSettings, input.settings),
+    createErrors(newSettings, [], input.settings, "settings"),
+    input.content
+      ? createErrors(
+          targets.map((a) => a.platform),
+          checkedItems(input.content, mediaRows),
+          input.settings,
+          "content",
+        )
+      : {},
   );
 
   const status = statusOf(state);

@@ -263,19 +263,15 @@ describe("POST /api/v1/posts/validate", () => {
         message: "The content.0.media field is required on instagram: it publishes no text-only posts.",
       },
     ]);
-    const png = await image({ mime_type: "image/png", size: 9 * MB });
+    const large = await image({ mime_type: "image/jpeg", size: 9 * MB });
     expect(
       await problemsOn("instagram", {
         content: [
-          { text: "a", media: [png] },
+          { text: "a", media: [large] },
           { text: " ", media: [await image()] },
         ],
       }),
     ).toEqual([
-      {
-        field: "content.0.media.0",
-        message: "The content.0.media.0 field must be a file of type image/jpeg on instagram.",
-      },
       {
         field: "content.0.media.0",
         message: "The content.0.media.0 field must not be greater than 8 MB for an image on instagram.",
@@ -301,6 +297,53 @@ describe("POST /api/v1/posts/validate", () => {
         message: "The content.0.media field must hold exactly one photo or video for a story on instagram.",
       },
     ]);
+  });
+
+  it("refuses a non-JPEG image on Instagram on create too (a 422 saying to convert it), in a post or a carousel", async () => {
+    const jpeg =
+      "The content.0.media.1 field must be a file of type image/jpeg on instagram: Instagram publishes only JPEG images; convert the image to JPEG.";
+    for (const mime of ["image/png", "image/webp", "image/gif"]) {
+      const body = {
+        accounts: [on.instagram, on.twitter],
+        content: [{ text: "a", media: [await image(), await image({ mime_type: mime })] }],
+        scheduled_at: inMinutes(60),
+      };
+      const res = await validate(t, body);
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toEqual({ "content.0.media.1": [jpeg] });
+      expect(res.body.accounts[0]).toMatchObject({
+        platform: "instagram",
+        will_publish: false,
+        problems: [{ field: "content.0.media.1", message: jpeg }],
+      });
+      const created = await create(t, body);
+      expect(created.status).toBe(422);
+      expect(created.body.errors).toEqual({ "content.0.media.1": [jpeg] });
+    }
+    // The same image elsewhere is fine; on Instagram as JPEG too.
+    const png = await image({ mime_type: "image/png" });
+    expect(
+      (
+        await create(t, {
+          accounts: [on.twitter],
+          content: [{ text: "a", media: [png] }],
+          scheduled_at: inMinutes(60),
+        })
+      ).status,
+    ).toBe(201);
+    const ok = await create(t, {
+      accounts: [on.instagram],
+      content: [{ text: "a", media: [await image()] }],
+      scheduled_at: inMinutes(60),
+    });
+    expect(ok.status).toBe(201);
+    // An update bringing a PNG to a post on Instagram is refused the same way.
+    const edited = await call("PUT", `/api/v1/posts/${ok.body.id}`, {
+      key: t.key,
+      body: { content: [{ text: "a", media: [await image(), png] }] },
+    });
+    expect(edited.status).toBe(422);
+    expect(edited.body.errors).toEqual({ "content.0.media.1": [jpeg] });
   });
 
   it("reports a thread and a photo type TikTok refuses", async () => {
