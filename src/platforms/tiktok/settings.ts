@@ -15,7 +15,10 @@ export const PRIVACY_LEVELS = [
 export const settings = z
   .object({
     // No default: TikTok wants the user's explicit choice (rules.ts refuses a row without one).
-    privacy_level: z.enum(PRIVACY_LEVELS).nullable().default(null),
+    privacy_level: z.enum(PRIVACY_LEVELS).nullable().default(null).meta({
+      description:
+        "Required for a post to a TikTok account (a 422 without it): one of the account's privacy_level_options from TikTok's creator_info; an app TikTok has not audited may post only SELF_ONLY.",
+    }),
     title: text(2200),
     disable_duet: z.boolean().default(false),
     disable_stitch: z.boolean().default(false),
