@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createPost, createTenant } from "../support/seed";
-import { deliver, handleOf, postOf, publishingPost, rowsOf, sandboxPosts, settled } from "./support";
+import { deliver, postOf, publishingPost, rowsOf, sandboxPosts, settled } from "./support";
 
 afterEach(() => {
   vi.restoreAllMocks();
