@@ -1072,8 +1072,8 @@ export interface components {
         };
         /** @description Settings of a TikTok row. */
         TiktokSettings: {
-            /** @enum {string} */
-            privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+            /** @enum {string|null} */
+            privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY" | null;
             title: string | null;
             disable_duet: boolean;
             disable_stitch: boolean;
@@ -1627,10 +1627,11 @@ export interface components {
                 };
                 tiktok?: {
                     /**
-                     * @default PUBLIC_TO_EVERYONE
-                     * @enum {string}
+                     * @description Required for a post to a TikTok account (a 422 without it): one of the account's privacy_level_options from TikTok's creator_info; an app TikTok has not audited may post only SELF_ONLY.
+                     * @default null
+                     * @enum {string|null}
                      */
-                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY" | null;
                     /** @default null */
                     title: string | null;
                     /** @default false */
@@ -1854,10 +1855,11 @@ export interface components {
                 };
                 tiktok?: {
                     /**
-                     * @default PUBLIC_TO_EVERYONE
-                     * @enum {string}
+                     * @description Required for a post to a TikTok account (a 422 without it): one of the account's privacy_level_options from TikTok's creator_info; an app TikTok has not audited may post only SELF_ONLY.
+                     * @default null
+                     * @enum {string|null}
                      */
-                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY" | null;
                     /** @default null */
                     title: string | null;
                     /** @default false */

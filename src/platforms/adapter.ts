@@ -132,6 +132,7 @@ export function createAdapter(spec: AdapterSource, context: AdapterContext): Pla
         redirect_uri: redirectUri,
       });
       if (spec.pkce && codeVerifier) params.set("code_verifier", codeVerifier);
+      for (const [name, value] of Object.entries(spec.exchangeExtras ?? {})) params.set(name, value);
       const token = await tokenCall(`${spec.label} token exchange`, params, "code");
       return purpose === "connect" && spec.connectToken ? spec.connectToken(token, platformContext) : token;
     },

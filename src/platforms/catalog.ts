@@ -42,3 +42,14 @@ export const LONGEST_TEXT_LIMIT = Math.max(...Object.values(PLATFORM_TEXT_LIMITS
  */
 export const checkPost = (platform: Platform, draft: CheckDraft): PostProblem[] =>
   SPECS[platform].check(draft).map(({ field, message }) => ({ field, message }));
+
+/**
+ * What `platform` refuses on create (and update) too, with a 422: the settings it cannot do without (TikTok's
+ * `privacy_level`) and the rules its `createRefuses` names (Instagram's JPEG-only images). `draft`: the
+ * post's items as the library knows their media, and the row's complete settings.
+ */
+export const createProblems = (platform: Platform, draft: CheckDraft): PostProblem[] =>
+  SPECS[platform]
+    .check(draft)
+    .filter((problem) => problem.required)
+    .map(({ field, message }) => ({ field, message }));

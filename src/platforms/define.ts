@@ -46,6 +46,11 @@ export type KeepAlive = { beforeExpiry: number } | { every: number };
 
 export type PlatformDefinition = PlatformSpec & {
   hosts: Hosts;
+  /**
+   * Hosts the operator may point elsewhere, by environment variable: `{ PINTEREST_API_BASE: "api" }`
+   * takes the `api` host's base from PINTEREST_API_BASE when it is set (an https URL).
+   */
+  hostsFromEnv?: Readonly<Record<string, string>>;
   capabilities: Capabilities;
   /** The request schema of `settings.<platform>` (strict, every key defaulted). */
   settings: z.ZodType;
@@ -85,4 +90,22 @@ export function rebase(url: string, real: Hosts, bases: Hosts): string {
       return `${base}${url.slice(host.length)}`;
   }
   return url;
+}
+
+/**
+ * The definition's hosts with those the environment points elsewhere (`hostsFromEnv`): an https URL,
+ * without its trailing slash; an unset, empty or non-https value keeps the real host.
+ */
+export function configuredHosts(
+  definition: Pick<PlatformDefinition, "hosts" | "hostsFromEnv">,
+  env: unknown,
+): Hosts {
+  const vars = (env ?? {}) as Record<string, unknown>;
+  const hosts: Record<string, string> = { ...definition.hosts };
+  for (const [variable, host] of Object.entries(definition.hostsFromEnv ?? {})) {
+    const value = vars[variable];
+    if (typeof value !== "string" || !/^https:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(value.trim())) continue;
+    hosts[host] = value.trim().replace(/\/+$/, "");
+  }
+  return hosts;
 }

@@ -5,7 +5,7 @@ import type { Platform } from "../db/enums";
 import { backgroundOrigin } from "../lib/origin";
 import { createAdapter } from "./adapter";
 import { SPECS } from "./catalog";
-import type { PlatformDefinition } from "./define";
+import { configuredHosts, type PlatformDefinition } from "./define";
 import { sandboxFetch } from "./sandbox/client";
 import { emulatedAdapter } from "./sandbox/emulated";
 import { sandboxEnabled } from "./sandbox/enabled";
@@ -48,7 +48,9 @@ export function lookupAdapter(
     return { kind: "ok", adapter: emulatedAdapter(env, spec, origin, sandboxFetch(origin)) };
   const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
-  return { kind: "ok", adapter: createAdapter(spec, { credentials, fetch: fetcher, hosts: spec.hosts }) };
+  // The real hosts, but for those the operator points elsewhere (PINTEREST_API_BASE).
+  const hosts = configuredHosts(spec, env);
+  return { kind: "ok", adapter: createAdapter(spec, { credentials, fetch: fetcher, hosts }) };
 }
 
 /**

@@ -9,7 +9,14 @@
 /** One thing a platform would refuse, by the request's field path (`content.0.media.2`). */
 export type PostProblem = { field: string; message: string };
 /** A problem as the check finds it: with the code publishing refuses the draft with (the API's `error.code`). */
-export type CheckProblem = PostProblem & { code: string };
+export type CheckProblem = PostProblem & {
+  code: string;
+  /**
+   * A problem create (and update) refuse too, with a 422: a setting the post cannot do without, or a
+   * rule the platform's `createRefuses` names (Instagram's JPEG-only images).
+   */
+  required?: boolean;
+};
 
 /**
  * The kinds of rule a check applies, each refused by publishing with a code: `unsupported_content` unless the
@@ -75,6 +82,10 @@ export type PlatformRules = {
   postTypes?: boolean;
   /** The code publishing refuses each kind of rule with, where not `unsupported_content`. */
   codes?: Partial<Record<RuleKind, string>>;
+  /** Why, where the rule alone would not say it: `The <field> field <rule> on <platform>: <why>.` */
+  why?: Partial<Record<RuleKind, string>>;
+  /** The kinds of rule create (and update) refuse with a 422 too, not only the dry run and publishing. */
+  createRefuses?: readonly RuleKind[];
 };
 
 const DEFAULT_CODE = "unsupported_content";
@@ -163,11 +174,13 @@ export function mediaProblems(
 ): CheckProblem[] {
   const type = rules.postTypes ? postType : "post";
   const problems: CheckProblem[] = [];
-  const add: Add = (kind, field, rule, why) => {
+  const add: Add = (kind, field, rule, given) => {
+    const why = given ?? rules.why?.[kind];
     problems.push({
       field,
       message: `The ${field} field ${rule} on ${platform}${why ? `: ${why}` : ""}.`,
       code: rules.codes?.[kind] ?? DEFAULT_CODE,
+      ...(rules.createRefuses?.includes(kind) ? { required: true } : {}),
     });
   };
   items.forEach((item, i) => {
@@ -218,8 +231,16 @@ export function textProblems(
   );
 }
 
-/** Records a settings problem: `The <field> field <rule> on <platform>.`, refused with `code` (default `invalid_settings`). */
-export type AddProblem = (field: string, rule: string, code?: string) => void;
+/**
+ * Records a settings problem: `The <field> field <rule> on <platform>[: <why>].`, refused with `code`
+ * (default `invalid_settings`); `required` marks a setting create refuses to go without too.
+ */
+export type AddProblem = (
+  field: string,
+  rule: string,
+  code?: string,
+  more?: { why?: string; required?: boolean },
+) => void;
 
 /**
  * A platform's one check: its text limit, its media rules (with the row's `post_type` where the platform
@@ -236,8 +257,13 @@ export function defineCheck<S>(rules: {
       ...textProblems(rules.platform, rules.textLimit, items, rules.media.codes?.text),
       ...mediaProblems(rules.platform, rules.media, items, postTypeOf(rules.media, settings)),
     ];
-    rules.settings?.(settings as S, items, (field, rule, code = "invalid_settings") =>
-      problems.push({ field, message: `The ${field} field ${rule} on ${rules.platform}.`, code }),
+    rules.settings?.(settings as S, items, (field, rule, code = "invalid_settings", more = {}) =>
+      problems.push({
+        field,
+        message: `The ${field} field ${rule} on ${rules.platform}${more.why ? `: ${more.why}` : ""}.`,
+        code,
+        ...(more.required ? { required: true } : {}),
+      }),
     );
     return problems;
   };

@@ -262,6 +262,8 @@ export type PlatformSpec = {
   tokenAuth: "body" | "basic";
   /** Extra fixed authorize parameters. */
   authorizeExtras?: Record<string, string>;
+  /** Extra fixed parameters of the code exchange (Pinterest's `continuous_refresh=true`). */
+  exchangeExtras?: Record<string, string>;
   /**
    * What a connect asks for instead: the scopes that publish, read insights and comments (and offline
    * access), and authorize parameters that replace `authorizeExtras`.

@@ -6,9 +6,13 @@
 // authentication.
 import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
+import type { Platform } from "../db/enums";
 import { type Post, posts } from "../db/schema";
 import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
+import { createProblems } from "../platforms/catalog";
+import type { CheckedItem } from "../platforms/rules";
+import { settingsFor } from "../platforms/settings";
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
@@ -24,6 +28,43 @@ export type SaveContext = Omit<PresentContext, "includeComments"> & { queue: Que
 function throwIfErrors(...groups: Array<Record<string, string[]>>) {
   const errors = Object.assign({}, ...groups);
   if (Object.keys(errors).length > 0) throw validationFailed(errors);
+}
+
+/** The post's items as the platforms' checks read them: each media id as the library knows it. */
+export function checkedItems(
+  content: Array<{ text: string; media: number[] }>,
+  mediaRows: Array<{ id: number; state: string; mime: string; kind: "image" | "video"; size: number }>,
+): CheckedItem[] {
+  const library = new Map(mediaRows.map((m) => [m.id, m]));
+  return content.map((item) => ({
+    text: item.text,
+    media: item.media.map((id) => {
+      const m = library.get(id);
+      return m && m.state !== "failed" ? { mime: m.mime, kind: m.kind, size: m.size } : null;
+    }),
+  }));
+}
+
+/**
+ * 422 messages by field for what a target platform refuses on create too (TikTok without `privacy_level`,
+ * a non-JPEG image on Instagram), on the settings its rows will get (the request's, else every default).
+ * `only` keeps the problems of the request's `content` or of its `settings`.
+ */
+function createErrors(
+  platforms: Platform[],
+  items: CheckedItem[],
+  settings: Partial<Record<Platform, Record<string, unknown>>> | undefined,
+  only?: "content" | "settings",
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const platform of new Set(platforms))
+    for (const { field, message } of createProblems(platform, {
+      items,
+      settings: settingsFor(platform, settings?.[platform]),
+    }))
+      if (!only || field === only || field.startsWith(`${only}.`))
+        errors[field] = [...(errors[field] ?? []), message];
+  return errors;
 }
 
 /**
@@ -48,6 +89,11 @@ export async function checkCreate(db: Database, userId: number, input: CreatePos
     ruleErrors(input, state, now),
     referenceErrors(input, refs),
     texts,
+    createErrors(
+      refs.accounts.map((a) => a.platform),
+      checkedItems(input.content, mediaRows),
+      input.settings,
+    ),
   );
   return { refs, state, errors, accountRows, mediaRows };
 }
@@ -127,7 +173,31 @@ export async function updatePost(
     input.content?.map((item) => item.text) ?? stored.content,
     input.accounts ? refs.accounts.map((a) => a.platform) : existingRows.map((row) => row.platform),
   );
-  throwIfErrors(ruleErrors(input, state, now), referenceErrors(input, refs), texts);
+  // Rows the update creates get the request's settings (else the defaults), and so do the rows of every
+  // platform the request gives settings for; kept rows keep the settings they have.
+  const kept = new Set(existingRows.map((row) => row.accountId));
+  const newSettings = [
+    ...(input.accounts ? refs.accounts.filter((a) => !kept.has(a.id)).map((a) => a.platform) : []),
+    ...(input.accounts ? refs.accounts : existingRows)
+      .map((a) => a.platform)
+      .filter((platform) => input.settings?.[platform] !== undefined),
+  ];
+  // New content is checked against every platform the post will go to.
+  const targets = input.accounts ? refs.accounts : existingRows;
+  throwIfErrors(
+    ruleErrors(input, state, now),
+    referenceErrors(input, refs),
+    texts,
+    createErrors(newSettings, [], input.settings, "settings"),
+    input.content
+      ? createErrors(
+          targets.map((a) => a.platform),
+          checkedItems(input.content, mediaRows),
+          input.settings,
+          "content",
+        )
+      : {},
+  );
 
   const status = statusOf(state);
   // Conditional on the status (and version) just checked: the publisher can never be raced.

@@ -8,7 +8,7 @@ import type { Platform } from "../db/enums";
 import { checkPost } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
 import { settingsFor } from "../platforms/settings";
-import { checkCreate } from "./save";
+import { checkCreate, checkedItems } from "./save";
 import type { CreatePostInput, PostProblem, PostValidation } from "./schemas";
 
 export type ValidateContext = {
@@ -55,14 +55,7 @@ export async function validatePost(
 ): Promise<PostValidation> {
   const { errors, accountRows, mediaRows } = await checkCreate(db, userId, input, new Date());
   const found = new Map(accountRows.map((a) => [a.id, a]));
-  const library = new Map(mediaRows.map((m) => [m.id, m]));
-  const items: CheckedItem[] = input.content.map((item) => ({
-    text: item.text,
-    media: item.media.map((id) => {
-      const m = library.get(id);
-      return m && m.state !== "failed" ? { mime: m.mime, kind: m.kind, size: m.size } : null;
-    }),
-  }));
+  const items = checkedItems(input.content, mediaRows);
   const creatable = Object.keys(errors).length === 0;
   const accounts = input.accounts.map((id, index) => {
     const account = found.get(id);

@@ -128,7 +128,8 @@ const EXPECTED: Record<Platform, Expectation> = {
       method: "POST",
       url: "https://api.pinterest.com/v5/oauth/token",
       basic: true,
-      params: codeParams,
+      // A refresh token renewed on every refresh (Pinterest's continuous refresh).
+      params: { ...codeParams, continuous_refresh: "true" },
     },
     identity: { url: "https://api.pinterest.com/v5/user_account" },
   },

@@ -208,6 +208,7 @@ describe("POST /api/v1/posts", () => {
         settings: {
           youtube: { title: "My video", privacy_status: "unlisted" },
           pinterest: { board_id: "b1" },
+          tiktok: { privacy_level: "SELF_ONLY" },
         },
       },
     });
@@ -218,7 +219,7 @@ describe("POST /api/v1/posts", () => {
       res.body.platforms.map((p: { platform: string; settings: unknown }) => [p.platform, p.settings]),
     );
     expect(settings.tiktok).toEqual({
-      privacy_level: "PUBLIC_TO_EVERYONE",
+      privacy_level: "SELF_ONLY",
       title: null,
       disable_duet: false,
       disable_stitch: false,

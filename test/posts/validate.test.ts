@@ -263,19 +263,15 @@ describe("POST /api/v1/posts/validate", () => {
         message: "The content.0.media field is required on instagram: it publishes no text-only posts.",
       },
     ]);
-    const png = await image({ mime_type: "image/png", size: 9 * MB });
+    const large = await image({ mime_type: "image/jpeg", size: 9 * MB });
     expect(
       await problemsOn("instagram", {
         content: [
-          { text: "a", media: [png] },
+          { text: "a", media: [large] },
           { text: " ", media: [await image()] },
         ],
       }),
     ).toEqual([
-      {
-        field: "content.0.media.0",
-        message: "The content.0.media.0 field must be a file of type image/jpeg on instagram.",
-      },
       {
         field: "content.0.media.0",
         message: "The content.0.media.0 field must not be greater than 8 MB for an image on instagram.",
@@ -303,10 +299,58 @@ describe("POST /api/v1/posts/validate", () => {
     ]);
   });
 
+  it("refuses a non-JPEG image on Instagram on create too (a 422 saying to convert it), in a post or a carousel", async () => {
+    const jpeg =
+      "The content.0.media.1 field must be a file of type image/jpeg on instagram: Instagram publishes only JPEG images; convert the image to JPEG.";
+    for (const mime of ["image/png", "image/webp", "image/gif"]) {
+      const body = {
+        accounts: [on.instagram, on.twitter],
+        content: [{ text: "a", media: [await image(), await image({ mime_type: mime })] }],
+        scheduled_at: inMinutes(60),
+      };
+      const res = await validate(t, body);
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toEqual({ "content.0.media.1": [jpeg] });
+      expect(res.body.accounts[0]).toMatchObject({
+        platform: "instagram",
+        will_publish: false,
+        problems: [{ field: "content.0.media.1", message: jpeg }],
+      });
+      const created = await create(t, body);
+      expect(created.status).toBe(422);
+      expect(created.body.errors).toEqual({ "content.0.media.1": [jpeg] });
+    }
+    // The same image elsewhere is fine; on Instagram as JPEG too.
+    const png = await image({ mime_type: "image/png" });
+    expect(
+      (
+        await create(t, {
+          accounts: [on.twitter],
+          content: [{ text: "a", media: [png] }],
+          scheduled_at: inMinutes(60),
+        })
+      ).status,
+    ).toBe(201);
+    const ok = await create(t, {
+      accounts: [on.instagram],
+      content: [{ text: "a", media: [await image()] }],
+      scheduled_at: inMinutes(60),
+    });
+    expect(ok.status).toBe(201);
+    // An update bringing a PNG to a post on Instagram is refused the same way.
+    const edited = await call("PUT", `/api/v1/posts/${ok.body.id}`, {
+      key: t.key,
+      body: { content: [{ text: "a", media: [await image(), png] }] },
+    });
+    expect(edited.status).toBe(422);
+    expect(edited.body.errors).toEqual({ "content.0.media.1": [jpeg] });
+  });
+
   it("reports a thread and a photo type TikTok refuses", async () => {
     expect(
       await problemsOn("tiktok", {
         content: [{ text: "a", media: [await image({ mime_type: "image/png" })] }, { text: "b" }],
+        settings: { tiktok: { privacy_level: "SELF_ONLY" } },
       }),
     ).toEqual([
       {
@@ -318,6 +362,43 @@ describe("POST /api/v1/posts/validate", () => {
         message: "The content field must not have more than 1 item on tiktok: it publishes no threads.",
       },
     ]);
+  });
+
+  it("requires TikTok's privacy_level (no default), saying the account's creator_info decides; create refuses it with a 422", async () => {
+    const body = {
+      accounts: [on.tiktok, on.twitter],
+      content: [{ text: "a", media: [await image()] }],
+      scheduled_at: inMinutes(60),
+    };
+    const message =
+      "The settings.tiktok.privacy_level field is required on tiktok: choose one of the privacy_level_options TikTok's creator_info offers the account (an app TikTok has not audited may post only SELF_ONLY).";
+    const res = await validate(t, body);
+    expect(res.status).toBe(200);
+    expectDocumented("POST", ROUTE, res);
+    expect(res.body.errors).toEqual({ "settings.tiktok.privacy_level": [message] });
+    expect(res.body.accounts[0]).toMatchObject({
+      platform: "tiktok",
+      will_publish: false,
+      problems: [{ field: "settings.tiktok.privacy_level", message }],
+    });
+    expect(res.body.accounts[1]).toMatchObject({ platform: "twitter", problems: [] });
+    const created = await create(t, body);
+    expect(created.status).toBe(422);
+    expect(created.body.errors).toEqual({ "settings.tiktok.privacy_level": [message] });
+    // An explicit null is no choice either; a chosen level is accepted.
+    const none = await create(t, { ...body, settings: { tiktok: { privacy_level: null } } });
+    expect(none.status).toBe(422);
+    const chosen = await create(t, { ...body, settings: { tiktok: { privacy_level: "SELF_ONLY" } } });
+    expect(chosen.status).toBe(201);
+    // An update adding the TikTok account, or giving it settings without a level, is refused the same way.
+    const twitterOnly = await create(t, { ...body, accounts: [on.twitter] });
+    const id = twitterOnly.body.id;
+    const added = await call("PUT", `/api/v1/posts/${id}`, {
+      key: t.key,
+      body: { accounts: [on.twitter, on.tiktok] },
+    });
+    expect(added.status).toBe(422);
+    expect(added.body.errors).toEqual({ "settings.tiktok.privacy_level": [message] });
   });
 
   it("reports a YouTube post without a video and angle brackets, and needs no title", async () => {
@@ -544,7 +625,7 @@ const SETTINGS: Record<Platform, object[]> = {
     { link: "https://example.com" },
   ],
   threads: [{}],
-  tiktok: [{}],
+  tiktok: [{ privacy_level: "SELF_ONLY" }, {}],
   youtube: [{}],
   pinterest: [{ board_id: "board-1" }, {}],
 };
@@ -605,7 +686,7 @@ describe("publishing refuses by the platform's check", () => {
   });
 
   it("takes TikTok's photo types as its adapter does", async () => {
-    const settings = PLATFORM_SETTINGS.tiktok.parse({});
+    const settings = PLATFORM_SETTINGS.tiktok.parse({ privacy_level: "SELF_ONLY" });
     for (const mime of ["image/jpeg", "image/webp", "image/png", "image/gif"]) {
       const items = [{ text: "a", media: [file("image", mime, 1000)] }];
       expect(rulesRefuse("tiktok", items, settings)).toBe(await adapterRefuses("tiktok", items, settings));

@@ -183,6 +183,7 @@ describe("TikTok on the emulator", () => {
     const id = await publishingPost(connected.tenant, {
       accounts: [connected.accountId],
       content: [{ text: "Just words" }],
+      settings: { tiktok: { privacy_level: "SELF_ONLY" } },
     });
     await deliver([{ post_id: id }]);
     const [row] = await rowsOf(id);
@@ -334,6 +335,7 @@ describe("TikTok on the emulator", () => {
     const id = await publishingPost(connected.tenant, {
       accounts: [connected.accountId],
       content: [{ text: "Where did it go #sandbox-lost", media: [photo] }],
+      settings: { tiktok: { privacy_level: "PUBLIC_TO_EVERYONE" } },
     });
     const first = await deliver([{ post_id: id }]);
     expect(first.retries).toBe(1);

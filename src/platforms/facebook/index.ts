@@ -38,6 +38,8 @@ export const facebook = definePlatform({
       "pages_manage_engagement",
       "read_insights",
       "publish_video",
+      // The Pages of the user's business portfolios (GET /me/businesses → owned_pages, client_pages).
+      "business_management",
     ],
   },
   scopeSeparator: ",",

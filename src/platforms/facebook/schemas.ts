@@ -73,6 +73,12 @@ export const pages = z.object({
   paging,
 });
 
+/** GET /me/businesses: the user's business portfolios (business_management). */
+export const businessList = z.object({
+  data: z.array(z.object({ id, name: z.string().optional() })),
+  paging,
+});
+
 /** The row's settings (validated on the way in; read leniently here, defaults as the API documents). */
 export const facebookSettings = z.object({
   post_type: z.enum(["post", "reel", "story"]).catch("post").default("post"),

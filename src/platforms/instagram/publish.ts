@@ -69,8 +69,9 @@ async function readyContainer(api: IgApi, item: DraftItem, settings: InstagramSe
           ? { media_type: "VIDEO", video_url: media.url, is_carousel_item: true }
           : { image_url: media.url, is_carousel_item: true };
       const child = await createContainer(api, params);
-      // A carousel can only be made of processed children; photos finish at once, videos take time.
-      if (media.kind === "video") await whenFinished(api, child);
+      // A carousel can only be made of FINISHED children: each one's status is checked, a photo's too
+      // (Instagram fetches and processes it asynchronously as well; an ERROR child fails the carousel).
+      await whenFinished(api, child);
       children.push(child);
     }
     containerId = await createContainer(api, {

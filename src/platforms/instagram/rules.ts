@@ -13,6 +13,10 @@ export const MEDIA: PlatformRules = {
   postTypes: true,
   post: { maxMedia: CAROUSEL_MAX, imageTypes: ["image/jpeg"], maxBytes: { image: 8 * MB } },
   comment: { maxMedia: 0, video: false, needsText: true },
+  // The Graph API takes only JPEG images (Content Publishing › Limitations › Image specifications):
+  // create refuses another type too, rather than a publish failing later.
+  why: { media_type: "Instagram publishes only JPEG images; convert the image to JPEG" },
+  createRefuses: ["media_type"],
 };
 
 export const check = defineCheck({ platform: "instagram", textLimit: TEXT_LIMIT, media: MEDIA });

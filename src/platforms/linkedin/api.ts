@@ -57,7 +57,8 @@ const inputErrorCodes = (body: unknown): string[] => {
 
 /**
  * LinkedIn's rules before the common ones: a 429 without Retry-After waits for the daily reset at
- * midnight UTC; a 422 DUPLICATE_POST is named as such; a 403 is `access_denied` (a permission the app
+ * midnight UTC; a 426 (the LinkedIn-Version sent is sunset) is a permanent `linkedin_version_outdated`
+ * naming the header, for the operator to move LINKEDIN_VERSION on; a 422 DUPLICATE_POST is named as such; a 403 is `access_denied` (a permission the app
  * was not granted, or a page role that may not read this), which readers may count as "unavailable".
  */
 export function classifyFor(what: string, now: () => number): CallOptions["classify"] {
@@ -71,6 +72,14 @@ export function classifyFor(what: string, now: () => number): CallOptions["class
         code: "rate_limited",
         retryAfterSeconds: secondsToMidnightUtc(now()),
       });
+    }
+    if (response.status === 426) {
+      // Not the user's doing and not something a retry fixes: the operator must move the version on.
+      console.error(`LinkedIn refused LinkedIn-Version ${LINKEDIN_VERSION} (426): update LINKEDIN_VERSION`);
+      return new PlatformError(
+        `${message}. LinkedIn no longer serves the LinkedIn-Version this service sends (${LINKEDIN_VERSION}); the service must be updated to a current version (LINKEDIN_VERSION in src/platforms/linkedin/api.ts) and redeployed.`,
+        { kind: "permanent", code: "linkedin_version_outdated" },
+      );
     }
     if (inputErrorCodes(body).includes("DUPLICATE_POST")) {
       return new PlatformError(message, { kind: "permanent", code: "duplicate_post" });

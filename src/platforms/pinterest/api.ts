@@ -52,8 +52,29 @@ export const rateLimited =
     });
   };
 
+/** Pinterest's error code for a Trial-access app creating a Pin on the production host. */
+export const TRIAL_ACCESS_CODE = 29;
+
+/**
+ * Code 29: the app has Trial access, which creates Pins only on the API Sandbox. Nothing a retry fixes:
+ * the operator points PINTEREST_API_BASE at https://api-sandbox.pinterest.com (or gets Standard access).
+ */
+export const trialAccess =
+  (what: string) =>
+  (_response: Response, body: unknown): PlatformError | undefined => {
+    const code = body && typeof body === "object" ? (body as { code?: unknown }).code : undefined;
+    if (code !== TRIAL_ACCESS_CODE) return undefined;
+    const said = (body as { message?: unknown }).message;
+    return new PlatformError(
+      `${what} was refused with Pinterest's error code 29: this app has Trial access, which may create Pins only on the API Sandbox. Set PINTEREST_API_BASE=https://api-sandbox.pinterest.com (Pins there are visible to their creator only), or get Standard access.${typeof said === "string" ? ` Pinterest said: ${said}` : ""}`,
+      { kind: "permanent", code: "pinterest_trial_access" },
+    );
+  };
+
 /** The options of a Pinterest API call. */
-const callOptions = (what: string): CallOptions => ({ classify: rateLimited(what) });
+const callOptions = (what: string): CallOptions => ({
+  classify: (response, body) => rateLimited(what)(response, body) ?? trialAccess(what)(response, body),
+});
 
 /** A Pin's page on the site (the `web` host, where the context points it). */
 export const pinUrl = (pinId: string, web: string = HOSTS.web) => `${web}/pin/${encodeURIComponent(pinId)}/`;

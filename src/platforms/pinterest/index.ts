@@ -45,12 +45,16 @@ export const pinterest = definePlatform({
   pkce: false,
   clientIdParam: "client_id",
   tokenAuth: "basic",
+  // A refresh token that is renewed on every refresh (60 days from each), as Pinterest now asks of apps.
+  exchangeExtras: { continuous_refresh: "true" },
   denialErrors: ["access_denied"],
   publishing: pinterestPublishing,
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
   parseIdentity: flatIdentity("id", "username"),
   hosts: HOSTS,
+  // Trial-access apps may create Pins only on https://api-sandbox.pinterest.com (error code 29 here).
+  hostsFromEnv: { PINTEREST_API_BASE: "api" },
   capabilities: {
     text: false,
     images: true,

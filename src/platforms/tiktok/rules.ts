@@ -1,6 +1,8 @@
 // What TikTok refuses in a post, declared once: the dry run reads `check` through the registry, and the
 // adapter's upload reads MAX_VIDEO_BYTES.
+import type { z } from "zod";
 import { defineCheck, GB, type PlatformRules } from "../rules";
+import type { settings } from "./settings";
 
 /** Characters of a caption. */
 export const TEXT_LIMIT = 2200;
@@ -27,4 +29,23 @@ export const MEDIA: PlatformRules = {
   },
 };
 
-export const check = defineCheck({ platform: "tiktok", textLimit: TEXT_LIMIT, media: MEDIA });
+/**
+ * TikTok wants the user's own choice of privacy, among what the account offers (`creator_info`'s
+ * `privacy_level_options`, asked when publishing); an unaudited app may post only SELF_ONLY. There is no
+ * default: create and the dry run refuse a tiktok post without one.
+ */
+export const PRIVACY_WHY =
+  "choose one of the privacy_level_options TikTok's creator_info offers the account (an app TikTok has not audited may post only SELF_ONLY)";
+
+export const check = defineCheck<z.output<typeof settings>>({
+  platform: "tiktok",
+  textLimit: TEXT_LIMIT,
+  media: MEDIA,
+  settings: (settings, _items, add) => {
+    if (!settings.privacy_level)
+      add("settings.tiktok.privacy_level", "is required", "privacy_level_required", {
+        why: PRIVACY_WHY,
+        required: true,
+      });
+  },
+});

@@ -3,12 +3,22 @@
 import { z } from "zod";
 import { nullableText, text } from "../settings-fields";
 
+/** TikTok's privacy levels; an account offers some of them (`creator_info`'s `privacy_level_options`). */
+export const PRIVACY_LEVELS = [
+  "PUBLIC_TO_EVERYONE",
+  "MUTUAL_FOLLOW_FRIENDS",
+  "FOLLOWER_OF_CREATOR",
+  "SELF_ONLY",
+] as const;
+
 /** The request schema of `settings.tiktok`: strict, every key defaulted. */
 export const settings = z
   .object({
-    privacy_level: z
-      .enum(["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"])
-      .default("PUBLIC_TO_EVERYONE"),
+    // No default: TikTok wants the user's explicit choice (rules.ts refuses a row without one).
+    privacy_level: z.enum(PRIVACY_LEVELS).nullable().default(null).meta({
+      description:
+        "Required for a post to a TikTok account (a 422 without it): one of the account's privacy_level_options from TikTok's creator_info; an app TikTok has not audited may post only SELF_ONLY.",
+    }),
     title: text(2200),
     disable_duet: z.boolean().default(false),
     disable_stitch: z.boolean().default(false),
@@ -22,12 +32,7 @@ export const settings = z
 /** The complete settings object of a tiktok row, as answers render it: every key present. */
 export const settingsShape = z
   .strictObject({
-    privacy_level: z.enum([
-      "PUBLIC_TO_EVERYONE",
-      "MUTUAL_FOLLOW_FRIENDS",
-      "FOLLOWER_OF_CREATOR",
-      "SELF_ONLY",
-    ]),
+    privacy_level: z.enum(PRIVACY_LEVELS).nullable(),
     title: nullableText(),
     disable_duet: z.boolean(),
     disable_stitch: z.boolean(),

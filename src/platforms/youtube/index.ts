@@ -11,7 +11,7 @@ import type { Identity, Publishing, PublishingContext } from "../types";
 import { listChannels, revokeGrant } from "./account";
 import { HOSTS, youtubeApi } from "./api";
 import { postComment, videoComments, videoInsights } from "./engage";
-import { findPublished, publishVideo } from "./publish";
+import { findPublished, publishVideo, realSleep, type Sleep } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
 
@@ -23,11 +23,13 @@ const CONNECT_SCOPES = [
   "https://www.googleapis.com/auth/youtube.force-ssl",
 ];
 
-function youtubePublishing(context: PublishingContext): Publishing {
+/** `sleep` waits before `find` looks a second time (tests pass one that does not). */
+export function youtubePublishing(context: PublishingContext, options: { sleep?: Sleep } = {}): Publishing {
   const api = youtubeApi(context);
+  const sleep = options.sleep ?? realSleep;
   return {
     publish: (account, draft) => publishVideo(api, account, draft),
-    find: (account, lookup) => findPublished(api, account, lookup),
+    find: (account, lookup) => findPublished(api, account, lookup, sleep),
     insights: (account, videoId) => videoInsights(api, account, videoId),
     comments: (account, videoId) => videoComments(api, account, videoId),
     // The fingerprint cannot travel with a comment: `find` matches the reply's text.
@@ -60,7 +62,7 @@ export const youtube = definePlatform({
   // No refresh token: delegation throws the tokens away.
   authorizeExtras: { access_type: "online" },
   denialErrors: ["access_denied"],
-  publishing: youtubePublishing,
+  publishing: (context) => youtubePublishing(context),
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet("?part=snippet&mine=true"),
   parseIdentity(body) {

@@ -61,8 +61,34 @@ export async function publishVideo(
   return { id, url: api.watchUrl(id) };
 }
 
-/** The video (or, with `replyTo`, the comment) an earlier attempt published, if YouTube has it. */
+/** Waits `ms` (tests pass one that does not). */
+export type Sleep = (ms: number) => Promise<void>;
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long `find` waits before looking a second time: a video YouTube has just accepted can take a few
+ * seconds to show in the channel's uploads playlist (and a comment in its thread list), so one look that
+ * finds nothing is not yet proof that the earlier attempt published nothing.
+ */
+export const FIND_RETRY_MS = 5_000;
+
+/**
+ * The video (or, with `replyTo`, the comment) an earlier attempt published, if YouTube has it: looked for
+ * twice, `FIND_RETRY_MS` apart, before concluding there is none.
+ */
 export async function findPublished(
+  api: YouTubeApi,
+  account: AccountAuth,
+  lookup: FindLookup,
+  sleep: Sleep = realSleep,
+): Promise<PublishedPost | null> {
+  const first = await findOnce(api, account, lookup);
+  if (first) return first;
+  await sleep(FIND_RETRY_MS);
+  return findOnce(api, account, lookup);
+}
+
+async function findOnce(
   api: YouTubeApi,
   account: AccountAuth,
   lookup: FindLookup,

@@ -51,6 +51,11 @@ export const QUOTA_TOTAL = 100;
 const QUOTA_SECONDS = 86_400;
 /** An unpublished container expires after 24 hours (IG Container › status_code EXPIRED). */
 const CONTAINER_TTL_MS = 24 * 3_600_000;
+/**
+ * A carousel's photo is fetched and processed asynchronously like any container: it is IN_PROGRESS this
+ * long after it is made, so a carousel made of children whose status was not checked is refused (9007).
+ */
+export const CAROUSEL_PHOTO_PROCESSING_MS = 1_000;
 
 const usage = (minutes: number) => ({
   call_count: 100,
@@ -254,8 +259,12 @@ instagramEmulator
       handle: caller.handle,
       kind: "container",
       data: container as unknown as Record<string, unknown>,
-      // Photos are ready at once; #sandbox-slow keeps any container processing for 150 s.
-      readyAt: emu.readyAt(container.caption),
+      // Photos are ready at once, but for a carousel's (a moment); #sandbox-slow keeps any container
+      // processing for 150 s.
+      readyAt: emu.readyAt(
+        container.caption,
+        container.is_carousel_item && container.media_type !== "VIDEO" ? CAROUSEL_PHOTO_PROCESSING_MS : 0,
+      ),
     });
     return c.json({ id: object.id });
   })

@@ -16,7 +16,7 @@ describe("facebook connect", () => {
     );
     expect(connect.searchParams.get("scope")).toBe(
       "pages_show_list,pages_read_engagement,pages_manage_posts,pages_read_user_content," +
-        "pages_manage_engagement,read_insights,publish_video",
+        "pages_manage_engagement,read_insights,publish_video,business_management",
     );
     const delegation = new URL(await adapter.authorizeUrl({ redirectUri: REDIRECT_URI, state: "s" }));
     expect(delegation.searchParams.get("scope")).toBe("public_profile");
@@ -60,7 +60,11 @@ describe("facebook connect", () => {
   });
 
   it("lists the user's Pages they can post on as channels, each with its Page token", async () => {
-    const { fetch, requests } = replay(json(RECORDED.pages[0]), json(RECORDED.pages[1]));
+    const { fetch, requests } = replay(
+      json(RECORDED.pages[0]),
+      json(RECORDED.pages[1]),
+      json(RECORDED.noBusinesses),
+    );
     const identity = { platform_id: "10158467912345678", handle: "Ada Lovelace" };
     const channels = await adapterFor("facebook", fetch).channels({ accessToken: LONG_LIVED }, identity);
     expect(channels).toEqual([
@@ -90,5 +94,73 @@ describe("facebook connect", () => {
       { ...query, after: "QVFIUkxxNGZAzSnJ5SHdl" },
       LONG_LIVED,
     );
+    await expectGet(requests[2]!, `${GRAPH}/me/businesses`, { fields: "id,name", limit: "100" }, LONG_LIVED);
+  });
+
+  it("adds the Pages of the user's business portfolios (owned and client Pages), once each", async () => {
+    const { fetch, requests } = replay(
+      json(RECORDED.pages[0]),
+      json(RECORDED.pages[1]),
+      json(RECORDED.businesses),
+      json(RECORDED.ownedPages),
+      json(RECORDED.clientPages),
+    );
+    const identity = { platform_id: "10158467912345678", handle: "Ada Lovelace" };
+    const channels = await adapterFor("facebook", fetch).channels({ accessToken: LONG_LIVED }, identity);
+    expect(channels!.map((c) => [c.id, c.handle, c.accessToken])).toEqual([
+      [PAGE_ID, "Ada's Bakery", PAGE_TOKEN],
+      ["104857391155555", "Ada's Second Shop", "EAAPageTokenSecondPage"],
+      ["104857391177777", "adaswholesale", "EAAPageTokenBusinessOwned"],
+      ["104857391199999", "Client Cafe", "EAAPageTokenClient"],
+    ]);
+    const query = { fields: "id,name,username,access_token,tasks,picture{url}", limit: "100" };
+    await expectGet(requests[3]!, `${GRAPH}/2233445566001/owned_pages`, query, LONG_LIVED);
+    await expectGet(requests[4]!, `${GRAPH}/2233445566001/client_pages`, query, LONG_LIVED);
+  });
+
+  it("lists /me/accounts alone when the businesses cannot be read (no business_management); other failures still fail", async () => {
+    const denied = json(
+      {
+        error: { message: "(#100) Missing Permission", type: "OAuthException", code: 100, fbtrace_id: "A1" },
+      },
+      400,
+    );
+    const identity = { platform_id: "10158467912345678", handle: "Ada Lovelace" };
+    const withoutScope = replay(json(RECORDED.pages[0]), json(RECORDED.pages[1]), denied);
+    const channels = await adapterFor("facebook", withoutScope.fetch).channels(
+      { accessToken: LONG_LIVED },
+      identity,
+    );
+    expect(channels!.map((c) => c.id)).toEqual([PAGE_ID, "104857391155555"]);
+    // One business whose client Pages the user may not read: its owned Pages still count.
+    const clientDenied = replay(
+      json(RECORDED.pages[0]),
+      json(RECORDED.pages[1]),
+      json(RECORDED.businesses),
+      json(RECORDED.ownedPages),
+      json(
+        {
+          error: {
+            message: "(#200) Requires business_management permission",
+            type: "OAuthException",
+            code: 200,
+          },
+        },
+        403,
+      ),
+    );
+    const some = await adapterFor("facebook", clientDenied.fetch).channels(
+      { accessToken: LONG_LIVED },
+      identity,
+    );
+    expect(some!.map((c) => c.id)).toEqual([PAGE_ID, "104857391155555", "104857391177777"]);
+    const down = replay(
+      json(RECORDED.pages[0]),
+      json(RECORDED.pages[1]),
+      json({ error: { message: "An unexpected error has occurred.", type: "OAuthException", code: 2 } }, 500),
+    );
+    await expect(
+      adapterFor("facebook", down.fetch).channels({ accessToken: LONG_LIVED }, identity),
+    ).rejects.toMatchObject({ kind: "transient" });
   });
 });

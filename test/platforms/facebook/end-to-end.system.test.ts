@@ -38,6 +38,7 @@ function facebookServer() {
       url: `${GRAPH}/me/accounts?`,
       reply: (seen) => json(RECORDED.pages[seen.url.includes("after=") ? 1 : 0]),
     },
+    { method: "GET", url: `${GRAPH}/me/businesses?`, reply: () => json(RECORDED.noBusinesses) },
     { method: "POST", url: `${GRAPH}/${PAGE_ID}/photos`, reply: () => json(RECORDED.photo) },
     {
       method: "POST",

@@ -50,6 +50,38 @@ export const RECORDED = {
       paging: { cursors: { before: "QVFIUk5", after: "QVFIUk6" } },
     },
   ],
+  /** GET /me/businesses of a user in no business portfolio. */
+  noBusinesses: { data: [] },
+  /** GET /me/businesses (Business Manager API › User › businesses). */
+  businesses: {
+    data: [{ id: "2233445566001", name: "Ada's Group" }],
+    paging: { cursors: { before: "QVFIUmJ1", after: "QVFIUmJ1" } },
+  },
+  /** GET /{business-id}/owned_pages: a Page the business owns, one also in /me/accounts, one the user may only analyse. */
+  ownedPages: {
+    data: [
+      {
+        access_token: "EAAPageTokenBusinessOwned",
+        name: "Ada's Wholesale",
+        id: "104857391177777",
+        username: "adaswholesale",
+        tasks: ["CREATE_CONTENT", "MANAGE"],
+      },
+      { access_token: "EAAPageTokenSecondPage", name: "Ada's Second Shop", id: "104857391155555" },
+      {
+        access_token: "EAAPageTokenOwnedAnalyst",
+        name: "Ada's Archive",
+        id: "104857391188888",
+        tasks: ["ANALYZE"],
+      },
+    ],
+    paging: { cursors: { before: "QVFIUm93", after: "QVFIUm93" } },
+  },
+  /** GET /{business-id}/client_pages: a client's Page the business works on. */
+  clientPages: {
+    data: [{ access_token: "EAAPageTokenClient", name: "Client Cafe", id: "104857391199999" }],
+    paging: { cursors: { before: "QVFIUmNs", after: "QVFIUmNs" } },
+  },
   feedPost: { id: POST_ID },
   photo: { id: "1122334455667788", post_id: `${PAGE_ID}_1122334455667788` },
   unpublishedPhoto: (id: string) => ({ id }),

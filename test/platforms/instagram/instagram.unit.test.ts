@@ -130,12 +130,15 @@ describe("instagram publish", () => {
     });
   });
 
-  it("publishes a carousel: a child container per media (videos waited for), then the carousel", async () => {
+  it("publishes a carousel: a child container per media, each one's status checked (photos too), then the carousel", async () => {
     const [first, second, clip] = [image(7), image(8), video(9)];
     const { fetch, requests } = replay(
       json(RECORDED.quota(2)),
       json(RECORDED.container("k1")),
+      json(RECORDED.status("k1", "IN_PROGRESS")),
+      json(RECORDED.status("k1", "FINISHED")),
       json(RECORDED.container("k2")),
+      json(RECORDED.status("k2", "FINISHED")),
       json(RECORDED.container("k3")),
       json(RECORDED.status("k3", "FINISHED")),
       json(RECORDED.container("k0")),
@@ -143,26 +146,45 @@ describe("instagram publish", () => {
       json(RECORDED.published),
       json(RECORDED.permalink),
     );
-    await adapterFor("instagram", fetch).publish(
+    const { publishing, waits } = publishingWith(fetch);
+    await publishing.publish(
       account,
       draftOf([{ text: "Three views", media: [first, second, clip] }], { location_id: "110843418940484" }),
     );
     const media = `${GRAPH}/${IG_USER_ID}/media`;
+    const status = { fields: "status_code,status" };
     await expectPost(requests[1]!, media, { image_url: first.url, is_carousel_item: "true" });
-    await expectPost(requests[2]!, media, { image_url: second.url, is_carousel_item: "true" });
-    await expectPost(requests[3]!, media, {
+    expectGet(requests[2]!, `${GRAPH}/k1`, status);
+    expectGet(requests[3]!, `${GRAPH}/k1`, status);
+    await expectPost(requests[4]!, media, { image_url: second.url, is_carousel_item: "true" });
+    expectGet(requests[5]!, `${GRAPH}/k2`, status);
+    await expectPost(requests[6]!, media, {
       media_type: "VIDEO",
       video_url: clip.url,
       is_carousel_item: "true",
     });
-    expectGet(requests[4]!, `${GRAPH}/k3`, { fields: "status_code,status" });
-    await expectPost(requests[5]!, media, {
+    expectGet(requests[7]!, `${GRAPH}/k3`, status);
+    await expectPost(requests[8]!, media, {
       media_type: "CAROUSEL",
       children: "k1,k2,k3",
       caption: "Three views",
       location_id: "110843418940484",
     });
-    await expectPost(requests[7]!, `${GRAPH}/${IG_USER_ID}/media_publish`, { creation_id: "k0" });
+    await expectPost(requests[10]!, `${GRAPH}/${IG_USER_ID}/media_publish`, { creation_id: "k0" });
+    expect(waits).toEqual([5000]);
+  });
+
+  it("a carousel photo Instagram could not process fails the post before the carousel is made", async () => {
+    const { fetch, requests } = replay(
+      json(RECORDED.quota(2)),
+      json(RECORDED.container("k1")),
+      json(RECORDED.status("k1", "ERROR", "Error: Media download has failed. (2207052)")),
+    );
+    const { publishing } = publishingWith(fetch);
+    const failure = publishing.publish(account, draftOf([{ text: "Two", media: [image(1), image(2)] }]));
+    await expect(failure).rejects.toMatchObject({ kind: "permanent", code: "media_rejected" });
+    await expect(failure).rejects.toThrow(/2207052/);
+    expect(requests).toHaveLength(3);
   });
 
   it("publishes a thread's next items as the account's comments under the media", async () => {

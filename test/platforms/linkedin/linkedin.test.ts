@@ -2,6 +2,7 @@
 // post and each setting, images (single and multi), a video uploaded part by part from ranges of the
 // file, a thread as comments, and every class of failure.
 import { describe, expect, it } from "vitest";
+import { LINKEDIN_VERSION } from "../../../src/platforms/linkedin/api";
 import { PlatformError } from "../../../src/platforms/types";
 import { adapterFor, mediaOf, replay } from "../replay";
 import {
@@ -245,6 +246,15 @@ describe("linkedin publish failures", () => {
     expect(error).toBeInstanceOf(PlatformError);
     expect(error).toMatchObject({ kind: "permanent", code: "duplicate_post" });
     expect(error.message).toContain("Content is a duplicate of urn:li:share:7141138937766391808");
+  });
+
+  it("a 426 (the LinkedIn-Version sent is sunset) fails for good, naming the header and the version to move on", async () => {
+    const error = await publishWith(answer(errors.sunsetVersion, 426));
+    expect(error).toMatchObject({ kind: "permanent", code: "linkedin_version_outdated" });
+    expect(error.message).toContain("HTTP 426");
+    expect(error.message).toContain(`LinkedIn-Version this service sends (${LINKEDIN_VERSION})`);
+    expect(error.message).toContain("LINKEDIN_VERSION");
+    expect(error.message).toContain("Requested version 202401 is not active");
   });
 
   it("a 5xx is transient; a timeout or a lost connection on the creating POST is an unknown outcome", async () => {

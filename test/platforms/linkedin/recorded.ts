@@ -214,6 +214,12 @@ export const memberMetric = (count: number, metric: string) => ({
 
 /** Error answers (Authentication › error handling; Posts API; rate limits). */
 export const errors = {
+  /** A sunset LinkedIn-Version (Versioning › "426 Upgrade Required" when a version is no longer served). */
+  sunsetVersion: {
+    status: 426,
+    code: "NONEXISTENT_VERSION",
+    message: "Requested version 202401 is not active",
+  },
   expired: {
     serviceErrorCode: 65601,
     code: "EXPIRED_ACCESS_TOKEN",

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { SPECS } from "../../../src/platforms/catalog";
+import { lookupAdapter } from "../../../src/platforms/index";
 import { MEDIA_POLL_INTERVAL_MS, MEDIA_POLLS } from "../../../src/platforms/pinterest/media";
 import { type Fetch, PlatformError } from "../../../src/platforms/types";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
@@ -224,6 +225,46 @@ describe("pinterest errors", () => {
     expect(missing).toMatchObject({ kind: "permanent" });
     expect(missing.message).toContain("Board not found.");
     expect(await publish(json(R.error(2, "Authentication failed."), 401))).toMatchObject({ kind: "auth" });
+  });
+
+  it("code 29 (a Trial-access app on the production host) fails for good, naming PINTEREST_API_BASE", async () => {
+    const trial = await publish(
+      json(
+        R.error(
+          29,
+          "Apps with Trial access may not create Pins in production https://api.pinterest.com - use API Sandbox https://api-sandbox.pinterest.com instead.",
+        ),
+        403,
+      ),
+    );
+    expect(trial).toMatchObject({ kind: "permanent", code: "pinterest_trial_access" });
+    expect(trial.message).toContain("error code 29");
+    expect(trial.message).toContain("PINTEREST_API_BASE=https://api-sandbox.pinterest.com");
+    expect(trial.message).toContain("Apps with Trial access may not create Pins in production");
+  });
+
+  it("PINTEREST_API_BASE points the API host elsewhere (the API Sandbox); unset, empty or not https, the production host", async () => {
+    const env = (base?: string) =>
+      ({
+        PINTEREST_CLIENT_ID: "client-123",
+        PINTEREST_CLIENT_SECRET: "secret-456",
+        ...(base === undefined ? {} : { PINTEREST_API_BASE: base }),
+      }) as unknown as Env;
+    const hostOf = async (base?: string) => {
+      const { fetch, requests } = replay(json(R.pin("x")));
+      const lookup = lookupAdapter(env(base), "pinterest", "https://service.test", fetch);
+      if (lookup.kind !== "ok") throw new Error(lookup.kind);
+      await lookup.adapter.publish(account, draft([{ text: "x", media: [image().media] }]));
+      return requests[0]!.url;
+    };
+    expect(await hostOf("https://api-sandbox.pinterest.com/")).toBe(
+      "https://api-sandbox.pinterest.com/v5/pins",
+    );
+    expect(await hostOf(" https://api-sandbox.pinterest.com ")).toBe(
+      "https://api-sandbox.pinterest.com/v5/pins",
+    );
+    for (const base of [undefined, "", "http://api-sandbox.pinterest.com", "api-sandbox.pinterest.com"])
+      expect(await hostOf(base)).toBe("https://api.pinterest.com/v5/pins");
   });
 
   it("429 waits for Retry-After or x-ratelimit-reset; 5xx is transient", async () => {

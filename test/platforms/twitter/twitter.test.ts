@@ -345,6 +345,31 @@ describe("X revoke", () => {
     });
   });
 
+  it("revokes the refresh token too, each with its token_type_hint, so no new access token can be minted", async () => {
+    const { fetch, requests } = replay(json(revoked), json(revoked));
+    const withRefresh = { ...account, refreshToken: "x-refresh-token" };
+    expect(await adapterFor("twitter", fetch).revoke(withRefresh)).toBe(true);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "POST https://api.x.com/2/oauth2/revoke",
+      "POST https://api.x.com/2/oauth2/revoke",
+    ]);
+    const forms = await Promise.all(requests.map(async (r) => Object.fromEntries(await r.formData())));
+    expect(forms).toEqual([
+      { token: "x-refresh-token", token_type_hint: "refresh_token" },
+      { token: TOKEN, token_type_hint: "access_token" },
+    ]);
+    for (const request of requests)
+      expect(request.headers.get("authorization")).toBe(`Basic ${btoa("client-123:secret-456")}`);
+    // One refused, the other still sent, and the refusal reported without the token.
+    const second = replay(
+      json({ error: "invalid_request", error_description: "bad x-refresh-token" }, 400),
+      json(revoked),
+    );
+    const error = await failureOf(adapterFor("twitter", second.fetch).revoke(withRefresh));
+    expect(second.requests).toHaveLength(2);
+    expect(error.message).not.toContain("x-refresh-token");
+  });
+
   it("fails with a PlatformError that does not echo the token when X refuses", async () => {
     const { fetch } = replay(
       json({ error: "invalid_request", error_description: `bad token ${TOKEN}` }, 400),

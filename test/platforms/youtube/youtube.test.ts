@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { SPECS } from "../../../src/platforms/catalog";
 import { type Fetch, PlatformError } from "../../../src/platforms/types";
+import { youtubePublishing } from "../../../src/platforms/youtube";
 import { secondsUntilPacificMidnight } from "../../../src/platforms/youtube/api";
+import { FIND_RETRY_MS } from "../../../src/platforms/youtube/publish";
 import { CHUNK_BYTES } from "../../../src/platforms/youtube/upload";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import * as R from "./recorded";
@@ -329,6 +331,21 @@ describe("youtube errors", () => {
   });
 });
 
+/** The adapter with a `find` whose pause between its two looks is recorded instead of waited. */
+const findingAdapter = (fetch: Fetch, slept: number[] = []) =>
+  createAdapter(
+    {
+      ...SPECS.youtube,
+      publishing: (context) =>
+        youtubePublishing(context, {
+          sleep: async (ms) => {
+            slept.push(ms);
+          },
+        }),
+    },
+    { credentials: CREDENTIALS, fetch },
+  );
+
 describe("youtube find", () => {
   it("finds the video carrying the fingerprint among the channel's latest uploads", async () => {
     const { fetch, requests } = replay(
@@ -349,20 +366,38 @@ describe("youtube find", () => {
     for (const request of requests) expect(request.headers.get("authorization")).toBe("Bearer yt-token");
   });
 
-  it("answers null when no recent upload carries the fingerprint, or the channel has no uploads", async () => {
-    const miss = replay(
+  it("answers null when no recent upload carries the fingerprint, or the channel has no uploads, after looking twice", async () => {
+    const missed = () => [
       json(R.channels),
       json(R.playlistItems),
       json(R.videoSnippets(["launch", "sp-41-2"])),
+    ];
+    const miss = replay(...missed(), ...missed());
+    const slept: number[] = [];
+    expect(
+      await findingAdapter(miss.fetch, slept).find(account, { fingerprint: "sp-41-1", text: "x" }),
+    ).toBeNull();
+    expect(miss.requests).toHaveLength(6);
+    expect(slept).toEqual([FIND_RETRY_MS]);
+    const none = () => [json(R.channels), json({ kind: "youtube#playlistItemListResponse", items: [] })];
+    const empty = replay(...none(), ...none());
+    expect(await findingAdapter(empty.fetch).find(account, { fingerprint: "sp-41-1", text: "x" })).toBeNull();
+    expect(empty.requests).toHaveLength(4);
+  });
+
+  it("finds a video the uploads playlist shows only a few seconds later: it looks again after a pause", async () => {
+    const { fetch, requests } = replay(
+      json(R.channels),
+      json({ kind: "youtube#playlistItemListResponse", items: [] }),
+      json(R.channels),
+      json(R.playlistItems),
+      json(R.videoSnippets(["launch", "sp-41-1"])),
     );
-    expect(
-      await adapterFor("youtube", miss.fetch).find(account, { fingerprint: "sp-41-1", text: "x" }),
-    ).toBeNull();
-    const empty = replay(json(R.channels), json({ kind: "youtube#playlistItemListResponse", items: [] }));
-    expect(
-      await adapterFor("youtube", empty.fetch).find(account, { fingerprint: "sp-41-1", text: "x" }),
-    ).toBeNull();
-    expect(empty.requests).toHaveLength(2);
+    const slept: number[] = [];
+    const found = await findingAdapter(fetch, slept).find(account, { fingerprint: "sp-41-1", text: "x" });
+    expect(found).toEqual({ id: R.VIDEO_ID, url: `https://www.youtube.com/watch?v=${R.VIDEO_ID}` });
+    expect(slept).toEqual([FIND_RETRY_MS]);
+    expect(requests).toHaveLength(5);
   });
 
   it("finds a reply by its text among the video's comments, only when the channel wrote it", async () => {
@@ -379,8 +414,10 @@ describe("youtube find", () => {
     expect(requests[0]!.url).toBe(
       `https://www.googleapis.com/youtube/v3/commentThreads?part=snippet&videoId=${R.VIDEO_ID}&maxResults=100&order=time&textFormat=plainText`,
     );
-    const someoneElse = replay(json(R.threads([R.thread("Ugx3", "Plug: our shop")])));
-    expect(await adapterFor("youtube", someoneElse.fetch).find(account, lookup)).toBeNull();
+    const notMine = () => json(R.threads([R.thread("Ugx3", "Plug: our shop")]));
+    const someoneElse = replay(notMine(), notMine());
+    expect(await findingAdapter(someoneElse.fetch).find(account, lookup)).toBeNull();
+    expect(someoneElse.requests).toHaveLength(2);
   });
 });
 
