@@ -158,10 +158,13 @@ describe("a refresh and a disconnect", () => {
     const row = await accountRow(account.accountId);
     const adapter = publishingAdapter(env, "twitter");
     const result = await refreshStoredToken(env, account.accountId, row.accessToken, {
+      // The platform answers the refresh, then the disconnect commits before the new tokens are written
+      // (the disconnect revokes the grant at X, so it must land after the platform's answer).
       refresh: async (_platform, refreshToken) => {
+        const token = await adapter.refreshToken(refreshToken);
         const gone = await call("DELETE", `/api/v1/accounts/${account.accountId}`, { key: account.key });
         expect(gone.status).toBeLessThan(300);
-        return adapter.refreshToken(refreshToken);
+        return token;
       },
     });
     expect(result).toMatchObject({ kind: "failed", code: "account_disconnected" });
