@@ -109,6 +109,15 @@ async function publishingPage(e: Emulated, caller: Caller, pageId: string): Prom
   return page.handle;
 }
 
+/** A publishing call on `/{page-id}/…`: its parameters, the caller, and the Page's handle it may post as. */
+async function publishingCall(c: Ctx) {
+  const e = emulate(c, "facebook");
+  const params = await paramsOf(c);
+  const caller = await callerOf(e, params);
+  const pageId = c.req.param("node")!;
+  return { e, params, caller, pageId, handle: await publishingPage(e, caller, pageId) };
+}
+
 /** Whether the caller is the post's Page, or the user who manages it. */
 async function owns(e: Emulated, caller: Caller, handle: string) {
   if (caller.handle === handle) return true;
@@ -314,11 +323,7 @@ async function revokePermissions(c: Ctx) {
 
 /** POST /{page-id}/feed: a text or link post, or the photos of `attached_media` (Pages API › Posts). */
 async function feed(c: Ctx) {
-  const e = emulate(c, "facebook");
-  const params = await paramsOf(c);
-  const caller = await callerOf(e, params);
-  const pageId = c.req.param("node")!;
-  const handle = await publishingPage(e, caller, pageId);
+  const { e, params, pageId, handle } = await publishingCall(c);
   const message = params.get("message") ?? "";
   const link = params.get("link");
   if (link !== null) fetchable("link", link);
@@ -359,11 +364,7 @@ async function feed(c: Ctx) {
  * answers both ids; with published=false it is an upload for a later `attached_media` or story.
  */
 async function photos(c: Ctx) {
-  const e = emulate(c, "facebook");
-  const params = await paramsOf(c);
-  const caller = await callerOf(e, params);
-  const pageId = c.req.param("node")!;
-  const handle = await publishingPage(e, caller, pageId);
+  const { e, params, pageId, handle } = await publishingCall(c);
   if (!params.get("url")) return refuse(400, "invalid_request", "(#324) Requires upload file", { code: 324 });
   const url = fetchable("url", params.get("url"));
   const message = params.get("message") ?? params.get("caption") ?? "";
@@ -399,11 +400,7 @@ async function photos(c: Ctx) {
  * deprecated): the video is pulled from `file_url` and published; the answer is the video's id.
  */
 async function videos(c: Ctx) {
-  const e = emulate(c, "facebook");
-  const params = await paramsOf(c);
-  const caller = await callerOf(e, params);
-  const pageId = c.req.param("node")!;
-  const handle = await publishingPage(e, caller, pageId);
+  const { e, params, pageId, handle } = await publishingCall(c);
   const url = params.get("file_url");
   if (!url && !params.get("fbuploader_video_file_chunk"))
     return refuse(
@@ -467,11 +464,7 @@ async function sessionToFinish(e: Emulated, handle: string, kind: string, videoI
 
 /** POST /{page-id}/video_reels, upload_phase start | finish (Video API › Reels Publishing API). */
 async function reels(c: Ctx) {
-  const e = emulate(c, "facebook");
-  const params = await paramsOf(c);
-  const caller = await callerOf(e, params);
-  const pageId = c.req.param("node")!;
-  const handle = await publishingPage(e, caller, pageId);
+  const { e, params, pageId, handle } = await publishingCall(c);
   const phase = params.get("upload_phase");
   if (phase === "start") return c.json(await startSession(e, handle, "reel", params));
   if (phase !== "finish")
@@ -515,11 +508,7 @@ async function hostedUpload(c: Ctx) {
 
 /** POST /{page-id}/photo_stories with an unpublished photo (Facebook Stories API › Photo Stories). */
 async function photoStories(c: Ctx) {
-  const e = emulate(c, "facebook");
-  const params = await paramsOf(c);
-  const caller = await callerOf(e, params);
-  const pageId = c.req.param("node")!;
-  const handle = await publishingPage(e, caller, pageId);
+  const { e, params, pageId, handle } = await publishingCall(c);
   const photoId = params.get("photo_id");
   const photo = photoId ? await e.object(photoId) : null;
   if (photo?.kind !== "photo" || photo.handle !== handle || photo.data.post_id)
@@ -543,11 +532,7 @@ async function photoStories(c: Ctx) {
 
 /** POST /{page-id}/video_stories, upload_phase start | finish (Facebook Stories API › Video Stories). */
 async function videoStories(c: Ctx) {
-  const e = emulate(c, "facebook");
-  const params = await paramsOf(c);
-  const caller = await callerOf(e, params);
-  const pageId = c.req.param("node")!;
-  const handle = await publishingPage(e, caller, pageId);
+  const { e, params, pageId, handle } = await publishingCall(c);
   const phase = params.get("upload_phase");
   if (phase === "start") return c.json(await startSession(e, handle, "video_story", params));
   if (phase !== "finish")
