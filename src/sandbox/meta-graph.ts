@@ -6,7 +6,15 @@
 // Errors; Rate Limiting; Paginated Results; Instagram Platform › Error Codes.
 import { fromBase64Url, toBase64Url, utf8 } from "../lib/encoding";
 import { isProblem, readForm } from "./body";
-import { type Caller, type Problem, refuse, SandboxRefusal } from "./emulator";
+import {
+  type Caller,
+  type Emulated,
+  isReady,
+  type LedgerObject,
+  type Problem,
+  refuse,
+  SandboxRefusal,
+} from "./emulator";
 
 /** The Graph API's version segment, as every adapter call names it (`v25.0`, `v1.0`). */
 export const VERSION = ":version{v[0-9]+\\.[0-9]+}";
@@ -251,4 +259,45 @@ export const required = (name: string) =>
 /** The account's own node: its user id (or `me`), else Meta's unsupported request. */
 export function ownNode(caller: Caller, id: string) {
   if (id !== "me" && id !== caller.platformId) unsupported(id);
+}
+
+/** A Meta container's life: it expires a day after it was made (Instagram's and Threads' containers alike). */
+export const CONTAINER_TTL_MS = 24 * 3_600_000;
+
+export type ContainerStage = "PUBLISHED" | "EXPIRED" | "ERROR" | "IN_PROGRESS" | "FINISHED";
+
+/** Where a container is: published, expired, failed, still processing, or ready to publish. */
+export function containerStage(object: LedgerObject): ContainerStage {
+  const data = object.data as { published_id?: string; error?: string };
+  if (data.published_id) return "PUBLISHED";
+  if (Date.now() - object.createdAt > CONTAINER_TTL_MS) return "EXPIRED";
+  if (data.error) return "ERROR";
+  return isReady(object) ? "FINISHED" : "IN_PROGRESS";
+}
+
+/**
+ * A carousel's `children` (comma-separated container ids) within `min`–`max`: each the caller's own
+ * container, made as a carousel item and finished; else Meta's refusal (`notReady` words the last one).
+ */
+export async function carouselChildren(
+  emu: Emulated,
+  caller: Caller,
+  params: URLSearchParams,
+  limits: { min: number; max: number },
+  notReady: () => never,
+): Promise<string[]> {
+  const children = (params.get("children") ?? "")
+    .split(",")
+    .map((child) => child.trim())
+    .filter(Boolean);
+  if (children.length < limits.min || children.length > limits.max)
+    refuse(400, "invalid_request", `(#100) A carousel takes ${limits.min} to ${limits.max} children.`);
+  for (const child of children) {
+    const object = await emu.object(child);
+    if (object?.kind !== "container" || object.handle !== caller.handle) return unsupported(child);
+    if ((object.data as { is_carousel_item?: boolean }).is_carousel_item !== true)
+      refuse(400, "invalid_request", `(#100) The container ${child} is not a carousel item.`);
+    if (containerStage(object) !== "FINISHED") notReady();
+  }
+  return children;
 }

@@ -13,13 +13,15 @@ import {
   type Emulated,
   emulate,
   emulatorRouter,
-  isReady,
   type LedgerObject,
   type LedgerPost,
   lostAnswer,
   refuse,
 } from "../emulator";
 import {
+  type ContainerStage,
+  carouselChildren,
+  containerStage,
   fetchable,
   forAccount,
   graphParams,
@@ -44,13 +46,10 @@ export const CAPTION_MAX = 2200;
 const HASHTAGS_MAX = 30;
 const MENTIONS_MAX = 20;
 /** A carousel's children (IG User Media › children). */
-export const CAROUSEL_MIN = 2;
-export const CAROUSEL_MAX = 10;
+const CAROUSEL = { min: 2, max: 10 };
 /** API-published posts in a moving 24 hours (IG User Content Publishing Limit). */
 export const QUOTA_TOTAL = 100;
 const QUOTA_SECONDS = 86_400;
-/** An unpublished container expires after 24 hours (IG Container › status_code EXPIRED). */
-const CONTAINER_TTL_MS = 24 * 3_600_000;
 /**
  * A carousel's photo is fetched and processed asynchronously like any container: it is IN_PROGRESS this
  * long after it is made, so a carousel made of children whose status was not checked is refused (9007).
@@ -115,18 +114,21 @@ type Container = {
 
 const containerOf = (object: LedgerObject) => object.data as unknown as Container;
 
+/** IG Container › status_code's `status` text, by stage (an ERROR's is its error). */
+const STATUS_TEXT: Record<Exclude<ContainerStage, "ERROR">, string> = {
+  PUBLISHED: "Published: Media has been published.",
+  EXPIRED: "Expired",
+  IN_PROGRESS: "In Progress: Media is still being processed.",
+  FINISHED: "Finished: Media has been uploaded and it is ready to be published.",
+};
+
 /** IG Container › status_code: PUBLISHED, EXPIRED, ERROR, IN_PROGRESS or FINISHED. */
 function statusOf(object: LedgerObject): { status_code: string; status: string } {
+  const stage = containerStage(object);
   const container = containerOf(object);
-  if (container.published_id)
-    return { status_code: "PUBLISHED", status: "Published: Media has been published." };
-  if (Date.now() - object.createdAt > CONTAINER_TTL_MS) return { status_code: "EXPIRED", status: "Expired" };
-  if (container.error) return { status_code: "ERROR", status: container.error };
-  if (!isReady(object))
-    return { status_code: "IN_PROGRESS", status: "In Progress: Media is still being processed." };
   return {
-    status_code: "FINISHED",
-    status: "Finished: Media has been uploaded and it is ready to be published.",
+    status_code: stage,
+    status: stage === "ERROR" ? (container.error ?? "Error") : STATUS_TEXT[stage],
   };
 }
 
@@ -445,26 +447,11 @@ async function newContainer(emu: Emulated, caller: Caller, params: URLSearchPara
         );
       return { media_type: "VIDEO", ...base, ...media("video") };
     case "CAROUSEL": {
-      const children = (params.get("children") ?? "")
-        .split(",")
-        .map((child) => child.trim())
-        .filter(Boolean);
-      if (children.length < CAROUSEL_MIN || children.length > CAROUSEL_MAX)
-        refuse(
-          400,
-          "invalid_request",
-          `(#100) A carousel takes ${CAROUSEL_MIN} to ${CAROUSEL_MAX} children.`,
-        );
-      for (const child of children) {
-        const object = await emu.object(child);
-        if (object?.kind !== "container" || object.handle !== caller.handle) unsupported(child);
-        if (!containerOf(object!).is_carousel_item)
-          refuse(400, "invalid_request", `(#100) The container ${child} is not a carousel item.`);
-        if (statusOf(object!).status_code !== "FINISHED")
-          refuse(400, "not_ready", "The media is not ready for publishing, please wait for a moment", {
-            code: 9007,
-          });
-      }
+      const children = await carouselChildren(emu, caller, params, CAROUSEL, () =>
+        refuse(400, "not_ready", "The media is not ready for publishing, please wait for a moment", {
+          code: 9007,
+        }),
+      );
       return { media_type: "CAROUSEL", ...base, url: "", kind: "image", children };
     }
     default:

@@ -13,13 +13,14 @@ import {
   type Emulated,
   emulate,
   emulatorRouter,
-  isReady,
   type LedgerObject,
   type LedgerPost,
   lostAnswer,
   refuse,
 } from "../emulator";
 import {
+  carouselChildren,
+  containerStage,
   fetchable,
   forAccount,
   graphParams,
@@ -43,8 +44,7 @@ type Ctx = Context<BareEnv>;
 /** Characters of a post's text (Threads › Posts › text). */
 export const TEXT_MAX = 500;
 /** A carousel's children (Threads › Posts › Carousel posts). */
-export const CAROUSEL_MIN = 2;
-export const CAROUSEL_MAX = 20;
+const CAROUSEL = { min: 2, max: 20 };
 const TOPIC_TAG_MAX = 50;
 const REPLY_CONTROLS = [
   "everyone",
@@ -53,8 +53,6 @@ const REPLY_CONTROLS = [
   "parent_post_author_only",
   "followers_only",
 ];
-/** An unpublished container expires after 24 hours. */
-const CONTAINER_TTL_MS = 24 * 3_600_000;
 
 export const THREADS_DIALECT: MetaDialect = {
   apiException: "THApiException",
@@ -93,11 +91,9 @@ const containerOf = (object: LedgerObject) => object.data as unknown as Containe
 
 /** Threads › Troubleshooting › container status: PUBLISHED, EXPIRED, ERROR, IN_PROGRESS or FINISHED. */
 function statusOf(object: LedgerObject): { status: string; error_message?: string } {
-  const container = containerOf(object);
-  if (container.published_id) return { status: "PUBLISHED" };
-  if (Date.now() - object.createdAt > CONTAINER_TTL_MS) return { status: "EXPIRED" };
-  if (container.error) return { status: "ERROR", error_message: container.error };
-  return { status: isReady(object) ? "FINISHED" : "IN_PROGRESS" };
+  const status = containerStage(object);
+  const error = containerOf(object).error;
+  return status === "ERROR" && error ? { status, error_message: error } : { status };
 }
 
 const METRICS = ["views", "likes", "replies", "reposts", "quotes", "shares"] as const;
@@ -297,24 +293,9 @@ async function newContainer(emu: Emulated, caller: Caller, params: URLSearchPara
     case "VIDEO":
       return { media_type: "VIDEO", ...base, ...media("video") };
     case "CAROUSEL": {
-      const children = (params.get("children") ?? "")
-        .split(",")
-        .map((child) => child.trim())
-        .filter(Boolean);
-      if (children.length < CAROUSEL_MIN || children.length > CAROUSEL_MAX)
-        refuse(
-          400,
-          "invalid_request",
-          `(#100) A carousel takes ${CAROUSEL_MIN} to ${CAROUSEL_MAX} children.`,
-        );
-      for (const child of children) {
-        const object = await emu.object(child);
-        if (object?.kind !== "container" || object.handle !== caller.handle) unsupported(child);
-        if (!containerOf(object!).is_carousel_item)
-          refuse(400, "invalid_request", `(#100) The container ${child} is not a carousel item.`);
-        if (statusOf(object!).status !== "FINISHED")
-          refuse(400, "not_ready", "(#24) The media is not ready to be published yet.", { code: 24 });
-      }
+      const children = await carouselChildren(emu, caller, params, CAROUSEL, () =>
+        refuse(400, "not_ready", "(#24) The media is not ready to be published yet.", { code: 24 }),
+      );
       return { media_type: "CAROUSEL", ...base, url: "", kind: "none", children };
     }
     default:
