@@ -13,6 +13,7 @@ import { deliver, publishingPost, rowsOf } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
+import { accountRow } from "./support";
 
 const SANDBOX = `${ORIGIN}/sandbox/tiktok`;
 
@@ -63,14 +64,6 @@ async function tiktok(method: string, path: string, token: string | null, body?:
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, text: await res.text() };
-}
-
-async function accountRow(accountId: number) {
-  return (await env.DB.prepare(
-    "SELECT username, platform_user_id, access_token_enc, refresh_token_enc, token_expires_at, expired_at FROM accounts WHERE id = ?",
-  )
-    .bind(accountId)
-    .first<Record<string, any>>())!;
 }
 
 /** A post of a video (stored in the library) on the connected account, made PUBLISHING for the consumer. */

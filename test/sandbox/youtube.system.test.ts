@@ -15,6 +15,7 @@ import { deliver, publishingPost, rowsOf } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
+import { accountRow } from "./support";
 
 const SANDBOX = `${ORIGIN}/sandbox/youtube`;
 
@@ -61,14 +62,6 @@ async function google(method: string, path: string, token: string | null, init: 
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
-}
-
-async function accountRow(accountId: number) {
-  return (await env.DB.prepare(
-    "SELECT username, platform_user_id, access_token_enc, refresh_token_enc, token_expires_at FROM accounts WHERE id = ?",
-  )
-    .bind(accountId)
-    .first<Record<string, any>>())!;
 }
 
 async function videoPost(connected: Connected, text: string, settings: Record<string, unknown> = {}) {
