@@ -85,7 +85,8 @@ export function dueRows(db: Database, now: number, limit: number) {
         or(isNull(syncedAt), lt(syncedAt, new Date(now - SHORTEST))),
         isNotNull(postPlatforms.platformPostId),
         or(isNull(syncedAt), sql`${syncedAt} < ${now} - ${interval}`),
-        ownerSubscribed,
+        // A row awaiting its public id is read whatever the owner's plan: the follow-up is publishing's.
+        or(eq(postPlatforms.awaitingPublicId, true), ownerSubscribed),
       ),
     )
     .orderBy(asc(syncedAt), asc(postPlatforms.id))

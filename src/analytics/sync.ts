@@ -10,7 +10,13 @@ import { accounts, comments, type Post, type PostPlatform, postPlatforms, posts 
 import { announce } from "../events/announce";
 import { recordAnalyticsSynced } from "../events/record";
 import { publishingAdapter } from "../platforms";
-import type { AccountAuth, PlatformAdapter, PlatformComment, PostMetrics } from "../platforms/types";
+import {
+  type AccountAuth,
+  type PlatformAdapter,
+  type PlatformComment,
+  PlatformError,
+  type PostMetrics,
+} from "../platforms/types";
 import { COUNT_METRICS } from "./queries";
 
 /** What syncing needs from outside the database, injectable so tests can swap in a platform or a clock. */
@@ -82,10 +88,21 @@ export async function syncRow(
   if (!row || !post || !account || row.status !== "PUBLISHED" || !row.platformPostId) return null;
   // A disconnected account has no tokens: its rows keep the metrics they last had (src/accounts/queries.ts).
   if (account.disconnectedAt) return null;
-  const platformPostId = row.platformPostId;
+  // A post with no public address, and none to come (a TikTok post only its creator sees), has nothing to read.
+  if (row.postUrl === null && !row.awaitingPublicId) return null;
+  let platformPostId = row.platformPostId;
   const adapter = deps.adapterFor(env, row.platform);
   const tokens = { ...account, accountId: account.id };
   let auth = await accountAuth(env, tokens, deps.now());
+  if (row.awaitingPublicId) {
+    const resolved = await resolvePublicId(env, db, row, platformPostId, adapter, tokens, auth);
+    if (resolved === null) return null;
+    platformPostId = resolved.id;
+    row.platformPostId = resolved.id;
+    row.postUrl = resolved.url;
+    // A post that turned out never to be public has nothing more to read.
+    if (resolved.url === null) return null;
+  }
   // A 401 refreshes the token once and asks once more; the auto-plug uses the auth that worked.
   const [fetched, found] = await withFreshAuth(
     env,
@@ -137,6 +154,42 @@ export async function syncRow(
   await announce(env, recorded);
   if (stored.length === 0) return null;
   return { row: { ...row, platformPostId, analytics: metrics }, post, adapter, auth };
+}
+
+/**
+ * The follow-up read of a row published before the platform gave its public id: once the platform has
+ * it, the row takes it and its URL (only while it still shows the id it was published with: a second
+ * sync that raced this one, or a repetition, leaves it be). Null when another sync got there first.
+ * Throws a transient `awaiting_public_id` while the platform has not given it, so the job is retried.
+ */
+async function resolvePublicId(
+  env: Env,
+  db: Database,
+  row: PostPlatform,
+  provisionalId: string,
+  adapter: PlatformAdapter,
+  tokens: Parameters<typeof withFreshAuth>[1],
+  auth: AccountAuth,
+): Promise<{ id: string; url: string | null } | null> {
+  const resolved = await withFreshAuth(env, tokens, auth, (used) => adapter.resolve(used, provisionalId));
+  if (!resolved || resolved.awaiting)
+    throw new PlatformError("The platform has not given the post's public id yet; it will be read again.", {
+      kind: "transient",
+      code: "awaiting_public_id",
+    });
+  const updated = await db
+    .update(postPlatforms)
+    .set({ platformPostId: resolved.id, postUrl: resolved.url, awaitingPublicId: false })
+    .where(
+      and(
+        eq(postPlatforms.id, row.id),
+        eq(postPlatforms.status, "PUBLISHED"),
+        eq(postPlatforms.platformPostId, provisionalId),
+        eq(postPlatforms.awaitingPublicId, true),
+      ),
+    )
+    .returning({ id: postPlatforms.id });
+  return updated.length > 0 ? { id: resolved.id, url: resolved.url } : null;
 }
 
 /** Records a sync the platform refused for good: the row keeps its metrics and waits a full interval. */

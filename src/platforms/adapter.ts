@@ -2,7 +2,7 @@
 // platform shares, written once. What differs (the sandbox's own endpoints and publishing, a test's
 // pacing) comes in through the definition itself, never through a flag here.
 import { toBase64Url, utf8 } from "../lib/encoding";
-import { type CallOptions, callPlatform } from "./call";
+import { type CallOptions, callPlatform, DEFAULT_TIMEOUTS } from "./call";
 import { type Hosts, type PlatformDefinition, rebase } from "./define";
 import { child, text } from "./json";
 import {
@@ -15,6 +15,7 @@ import {
   type PlatformSpec,
   type PlatformToken,
   type PublishingContext,
+  type Timeouts,
 } from "./types";
 
 export type { Publishing } from "./types";
@@ -28,7 +29,13 @@ export type AdapterContext = {
    */
   hosts?: Hosts;
   now?: () => number;
+  /** Waits between status polls (default: a real timer; tests move a fake clock instead). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Per-request timeouts (default DEFAULT_TIMEOUTS). */
+  timeouts?: Partial<Timeouts>;
 };
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** What createAdapter builds from: a spec, with the hosts and the authorize step a definition adds. */
 export type AdapterSource = PlatformSpec &
@@ -64,6 +71,8 @@ export function createAdapter(spec: AdapterSource, context: AdapterContext): Pla
     credentials,
     now: context.now ?? (() => Date.now()),
     hosts,
+    sleep: context.sleep ?? realSleep,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...context.timeouts },
   };
   const publishing = spec.publishing(platformContext);
 
@@ -185,6 +194,7 @@ export function createAdapter(spec: AdapterSource, context: AdapterContext): Pla
       return publishing.publish(account, draft);
     },
     find: (account, lookup) => publishing.find(account, lookup),
+    resolve: async (account, postId) => (publishing.resolve ? publishing.resolve(account, postId) : null),
     insights: (account, postId) => publishing.insights(account, postId),
     comments: (account, postId) => publishing.comments(account, postId),
     reply: (account, postId, text, fingerprint) => publishing.reply(account, postId, text, fingerprint),

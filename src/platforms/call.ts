@@ -5,6 +5,12 @@ import { type FailureKind, type Fetch, PlatformError } from "./types";
 
 /** Outbound calls to a platform give up after this long. */
 export const PLATFORM_TIMEOUT_MS = 10_000;
+/**
+ * A request that sends a file's bytes (an upload PUT, a chunk) gives up after this long: a 32 MiB chunk
+ * at a slow 1 MB/s takes half a minute, far more than an ordinary call may.
+ */
+export const UPLOAD_TIMEOUT_MS = 120_000;
+export const DEFAULT_TIMEOUTS = { call: PLATFORM_TIMEOUT_MS, upload: UPLOAD_TIMEOUT_MS } as const;
 /** What a 429 without a usable Retry-After asks us to wait. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 60;
 /** The platform's own error message is quoted up to this many characters. */
@@ -22,6 +28,8 @@ export type CallOptions = {
    * error sent with a 200, a content code that means "try later". Undefined falls through.
    */
   classify?: (response: Response, body: unknown) => PlatformError | undefined;
+  /** This call's timeout in ms (default PLATFORM_TIMEOUT_MS; uploads take the context's `upload`). */
+  timeoutMs?: number;
 };
 
 /** A platform's 2xx answer: its JSON body (null when the body is empty) and its headers. */
@@ -56,7 +64,10 @@ export async function platformCall(
   let response: Response;
   let body: string;
   try {
-    response = await fetcher(url, { ...init, signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS) });
+    response = await fetcher(url, {
+      ...init,
+      signal: AbortSignal.timeout(options.timeoutMs ?? PLATFORM_TIMEOUT_MS),
+    });
   } catch (error) {
     throw thrownFailure(what, error, safe);
   }

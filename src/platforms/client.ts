@@ -36,10 +36,15 @@ export const baseOf = (context: Pick<PublishingContext, "hosts">, hosts: Hosts, 
 
 /** The client of a platform whose real hosts are `hosts`, for one adapter's context. */
 export function platformClient(
-  context: Pick<PublishingContext, "fetch" | "hosts">,
+  context: Pick<PublishingContext, "fetch" | "hosts"> & Partial<Pick<PublishingContext, "timeouts">>,
   hosts: Hosts,
 ): PlatformClient {
   const bases: Hosts = { ...hosts, ...context.hosts };
+  // Ordinary calls take the context's call timeout unless the caller names its own (an upload's).
+  const timed = (options: CallOptions = {}): CallOptions => ({
+    ...options,
+    timeoutMs: options.timeoutMs ?? context.timeouts?.call,
+  });
   return {
     hosts: bases,
     url(host, path, query) {
@@ -48,9 +53,9 @@ export function platformClient(
       const search = query === undefined ? "" : `${new URLSearchParams(query)}`;
       return `${base}${path}${search ? `?${search}` : ""}`;
     },
-    call: (what, url, init, options) => platformCall(context.fetch, what, url, init, options),
+    call: (what, url, init, options) => platformCall(context.fetch, what, url, init, timed(options)),
     async json(what, url, init, schema, options) {
-      const answer = await platformCall(context.fetch, what, url, init, options);
+      const answer = await platformCall(context.fetch, what, url, init, timed(options));
       const changes = (init.method ?? "GET").toUpperCase() !== "GET";
       return expectShape(schema, answer.body, what, changes);
     },

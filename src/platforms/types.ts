@@ -100,6 +100,23 @@ export type DraftMedia = {
 /** One item of a thread: the first is the post, each next one a reply to the one before. */
 export type DraftItem = { text: string; media: DraftMedia[] };
 
+/**
+ * What the platform handed out for this publication before its final call (an uploaded media id, a
+ * container, an upload session, TikTok's publish_id), kept on the row across attempts (ARCHITECTURE
+ * "Publishing"): an adapter records each as soon as it exists and, on a later attempt, resumes it (polls
+ * it, publishes the same container, continues the upload) instead of starting over, and reconciles by it
+ * rather than by text. Values are small JSON; keys are the adapter's own.
+ */
+export type Progress = {
+  /** What an earlier attempt of this publication recorded under `key` (undefined: nothing). */
+  get(key: string): unknown;
+  /**
+   * Records `value` under `key` on the row at once, before the next call (undefined forgets it). Throws
+   * an `unknown_outcome` PlatformError when the attempt has lost its lease (another attempt took over).
+   */
+  set(key: string, value: unknown): Promise<void>;
+};
+
 export type PublishDraft = {
   items: DraftItem[];
   /** The row's validated per-platform settings (src/platforms/settings.ts). */
@@ -109,9 +126,22 @@ export type PublishDraft = {
    * hidden marker), so `find` can tell whether an attempt whose answer was lost was accepted.
    */
   fingerprint: string;
+  /** What earlier attempts of this publication recorded (absent: nothing is kept between attempts). */
+  progress?: Progress;
+  /**
+   * When (epoch ms) the attempt should start no new long step (an upload chunk, another status poll):
+   * past it the adapter records where it is and throws `stillProcessing`, and the next attempt goes on.
+   */
+  deadline?: number;
 };
 
-export type PublishedPost = { id: string; url: string };
+/**
+ * A post the platform has: its id and public URL. `awaiting`: the platform has accepted the post for
+ * good but gives its public id only later (TikTok, after moderation): `id` is the id it gave so far,
+ * `url` null, and a follow-up read (`resolve`) fills both in. `url` is null too for a post that never
+ * gets a public address (a TikTok post only its creator sees).
+ */
+export type PublishedPost = { id: string; url: string | null; awaiting?: boolean };
 
 /**
  * What `find` looks an earlier attempt up by: the fingerprint, the first item's text, the post it
@@ -123,6 +153,8 @@ export type FindLookup = {
   text: string;
   replyTo?: string;
   settings?: Record<string, unknown>;
+  /** What earlier attempts recorded (a publish id, a container): reconcile by it before any text. */
+  progress?: Progress;
 };
 
 export type PostMetrics = {
@@ -171,6 +203,12 @@ export interface PlatformAdapter {
    * reply, among the replies to `replyTo`).
    */
   find(account: AccountAuth, lookup: FindLookup): Promise<PublishedPost | null>;
+  /**
+   * The follow-up read of a post published `awaiting` its public id: the post with its public id and URL
+   * once the platform gives them, null while it has not yet. Platforms that always answer with the
+   * public id never return `awaiting`, and answer null here.
+   */
+  resolve(account: AccountAuth, platformPostId: string): Promise<PublishedPost | null>;
   insights(account: AccountAuth, platformPostId: string): Promise<PostMetrics>;
   comments(account: AccountAuth, platformPostId: string): Promise<PlatformComment[]>;
   /** A reply to a published post (auto-plug); `fingerprint` makes it reconcilable like a publish. */
@@ -196,10 +234,19 @@ export type PublishingContext = {
   credentials: Credentials;
   now(): number;
   hosts?: Readonly<Record<string, string>>;
+  /** Waits between status polls (tests pass one that moves a fake clock instead). */
+  sleep(ms: number): Promise<void>;
+  /** How long a call may take: `upload` for a request that sends a file's bytes, `call` for the others. */
+  timeouts: Timeouts;
 };
+
+/** Per-request timeouts in ms (src/platforms/call.ts has the defaults). */
+export type Timeouts = { call: number; upload: number };
 
 /** The publishing half of an adapter. */
 export type Publishing = Pick<PlatformAdapter, "publish" | "find" | "insights" | "comments" | "reply"> & {
+  /** The follow-up read of a post published `awaiting` its public id; absent where there is none. */
+  resolve?(account: AccountAuth, platformPostId: string): Promise<PublishedPost | null>;
   /** Revokes the account's token on disconnect, where the platform offers it; absent where it does not. */
   revoke?(account: AccountAuth): Promise<void>;
   /**

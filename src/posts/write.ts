@@ -183,9 +183,11 @@ export function updateStatements(
     ...(input.accounts ? replaceRows(db, id, existingRows, refs.accounts, status, input.settings) : []),
     ...(input.settings ? updateRowSettings(db, id, input.settings) : []),
     // A row already published keeps its status: editing a partly failed post never publishes it twice.
+    // New content or settings make what the platform holds from an earlier attempt (an upload, a
+    // container) stale: the next attempt starts over.
     db
       .update(postPlatforms)
-      .set({ status, updatedAt: now })
+      .set({ status, ...(input.content || input.settings ? { progress: null } : {}), updatedAt: now })
       .where(and(eq(postPlatforms.postId, id), ne(postPlatforms.status, "PUBLISHED"))),
     ...(input.content
       ? [db.delete(postMedia).where(eq(postMedia.postId, id)), ...insertMedia(db, id, input.content)]

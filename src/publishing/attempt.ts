@@ -2,13 +2,15 @@
 // platform (`find` by the fingerprint the service controls), else publish the thread. Every failure
 // comes back as an Outcome; nothing here writes to the database.
 import { accountAuth, withFreshAuth } from "../accounts/tokens";
+import type { Database } from "../db/client";
 import { backgroundOrigin } from "../lib/origin";
 import { signMediaUrl } from "../media/links";
 import { type ByteRange, type DraftItem, PlatformError } from "../platforms/types";
 import type { PublishDeps } from "./deps";
-import type { Lease } from "./lease";
+import { ATTEMPT_BUDGET_MS, type Lease } from "./lease";
 import type { Publishing, PublishingRow } from "./load";
 import { type Outcome, outcomeOf } from "./outcome";
+import { rowProgress } from "./progress";
 
 /** Streams a media file's bytes (or a range of them) out of R2, for platforms that take bytes. */
 export const openMedia =
@@ -55,6 +57,7 @@ export const fingerprintOf = (lease: Pick<Lease, "rowId" | "postedOn">) =>
 
 export async function attempt(
   env: Env,
+  db: Database,
   deps: PublishDeps,
   row: PublishingRow,
   lease: Lease,
@@ -64,6 +67,9 @@ export async function attempt(
     const adapter = deps.adapterFor(env, row.platform);
     const auth = await accountAuth(env, row, deps.now());
     const fingerprint = fingerprintOf(lease);
+    // What earlier attempts of this publication recorded: the adapter resumes it, reconciles by it.
+    const progress = rowProgress(db, lease, fingerprint, deps.now);
+    const deadline = lease.startedAt + ATTEMPT_BUDGET_MS;
     // A 401 refreshes the token once and runs the attempt once more (src/accounts/tokens.ts).
     const post = await withFreshAuth(env, row, auth, async (account) => {
       if (lease.attempts > 1) {
@@ -71,10 +77,11 @@ export async function attempt(
           fingerprint,
           text: items[0]?.text ?? "",
           settings: lease.settings,
+          progress,
         });
         if (found) return found;
       }
-      return adapter.publish(account, { items, settings: lease.settings, fingerprint });
+      return adapter.publish(account, { items, settings: lease.settings, fingerprint, progress, deadline });
     });
     return { kind: "published", post };
   } catch (error) {

@@ -7,10 +7,17 @@ import type { Database } from "../db/client";
 import { postPlatforms } from "../db/schema";
 
 /**
- * Longer than any live attempt can take: a thread of 25 items, each call bounded by the adapters'
- * 10-second timeout, stays under it.
+ * How long an attempt starts new long steps (an upload chunk, another status poll): past it, the adapter
+ * records where it is and the next attempt goes on (PublishDraft.deadline).
  */
-export const ATTEMPT_TIMEOUT_MS = 5 * 60_000;
+export const ATTEMPT_BUDGET_MS = 5 * 60_000;
+
+/**
+ * Longer than any live attempt can take: its budget, plus the one upload request (2 minutes at most,
+ * src/platforms/call.ts) or the calls of a thread of 25 items (10 s each) it may still make after it,
+ * and under the 15 minutes a queue consumer may run.
+ */
+export const ATTEMPT_TIMEOUT_MS = 10 * 60_000;
 
 export type Lease = {
   rowId: number;
@@ -19,6 +26,10 @@ export type Lease = {
   attempts: number;
   postedOn: number[];
   settings: Record<string, unknown>;
+  /** When the lease was taken (epoch ms). */
+  startedAt: number;
+  /** What earlier attempts recorded (src/publishing/progress.ts), as stored. */
+  progress: Record<string, unknown> | null;
 };
 
 /** Free, or held past the attempt timeout. */
@@ -45,8 +56,9 @@ export async function takeLease(db: Database, rowId: number, now: number): Promi
       attempts: postPlatforms.attempts,
       postedOn: postPlatforms.postedOn,
       settings: postPlatforms.settings,
+      progress: postPlatforms.progress,
     });
-  return row ? { rowId, attemptId, ...row } : null;
+  return row ? { rowId, attemptId, startedAt: now, ...row } : null;
 }
 
 /** The condition every write of an attempt's outcome carries: the lease is still this attempt's. */

@@ -26,10 +26,9 @@ export function outcomeOf(error: PlatformError): Outcome {
     case "permanent":
     case "auth":
       return { kind: "failed", error: rowError(error) };
-    case "rate_limited":
-      return { kind: "retry", error: rowError(error), retryAfterSeconds: error.retryAfterSeconds };
     default:
-      return { kind: "retry", error: rowError(error) };
+      // A rate limit's reset, or how long the platform's processing still needs (stillProcessing).
+      return { kind: "retry", error: rowError(error), retryAfterSeconds: error.retryAfterSeconds };
   }
 }
 
@@ -59,6 +58,7 @@ export function recordOutcome(db: Database, lease: Lease, outcome: Outcome, now:
           status: "PUBLISHED",
           platformPostId: outcome.post.id,
           postUrl: outcome.post.url,
+          awaitingPublicId: outcome.post.awaiting === true,
           postedOn: sql`json_insert(${postPlatforms.postedOn}, '$[#]', ${now})`,
           error: null,
           ...released,

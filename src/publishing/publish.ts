@@ -1,9 +1,11 @@
 // One post's publishing run: every PUBLISHING row whose lease this run takes gets one attempt, its
 // outcome recorded under the lease together with the post's new status (one batch per row). Rows
 // another consumer holds are left to it.
+
 import type { Database } from "../db/client";
 import { attempt, draftItems } from "./attempt";
 import type { PublishDeps } from "./deps";
+import { sendFollowUp } from "./follow-up";
 import { takeLease } from "./lease";
 import { loadForPublishing } from "./load";
 import { type Outcome, recordOutcome } from "./outcome";
@@ -33,9 +35,15 @@ export async function publishPost(
     loaded.rows.map(async (row) => {
       const lease = await takeLease(db, row.rowId, deps.now());
       if (!lease) return null;
-      const outcome = await attempt(env, deps, row, lease, items);
+      const outcome = await attempt(env, db, deps, row, lease, items);
       const now = deps.now();
       await settle(db, env, post, now, [recordOutcome(db, lease, outcome, now)]);
+      // Published before the platform gave its public id: a follow-up read fills it in (the analytics
+      // sync resolves it first; the cron's refresh is the safety net if this message is lost).
+      if (outcome.kind === "published" && outcome.post.awaiting)
+        await sendFollowUp(env, row.rowId).catch((error) =>
+          console.warn("publish: the follow-up read of row", row.rowId, "was not queued", error),
+        );
       return outcome;
     }),
   );

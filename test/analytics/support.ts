@@ -147,8 +147,9 @@ export async function publishOnSandbox(rowId: number, account: SandboxAccount, t
 }
 
 /** The sandbox's JSON view of a published post: `{id, handle, text, media, replies, published_at}`. */
-export async function sandboxPost(url: string) {
-  const res = await call("GET", new URL(url).pathname, { headers: { accept: "application/json" } });
+export async function sandboxPost(url: string | null) {
+  expect(url).not.toBeNull();
+  const res = await call("GET", new URL(url!).pathname, { headers: { accept: "application/json" } });
   expect(res.status).toBe(200);
   return res.body as { id: string; replies: Array<{ id: string; text: string }> };
 }

@@ -3,6 +3,7 @@
 // consumers are driven by hand where the queue's backoff would make a test slow.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ATTEMPT_TIMEOUT_MS } from "../../src/publishing/lease";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createPost, createTenant } from "../support/seed";
@@ -165,7 +166,7 @@ describe("on the sandbox", () => {
     await env.DB.prepare(
       "UPDATE post_platforms SET attempt_id = 'dead', attempt_started_at = ?, attempts = 1 WHERE id = ?",
     )
-      .bind(Date.now() - 6 * 60_000, row!.id)
+      .bind(Date.now() - ATTEMPT_TIMEOUT_MS - 60_000, row!.id)
       .run();
     await deliver([{ post_id: id }]);
     expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: earlier.id });

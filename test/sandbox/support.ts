@@ -1,12 +1,17 @@
 // Helpers for the emulator tests: an account connected through the real consent flow on the sandbox,
 // posts delivered by the real queue consumer, and the emulator called the way the adapter calls it.
 import { env, exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import type { Platform } from "../../src/db/enums";
 import { decryptSecret } from "../../src/lib/crypto";
+import { backgroundOrigin } from "../../src/lib/origin";
+import { SPECS } from "../../src/platforms/catalog";
 import { publishingAdapter } from "../../src/platforms/index";
 import { mintToken } from "../../src/platforms/sandbox/access";
+import { sandboxFetch } from "../../src/platforms/sandbox/client";
+import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
+import type { PublishDeps } from "../../src/publishing/deps";
 import { runFlow } from "../delegation/support";
 import { deliver, rowsOf, setStatus } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
@@ -48,16 +53,49 @@ export async function accountRow(
   };
 }
 
-/** A post of the account created through the API and delivered once by the real consumer. */
-export async function published(account: Connected, fields: Record<string, unknown>, attempts = 1) {
+/** A pause that moves the (faked) clock instead of waiting: the adapters' status polls cost no time. */
+export const clockSleep = async (ms: number) => {
+  vi.setSystemTime(Date.now() + ms);
+};
+
+/**
+ * Publishing dependencies whose adapters are the real ones on the emulator, as with SANDBOX=true, but
+ * with `options` (by default, polls that move the clock instead of sleeping; tests may shorten timeouts).
+ */
+export function emulatedDeps(
+  options: Parameters<typeof emulatedAdapter>[4] = { sleep: clockSleep },
+): Partial<PublishDeps> {
+  const origin = backgroundOrigin(env);
+  return {
+    adapterFor: (_env, platform) =>
+      emulatedAdapter(env, SPECS[platform], origin, sandboxFetch(origin), options),
+  };
+}
+
+/**
+ * A post of the account created through the API and delivered once by the real consumer (with `deps`,
+ * by the publish consumer with those dependencies).
+ */
+export async function published(
+  account: Connected,
+  fields: Record<string, unknown>,
+  attempts = 1,
+  deps?: Partial<PublishDeps>,
+) {
   const res = await call("POST", "/api/v1/posts", {
     key: account.key,
     body: { workspace_id: account.workspace.id, accounts: [account.accountId], ...fields },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   await setStatus(res.body.id, "PUBLISHING");
-  const delivery = await deliver([{ post_id: res.body.id }], { attempts });
+  const delivery = await deliver([{ post_id: res.body.id }], { attempts, deps });
   return { id: res.body.id as number, delivery, rows: await rowsOf(res.body.id) };
+}
+
+/** Delivers the post's publish message once more (the queue's next attempt), as `published` did. */
+export async function redeliver(postId: number, attempts: number, deps?: Partial<PublishDeps>) {
+  const delivery = await deliver([{ post_id: postId }], { attempts, deps });
+  return { delivery, rows: await rowsOf(postId) };
 }
 
 type SandboxPost = {

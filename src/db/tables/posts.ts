@@ -122,6 +122,13 @@ export const postPlatforms = sqliteTable(
     // The platform's answer to the last failed attempt: {code, message}, null once published.
     error: text("error", { mode: "json" }).$type<RowError>(),
     attempts: integer("attempts").notNull().default(0),
+    // What the platform handed out for the publication in progress before its final call (uploaded media
+    // ids, containers, upload sessions, TikTok's publish_id), recorded as each exists so a later attempt
+    // resumes it instead of starting over: `{fingerprint, ...}` (src/publishing/progress.ts).
+    progress: text("progress", { mode: "json" }).$type<Record<string, unknown>>(),
+    // Published, but the platform has not yet given the post's public id (TikTok, before moderation):
+    // `platform_post_id` is the id it gave so far, `post_url` null, and a follow-up read fills both in.
+    awaitingPublicId: integer("awaiting_public_id", { mode: "boolean" }).notNull().default(false),
     // The lease of the attempt in flight: a consumer publishes a row only while it holds it, and a lease
     // older than the attempt timeout is taken over (the worker died).
     attemptId: text("attempt_id"),

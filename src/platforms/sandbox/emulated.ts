@@ -3,7 +3,7 @@
 // calls answered in-process. The one thing the sandbox adds: an account the operator created without
 // tokens (the demo data, tests) acts with a short-lived token minted for each call, and its platform id
 // is its handle's stable one, as if it had connected.
-import { createAdapter } from "../adapter";
+import { type AdapterContext, createAdapter } from "../adapter";
 import { everyHostAt, type PlatformDefinition } from "../define";
 import type { AccountAuth, Fetch, PlatformAdapter, PublishedPost } from "../types";
 import { mintToken } from "./access";
@@ -14,9 +14,11 @@ export function emulatedAdapter(
   definition: PlatformDefinition,
   origin: string,
   fetch: Fetch,
+  options: Pick<AdapterContext, "sleep" | "timeouts" | "now"> = {},
 ): PlatformAdapter {
   const platform = definition.platform;
   const adapter = createAdapter(definition, {
+    ...options,
     credentials: sandboxClient(platform),
     fetch,
     hosts: everyHostAt(definition.hosts, `${origin}/sandbox/${platform}`),
@@ -28,16 +30,21 @@ export function emulatedAdapter(
   });
   // Every post's URL is the sandbox's page of it (ARCHITECTURE "Sandbox platform"), whatever the
   // platform's own URL would be (x.com/<handle>/status/<id>, youtube.com/watch?v=…).
-  const paged = (post: PublishedPost): PublishedPost => ({
-    ...post,
-    url: `${origin}/sandbox/${platform}/posts/${encodeURIComponent(post.id)}`,
-  });
+  // A post without a public address yet (awaiting its public id) or ever (private) keeps its null URL.
+  const paged = (post: PublishedPost): PublishedPost =>
+    post.url === null
+      ? post
+      : { ...post, url: `${origin}/sandbox/${platform}/posts/${encodeURIComponent(post.id)}` };
   return {
     ...adapter,
     publish: async (account, draft) => paged(await adapter.publish(await signedIn(account), draft)),
     find: async (account, lookup) => {
       const found = await adapter.find(await signedIn(account), lookup);
       return found && paged(found);
+    },
+    resolve: async (account, id) => {
+      const resolved = await adapter.resolve(await signedIn(account), id);
+      return resolved && paged(resolved);
     },
     insights: async (account, id) => adapter.insights(await signedIn(account), id),
     comments: async (account, id) => adapter.comments(await signedIn(account), id),

@@ -1,6 +1,7 @@
 // What the Instagram tests share: the connected account, drafts, readers of the requests the adapter
 // sent, and an adapter whose container polling waits no time.
 import { expect } from "vitest";
+import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { instagramPublishing } from "../../../src/platforms/instagram/publishing";
 import type { DraftItem, Fetch } from "../../../src/platforms/types";
 import { CREDENTIALS } from "../replay";
@@ -25,7 +26,13 @@ export const formOf = async (request: Request) =>
 export function publishingWith(fetch: Fetch) {
   const waits: number[] = [];
   const publishing = instagramPublishing(
-    { fetch, credentials: CREDENTIALS, now: () => Date.now() },
+    {
+      fetch,
+      credentials: CREDENTIALS,
+      now: () => Date.now(),
+      sleep: async () => {},
+      timeouts: DEFAULT_TIMEOUTS,
+    },
     { wait: async (ms) => void waits.push(ms) },
   );
   return { publishing, waits };

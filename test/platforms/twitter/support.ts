@@ -2,6 +2,7 @@
 // readers for what a request carried.
 import { expect } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
+import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { SPECS } from "../../../src/platforms/catalog";
 import { twitterPublishing } from "../../../src/platforms/twitter/publishing";
 import { type DraftItem, type Fetch, PlatformError } from "../../../src/platforms/types";
@@ -22,7 +23,13 @@ export const draftOf = (items: DraftItem[], settings: Record<string, unknown> = 
 export function adapterWithSleeps(fetch: Fetch) {
   const sleeps: number[] = [];
   const publishing = twitterPublishing(
-    { fetch, credentials: CREDENTIALS, now: () => Date.now() },
+    {
+      fetch,
+      credentials: CREDENTIALS,
+      now: () => Date.now(),
+      sleep: async () => {},
+      timeouts: DEFAULT_TIMEOUTS,
+    },
     {
       sleep: async (ms) => {
         sleeps.push(ms);
