@@ -1063,9 +1063,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["TiktokSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
@@ -1110,9 +1110,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["InstagramSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
@@ -1138,9 +1138,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["TwitterSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
@@ -1180,9 +1180,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["LinkedinSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
@@ -1207,9 +1207,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["YoutubeSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
@@ -1236,9 +1236,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["FacebookSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
@@ -1262,9 +1262,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["PinterestSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
@@ -1289,9 +1289,9 @@ export interface components {
             status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["ThreadsSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
-            /** @description The platform's id of the published post; null until published. */
+            /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
             platform_post_id: string | null;
-            /** @description Where the published post is on the platform; null until published. */
+            /** @description Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees). */
             post_url: string | null;
             /** @description The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published. */
             error: components["schemas"]["PostPlatformError"] | null;
