@@ -214,20 +214,14 @@ const rowFields = {
   posted_on: z.array(postedOn),
   status: z.enum(POST_STATUSES),
   analytics: rowAnalyticsSchema,
-  platform_post_id: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        "The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id.",
-    }),
-  post_url: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        "Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees).",
-    }),
+  platform_post_id: z.string().nullable().meta({
+    description:
+      "The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id.",
+  }),
+  post_url: z.string().nullable().meta({
+    description:
+      "Where the published post is on the platform; null until published, and on TikTok until moderation makes the post public (never, for a post only its creator sees).",
+  }),
   error: z.union([rowErrorSchema, z.null()]).meta({
     description:
       "The row's last failure as the platform reported it (`code`, `message`); null when none. It stays while a retry is under way and clears once the row is published.",
