@@ -13,8 +13,8 @@ import type { Fetch } from "../../src/platforms/types";
 import { insertMedia } from "../support/db";
 import {
   accountRow,
-  clockSleep,
   type Connected,
+  clockSleep,
   connected,
   emulatedDeps,
   postsOf,
@@ -55,7 +55,12 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
     const account = await connected("twitter");
     const clip = await mediaFile(account, "video/mp4", 3000, "clip #sandbox-slow.mp4");
     const deps = emulatedDeps();
-    const first = await published(account, { content: [{ text: "Heavy #sandbox-slow", media: [clip] }] }, 1, deps);
+    const first = await published(
+      account,
+      { content: [{ text: "Heavy #sandbox-slow", media: [clip] }] },
+      1,
+      deps,
+    );
     expect(first.delivery).toMatchObject({ retries: 1 });
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
     expect(await statsOf("twitter", account.handle)).toMatchObject({ media_uploads: 1, publications: 0 });
@@ -77,7 +82,12 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
     const account = await connected("twitter");
     const clip = await mediaFile(account, "video/mp4", 3000, "late #sandbox-slow.mp4");
     const deps = emulatedDeps();
-    const first = await published(account, { content: [{ text: "Late #sandbox-slow", media: [clip] }] }, 1, deps);
+    const first = await published(
+      account,
+      { content: [{ text: "Late #sandbox-slow", media: [clip] }] },
+      1,
+      deps,
+    );
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
     // The next attempt comes a day and an hour later (a long outage): X has dropped the media id.
     vi.setSystemTime(Date.now() + 25 * 60 * 60 * 1000);
@@ -127,11 +137,13 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
     const auth = { handle: account.handle, platformUserId: account.platformId, accessToken: row.accessToken };
     const origin = backgroundOrigin(env);
     const inner = sandboxFetch(origin);
-    const delayed = (pattern: RegExp): Fetch => async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (pattern.test(url)) await new Promise((resolve) => setTimeout(resolve, 300));
-      return inner(input, init);
-    };
+    const delayed =
+      (pattern: RegExp): Fetch =>
+      async (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (pattern.test(url)) await new Promise((resolve) => setTimeout(resolve, 300));
+        return inner(input, init);
+      };
     const options = { sleep: clockSleep, timeouts: { call: 50, upload: 5000 } };
     const media = {
       url: "https://unused.example.test/clip.mp4",

@@ -10,8 +10,8 @@ import {
   type DraftItem,
   type FindLookup,
   PlatformError,
-  type PublishDraft,
   type Progress,
+  type PublishDraft,
   type PublishedPost,
 } from "../types";
 import { LABEL, type XApi } from "./api";

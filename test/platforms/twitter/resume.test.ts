@@ -41,7 +41,10 @@ describe("X publish resumes what earlier attempts recorded", () => {
     const second = replay(json(processing("9", "succeeded")), json(created("77"), 201));
     const two = adapterWithSleeps(second.fetch);
     expect(await two.adapter.find(account, { fingerprint: "sp-7-1", text: "x", progress })).toBeNull();
-    const post = await two.adapter.publish(account, withProgress(draftOf([item("x", [clip.media])]), progress));
+    const post = await two.adapter.publish(
+      account,
+      withProgress(draftOf([item("x", [clip.media])]), progress),
+    );
     expect(post.id).toBe("77");
     expect(second.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
       `GET ${UPLOAD}?command=STATUS&media_id=9`,
@@ -52,7 +55,11 @@ describe("X publish resumes what earlier attempts recorded", () => {
     // Everything recorded: a redelivered message finds the post and publishes nothing.
     const third = replay();
     expect(
-      await adapterWithSleeps(third.fetch).adapter.find(account, { fingerprint: "sp-7-1", text: "x", progress }),
+      await adapterWithSleeps(third.fetch).adapter.find(account, {
+        fingerprint: "sp-7-1",
+        text: "x",
+        progress,
+      }),
     ).toMatchObject({ id: "77" });
     expect(third.requests).toHaveLength(0);
   });
