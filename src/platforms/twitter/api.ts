@@ -21,13 +21,17 @@ export type XApi = {
   /** The post and where it can be seen, on the context's base for X's site (x.com). */
   publishedAs(account: AccountAuth, id: string): PublishedPost;
   get<T>(account: AccountAuth, what: string, url: string, schema: z.ZodType<T>): Promise<T>;
-  /** A POST with a JSON body (an object), a multipart body (FormData) or none (null). */
+  /**
+   * A POST with a JSON body (an object), a multipart body (FormData) or none (null). `timeoutMs`: a
+   * request that sends a file's bytes (an append) takes the context's upload timeout.
+   */
   post<T>(
     account: AccountAuth,
     what: string,
     url: string,
     body: object | FormData | null,
     schema: z.ZodType<T>,
+    options?: { timeoutMs?: number },
   ): Promise<T>;
 };
 
@@ -44,7 +48,7 @@ export function xApi(context: PublishingContext): XApi {
       const headers = { authorization: bearer(account), accept: "application/json" };
       return client.json(what, url, { method: "GET", headers }, schema, classify(what, true));
     },
-    async post(account, what, url, body, schema) {
+    async post(account, what, url, body, schema, options = {}) {
       const headers: Record<string, string> = { authorization: bearer(account), accept: "application/json" };
       let payload: BodyInit | undefined;
       if (body instanceof FormData) payload = body;
@@ -53,7 +57,7 @@ export function xApi(context: PublishingContext): XApi {
         payload = JSON.stringify(body);
       }
       const init = { method: "POST", headers, body: payload };
-      return client.json(what, url, init, schema, classify(what, false));
+      return client.json(what, url, init, schema, { ...classify(what, false), ...options });
     },
   };
 }

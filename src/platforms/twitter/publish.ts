@@ -1,17 +1,22 @@
 // Publishing on X: a post through POST /2/tweets, a thread as a reply chain (each item replies to the one
 // before), the row's X settings mapped onto the request body, and the auto-plug's reply. Every media file
 // of the thread is uploaded before the first post is created, so a media failure never leaves half a
-// thread behind.
+// thread behind. What X hands out on the way (media ids, each post's id) is recorded on the row as it
+// exists, and a later attempt resumes from it.
 import type { z } from "zod";
+import { progressOf } from "../progress";
 import {
   type AccountAuth,
   type DraftItem,
+  type FindLookup,
   PlatformError,
+  type Progress,
   type PublishDraft,
   type PublishedPost,
 } from "../types";
 import { LABEL, type XApi } from "./api";
-import { type Sleep, uploadMedia } from "./media";
+import { mediaKey, processed, type UploadContext, type Uploaded, uploadMedia } from "./media";
+import { findPost } from "./read";
 import { createdPost } from "./schemas";
 import { settings as settingsSchema } from "./settings";
 
@@ -64,23 +69,38 @@ const createPost = async (api: XApi, account: AccountAuth, what: string, body: o
   (await api.post(account, what, api.url("/tweets"), body, createdPost)).data.id;
 
 /**
- * Once the first post exists, a later item's failure must not lead to the thread being published again:
- * the outcome is reported unknown, so the engine reconciles with `find`, which finds the first post.
+ * What the row keeps of the thread (the publication's progress): `items`, how many posts it has (written
+ * before anything is sent, so `find` knows whether a recorded thread is complete); `tweets`, the id of
+ * each item's post as it is created, in order; `sending`, the index of the item whose create was sent
+ * last (its answer may have been lost).
  */
-function threadIncomplete(error: unknown, root: string, index: number, count: number): PlatformError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new PlatformError(
-    `${LABEL} publish: the thread's first post (${root}) is published, but item ${index + 1} of ${count} failed: ${reason}`,
-    { kind: "unknown_outcome", code: "thread_incomplete" },
-  );
-}
+export const THREAD = { items: "items", tweets: "tweets", sending: "sending" } as const;
 
+export const recordedTweets = (progress: Progress): string[] => {
+  const value = progress.get(THREAD.tweets);
+  return Array.isArray(value) && value.every((id) => typeof id === "string") ? value : [];
+};
+
+export type PublishContext = {
+  api: XApi;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  uploadTimeoutMs: number;
+};
+
+/**
+ * Publishes the post (a thread as a reply chain), resuming what earlier attempts of this publication
+ * recorded: the media uploads (media.ts), and the posts of the thread already created — the next item
+ * replies to the last recorded one, none is created twice. An item whose create was sent but whose
+ * answer was lost is looked for by its text among the replies to the post before it (the first item:
+ * the engine's `find` did that on the account's timeline) before it is sent again.
+ */
 export async function publishPost(
-  api: XApi,
+  context: PublishContext,
   account: AccountAuth,
   draft: PublishDraft,
-  sleep: Sleep,
 ): Promise<PublishedPost> {
+  const { api } = context;
   const settings = settingsOf(draft.settings);
   const items = draft.items;
   if (items.length === 0) {
@@ -89,30 +109,102 @@ export async function publishPost(
       code: "empty_post",
     });
   }
+  const progress = progressOf(draft);
+  if (progress.get(THREAD.items) !== items.length) await progress.set(THREAD.items, items.length);
+  const tweets = recordedTweets(progress);
+  const upload: UploadContext = {
+    api,
+    account,
+    progress,
+    now: context.now,
+    sleep: context.sleep,
+    deadline: draft.deadline,
+    uploadTimeoutMs: context.uploadTimeoutMs,
+  };
   // The platform's check (src/platforms/twitter/rules.ts) refused, before this call, a poll beside media
   // and media X would refuse after the upload: more than four, a video or GIF beside others, over its size.
-  const mediaIds: string[][] = [];
-  for (const item of items) {
-    const ids: string[] = [];
-    for (const media of item.media) ids.push(await uploadMedia(api, account, media, sleep));
-    mediaIds.push(ids);
-  }
-
-  let root: string | undefined;
-  let previous: string | undefined;
+  // Every file of the items still to post is uploaded (and finalized) before any is waited on, so X
+  // processes them side by side, and before the next post is created.
+  const uploads: Array<Array<{ key: string; uploaded: Uploaded }>> = [];
   for (const [index, item] of items.entries()) {
-    const text = index === 0 ? firstText(items, settings) : item.text;
-    const body = postBody(text, mediaIds[index] ?? [], index, previous, settings);
-    const what = items.length > 1 ? `${LABEL} publish (item ${index + 1})` : `${LABEL} publish`;
-    try {
-      previous = await createPost(api, account, what, body);
-    } catch (error) {
-      if (root === undefined) throw error;
-      throw threadIncomplete(error, root, index, items.length);
+    const done: Array<{ key: string; uploaded: Uploaded }> = [];
+    if (index >= tweets.length) {
+      for (const [position, media] of item.media.entries()) {
+        const key = mediaKey(index, position);
+        done.push({ key, uploaded: await uploadMedia(upload, media, key) });
+      }
     }
-    root ??= previous;
+    uploads.push(done);
   }
-  return api.publishedAs(account, root!);
+  for (const item of uploads) for (const { key, uploaded } of item) await processed(upload, key, uploaded);
+
+  const sending = progress.get(THREAD.sending);
+  for (let index = tweets.length; index < items.length; index++) {
+    const previous = tweets[index - 1];
+    const text = index === 0 ? firstText(items, settings) : items[index]!.text;
+    // This item's create went out in an earlier attempt and its answer was lost: it may exist.
+    if (sending === index && previous !== undefined) {
+      const found = await findPost(api, account, { fingerprint: draft.fingerprint, text, replyTo: previous });
+      if (found) {
+        tweets.push(found.id);
+        await progress.set(THREAD.tweets, [...tweets]);
+        continue;
+      }
+    }
+    const mediaIds = (uploads[index] ?? []).map(({ uploaded }) => uploaded.record.id);
+    const body = postBody(text, mediaIds, index, previous, settings);
+    const what = items.length > 1 ? `${LABEL} publish (item ${index + 1})` : `${LABEL} publish`;
+    await progress.set(THREAD.sending, index);
+    try {
+      tweets.push(await createPost(api, account, what, body));
+    } catch (error) {
+      throw tweets.length === 0 ? error : threadIncomplete(error, tweets, index, items.length);
+    }
+    await progress.set(THREAD.tweets, [...tweets]);
+  }
+  return api.publishedAs(account, tweets[0]!);
+}
+
+/**
+ * A later item failed once the first post exists. A refusal for good fails the publication, naming the
+ * posts already on X (they are not deleted); any other failure keeps its kind, and the next attempt
+ * continues the thread after the last recorded post.
+ */
+function threadIncomplete(error: unknown, tweets: string[], index: number, count: number): unknown {
+  if (!(error instanceof PlatformError) || error.kind !== "permanent") return error;
+  return new PlatformError(
+    `${LABEL} publish: the thread's first ${tweets.length} post(s) are published (${tweets.join(", ")}), but item ${index + 1} of ${count} was refused: ${error.message}`,
+    { kind: "permanent", code: "thread_incomplete" },
+  );
+}
+
+/**
+ * `find` for a publication: by what earlier attempts recorded before any text. A thread whose posts are
+ * all recorded is found by its first; one recorded only in part is not "found", so `publish` continues it
+ * after its last recorded post. With no post recorded, a create that was never sent (media still
+ * uploading or processing) means there is nothing to find; otherwise (the first create was sent and its
+ * answer lost, or nothing was recorded at all) the first post is looked for by its text on the account's
+ * timeline, and when the thread has more items the post found is recorded so `publish` continues after it.
+ */
+export async function findPublication(
+  api: XApi,
+  account: AccountAuth,
+  lookup: FindLookup,
+): Promise<PublishedPost | null> {
+  const progress = lookup.progress;
+  if (!progress) return findPost(api, account, lookup);
+  const tweets = recordedTweets(progress);
+  const count = progress.get(THREAD.items);
+  if (tweets.length > 0) {
+    return typeof count === "number" && tweets.length < count ? null : api.publishedAs(account, tweets[0]!);
+  }
+  if (typeof count === "number" && progress.get(THREAD.sending) === undefined) return null;
+  const found = await findPost(api, account, lookup);
+  if (found && typeof count === "number" && count > 1) {
+    await progress.set(THREAD.tweets, [found.id]);
+    return null;
+  }
+  return found;
 }
 
 /** The auto-plug: a reply under the published post. X keeps no fingerprint; `find` matches its text. */

@@ -4,20 +4,22 @@
 import { platformClient } from "../client";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, LABEL, xApi } from "./api";
-import type { Sleep } from "./media";
-import { publishPost, replyTo } from "./publish";
-import { findPost, postComments, postInsights } from "./read";
+import { findPublication, publishPost, replyTo } from "./publish";
+import { postComments, postInsights } from "./read";
 
-const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `sleep` waits between media status polls (tests pass one that does not). */
-export function twitterPublishing(context: PublishingContext, options: { sleep?: Sleep } = {}): Publishing {
+/** The context's `sleep` waits between media status polls (tests pass one that moves a fake clock). */
+export function twitterPublishing(context: PublishingContext): Publishing {
   const api = xApi(context);
   const client = platformClient(context, HOSTS);
-  const sleep = options.sleep ?? realSleep;
+  const publishing = {
+    api,
+    now: context.now,
+    sleep: (ms: number) => context.sleep(ms),
+    uploadTimeoutMs: context.timeouts.upload,
+  };
   return {
-    publish: (account, draft) => publishPost(api, account, draft, sleep),
-    find: (account, lookup) => findPost(api, account, lookup),
+    publish: (account, draft) => publishPost(publishing, account, draft),
+    find: (account, lookup) => findPublication(api, account, lookup),
     insights: (account, postId) => postInsights(api, account, postId),
     comments: (account, postId) => postComments(api, account, postId, context.now),
     reply: (account, postId, text) => replyTo(api, account, postId, text),

@@ -15,9 +15,16 @@ const processingInfo = z.object({
   error: z.object({ message: z.string().optional(), name: z.string().optional() }).optional(),
 });
 
-/** Initialize, finalize and status of a media upload: `{data: {id, media_key, processing_info?}}`. */
+/**
+ * Initialize, finalize and status of a media upload: `{data: {id, media_key, expires_after_secs,
+ * processing_info?}}`. `expires_after_secs`: how long the upload (and the media id) stays usable.
+ */
 export const mediaUpload = z.object({
-  data: z.object({ id: xId, processing_info: processingInfo.optional() }),
+  data: z.object({
+    id: xId,
+    expires_after_secs: z.number().nonnegative().optional(),
+    processing_info: processingInfo.optional(),
+  }),
 });
 export type ProcessingInfo = z.infer<typeof processingInfo>;
 

@@ -3,18 +3,26 @@
 // `segment_index`), finalize (POST /2/media/upload/{id}/finalize: the segments must add up to
 // `total_bytes`; a video or GIF then processes, `processing_info` says when to look again) and the status
 // (GET /2/media/upload?command=STATUS&media_id=…). A media id is for its owner only and expires after a
-// day; the bytes are kept so the post's page shows them.
+// day (`expires_after_secs` on every answer, `expires_at` on an append; past it X refuses the upload and
+// the id); the bytes are kept so the post's page shows them. #sandbox-slow: X's upload never sees the
+// post's text, so a file whose name carries the tag (the appended `media` part's file name) processes for
+// 150 s, as Pinterest's emulator reads its upload's name.
 import { z } from "zod";
 import { readCapped } from "../../lib/capped-body";
 import { digits } from "../../platforms/sandbox/ids";
 import { type Emulated, isReady, type LedgerObject, refuse } from "../emulator";
+import { isSlow, SLOW_PROCESSING_MS } from "../triggers";
 
 export const MEDIA_KIND = "x_media";
 /** How long a media id can be attached to a post (docs.x.com: `expires_after_secs`). */
 export const MEDIA_EXPIRES_SECONDS = 24 * 60 * 60;
-/** How long X takes to process a video or GIF in the emulator, and when it says to look again. */
+/** How long X takes to process a video or GIF in the emulator (#sandbox-slow: SLOW_PROCESSING_MS). */
 export const PROCESSING_MS = 1000;
-const CHECK_AFTER_SECS = 1;
+/**
+ * The longest `check_after_secs` X answers while processing (its STATUS examples say 5 and 10 s): the
+ * seconds left, at least 1 and at most this.
+ */
+export const MAX_CHECK_AFTER_SECS = 10;
 /** X takes segments of up to 5 MB, at most 999 of them. */
 export const SEGMENT_MAX_BYTES = 5 * 1024 * 1024;
 const MAX_SEGMENT_INDEX = 999;
@@ -63,6 +71,8 @@ export type XMedia = {
   /** Bytes received per segment index. */
   segments: Record<string, number>;
   finalized: boolean;
+  /** A segment came in a file whose name carries #sandbox-slow: processing takes 150 s. */
+  slow?: boolean;
   /** Where the post's page shows it, once finalized. */
   url?: string;
 };
@@ -91,9 +101,10 @@ function processingInfo(object: LedgerObject, media: XMedia) {
   if (isReady(object)) return { state: "succeeded", progress_percent: 100 };
   const total = Math.max(1, object.readyAt - object.createdAt);
   const done = Math.min(99, Math.floor(((Date.now() - object.createdAt) / total) * 100));
+  const left = Math.ceil((object.readyAt - Date.now()) / 1000);
   return {
     state: done <= 0 ? "pending" : "in_progress",
-    check_after_secs: CHECK_AFTER_SECS,
+    check_after_secs: Math.min(MAX_CHECK_AFTER_SECS, Math.max(1, left)),
     progress_percent: Math.max(0, done),
   };
 }
@@ -177,8 +188,10 @@ export async function append(x: Emulated, request: Request, id: string) {
     refuse(400, "invalid_request", "The `segment_index` value must be an integer between 0 and 999.");
   const bytes = await segmentBytes(form);
   if (bytes.byteLength > SEGMENT_MAX_BYTES) refuse(413, "too_large", "The segment is larger than 5 MB.");
+  const part = form.get("media");
+  const slow = media.slow === true || (part !== null && typeof part !== "string" && isSlow(part.name));
   await x.storeMedia(partKey(id, index), bytes, "application/octet-stream");
-  await x.updateObject(id, { segments: { ...media.segments, [String(index)]: bytes.byteLength } });
+  await x.updateObject(id, { segments: { ...media.segments, [String(index)]: bytes.byteLength }, slow });
   return { data: { expires_at: Math.floor((object.createdAt + MEDIA_EXPIRES_SECONDS * 1000) / 1000) } };
 }
 
@@ -210,7 +223,9 @@ export async function finalize(x: Emulated, id: string) {
   if (received !== media.total_bytes)
     refuse(400, "invalid_request", "Segments do not add up to provided total file size.");
   const url = await assemble(x, id, media);
-  const readyAt = processes(media) ? Date.now() + PROCESSING_MS : Date.now();
+  const readyAt = processes(media)
+    ? Date.now() + (media.slow ? SLOW_PROCESSING_MS : PROCESSING_MS)
+    : Date.now();
   const updated = await x.updateObject(id, { finalized: true, url }, readyAt);
   const done = { ...media, finalized: true, url };
   return answer({ ...updated!, readyAt }, done, { size: media.total_bytes });
@@ -223,6 +238,8 @@ export async function status(x: Emulated, query: URLSearchParams) {
   const id = query.get("media_id") ?? "";
   const { object, media } = await ownMedia(x, id, caller.handle, caller.platformId);
   if (!media.finalized) refuse(400, "invalid_request", "The media upload is not finalized.");
+  // Past expires_after_secs the id is no longer usable anywhere (docs.x.com › Get upload status).
+  if (expired(object)) refuse(400, "invalid_request", "The media upload has expired.");
   return answer(object, media);
 }
 

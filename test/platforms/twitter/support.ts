@@ -22,20 +22,15 @@ export const draftOf = (items: DraftItem[], settings: Record<string, unknown> = 
 /** The real X adapter whose media status polls record their waits instead of sleeping. */
 export function adapterWithSleeps(fetch: Fetch) {
   const sleeps: number[] = [];
-  const publishing = twitterPublishing(
-    {
-      fetch,
-      credentials: CREDENTIALS,
-      now: () => Date.now(),
-      sleep: async () => {},
-      timeouts: DEFAULT_TIMEOUTS,
+  const publishing = twitterPublishing({
+    fetch,
+    credentials: CREDENTIALS,
+    now: () => Date.now(),
+    sleep: async (ms) => {
+      sleeps.push(ms);
     },
-    {
-      sleep: async (ms) => {
-        sleeps.push(ms);
-      },
-    },
-  );
+    timeouts: DEFAULT_TIMEOUTS,
+  });
   const adapter = createAdapter(
     { ...SPECS.twitter, publishing: () => publishing },
     { credentials: CREDENTIALS, fetch },

@@ -161,21 +161,21 @@ describe("X publish", () => {
     expect(requests.filter((r) => r.url === TWEETS)).toHaveLength(0);
   });
 
-  it("gives up (transient, nothing posted) when the video is still processing after the bounded polls", async () => {
+  it("ends the attempt (still_processing, nothing posted) when the video outlasts the bounded polls", async () => {
     const clip = mediaOf({ mime: "video/mp4", kind: "video", size: 100 });
-    const stuck = Array.from({ length: MAX_STATUS_POLLS }, () => json(processing("9", "in_progress", 60)));
+    const stuck = Array.from({ length: MAX_STATUS_POLLS }, () => json(processing("9", "in_progress", 5)));
     const { fetch, requests } = replay(
       json(initialized("9")),
       json(appendedAnswer),
-      json(processing("9", "pending", 60)),
+      json(processing("9", "pending", 5)),
       ...stuck,
     );
     const { adapter, sleeps } = adapterWithSleeps(fetch);
     const error = await failureOf(adapter.publish(account, draftOf([item("x", [clip.media])])));
-    expect(error).toMatchObject({ kind: "transient", code: "media_processing" });
+    // The next attempt polls the same media again (it is recorded on the row), after check_after_secs.
+    expect(error).toMatchObject({ kind: "transient", code: "still_processing", retryAfterSeconds: 5 });
     expect(sleeps).toHaveLength(MAX_STATUS_POLLS);
-    // X's check_after_secs of 60 is capped, so the whole wait stays bounded.
-    expect(Math.max(...sleeps)).toBeLessThanOrEqual(6000);
+    expect(sleeps.every((ms) => ms === 5000)).toBe(true);
     expect(requests.filter((r) => r.url === TWEETS)).toHaveLength(0);
   });
 
@@ -238,14 +238,12 @@ describe("X publish", () => {
     ]);
   });
 
-  it("reports an unknown outcome (reconciled by find) when a later item fails once the first is published", async () => {
+  it("keeps a later item's transient failure transient once the first is published (the next attempt continues)", async () => {
     const { fetch } = replay(json(created("101"), 201), json({ title: "Service Unavailable" }, 503));
     const error = await failureOf(
       adapterFor("twitter", fetch).publish(account, draftOf([item("One"), item("Two")])),
     );
-    expect(error).toMatchObject({ kind: "unknown_outcome", code: "thread_incomplete" });
-    expect(error.message).toContain("(101)");
-    expect(error.message).toContain("item 2 of 2");
+    expect(error).toMatchObject({ kind: "transient", code: "server_error" });
   });
 
   it("maps every X setting: the first post takes them all, the later ones who-may-reply and super followers", async () => {
