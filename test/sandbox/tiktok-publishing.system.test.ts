@@ -42,7 +42,12 @@ const later = (seconds: number) => vi.setSystemTime(Date.now() + seconds * 1000)
 
 /** A video of the library (`bytes` long) of the connected account. */
 const video = (account: Connected, bytes = 64 * 1024) =>
-  uploadMedia({ tenant: { key: account.key, workspace: account.workspace } } as never, "clip.mp4", "video/mp4", mp4Bytes(bytes));
+  uploadMedia(
+    { tenant: { key: account.key, workspace: account.workspace } } as never,
+    "clip.mp4",
+    "video/mp4",
+    mp4Bytes(bytes),
+  );
 
 const fields = (mediaId: number, text: string, privacy = "PUBLIC_TO_EVERYONE") => ({
   content: [{ text, media: [mediaId] }],
@@ -50,9 +55,16 @@ const fields = (mediaId: number, text: string, privacy = "PUBLIC_TO_EVERYONE") =
 });
 
 const rowState = async (rowId: number) =>
-  (await env.DB.prepare("SELECT progress, awaiting_public_id, post_url, platform_post_id FROM post_platforms WHERE id = ?")
+  (await env.DB.prepare(
+    "SELECT progress, awaiting_public_id, post_url, platform_post_id FROM post_platforms WHERE id = ?",
+  )
     .bind(rowId)
-    .first<{ progress: string | null; awaiting_public_id: number; post_url: string | null; platform_post_id: string | null }>())!;
+    .first<{
+      progress: string | null;
+      awaiting_public_id: number;
+      post_url: string | null;
+      platform_post_id: string | null;
+    }>())!;
 
 /** Redelivers the post's message (attempts 2, 3 …) until its row is no longer PUBLISHING. */
 async function untilSettled(postId: number, deps: Partial<PublishDeps>, from = 2, max = 8) {
@@ -74,7 +86,10 @@ function wrappedDeps(
   const fetch = wrap(sandboxFetch(origin));
   return {
     adapterFor: (_env, platform) =>
-      emulatedAdapter(env, SPECS[platform], origin, fetch, { sleep: clockSleep, ...(timeouts ? { timeouts } : {}) }),
+      emulatedAdapter(env, SPECS[platform], origin, fetch, {
+        sleep: clockSleep,
+        ...(timeouts ? { timeouts } : {}),
+      }),
   };
 }
 
@@ -104,7 +119,11 @@ describe("TikTok publishing across attempts", () => {
     expect(row!.platform_post_id).toMatch(/^v_pub_file~v2-1\.\d+$/);
     expect((await rowState(row!.id)).awaiting_public_id).toBe(1);
     // The API shows it the same way: published, the publish id standing for the post, no URL yet.
-    expect(await statsOf("tiktok", account.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
+    expect(await statsOf("tiktok", account.handle)).toEqual({
+      publications: 1,
+      media_uploads: 1,
+      token_refreshes: 0,
+    });
 
     // Moderation has not finished: the follow-up read finds no public id yet and is retried.
     const early = await deliverSync([row!.id]);
@@ -132,7 +151,11 @@ describe("TikTok publishing across attempts", () => {
     expect((await rowState(row!.id)).awaiting_public_id).toBe(0);
     later(3600);
     await deliverSync([row!.id]);
-    expect(await rowState(row!.id)).toMatchObject({ awaiting_public_id: 0, post_url: null, platform_post_id: row!.platform_post_id });
+    expect(await rowState(row!.id)).toMatchObject({
+      awaiting_public_id: 0,
+      post_url: null,
+      platform_post_id: row!.platform_post_id,
+    });
   });
 
   it("#sandbox-slow: one init, one upload, one publication over several attempts (still_processing, then resumed)", async () => {
@@ -148,7 +171,11 @@ describe("TikTok publishing across attempts", () => {
     const settled = await untilSettled(id, deps);
     expect(settled.attempts).toBeGreaterThan(1);
     expect(settled.rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: progress.publish_id });
-    expect(await statsOf("tiktok", account.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
+    expect(await statsOf("tiktok", account.handle)).toEqual({
+      publications: 1,
+      media_uploads: 1,
+      token_refreshes: 0,
+    });
   });
 
   it("a crash after init (publish_id on the row, the lease expired): the next attempt resumes the upload, never inits again", async () => {
@@ -164,13 +191,19 @@ describe("TikTok publishing across attempts", () => {
     const row = rows[0]!;
     expect(JSON.parse((await rowState(row.id)).progress!).publish_id).toMatch(/^v_pub_file/);
     // As a dead worker leaves it: the lease still held, past the attempt timeout.
-    await env.DB.prepare("UPDATE post_platforms SET attempt_id = 'dead-worker', attempt_started_at = ? WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE post_platforms SET attempt_id = 'dead-worker', attempt_started_at = ? WHERE id = ?",
+    )
       .bind(Date.now(), row.id)
       .run();
     later(11 * 60);
     const { rows: after } = await untilSettled(id, emulatedDeps());
     expect(after[0]).toMatchObject({ status: "PUBLISHED" });
-    expect(await statsOf("tiktok", account.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
+    expect(await statsOf("tiktok", account.handle)).toEqual({
+      publications: 1,
+      media_uploads: 1,
+      token_refreshes: 0,
+    });
   });
 
   it("the last chunk's answer is lost on a private post: reconciled by the recorded publish_id, not published twice", async () => {
@@ -189,7 +222,11 @@ describe("TikTok publishing across attempts", () => {
     expect(after[0]).toMatchObject({ status: "PUBLISHED", post_url: null });
     expect(after[0]!.platform_post_id).toMatch(/^v_pub_file/);
     if (progress.publish_id) expect(after[0]!.platform_post_id).toBe(progress.publish_id);
-    expect(await statsOf("tiktok", account.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
+    expect(await statsOf("tiktok", account.handle)).toEqual({
+      publications: 1,
+      media_uploads: 1,
+      token_refreshes: 0,
+    });
   });
 
   it("two consumers racing on one slow video publish it once, from one init", async () => {
@@ -202,7 +239,11 @@ describe("TikTok publishing across attempts", () => {
     const { rows } = await untilSettled(id, deps, 3);
     expect(rows[0]).toMatchObject({ status: "PUBLISHED" });
     expect(await postsOf("tiktok", account.handle)).toHaveLength(1);
-    expect(await statsOf("tiktok", account.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
+    expect(await statsOf("tiktok", account.handle)).toEqual({
+      publications: 1,
+      media_uploads: 1,
+      token_refreshes: 0,
+    });
   });
 
   it("chunks take the upload timeout: a slow PUT succeeds where an ordinary call as slow times out", async () => {
@@ -228,7 +269,12 @@ describe("TikTok publishing across attempts", () => {
       },
       timeouts,
     );
-    const { rows: timedOut } = await published(account, fields(other, "Slow status", "SELF_ONLY"), 1, slowStatus);
+    const { rows: timedOut } = await published(
+      account,
+      fields(other, "Slow status", "SELF_ONLY"),
+      1,
+      slowStatus,
+    );
     expect(timedOut[0]).toMatchObject({ status: "PUBLISHING", error: { code: "timeout" } });
     expect(await statsOf("tiktok", account.handle)).toMatchObject({ media_uploads: 2 });
   });

@@ -141,7 +141,12 @@ const recordedUpload = (progress: Progress): UploadProgress | undefined => {
     : undefined;
 };
 
-type Status = { status: string; fail_reason?: string; publicaly_available_post_id?: string[]; uploaded_bytes?: number };
+type Status = {
+  status: string;
+  fail_reason?: string;
+  publicaly_available_post_id?: string[];
+  uploaded_bytes?: number;
+};
 
 export function tiktokPublisher(
   api: TiktokApi,

@@ -4,10 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { SPECS } from "../../../src/platforms/catalog";
-import { tiktokPublishing } from "../../../src/platforms/tiktok";
-import { CHUNK_BYTES, chunkPlan, MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/upload";
 import { memoryProgress } from "../../../src/platforms/progress";
+import { tiktokPublishing } from "../../../src/platforms/tiktok";
 import { PUBLISH_ID, UPLOAD, UPLOAD_URL_VALID_MS } from "../../../src/platforms/tiktok/publish";
+import { CHUNK_BYTES, chunkPlan, MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/upload";
 import type { DraftItem, Fetch, PublishDraft } from "../../../src/platforms/types";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { ACCESS, HANDLE, OPEN_ID, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
@@ -504,8 +504,7 @@ describe("tiktok publication across attempts (progress)", () => {
   const PUBLISH = RECORDED.videoInit.data.publish_id;
   const status = (data: Record<string, unknown>) => json({ data, error: { code: "ok", message: "" } });
   const processing = (uploaded: number) => status({ status: "PROCESSING_UPLOAD", uploaded_bytes: uploaded });
-  const twoChunks = () =>
-    mediaOf({ mime: "video/mp4", kind: "video", size: 2 * CHUNK_BYTES + 123 }, 9);
+  const twoChunks = () => mediaOf({ mime: "video/mp4", kind: "video", size: 2 * CHUNK_BYTES + 123 }, 9);
   const withProgress = (
     items: DraftItem[],
     values: Record<string, unknown> = {},
@@ -560,7 +559,11 @@ describe("tiktok publication across attempts (progress)", () => {
     const { draft: d } = withProgress([{ text: "p", media: [photo(1)] }], { [PUBLISH_ID]: PUBLISH });
     const answers = Array.from({ length: 3 }, () => status({ status: "PROCESSING_DOWNLOAD" }));
     const { fetch, requests } = replay(...answers);
-    expect(await quick(fetch).publish(account, d).catch((e: unknown) => e)).toMatchObject({
+    expect(
+      await quick(fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
       code: "still_processing",
       kind: "transient",
     });
@@ -569,11 +572,19 @@ describe("tiktok publication across attempts (progress)", () => {
 
   it("stops at the draft's deadline: the upload goes on in the next attempt", async () => {
     const { media } = twoChunks();
-    const { progress, draft: d } = withProgress([{ text: "Late", media: [media] }], {}, {
-      deadline: Date.now() - 1,
-    });
+    const { progress, draft: d } = withProgress(
+      [{ text: "Late", media: [media] }],
+      {},
+      {
+        deadline: Date.now() - 1,
+      },
+    );
     const { fetch, requests } = replay(json(RECORDED.creatorInfo), json(RECORDED.videoInit));
-    expect(await adapterFor("tiktok", fetch).publish(account, d).catch((e: unknown) => e)).toMatchObject({
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
       code: "still_processing",
     });
     expect(requests).toHaveLength(2);
@@ -587,7 +598,11 @@ describe("tiktok publication across attempts (progress)", () => {
       [UPLOAD]: { url: UPLOAD_URL, issued_at: Date.now() - UPLOAD_URL_VALID_MS, sent: 1 },
     });
     const { fetch, requests } = replay(processing(CHUNK_BYTES));
-    expect(await adapterFor("tiktok", fetch).publish(account, d).catch((e: unknown) => e)).toMatchObject({
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
       kind: "permanent",
       code: "upload_expired",
     });
@@ -595,9 +610,15 @@ describe("tiktok publication across attempts (progress)", () => {
   });
 
   it("a FAILED publish is forgotten, so a retry worth making inits afresh", async () => {
-    const { progress, draft: d } = withProgress([{ text: "p", media: [photo(1)] }], { [PUBLISH_ID]: PUBLISH });
+    const { progress, draft: d } = withProgress([{ text: "p", media: [photo(1)] }], {
+      [PUBLISH_ID]: PUBLISH,
+    });
     const { fetch } = replay(json(RECORDED.statusFailed("internal")));
-    expect(await adapterFor("tiktok", fetch).publish(account, d).catch((e: unknown) => e)).toMatchObject({
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
       kind: "transient",
       code: "internal",
     });
@@ -605,7 +626,11 @@ describe("tiktok publication across attempts (progress)", () => {
   });
 
   it("a SELF_ONLY post never awaits a public id", async () => {
-    const { fetch } = replay(json(RECORDED.creatorInfo), json(RECORDED.photoInit), json(RECORDED.statusCompleteNoId));
+    const { fetch } = replay(
+      json(RECORDED.creatorInfo),
+      json(RECORDED.photoInit),
+      json(RECORDED.statusCompleteNoId),
+    );
     const post = await adapterFor("tiktok", fetch).publish(
       account,
       draft([{ text: "Mine", media: [photo(1)] }], { privacy_level: "SELF_ONLY" }),
@@ -648,7 +673,8 @@ describe("tiktok publication across attempts (progress)", () => {
   });
 
   it("chunk PUTs take the upload timeout, other calls the call timeout", async () => {
-    const slow = (inner: Fetch, which: (init?: RequestInit) => boolean): Fetch =>
+    const slow =
+      (inner: Fetch, which: (init?: RequestInit) => boolean): Fetch =>
       async (input, init) => {
         if (which(init))
           await new Promise<void>((resolve, reject) => {
@@ -663,9 +689,16 @@ describe("tiktok publication across attempts (progress)", () => {
     const timed = (fetch: Fetch) =>
       createAdapter(SPECS.tiktok, { credentials: CREDENTIALS, fetch, timeouts: { call: 50, upload: 5000 } });
     const { media } = mediaOf({ mime: "video/mp4", kind: "video" });
-    const ok = replay(json(RECORDED.creatorInfo), json(RECORDED.videoInit), uploaded(201), raw(RECORDED.statusComplete));
+    const ok = replay(
+      json(RECORDED.creatorInfo),
+      json(RECORDED.videoInit),
+      uploaded(201),
+      raw(RECORDED.statusComplete),
+    );
     const put = (init?: RequestInit) => init?.method === "PUT";
-    expect(await timed(slow(ok.fetch, put)).publish(account, draft([{ text: "v", media: [media] }]))).toMatchObject({
+    expect(
+      await timed(slow(ok.fetch, put)).publish(account, draft([{ text: "v", media: [media] }])),
+    ).toMatchObject({
       id: POST_ID,
     });
     const late = replay(json(RECORDED.creatorInfo));
