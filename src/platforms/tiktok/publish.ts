@@ -308,6 +308,19 @@ export function tiktokPublisher(
     if (data.status === "FAILED") return dead(progress, data);
     if (ACCEPTED.has(data.status)) return accepted(account, publishId, data, privacyOf(draft.settings));
     const recorded = recordedUpload(progress);
+    if (
+      "video" in media &&
+      !recorded &&
+      data.status === "PROCESSING_UPLOAD" &&
+      data.uploaded_bytes !== undefined &&
+      data.uploaded_bytes < media.video.size
+    )
+      // The attempt died between recording the publish id and its upload URL: the rest of the video
+      // has nowhere to go, and the row is not initialised again while TikTok holds the publish.
+      throw new PlatformError(
+        "TikTok's upload URL for this video was not kept, so the upload cannot go on; publish the post again.",
+        { kind: "permanent", code: "upload_expired" },
+      );
     if ("video" in media && recorded && data.status === "PROCESSING_UPLOAD") {
       const plan = chunkPlan(media.video.size);
       const has = data.uploaded_bytes;

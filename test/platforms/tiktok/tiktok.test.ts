@@ -609,6 +609,21 @@ describe("tiktok publication across attempts (progress)", () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("a publish recorded without its upload URL (a crash between the two writes) is not initialised again", async () => {
+    const { media } = twoChunks();
+    const { draft: d } = withProgress([{ text: "Gap", media: [media] }], { [PUBLISH_ID]: PUBLISH });
+    const { fetch, requests } = replay(processing(0));
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
+      kind: "permanent",
+      code: "upload_expired",
+    });
+    expect(requests).toHaveLength(1);
+  });
+
   it("a FAILED publish is forgotten, so a retry worth making inits afresh", async () => {
     const { progress, draft: d } = withProgress([{ text: "p", media: [photo(1)] }], {
       [PUBLISH_ID]: PUBLISH,
