@@ -76,7 +76,10 @@ export type TiktokApi = {
 };
 
 /** The Open API acting with `token`, through the shared client: every URL from the context's hosts. */
-export function tiktokApi(context: Pick<PublishingContext, "fetch" | "hosts">, token: string): TiktokApi {
+export function tiktokApi(
+  context: Pick<PublishingContext, "fetch" | "hosts"> & Partial<Pick<PublishingContext, "timeouts">>,
+  token: string,
+): TiktokApi {
   const client = platformClient(context, HOSTS);
   return {
     postUrl: (handle, id) =>
@@ -94,7 +97,8 @@ export function tiktokApi(context: Pick<PublishingContext, "fetch" | "hosts">, t
       let answer: unknown;
       try {
         const url = client.url("api", `/v2/${path}`);
-        const classify = { classify: tiktokFailure(label) };
+        // A call through its own fetch (the status fetch's id quoting) takes the call timeout too.
+        const classify = { classify: tiktokFailure(label), timeoutMs: context.timeouts?.call };
         answer = options.fetch
           ? await callPlatform(options.fetch, label, url, init, classify)
           : (await client.call(label, url, init, classify)).body;

@@ -14,13 +14,23 @@ import { settings, settingsShape } from "./settings";
 
 const SCOPES = ["user.info.basic", "user.info.profile"];
 
-/** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
+/**
+ * The publishing half: every call acts with the account's own token (async: a missing one rejects).
+ * Status polls wait with the context's sleep, `pacing` apart.
+ */
 export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DEFAULT_PACING): Publishing {
   const api = (account: AccountAuth) => tiktokApi(context, tokenOf(account));
+  const publisher = (account: AccountAuth) => tiktokPublisher(api(account), context, pacing);
   return {
-    publish: async (account, draft) =>
-      tiktokPublisher(api(account), context.fetch, pacing).publish(account, draft),
-    find: async (account, lookup) => tiktokReader(api(account)).find(account, lookup),
+    publish: async (account, draft) => publisher(account).publish(account, draft),
+    // A recorded publish_id is reconciled by its status alone; the text search only without one.
+    find: async (account, lookup) => {
+      const recorded = lookup.progress
+        ? await publisher(account).reconcile(account, lookup.progress, lookup.settings)
+        : undefined;
+      return recorded !== undefined ? recorded : tiktokReader(api(account)).find(account, lookup);
+    },
+    resolve: async (account, publishId) => publisher(account).resolve(account, publishId),
     insights: async (account, postId) => tiktokReader(api(account)).insights(account, postId),
     comments: async () => [],
     reply: noReply,

@@ -1,30 +1,62 @@
 // Direct Post to TikTok: the creator's info first (the docs require it; its privacy options decide
 // whether the row's privacy level can be used), then a video (init with FILE_UPLOAD, the chunks PUT
 // from R2) or photos (init with PULL_FROM_URL from our signed links), then the post's status polled
-// until TikTok gives its public id. A post is one video or up to 35 photos; text alone and threads
-// do not exist on TikTok and are refused.
-// developers.tiktok.com › Content Posting API › Direct Post; Photo; Get Post Status; Media Transfer.
+// until TikTok has published it. A post is one video or up to 35 photos; text alone and threads do not
+// exist on TikTok and are refused.
+//
+// What TikTok hands out before the post exists is kept on the row (PublishDraft.progress), each piece
+// as soon as it exists: `publish_id` right after the init, before any chunk, and `upload` (the upload
+// URL, when it was issued, the chunks sent) after the init and after every chunk. A row that has a
+// publish_id is never initialised again: a later attempt asks TikTok the publish's status, goes on with
+// the upload from the byte TikTok has (`uploaded_bytes`), and polls the same publish. The one exception
+// is a publish TikTok reports FAILED: TikTok will never publish it, so it is forgotten and, where the
+// reason is worth another try, the next attempt inits afresh (`failed` below).
+// PUBLISH_COMPLETE (or SEND_TO_USER_INBOX) makes the row PUBLISHED at once: with the public id when
+// moderation already gave it, else with the publish id, no URL, awaiting the public id (`resolve`
+// reads it later); a SELF_ONLY post never gets one and does not await it.
+// developers.tiktok.com › Content Posting API › Direct Post; Photo; Get Post Status; Media Transfer Guide.
+import { pastDeadline, progressOf, stillProcessing } from "../progress";
 import {
   type AccountAuth,
   type DraftItem,
   type DraftMedia,
   type Fetch,
   PlatformError,
+  type Progress,
   type PublishDraft,
   type PublishedPost,
+  type PublishingContext,
 } from "../types";
 import type { TiktokApi } from "./api";
 import { creatorInfo, photoInit, postStatus, videoInit } from "./schemas";
-import { chunkPlan, uploadChunks } from "./upload";
+import { type ChunkPlan, chunkPlan, uploadChunk } from "./upload";
 
-/** How long to wait for the post: `attempts` status checks, `delayMs` apart. */
+/** How long one attempt waits for the post: `attempts` status checks, `delayMs` apart (context.sleep). */
 export type Pacing = { attempts: number; delayMs: number };
-/** Up to a minute (the status endpoint allows 30 calls a minute): moderation usually takes under one. */
+/** Up to a minute (the status endpoint allows 30 calls a minute); past it the next attempt polls on. */
 export const DEFAULT_PACING: Pacing = { attempts: 20, delayMs: 3_000 };
+/** When the next attempt comes back to a publish TikTok is still processing. */
+export const RESUME_AFTER_SECONDS = 30;
+/** When the next attempt goes on with an upload this attempt had no time left to finish. */
+const UPLOAD_RESUME_AFTER_SECONDS = 5;
+/**
+ * Direct Post reference (the init's `upload_url`): valid for one hour after it is issued. A later
+ * attempt sends no chunk to a URL within 5 minutes of that end.
+ */
+export const UPLOAD_URL_VALID_MS = 60 * 60_000;
+const UPLOAD_URL_MARGIN_MS = 5 * 60_000;
+
+/** The keys this adapter keeps on the row (PublishDraft.progress). */
+export const PUBLISH_ID = "publish_id";
+export const UPLOAD = "upload";
+/** The upload in progress: its URL, when TikTok issued it (ms), and how many chunks were sent. */
+type UploadProgress = { url: string; issued_at: number; sent: number };
+
+/** The statuses in which TikTok has the post for good (Get Post Status). */
+const ACCEPTED = new Set(["PUBLISH_COMPLETE", "SEND_TO_USER_INBOX"]);
 
 const PHOTO_TITLE_MAX = 90;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const refuse = (message: string, code: string) => new PlatformError(message, { kind: "permanent", code });
 
 /** `text` cut to `max` UTF-16 units (TikTok's unit) without splitting a character. */
@@ -57,7 +89,13 @@ export const quotingPostIds =
     return new Response(body, { status: response.status, headers: response.headers });
   };
 
-/** What a FAILED status means for a retry: nothing was posted, so some reasons are worth another try. */
+/**
+ * What a FAILED status means for a retry. TikTok will never publish a FAILED publish, so nothing was
+ * posted and the row forgets it (publish below); whether another attempt inits afresh depends on the
+ * reason (Get Post Status › fail_reason): TikTok's own fault and a pull that failed (our signed link may
+ * have expired) are worth another try, the daily post cap after its wait; the content's faults
+ * (format, duration, size, a spam verdict) and the creator's (auth removed, banned) are permanent.
+ */
 function failed(reason: string | undefined): PlatformError {
   const code = reason && /^[a-z][a-z0-9_]{0,63}$/.test(reason) ? reason : "publish_failed";
   const message = `TikTok did not publish the post: ${reason ?? "no reason given"}`;
@@ -70,7 +108,8 @@ function failed(reason: string | undefined): PlatformError {
 
 /**
  * After the init call TikTok holds a publish: an `auth` failure would make the engine refresh the
- * token and publish again, so it becomes an unknown outcome, reconciled with `find`.
+ * token and publish again within the same attempt, so it becomes an unknown outcome; the next attempt
+ * reconciles by the recorded publish_id.
  */
 function afterInit(error: unknown): unknown {
   if (!(error instanceof PlatformError) || error.kind !== "auth") return error;
@@ -90,35 +129,121 @@ function mediaOf(draft: PublishDraft): { video: DraftMedia } | { photos: DraftMe
   return video ? { video } : { photos: media };
 }
 
-export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) {
-  /**
-   * Polls the publish until TikTok has published it (PUBLISH_COMPLETE): its public id when moderation
-   * already gave one, else the publish id (the public id comes only after moderation, and never for a
-   * SELF_ONLY post).
-   */
-  async function settle(publishId: string): Promise<string> {
-    for (let attempt = 0; attempt < pacing.attempts; attempt++) {
-      if (attempt > 0) await sleep(pacing.delayMs);
-      const { data } = await api.post(
-        "post status",
-        "post/publish/status/fetch/",
-        { publish_id: publishId },
-        postStatus,
-        { write: false, fetch: quotingPostIds(fetcher) },
-      );
-      if (data.status === "FAILED") throw failed(data.fail_reason);
-      // PUBLISH_COMPLETE comes before the public id while the post awaits moderation.
-      if (data.status === "PUBLISH_COMPLETE") return data.publicaly_available_post_id?.[0] ?? publishId;
-    }
-    throw new PlatformError("TikTok was still processing the post; it will be looked up.", {
-      kind: "unknown_outcome",
-      code: "processing_timeout",
-    });
+const privacyOf = (settings: Record<string, unknown> | undefined) =>
+  typeof settings?.privacy_level === "string" ? settings.privacy_level : "PUBLIC_TO_EVERYONE";
+
+const recordedUpload = (progress: Progress): UploadProgress | undefined => {
+  const value = progress.get(UPLOAD) as Partial<UploadProgress> | undefined;
+  return typeof value?.url === "string" &&
+    typeof value.issued_at === "number" &&
+    typeof value.sent === "number"
+    ? (value as UploadProgress)
+    : undefined;
+};
+
+type Status = {
+  status: string;
+  fail_reason?: string;
+  publicaly_available_post_id?: string[];
+  uploaded_bytes?: number;
+};
+
+export function tiktokPublisher(
+  api: TiktokApi,
+  context: Pick<PublishingContext, "fetch" | "sleep" | "now" | "timeouts">,
+  pacing: Pacing,
+) {
+  /** One read of the publish's status (the int64 post ids quoted before parsing). */
+  async function status(publishId: string): Promise<Status> {
+    const { data } = await api.post(
+      "post status",
+      "post/publish/status/fetch/",
+      { publish_id: publishId },
+      postStatus,
+      { write: false, fetch: quotingPostIds(context.fetch) },
+    );
+    return data;
   }
 
-  /** Inits a FILE_UPLOAD video post and sends its chunks; the publish id. */
-  async function postVideo(video: DraftMedia, postInfo: Record<string, unknown>): Promise<string> {
+  /**
+   * The post TikTok has accepted for good: its public id when moderation gave it; else the publish id,
+   * no URL, awaiting the public id; a SELF_ONLY post never gets one (Get Post Status), so it does not
+   * await it.
+   */
+  function accepted(account: AccountAuth, publishId: string, data: Status, privacy: string): PublishedPost {
+    const id = data.publicaly_available_post_id?.[0];
+    if (id) return { id, url: api.postUrl(account.handle, id) };
+    if (privacy === "SELF_ONLY") return { id: publishId, url: null };
+    return { id: publishId, url: null, awaiting: true };
+  }
+
+  /** A FAILED publish is forgotten (TikTok will never publish it), then the attempt fails by its reason. */
+  async function dead(progress: Progress, data: Status): Promise<never> {
+    await progress.set(PUBLISH_ID, undefined);
+    await progress.set(UPLOAD, undefined);
+    throw failed(data.fail_reason);
+  }
+
+  /**
+   * Polls the publish until TikTok has it for good, `pacing.attempts` times at most and not past the
+   * draft's deadline: then the attempt ends with `still_processing` and the next one polls the same
+   * publish (never an unknown outcome, which could lead to a second init).
+   */
+  async function settle(
+    account: AccountAuth,
+    publishId: string,
+    draft: PublishDraft,
+    progress: Progress,
+    first?: Status,
+  ): Promise<PublishedPost> {
+    const privacy = privacyOf(draft.settings);
+    for (let attempt = 0; attempt < pacing.attempts; attempt++) {
+      if (attempt > 0) {
+        if (pastDeadline(draft, context.now())) break;
+        await context.sleep(pacing.delayMs);
+      }
+      const data = attempt === 0 && first ? first : await status(publishId);
+      if (data.status === "FAILED") return dead(progress, data);
+      if (ACCEPTED.has(data.status)) return accepted(account, publishId, data, privacy);
+    }
+    throw stillProcessing(
+      "TikTok is still processing the post; the next attempt polls the same publish.",
+      RESUME_AFTER_SECONDS,
+    );
+  }
+
+  /**
+   * Sends the chunks of `video` from the `from`-th on, recording each one sent; past the deadline the
+   * attempt ends and the next one goes on from the next chunk.
+   */
+  async function upload(
+    video: DraftMedia,
+    plan: ChunkPlan,
+    recorded: UploadProgress,
+    from: number,
+    draft: PublishDraft,
+    progress: Progress,
+  ) {
+    for (let index = from; index < plan.count; index++) {
+      if (pastDeadline(draft, context.now()))
+        throw stillProcessing(
+          `TikTok has ${index} of ${plan.count} chunks; the next attempt sends the rest.`,
+          UPLOAD_RESUME_AFTER_SECONDS,
+        );
+      await uploadChunk(context.fetch, recorded.url, video, plan.ranges[index]!, context.timeouts.upload);
+      await progress.set(UPLOAD, { ...recorded, sent: index + 1 });
+    }
+  }
+
+  /** Inits a FILE_UPLOAD video post, records it, and sends its chunks; the publish id. */
+  async function postVideo(
+    video: DraftMedia,
+    postInfo: Record<string, unknown>,
+    draft: PublishDraft,
+    progress: Progress,
+  ): Promise<string> {
     const plan = chunkPlan(video.size);
+    const issuedAt = context.now();
     const { data } = await api.post(
       "video init",
       "post/publish/video/init/",
@@ -133,16 +258,20 @@ export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) 
       },
       videoInit,
     );
-    try {
-      await uploadChunks(fetcher, data.upload_url, video, plan);
-    } catch (error) {
-      throw afterInit(error);
-    }
+    // Before any chunk: from here on, this row is never initialised again.
+    await progress.set(PUBLISH_ID, data.publish_id);
+    const recorded: UploadProgress = { url: data.upload_url, issued_at: issuedAt, sent: 0 };
+    await progress.set(UPLOAD, recorded);
+    await upload(video, plan, recorded, 0, draft, progress);
     return data.publish_id;
   }
 
-  /** Inits a photo post TikTok pulls from our signed links; the publish id. */
-  async function postPhotos(photos: DraftMedia[], postInfo: Record<string, unknown>): Promise<string> {
+  /** Inits a photo post TikTok pulls from our signed links, and records it; the publish id. */
+  async function postPhotos(
+    photos: DraftMedia[],
+    postInfo: Record<string, unknown>,
+    progress: Progress,
+  ): Promise<string> {
     const { data } = await api.post(
       "photo init",
       "post/publish/content/init/",
@@ -158,17 +287,84 @@ export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) 
       },
       photoInit,
     );
+    await progress.set(PUBLISH_ID, data.publish_id);
     return data.publish_id;
+  }
+
+  /**
+   * A later attempt on a recorded publish: its status says where it is. Accepted: the post. FAILED:
+   * forgotten, failed by its reason. An upload TikTok does not have whole: the chunks go on from the
+   * byte TikTok has (`uploaded_bytes`; else the chunks recorded as sent) while the upload URL is
+   * valid. Otherwise: polled.
+   */
+  async function resume(
+    account: AccountAuth,
+    publishId: string,
+    media: { video: DraftMedia } | { photos: DraftMedia[] },
+    draft: PublishDraft,
+    progress: Progress,
+  ): Promise<PublishedPost> {
+    const data = await status(publishId);
+    if (data.status === "FAILED") return dead(progress, data);
+    if (ACCEPTED.has(data.status)) return accepted(account, publishId, data, privacyOf(draft.settings));
+    const recorded = recordedUpload(progress);
+    if (
+      "video" in media &&
+      !recorded &&
+      data.status === "PROCESSING_UPLOAD" &&
+      data.uploaded_bytes !== undefined &&
+      data.uploaded_bytes < media.video.size
+    )
+      // The attempt died between recording the publish id and its upload URL: the rest of the video
+      // has nowhere to go, and the row is not initialised again while TikTok holds the publish.
+      throw new PlatformError(
+        "TikTok's upload URL for this video was not kept, so the upload cannot go on; publish the post again.",
+        { kind: "permanent", code: "upload_expired" },
+      );
+    if ("video" in media && recorded && data.status === "PROCESSING_UPLOAD") {
+      const plan = chunkPlan(media.video.size);
+      const has = data.uploaded_bytes;
+      const next =
+        has === undefined
+          ? recorded.sent
+          : has >= media.video.size
+            ? plan.count
+            : plan.ranges.findIndex((range) => range.offset === has);
+      // TikTok names a byte count that is no chunk's start: the chunks recorded as sent are what we know.
+      const from = next === -1 ? recorded.sent : next;
+      if (from < plan.count) {
+        // The URL is dead past its hour: TikTok cannot get the rest of this upload, and this row is not
+        // initialised again while TikTok holds the publish (it may yet report it FAILED): the row fails
+        // for the user to publish again, rather than risk a second post.
+        if (context.now() >= recorded.issued_at + UPLOAD_URL_VALID_MS - UPLOAD_URL_MARGIN_MS)
+          throw new PlatformError(
+            "TikTok's upload URL expired before the whole video was sent; publish the post again.",
+            { kind: "permanent", code: "upload_expired" },
+          );
+        await upload(media.video, plan, recorded, from, draft, progress);
+        return settle(account, publishId, draft, progress);
+      }
+    }
+    return settle(account, publishId, draft, progress, data);
   }
 
   return {
     async publish(account: AccountAuth, draft: PublishDraft): Promise<PublishedPost> {
       const media = mediaOf(draft);
+      const progress = progressOf(draft);
+      const recorded = progress.get(PUBLISH_ID);
+      if (typeof recorded === "string" && recorded !== "") {
+        try {
+          return await resume(account, recorded, media, draft, progress);
+        } catch (error) {
+          throw afterInit(error);
+        }
+      }
+
       const text = draft.items[0]?.text ?? "";
       const settings = draft.settings;
       const flag = (key: string) => settings[key] === true;
-      const privacy =
-        typeof settings.privacy_level === "string" ? settings.privacy_level : "PUBLIC_TO_EVERYONE";
+      const privacy = privacyOf(settings);
       const title = typeof settings.title === "string" && settings.title !== "" ? settings.title : undefined;
 
       const { data: creator } = await api.post(
@@ -192,32 +388,68 @@ export function tiktokPublisher(api: TiktokApi, fetcher: Fetch, pacing: Pacing) 
       };
 
       let publishId: string;
-      if ("video" in media) {
-        const caption = title ?? text;
-        publishId = await postVideo(media.video, {
-          ...(caption ? { title: caption } : {}),
-          privacy_level: privacy,
-          disable_comment,
-          disable_duet: flag("disable_duet") || creator.duet_disabled === true,
-          disable_stitch: flag("disable_stitch") || creator.stitch_disabled === true,
-          ...brand,
-          is_aigc: flag("is_aigc"),
-        });
-      } else {
-        publishId = await postPhotos(media.photos, {
-          ...(title ? { title: cut(title, PHOTO_TITLE_MAX) } : {}),
-          ...(text ? { description: text } : {}),
-          privacy_level: privacy,
-          disable_comment,
-          ...brand,
-        });
-      }
       try {
-        const id = await settle(publishId);
-        return { id, url: api.postUrl(account.handle, id) };
+        if ("video" in media) {
+          const caption = title ?? text;
+          publishId = await postVideo(
+            media.video,
+            {
+              ...(caption ? { title: caption } : {}),
+              privacy_level: privacy,
+              disable_comment,
+              disable_duet: flag("disable_duet") || creator.duet_disabled === true,
+              disable_stitch: flag("disable_stitch") || creator.stitch_disabled === true,
+              ...brand,
+              is_aigc: flag("is_aigc"),
+            },
+            draft,
+            progress,
+          );
+        } else {
+          publishId = await postPhotos(
+            media.photos,
+            {
+              ...(title ? { title: cut(title, PHOTO_TITLE_MAX) } : {}),
+              ...(text ? { description: text } : {}),
+              privacy_level: privacy,
+              disable_comment,
+              ...brand,
+            },
+            progress,
+          );
+        }
+        return await settle(account, publishId, draft, progress);
       } catch (error) {
+        // Before the init answered, a failure is the init's own (an auth failure refreshes the token).
+        if (progress.get(PUBLISH_ID) === undefined) throw error;
         throw afterInit(error);
       }
+    },
+
+    /**
+     * The publication an earlier attempt started: with a recorded publish_id, by its status alone (the
+     * post when TikTok has it for good; null while it processes or after it FAILED, and `publish` goes
+     * on with it or decides). Never by text then: the video list shows public, moderated videos only.
+     * Null without one, for the text search (read.ts) to try as the last resort.
+     */
+    async reconcile(account: AccountAuth, progress: Progress, settings?: Record<string, unknown>) {
+      const publishId = progress.get(PUBLISH_ID);
+      if (typeof publishId !== "string" || publishId === "") return undefined;
+      const data = await status(publishId);
+      return ACCEPTED.has(data.status) ? accepted(account, publishId, data, privacyOf(settings)) : null;
+    },
+
+    /**
+     * The follow-up read of a post published before moderation gave its public id: the post with it
+     * once TikTok names it; null while it does not yet. A publish TikTok reports FAILED after accepting it
+     * (taken down in moderation) will never have one: it resolves to its publish id with no URL, so the
+     * row stops awaiting and keeps no address.
+     */
+    async resolve(account: AccountAuth, publishId: string): Promise<PublishedPost | null> {
+      const data = await status(publishId);
+      if (data.status === "FAILED") return { id: publishId, url: null };
+      const id = data.publicaly_available_post_id?.[0];
+      return id ? { id, url: api.postUrl(account.handle, id) } : null;
     },
   };
 }

@@ -33,6 +33,10 @@ export const postStatus = z.object({
     status: z.string(),
     fail_reason: z.string().optional(),
     publicaly_available_post_id: z.array(z.union([z.string(), z.number()]).transform(String)).optional(),
+    /** FILE_UPLOAD: the bytes TikTok has so far; a resumed upload goes on from there. */
+    uploaded_bytes: z.number().optional(),
+    /** PULL_FROM_URL: the bytes TikTok has downloaded so far. */
+    downloaded_bytes: z.number().optional(),
   }),
 });
 

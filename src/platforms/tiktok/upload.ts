@@ -1,6 +1,7 @@
 // Sending a video's bytes to TikTok (source FILE_UPLOAD): the file is cut into chunks by TikTok's rules
 // and each is streamed from R2 with a ranged read, PUT to the upload URL with its Content-Range, one
-// after the other; never more than one chunk's stream is open, and nothing is buffered.
+// after the other; never more than one chunk's stream is open, and nothing is buffered. The adapter
+// (publish.ts) records each chunk sent, so a later attempt goes on from the next one.
 // developers.tiktok.com › Content Posting API › Media Transfer Guide (chunk restrictions).
 import { platformCall } from "../call";
 import { type ByteRange, type DraftMedia, type Fetch, PlatformError } from "../types";
@@ -8,7 +9,7 @@ import { MAX_VIDEO_BYTES } from "./rules";
 
 /**
  * The chunk size. TikTok takes chunks of 5 to 64 MB (the last up to 128 MB) and a file under 5 MB whole;
- * 16 MiB keeps each PUT well within the platform call timeout (call.ts) while a 4 GB file stays at 256
+ * 16 MiB keeps each PUT well within the upload timeout (call.ts UPLOAD_TIMEOUT_MS) while a 4 GB file stays at 256
  * chunks, far under TikTok's 1000.
  */
 export const CHUNK_BYTES = 16 * 1024 * 1024;
@@ -48,17 +49,30 @@ const statusOnly =
     return new Response(null, { status: response.status, headers: response.headers });
   };
 
-/** PUTs each chunk of `media` to `uploadUrl` (which carries its own credentials: no token is sent). */
-export async function uploadChunks(fetcher: Fetch, uploadUrl: string, media: DraftMedia, plan: ChunkPlan) {
-  const put = statusOnly(fetcher);
-  for (const range of plan.ranges) {
-    const last = range.offset + range.length - 1;
-    // A fixed-length stream makes the runtime send Content-Length instead of a chunked body.
-    const { readable, writable } = new FixedLengthStream(range.length);
-    const source = await media.open(range);
-    // A failed read errors `readable`, which fails the PUT below.
-    source.pipeTo(writable).catch(() => {});
-    await platformCall(put, `TikTok video upload (bytes ${range.offset}-${last})`, uploadUrl, {
+/**
+ * PUTs one chunk (`range`) of `media` to `uploadUrl` (which carries its own credentials: no token is
+ * sent), with the upload timeout: a 16 MiB chunk may take far longer than an ordinary call. TikTok takes
+ * the chunks of one upload URL in order (Media Transfer Guide: "File chunks must be uploaded
+ * sequentially"), so the caller sends them one after the other.
+ */
+export async function uploadChunk(
+  fetcher: Fetch,
+  uploadUrl: string,
+  media: DraftMedia,
+  range: ByteRange,
+  timeoutMs: number,
+) {
+  const last = range.offset + range.length - 1;
+  // A fixed-length stream makes the runtime send Content-Length instead of a chunked body.
+  const { readable, writable } = new FixedLengthStream(range.length);
+  const source = await media.open(range);
+  // A failed read errors `readable`, which fails the PUT below.
+  source.pipeTo(writable).catch(() => {});
+  await platformCall(
+    statusOnly(fetcher),
+    `TikTok video upload (bytes ${range.offset}-${last})`,
+    uploadUrl,
+    {
       method: "PUT",
       headers: {
         "content-type": media.mime,
@@ -66,6 +80,7 @@ export async function uploadChunks(fetcher: Fetch, uploadUrl: string, media: Dra
         "content-range": `bytes ${range.offset}-${last}/${media.size}`,
       },
       body: readable,
-    });
-  }
+    },
+    { timeoutMs },
+  );
 }

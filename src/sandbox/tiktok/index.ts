@@ -41,6 +41,12 @@ const MAX_CHUNKS = 1000;
 const MAX_VIDEO = 4096 * MB;
 /** What one PUT may carry here: the adapter's chunks are 16 MiB; bigger ones are refused, not held. */
 const EMULATED_CHUNK_MAX = 32 * MB;
+/**
+ * Direct Post reference (the init's `upload_url`): valid for one hour after it is issued; a PUT after
+ * that is refused. On the real clock (Date.now, so a test's fake clock moves it), not scaled by
+ * SANDBOX_TIME_SCALE: a scaled hour would end before a chunk could be sent.
+ */
+const UPLOAD_URL_VALID_MS = 60 * 60_000;
 /** Moderation: the public id appears this long after the post is complete. */
 const MODERATION_SECONDS = 90;
 
@@ -165,6 +171,8 @@ type Publish = {
   description: string;
   privacy: string;
   uploadToken?: string;
+  /** When the upload URL was issued (ms): it is valid for UPLOAD_URL_VALID_MS. */
+  uploadIssuedAt?: number;
   videoSize?: number;
   chunkSize?: number;
   chunkCount?: number;
@@ -414,6 +422,7 @@ tiktokEmulator
     };
     if (!pulled) {
       publish.uploadToken = toHex(crypto.getRandomValues(new Uint8Array(16)));
+      publish.uploadIssuedAt = emulated.now();
       publish.videoSize = source.video_size;
       publish.chunkSize = source.chunk_size;
       publish.chunkCount = source.total_chunk_count;
@@ -434,7 +443,9 @@ tiktokEmulator
     return ok({ publish_id: object.id, upload_url: `${emulated.base}/upload/?${query}` });
   })
 
-  // The upload URL: each chunk a PUT with its Content-Range, in order; 206 until the last, then 201.
+  // The upload URL: each chunk a PUT with its Content-Range, in order (Media Transfer Guide: "File chunks
+  // must be uploaded sequentially": a chunk that is not the next one is refused); 206 until the last,
+  // then 201; refused an hour after the init issued it.
   .put("/upload/", async (c) => {
     const emulated = emulate(c, "tiktok");
     const id = c.req.query("upload_id") ?? "";
@@ -446,6 +457,10 @@ tiktokEmulator
       publish.mode !== "FILE_UPLOAD" ||
       !timingSafeEqualText(c.req.query("upload_token") ?? "", publish.uploadToken ?? "")
     )
+      return refuse(404, "not_found", "The upload URL is invalid or expired.", {
+        code: "invalid_file_upload",
+      });
+    if (emulated.now() >= (publish.uploadIssuedAt ?? object.createdAt) + UPLOAD_URL_VALID_MS)
       return refuse(404, "not_found", "The upload URL is invalid or expired.", {
         code: "invalid_file_upload",
       });

@@ -4,9 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { SPECS } from "../../../src/platforms/catalog";
+import { memoryProgress } from "../../../src/platforms/progress";
 import { tiktokPublishing } from "../../../src/platforms/tiktok";
+import { PUBLISH_ID, UPLOAD, UPLOAD_URL_VALID_MS } from "../../../src/platforms/tiktok/publish";
 import { CHUNK_BYTES, chunkPlan, MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/upload";
-import type { DraftItem, Fetch } from "../../../src/platforms/types";
+import type { DraftItem, Fetch, PublishDraft } from "../../../src/platforms/types";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { ACCESS, HANDLE, OPEN_ID, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
 
@@ -298,19 +300,20 @@ describe("tiktok post status", () => {
     });
   });
 
-  it("still processing after the bound: an unknown outcome", async () => {
+  it("still processing after the bound: still_processing, the next attempt polls the same publish", async () => {
     const processing = photoPost(...Array.from({ length: 3 }, () => json(RECORDED.statusProcessing)));
-    expect(await processing.outcome).toMatchObject({ kind: "unknown_outcome", code: "processing_timeout" });
+    expect(await processing.outcome).toMatchObject({
+      kind: "transient",
+      code: "still_processing",
+      retryAfterSeconds: 30,
+    });
     expect(processing.requests).toHaveLength(5);
   });
 
-  it("complete before moderation names the public id: published, the publish id standing for the post", async () => {
+  it("complete before moderation names the public id: published, the publish id standing for the post, awaiting", async () => {
     const moderated = photoPost(json(RECORDED.statusCompleteNoId));
     const publishId = RECORDED.photoInit.data.publish_id;
-    expect(await moderated.outcome).toEqual({
-      id: publishId,
-      url: `https://www.tiktok.com/@${HANDLE}/video/${encodeURIComponent(publishId)}`,
-    });
+    expect(await moderated.outcome).toEqual({ id: publishId, url: null, awaiting: true });
     // One status call: PUBLISH_COMPLETE ends the polling.
     expect(moderated.requests).toHaveLength(3);
   });
@@ -494,5 +497,229 @@ describe("tiktok find, insights, comments, reply, revoke", () => {
     const refused = await adapter.revoke(account).catch((e: unknown) => e);
     expect(refused).toMatchObject({ kind: "permanent", code: "invalid_request" });
     expect(String(refused)).not.toContain(CREDENTIALS.clientSecret);
+  });
+});
+
+describe("tiktok publication across attempts (progress)", () => {
+  const PUBLISH = RECORDED.videoInit.data.publish_id;
+  const status = (data: Record<string, unknown>) => json({ data, error: { code: "ok", message: "" } });
+  const processing = (uploaded: number) => status({ status: "PROCESSING_UPLOAD", uploaded_bytes: uploaded });
+  const twoChunks = () => mediaOf({ mime: "video/mp4", kind: "video", size: 2 * CHUNK_BYTES + 123 }, 9);
+  const withProgress = (
+    items: DraftItem[],
+    values: Record<string, unknown> = {},
+    extra: Partial<PublishDraft> = {},
+  ) => {
+    const progress = memoryProgress(values);
+    return { progress, draft: { ...draft(items), progress, ...extra } };
+  };
+
+  it("records the publish_id right after init, before any chunk, and the upload after each chunk", async () => {
+    const { media } = twoChunks();
+    const { progress, draft: d } = withProgress([{ text: "Two chunks", media: [media] }]);
+    const seen: unknown[] = [];
+    const { fetch, requests } = replay(
+      json(RECORDED.creatorInfo),
+      json(RECORDED.videoInit),
+      uploaded(206),
+      uploaded(201),
+      json(RECORDED.statusCompleteNoId),
+    );
+    const watching: Fetch = async (input, init) => {
+      if (init?.method === "PUT") seen.push(structuredClone(progress.values));
+      return fetch(input, init);
+    };
+    const post = await adapterFor("tiktok", watching).publish(account, d);
+    expect(post).toEqual({ id: PUBLISH, url: null, awaiting: true });
+    expect(seen[0]).toMatchObject({ [PUBLISH_ID]: PUBLISH, [UPLOAD]: { url: UPLOAD_URL, sent: 0 } });
+    expect(seen[1]).toMatchObject({ [UPLOAD]: { sent: 1 } });
+    expect(progress.values[UPLOAD]).toMatchObject({ url: UPLOAD_URL, sent: 2 });
+    expect(requests).toHaveLength(5);
+  });
+
+  it("a recorded publish resumes the upload from the byte TikTok has: no creator info, no init", async () => {
+    const { media, opened } = twoChunks();
+    const { draft: d } = withProgress([{ text: "Two chunks", media: [media] }], {
+      [PUBLISH_ID]: PUBLISH,
+      [UPLOAD]: { url: UPLOAD_URL, issued_at: Date.now(), sent: 0 },
+    });
+    const { fetch, requests } = replay(processing(CHUNK_BYTES), uploaded(201), raw(RECORDED.statusComplete));
+    const post = await adapterFor("tiktok", fetch).publish(account, d);
+    expect(post).toEqual({ id: POST_ID, url: `https://www.tiktok.com/@${HANDLE}/video/${POST_ID}` });
+    await expectCall(requests[0]!, `${API}/post/publish/status/fetch/`, { publish_id: PUBLISH });
+    expect(requests[1]!.method).toBe("PUT");
+    expect(requests[1]!.headers.get("content-range")).toBe(
+      `bytes ${CHUNK_BYTES}-${media.size - 1}/${media.size}`,
+    );
+    expect(opened).toEqual([{ offset: CHUNK_BYTES, length: CHUNK_BYTES + 123 }]);
+    expect(requests.map((r) => r.url).some((url) => url.includes("init"))).toBe(false);
+  });
+
+  it("never inits again for a recorded publish still processing: polls it, then still_processing", async () => {
+    const { draft: d } = withProgress([{ text: "p", media: [photo(1)] }], { [PUBLISH_ID]: PUBLISH });
+    const answers = Array.from({ length: 3 }, () => status({ status: "PROCESSING_DOWNLOAD" }));
+    const { fetch, requests } = replay(...answers);
+    expect(
+      await quick(fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
+      code: "still_processing",
+      kind: "transient",
+    });
+    expect(requests.every((r) => r.url.endsWith("/post/publish/status/fetch/"))).toBe(true);
+  });
+
+  it("stops at the draft's deadline: the upload goes on in the next attempt", async () => {
+    const { media } = twoChunks();
+    const { progress, draft: d } = withProgress(
+      [{ text: "Late", media: [media] }],
+      {},
+      {
+        deadline: Date.now() - 1,
+      },
+    );
+    const { fetch, requests } = replay(json(RECORDED.creatorInfo), json(RECORDED.videoInit));
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
+      code: "still_processing",
+    });
+    expect(requests).toHaveLength(2);
+    expect(progress.values).toMatchObject({ [PUBLISH_ID]: PUBLISH, [UPLOAD]: { sent: 0 } });
+  });
+
+  it("an upload URL past its hour is not used, and the row is not initialised again: upload_expired", async () => {
+    const { media } = twoChunks();
+    const { draft: d } = withProgress([{ text: "Old", media: [media] }], {
+      [PUBLISH_ID]: PUBLISH,
+      [UPLOAD]: { url: UPLOAD_URL, issued_at: Date.now() - UPLOAD_URL_VALID_MS, sent: 1 },
+    });
+    const { fetch, requests } = replay(processing(CHUNK_BYTES));
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
+      kind: "permanent",
+      code: "upload_expired",
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("a publish recorded without its upload URL (a crash between the two writes) is not initialised again", async () => {
+    const { media } = twoChunks();
+    const { draft: d } = withProgress([{ text: "Gap", media: [media] }], { [PUBLISH_ID]: PUBLISH });
+    const { fetch, requests } = replay(processing(0));
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
+      kind: "permanent",
+      code: "upload_expired",
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("a FAILED publish is forgotten, so a retry worth making inits afresh", async () => {
+    const { progress, draft: d } = withProgress([{ text: "p", media: [photo(1)] }], {
+      [PUBLISH_ID]: PUBLISH,
+    });
+    const { fetch } = replay(json(RECORDED.statusFailed("internal")));
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({
+      kind: "transient",
+      code: "internal",
+    });
+    expect(progress.values[PUBLISH_ID]).toBeUndefined();
+  });
+
+  it("a SELF_ONLY post never awaits a public id", async () => {
+    const { fetch } = replay(
+      json(RECORDED.creatorInfo),
+      json(RECORDED.photoInit),
+      json(RECORDED.statusCompleteNoId),
+    );
+    const post = await adapterFor("tiktok", fetch).publish(
+      account,
+      draft([{ text: "Mine", media: [photo(1)] }], { privacy_level: "SELF_ONLY" }),
+    );
+    expect(post).toEqual({ id: RECORDED.photoInit.data.publish_id, url: null });
+  });
+
+  it("find reconciles a recorded publish_id by its status only, never by text", async () => {
+    const progress = memoryProgress({ [PUBLISH_ID]: PUBLISH });
+    const lookup = { fingerprint: "sp-9-1", text: "Our launch, in fifteen seconds", progress };
+    const done = replay(raw(RECORDED.statusComplete));
+    expect(await adapterFor("tiktok", done.fetch).find(account, lookup)).toEqual({
+      id: POST_ID,
+      url: `https://www.tiktok.com/@${HANDLE}/video/${POST_ID}`,
+    });
+    const pending = replay(processing(0));
+    expect(await adapterFor("tiktok", pending.fetch).find(account, lookup)).toBeNull();
+    expect(pending.requests.map((r) => r.url)).toEqual([`${API}/post/publish/status/fetch/`]);
+    const moderating = replay(json(RECORDED.statusCompleteNoId));
+    expect(await adapterFor("tiktok", moderating.fetch).find(account, lookup)).toEqual({
+      id: PUBLISH,
+      url: null,
+      awaiting: true,
+    });
+  });
+
+  it("resolve: the public id once moderation gave it, null before, no URL for a FAILED (taken down) publish", async () => {
+    const { fetch } = replay(
+      json(RECORDED.statusCompleteNoId),
+      raw(RECORDED.statusComplete),
+      json(RECORDED.statusFailed()),
+    );
+    const adapter = adapterFor("tiktok", fetch);
+    expect(await adapter.resolve(account, PUBLISH)).toBeNull();
+    expect(await adapter.resolve(account, PUBLISH)).toEqual({
+      id: POST_ID,
+      url: `https://www.tiktok.com/@${HANDLE}/video/${POST_ID}`,
+    });
+    expect(await adapter.resolve(account, PUBLISH)).toEqual({ id: PUBLISH, url: null });
+  });
+
+  it("chunk PUTs take the upload timeout, other calls the call timeout", async () => {
+    const slow =
+      (inner: Fetch, which: (init?: RequestInit) => boolean): Fetch =>
+      async (input, init) => {
+        if (which(init))
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, 200);
+            init?.signal?.addEventListener("abort", () => {
+              clearTimeout(timer);
+              reject(init.signal!.reason);
+            });
+          });
+        return inner(input, init);
+      };
+    const timed = (fetch: Fetch) =>
+      createAdapter(SPECS.tiktok, { credentials: CREDENTIALS, fetch, timeouts: { call: 50, upload: 5000 } });
+    const { media } = mediaOf({ mime: "video/mp4", kind: "video" });
+    const ok = replay(
+      json(RECORDED.creatorInfo),
+      json(RECORDED.videoInit),
+      uploaded(201),
+      raw(RECORDED.statusComplete),
+    );
+    const put = (init?: RequestInit) => init?.method === "PUT";
+    expect(
+      await timed(slow(ok.fetch, put)).publish(account, draft([{ text: "v", media: [media] }])),
+    ).toMatchObject({
+      id: POST_ID,
+    });
+    const late = replay(json(RECORDED.creatorInfo));
+    const failure = await timed(slow(late.fetch, (init) => init?.method === "POST"))
+      .publish(account, draft([{ text: "v", media: [media] }]))
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "timeout" });
   });
 });
