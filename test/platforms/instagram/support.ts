@@ -30,10 +30,9 @@ export function publishingWith(fetch: Fetch) {
       fetch,
       credentials: CREDENTIALS,
       now: () => Date.now(),
-      sleep: async () => {},
+      sleep: async (ms) => void waits.push(ms),
       timeouts: DEFAULT_TIMEOUTS,
     },
-    { wait: async (ms) => void waits.push(ms) },
   );
   return { publishing, waits };
 }
