@@ -282,7 +282,14 @@ export function threadsPublisher(api: ThreadsApi, context: Pick<PublishingContex
             // The topic files the post; the thread's replies follow it.
             if (root === undefined && topicTag) fields.topicTag = topicTag;
             if (previous) fields.replyTo = previous;
-            previous = await publishItem(account, item, fields, items[index] ?? {}, record(index), draft.deadline);
+            previous = await publishItem(
+              account,
+              item,
+              fields,
+              items[index] ?? {},
+              record(index),
+              draft.deadline,
+            );
           } else previous = done;
           root ??= previous;
           published++;
@@ -307,13 +314,7 @@ export function threadsPublisher(api: ThreadsApi, context: Pick<PublishingContex
 
     /** A text reply under `postId` (auto-plug). */
     async reply(account: AccountAuth, postId: string, text: string): Promise<PublishedPost> {
-      const id = await publishItem(
-        account,
-        { text, media: [] },
-        { replyTo: postId },
-        {},
-        async () => {},
-      );
+      const id = await publishItem(account, { text, media: [] }, { replyTo: postId }, {}, async () => {});
       try {
         return await link(account, id);
       } catch (error) {
