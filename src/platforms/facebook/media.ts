@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { platformCall } from "../call";
 import { GRAPH_VERSION, metaCall, node, shaped } from "../meta";
-import { type DraftMedia, PlatformError } from "../types";
+import { type DraftMedia, PlatformError, type Progress } from "../types";
 import { LABEL, type PageApi } from "./api";
 import { created, photoCreated, success, uploadStarted } from "./schemas";
 
@@ -24,16 +24,72 @@ export async function photoPost(api: PageApi, media: DraftMedia, caption: string
   return photo.post_id ?? photo.id;
 }
 
+/**
+ * What a publication records under PROGRESS_KEY before its final call (types.ts `Progress`): the
+ * unpublished photos of a multi-photo post or photo story, in order, each as soon as Facebook gives its
+ * id; a reel's or video story's upload session (its video id) as soon as it is started, and whether the
+ * file was handed to it. A later attempt attaches the same photos and finishes the same session instead
+ * of uploading again.
+ */
+export type FacebookProgress = {
+  photos?: string[];
+  video?: { id: string; upload_url?: string; uploaded?: boolean };
+};
+export const PROGRESS_KEY = "facebook";
+
+export const recorded = (progress: Progress): FacebookProgress => {
+  const value = progress.get(PROGRESS_KEY);
+  return typeof value === "object" && value !== null ? (value as FacebookProgress) : {};
+};
+
+/** The unpublished photos of `media`, those an earlier attempt recorded reused, the rest uploaded. */
+async function unpublishedPhotos(api: PageApi, media: DraftMedia[], progress: Progress): Promise<string[]> {
+  const ids = [...(recorded(progress).photos ?? [])];
+  for (const item of media.slice(ids.length)) {
+    ids.push(await unpublishedPhoto(api, item));
+    await progress.set(PROGRESS_KEY, { ...recorded(progress), photos: [...ids] });
+  }
+  return ids.slice(0, media.length);
+}
+
+/**
+ * The upload session of a reel or video story with the file handed to it: the recorded one resumed
+ * (started once; the file handed once it is recorded as uploaded), else a new one, recorded at once.
+ */
+async function videoSession(
+  api: PageApi,
+  edge: string,
+  what: string,
+  media: DraftMedia,
+  progress: Progress,
+): Promise<string> {
+  let video = recorded(progress).video;
+  if (!video) {
+    const session = await api.graph.post(what, edge, { upload_phase: "start" }, uploadStarted);
+    video = { id: session.video_id, ...(session.upload_url ? { upload_url: session.upload_url } : {}) };
+    await progress.set(PROGRESS_KEY, { ...recorded(progress), video });
+  }
+  if (!video.uploaded) {
+    await hostedUpload(api, { video_id: video.id, upload_url: video.upload_url }, media);
+    await progress.set(PROGRESS_KEY, { ...recorded(progress), video: { ...video, uploaded: true } });
+  }
+  return video.id;
+}
+
 /** Uploads a photo without publishing it, for a multi-photo post or a photo story. */
 async function unpublishedPhoto(api: PageApi, media: DraftMedia): Promise<string> {
   const params = { url: media.url, published: false };
   return (await api.graph.post("photo upload", node(api.pageId, "photos"), params, photoCreated)).id;
 }
 
-/** Several photos: each uploaded unpublished, then one feed post attaching them all. */
-export async function albumPost(api: PageApi, media: DraftMedia[], message: string): Promise<string> {
-  const ids: string[] = [];
-  for (const item of media) ids.push(await unpublishedPhoto(api, item));
+/** Several photos: each uploaded unpublished (and recorded), then one feed post attaching them all. */
+export async function albumPost(
+  api: PageApi,
+  media: DraftMedia[],
+  message: string,
+  progress: Progress,
+): Promise<string> {
+  const ids = await unpublishedPhotos(api, media, progress);
   const params = { message: message || undefined, attached_media: ids.map((id) => ({ media_fbid: id })) };
   return (await api.graph.post("post", node(api.pageId, "feed"), params, created)).id;
 }
@@ -50,7 +106,11 @@ const uploaded = z.object({ success: z.boolean() });
  * The hosted-file upload of an upload session: Facebook fetches `file_url` itself. The documented
  * call authenticates with `Authorization: OAuth <Page token>`.
  */
-async function hostedUpload(api: PageApi, session: z.output<typeof uploadStarted>, media: DraftMedia) {
+async function hostedUpload(
+  api: PageApi,
+  session: { video_id: string; upload_url?: string | undefined },
+  media: DraftMedia,
+) {
   const what = `${LABEL} video upload`;
   // Only an upload URL on the upload host is trusted with the Page token; else the documented one.
   const fallback = `${api.upload}/video-upload/${GRAPH_VERSION}/${encodeURIComponent(session.video_id)}`;
@@ -80,35 +140,38 @@ const notPublished = (what: string) =>
   });
 
 /** A reel: start an upload session, have Facebook fetch the file, then publish it with its text. */
-export async function reelPost(api: PageApi, media: DraftMedia, description: string): Promise<string> {
+export async function reelPost(
+  api: PageApi,
+  media: DraftMedia,
+  description: string,
+  progress: Progress,
+): Promise<string> {
   const edge = node(api.pageId, "video_reels");
-  const session = await api.graph.post("reel", edge, { upload_phase: "start" }, uploadStarted);
-  await hostedUpload(api, session, media);
+  const videoId = await videoSession(api, edge, "reel", media, progress);
   const params = {
     upload_phase: "finish",
-    video_id: session.video_id,
+    video_id: videoId,
     video_state: "PUBLISHED",
     description: description || undefined,
   };
   const finished = await api.graph.post("reel", edge, params, success);
   if (!finished.success) throw notPublished("reel");
-  return session.video_id;
+  return videoId;
 }
 
 /** A Page story: a photo (uploaded unpublished, then published as a story) or a video (upload session). */
-export async function storyPost(api: PageApi, media: DraftMedia): Promise<string> {
+export async function storyPost(api: PageApi, media: DraftMedia, progress: Progress): Promise<string> {
   if (media.kind === "image") {
-    const photoId = await unpublishedPhoto(api, media);
+    const [photoId] = (await unpublishedPhotos(api, [media], progress)) as [string];
     const params = { photo_id: photoId };
     const story = await api.graph.post("story", node(api.pageId, "photo_stories"), params, success);
     if (!story.success) throw notPublished("story");
     return story.post_id ?? photoId;
   }
   const edge = node(api.pageId, "video_stories");
-  const session = await api.graph.post("story", edge, { upload_phase: "start" }, uploadStarted);
-  await hostedUpload(api, session, media);
-  const params = { upload_phase: "finish", video_id: session.video_id };
+  const videoId = await videoSession(api, edge, "story", media, progress);
+  const params = { upload_phase: "finish", video_id: videoId };
   const story = await api.graph.post("story", edge, params, success);
   if (!story.success) throw notPublished("story");
-  return story.post_id ?? session.video_id;
+  return story.post_id ?? videoId;
 }

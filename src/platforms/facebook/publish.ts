@@ -3,7 +3,14 @@
 // threads, so each next item becomes a comment by the Page under the post, in order. What Facebook
 // cannot take is refused before any call, with a permanent error that says why.
 import { afterCreation, node } from "../meta";
-import { type DraftItem, PlatformError, type PublishDraft, type PublishedPost } from "../types";
+import { progressOf } from "../progress";
+import {
+  type DraftItem,
+  PlatformError,
+  type Progress,
+  type PublishDraft,
+  type PublishedPost,
+} from "../types";
 import { type PageApi, permalinkOf, reelUrl } from "./api";
 import { albumPost, feedPost, photoPost, reelPost, storyPost, videoPost } from "./media";
 import { created, type FacebookSettings, facebookSettings } from "./schemas";
@@ -30,21 +37,26 @@ export function draftProblem(items: DraftItem[], settings: FacebookSettings): st
 }
 
 /** Makes the post the first item asks for; its id and address. */
-async function createPost(api: PageApi, item: DraftItem, settings: FacebookSettings): Promise<PublishedPost> {
+async function createPost(
+  api: PageApi,
+  item: DraftItem,
+  settings: FacebookSettings,
+  progress: Progress,
+): Promise<PublishedPost> {
   const [media] = item.media;
   if (settings.post_type === "story" && media) {
-    const id = await storyPost(api, media);
+    const id = await storyPost(api, media, progress);
     return { id, url: await permalinkOf(api, id) };
   }
   if (settings.post_type === "reel" && media) {
-    const id = await reelPost(api, media, item.text);
+    const id = await reelPost(api, media, item.text, progress);
     return { id, url: await permalinkOf(api, id, reelUrl(api, id)) };
   }
   let id: string;
   if (!media) id = await feedPost(api, item.text, settings.link);
   else if (media.kind === "video") id = await videoPost(api, media, item.text);
   else if (item.media.length === 1) id = await photoPost(api, media, item.text);
-  else id = await albumPost(api, item.media, item.text);
+  else id = await albumPost(api, item.media, item.text, progress);
   return { id, url: await permalinkOf(api, id) };
 }
 
@@ -59,7 +71,7 @@ export async function publishToPage(api: PageApi, draft: PublishDraft): Promise<
   const problem = draftProblem(draft.items, settings);
   if (problem) throw refuse(problem);
   const [first, ...rest] = draft.items as [DraftItem, ...DraftItem[]];
-  const post = await createPost(api, first, settings);
+  const post = await createPost(api, first, settings, progressOf(draft));
   await afterCreation(async () => {
     for (const item of rest) await commentAs(api, post.id, item);
   });

@@ -2,7 +2,7 @@
 // the account's Instagram user token as a Bearer header, the account's Instagram user id (`user_id` of
 // /me, stored as the account's platform user id) as the node publishing and reading goes through.
 import { baseOf } from "../client";
-import { GRAPH_VERSION, type Graph, graphClient, node, sleep, tokenOf } from "../meta";
+import { GRAPH_VERSION, type Graph, graphClient, node, tokenOf } from "../meta";
 import { type AccountAuth, PlatformError, type PublishingContext } from "../types";
 import { permalink } from "./schemas";
 
@@ -16,12 +16,19 @@ export const HOSTS = {
 export const GRAPH_IG = `${HOSTS.graph}/${GRAPH_VERSION}`;
 export const LABEL = "Instagram";
 
-/** How publishing waits between two looks at a processing container (tests wait no time). */
-export type Wait = (ms: number) => Promise<void>;
+/**
+ * The account's node and Graph client, with the context's clock and sleep (between two looks at a
+ * processing container; tests pass one that moves a fake clock).
+ */
+export type IgApi = {
+  userId: string;
+  handle: string;
+  graph: Graph;
+  sleep: (ms: number) => Promise<void>;
+  now: () => number;
+};
 
-export type IgApi = { userId: string; handle: string; graph: Graph; wait: Wait };
-
-export function igApi(context: PublishingContext, account: AccountAuth, wait: Wait = sleep): IgApi {
+export function igApi(context: PublishingContext, account: AccountAuth): IgApi {
   const token = tokenOf(LABEL, account.accessToken);
   if (!account.platformUserId) {
     throw new PlatformError("Instagram: the account has no Instagram user id; reconnect it.", {
@@ -38,7 +45,8 @@ export function igApi(context: PublishingContext, account: AccountAuth, wait: Wa
       base: `${baseOf(context, HOSTS, "graph")}/${GRAPH_VERSION}`,
       token,
     }),
-    wait,
+    sleep: context.sleep,
+    now: context.now,
   };
 }
 

@@ -1,17 +1,39 @@
 // Instagram publishes in two steps: a media container is made from a public URL (Instagram fetches the
-// file itself), processed, then published. This module makes containers, waits (boundedly) until they
-// are FINISHED, and checks the account's publishing quota first. developers.facebook.com › Instagram
-// Platform › Content Publishing; IG Container; IG User Content Publishing Limit.
+// file itself), processed, then published. This module makes containers, records each one on the row
+// as soon as it exists (types.ts `Progress`), polls them (boundedly, with the context's sleep) until
+// they are FINISHED, and checks the account's publishing quota first. developers.facebook.com ›
+// Instagram Platform › Content Publishing; IG Container (status_code: EXPIRED "not published within 24
+// hours", ERROR, FINISHED, IN_PROGRESS, PUBLISHED); IG User Content Publishing Limit.
 import { type GraphParams, node, PUBLISHING_LIMIT_SECONDS } from "../meta";
-import { PlatformError } from "../types";
+import { pastDeadline, stillProcessing } from "../progress";
+import { PlatformError, type Progress } from "../types";
 import type { IgApi } from "./api";
 import { containerStatus, created, publishingLimit } from "./schemas";
 
-/** Looks at a container this many times at most, POLL_INTERVAL_MS apart, before giving up for now. */
+/** Looks at a container this many times at most, POLL_INTERVAL_MS apart, before ending the attempt. */
 export const POLL_ATTEMPTS = 12;
 export const POLL_INTERVAL_MS = 5_000;
-/** What a container still processing after the bound asks the engine to wait before trying again. */
-const PROCESSING_RETRY_SECONDS = 60;
+/** What a container still processing after the bound asks the engine to wait before the next attempt. */
+export const PROCESSING_RETRY_SECONDS = 60;
+
+/**
+ * What an attempt records under PROGRESS_KEY: the containers made so far for the post (a carousel's
+ * children in order, then the container that is published), when the first was made, how many times a
+ * failed container set was replaced, and the media id once media_publish answered.
+ */
+export type IgProgress = {
+  children?: string[];
+  container?: string;
+  at?: number;
+  replaced?: number;
+  media?: string;
+};
+export const PROGRESS_KEY = "instagram";
+
+export const recorded = (progress: Progress | undefined): IgProgress => {
+  const value = progress?.get(PROGRESS_KEY);
+  return typeof value === "object" && value !== null ? (value as IgProgress) : {};
+};
 
 /**
  * Refuses before any container is made when the account has used its quota of API-published posts
@@ -38,36 +60,59 @@ export async function createContainer(api: IgApi, params: GraphParams): Promise<
   return (await api.graph.post("media container", node(api.userId, "media"), params, created)).id;
 }
 
+export type ContainerState = { status_code: string; status?: string };
+
+/** A container's status_code (and its status text, the error subcode of an ERROR). */
+export async function containerState(api: IgApi, containerId: string): Promise<ContainerState> {
+  const query = { fields: "status_code,status" };
+  const answer = await api.graph.get("media container", node(containerId), query, containerStatus);
+  return { status_code: answer.status_code ?? "IN_PROGRESS", status: answer.status };
+}
+
+/** Instagram refused the media of a container (ERROR): permanent, with its status text. */
+export const mediaRejected = (state: ContainerState) =>
+  new PlatformError(
+    `Instagram could not process the media${state.status ? `: ${state.status.slice(0, 300)}` : "."}`,
+    { kind: "permanent", code: "media_rejected" },
+  );
+
+/** A recorded container Instagram no longer takes (EXPIRED or ERROR): the set is made again. */
+export class DeadContainer extends Error {
+  constructor(
+    readonly id: string,
+    readonly state: ContainerState,
+  ) {
+    super(`Instagram container ${id} ${state.status_code}`);
+  }
+}
+
 /**
- * Waits until the container is FINISHED. ERROR is Instagram refusing the media (permanent, with its
- * status text); EXPIRED is transient; still IN_PROGRESS after the bound is retried after a minute (as a
- * `rate_limited` error, the kind that carries a delay). Nothing was published either way, and the next
- * attempt makes a new container.
+ * Polls the container until it is FINISHED (or PUBLISHED: answered, so the caller never publishes it again), `POLL_ATTEMPTS` looks `POLL_INTERVAL_MS`
+ * apart with the context's sleep. EXPIRED or ERROR throws a DeadContainer (the caller replaces the
+ * recorded containers, or refuses the media for good). Still IN_PROGRESS at the bound or past the
+ * attempt's deadline: `stillProcessing`, and the next attempt polls the same recorded container; nothing
+ * is created again.
  */
-export async function whenFinished(api: IgApi, containerId: string): Promise<void> {
+export async function whenFinished(
+  api: IgApi,
+  containerId: string,
+  deadline?: number,
+): Promise<"FINISHED" | "PUBLISHED"> {
   for (let look = 1; look <= POLL_ATTEMPTS; look++) {
-    const query = { fields: "status_code,status" };
-    const answer = await api.graph.get("media container", node(containerId), query, containerStatus);
-    switch (answer.status_code) {
+    const state = await containerState(api, containerId);
+    switch (state.status_code) {
       case "FINISHED":
       case "PUBLISHED":
-        return;
+        return state.status_code;
       case "ERROR":
-        throw new PlatformError(
-          `Instagram could not process the media${answer.status ? `: ${answer.status.slice(0, 300)}` : "."}`,
-          { kind: "permanent", code: "media_rejected" },
-        );
       case "EXPIRED":
-        throw new PlatformError("Instagram: the media container expired before it was published.", {
-          kind: "transient",
-          code: "container_expired",
-        });
+        throw new DeadContainer(containerId, state);
     }
-    if (look < POLL_ATTEMPTS) await api.wait(POLL_INTERVAL_MS);
+    if (look === POLL_ATTEMPTS || pastDeadline({ deadline }, api.now())) break;
+    await api.sleep(POLL_INTERVAL_MS);
   }
-  throw new PlatformError("Instagram is still processing the media; it will be tried again.", {
-    kind: "rate_limited",
-    code: "processing",
-    retryAfterSeconds: PROCESSING_RETRY_SECONDS,
-  });
+  throw stillProcessing(
+    "Instagram is still processing the media; the next attempt goes on with the same container.",
+    PROCESSING_RETRY_SECONDS,
+  );
 }

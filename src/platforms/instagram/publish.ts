@@ -4,15 +4,27 @@
 // becomes a comment by the account under the media, in order. Instagram cannot post text alone, and
 // comments cannot carry media: such drafts are refused before any call, with a clear permanent error.
 import { afterCreation, type GraphParams, node } from "../meta";
+import { progressOf } from "../progress";
 import {
   type DraftItem,
   type DraftMedia,
   PlatformError,
+  type Progress,
   type PublishDraft,
   type PublishedPost,
 } from "../types";
 import { type IgApi, permalinkOf } from "./api";
-import { checkPublishingQuota, createContainer, whenFinished } from "./containers";
+import {
+  checkPublishingQuota,
+  createContainer,
+  DeadContainer,
+  type IgProgress,
+  mediaRejected,
+  PROGRESS_KEY,
+  recorded,
+  whenFinished,
+} from "./containers";
+import { publishedMedia } from "./read";
 import { created, type InstagramSettings, instagramSettings } from "./schemas";
 
 /** A carousel holds at most this many photos and videos. */
@@ -45,43 +57,88 @@ function postParams(item: DraftItem, settings: InstagramSettings): GraphParams {
 const mediaUrl = (media: DraftMedia): GraphParams =>
   media.kind === "video" ? { video_url: media.url } : { image_url: media.url };
 
-/** The container the first item asks for, FINISHED and ready to publish: its id. */
-async function readyContainer(api: IgApi, item: DraftItem, settings: InstagramSettings): Promise<string> {
+/** The parameters of the container the first item asks for (a carousel's made from `children`). */
+function containerParams(item: DraftItem, settings: InstagramSettings, children: string[]): GraphParams {
   const [single] = item.media;
-  let containerId: string;
-  if (settings.post_type === "story" && single) {
-    // Stories take no caption, collaborators or location.
-    containerId = await createContainer(api, { media_type: "STORIES", ...mediaUrl(single) });
-  } else if (single && item.media.length === 1 && single.kind === "video") {
-    containerId = await createContainer(api, {
+  // Stories take no caption, collaborators or location.
+  if (settings.post_type === "story" && single) return { media_type: "STORIES", ...mediaUrl(single) };
+  if (single && item.media.length === 1 && single.kind === "video") {
+    return {
       media_type: "REELS",
       video_url: single.url,
       share_to_feed: settings.share_to_feed,
       ...postParams(item, settings),
-    });
-  } else if (single && item.media.length === 1) {
-    containerId = await createContainer(api, { image_url: single.url, ...postParams(item, settings) });
-  } else {
-    const children: string[] = [];
-    for (const media of item.media) {
-      const params: GraphParams =
-        media.kind === "video"
-          ? { media_type: "VIDEO", video_url: media.url, is_carousel_item: true }
-          : { image_url: media.url, is_carousel_item: true };
-      const child = await createContainer(api, params);
-      // A carousel can only be made of FINISHED children: each one's status is checked, a photo's too
-      // (Instagram fetches and processes it asynchronously as well; an ERROR child fails the carousel).
-      await whenFinished(api, child);
-      children.push(child);
-    }
-    containerId = await createContainer(api, {
-      media_type: "CAROUSEL",
-      children: children.join(","),
-      ...postParams(item, settings),
-    });
+    };
   }
-  await whenFinished(api, containerId);
-  return containerId;
+  if (single && item.media.length === 1) return { image_url: single.url, ...postParams(item, settings) };
+  return { media_type: "CAROUSEL", children: children.join(","), ...postParams(item, settings) };
+}
+
+const childParams = (media: DraftMedia): GraphParams =>
+  media.kind === "video"
+    ? { media_type: "VIDEO", video_url: media.url, is_carousel_item: true }
+    : { image_url: media.url, is_carousel_item: true };
+
+/**
+ * The container the first item asks for, FINISHED (or already PUBLISHED) and recorded: every container
+ * is recorded on the row the moment Instagram answers with its id, so a later attempt polls the same
+ * ones (and publishes the same parent) instead of making new ones. A carousel's children are made and
+ * polled one by one (a carousel can only be made of FINISHED children), then the carousel itself.
+ */
+async function readyContainer(
+  api: IgApi,
+  item: DraftItem,
+  settings: InstagramSettings,
+  draft: PublishDraft,
+  progress: Progress,
+): Promise<{ id: string; state: IgProgress; status: "FINISHED" | "PUBLISHED" }> {
+  const made = new Set<string>();
+  let state = recorded(progress);
+  const record = async (next: IgProgress) => {
+    state = next;
+    await progress.set(PROGRESS_KEY, state);
+  };
+  for (;;) {
+    try {
+      const carousel = settings.post_type !== "story" && item.media.length > 1;
+      if (!state.container && carousel) {
+        const children = [...(state.children ?? [])];
+        for (const [index, media] of item.media.entries()) {
+          if (index >= children.length) {
+            const child = await createContainer(api, childParams(media));
+            made.add(child);
+            children.push(child);
+            await record({ ...state, children: [...children], at: state.at ?? api.now() });
+          }
+          // Each child's status is checked, a photo's too: Instagram fetches and processes it
+          // asynchronously as well, and an ERROR child would fail the carousel.
+          await whenFinished(api, children[index]!, draft.deadline);
+        }
+      }
+      if (!state.container) {
+        const id = await createContainer(api, containerParams(item, settings, state.children ?? []));
+        made.add(id);
+        await record({ ...state, container: id, at: state.at ?? api.now() });
+      }
+      const status = await whenFinished(api, state.container!, draft.deadline);
+      return { id: state.container!, state, status };
+    } catch (error) {
+      if (!(error instanceof DeadContainer)) throw error;
+      // A container Instagram says is dead is replaced, with every container made for the post (a
+      // carousel's parent and children expire together): EXPIRED (not published within 24 hours) is
+      // always replaced; ERROR of a container an earlier attempt made is replaced once (Meta marks some
+      // failures "try again": a media download that timed out), but an ERROR of one made in this
+      // attempt, or of a replacement, is Instagram refusing the media for good.
+      const { status_code } = error.state;
+      const fresh = made.has(error.id);
+      const replaced = state.replaced ?? 0;
+      if (status_code === "ERROR" && (fresh || replaced >= 1)) {
+        await record({ replaced });
+        throw mediaRejected(error.state);
+      }
+      await record({ replaced: status_code === "ERROR" ? replaced + 1 : replaced });
+    }
+  }
 }
 
 /** A comment by the account under a media (a thread's next item, an auto-plug): its id. */
@@ -94,11 +151,20 @@ export async function publishToInstagram(api: IgApi, draft: PublishDraft): Promi
   const problem = draftProblem(draft.items);
   if (problem) throw refuse(problem);
   const [first, ...rest] = draft.items as [DraftItem, ...DraftItem[]];
-  await checkPublishingQuota(api);
-  const containerId = await readyContainer(api, first, settings);
-  // The call that makes the post public: an answer lost here leaves the outcome unknown (call.ts).
+  const progress = progressOf(draft);
+  const before = recorded(progress);
+  if (before.media) return { id: before.media, url: await permalinkOf(api, before.media) };
+  // The quota is checked before the first container; a recorded one is already counted for.
+  if (!before.container && !before.children) await checkPublishingQuota(api);
+  const ready = await readyContainer(api, first, settings, draft, progress);
+  const { id: containerId, state } = ready;
+  // An earlier attempt's media_publish went through though its answer was lost: never again.
+  if (ready.status === "PUBLISHED") return publishedMedia(api, first.text, state, progress);
+  // The call that makes the post public: an answer lost here leaves the outcome unknown (call.ts),
+  // and the next attempt's `find` asks the recorded container first.
   const params = { creation_id: containerId };
   const published = await api.graph.post("publish", node(api.userId, "media_publish"), params, created);
+  await progress.set(PROGRESS_KEY, { ...state, media: published.id });
   const url = await permalinkOf(api, published.id);
   await afterCreation(async () => {
     for (const item of rest) await commentAs(api, published.id, item.text);

@@ -3,12 +3,12 @@
 // endpoint, so a disconnect only forgets the token: no `revoke` here. No channels either: with
 // Instagram Login the user picks the professional account on Instagram's own consent screen.
 import type { Publishing, PublishingContext } from "../types";
-import { igApi, permalinkOf, type Wait } from "./api";
+import { igApi, permalinkOf } from "./api";
 import { commentAs, publishToInstagram } from "./publish";
 import { findOnInstagram, mediaComments, mediaInsights } from "./read";
 
-export function instagramPublishing(context: PublishingContext, options: { wait?: Wait } = {}): Publishing {
-  const api = (account: Parameters<typeof igApi>[1]) => igApi(context, account, options.wait);
+export function instagramPublishing(context: PublishingContext): Publishing {
+  const api = (account: Parameters<typeof igApi>[1]) => igApi(context, account);
   return {
     publish: async (account, draft) => publishToInstagram(api(account), draft),
     find: async (account, lookup) => findOnInstagram(api(account), lookup),

@@ -32,7 +32,14 @@ export const publishingLimit = z.object({
 export const permalink = z.object({ permalink: z.string().optional() });
 
 export const recentMedia = z.object({
-  data: z.array(z.object({ id, caption: z.string().optional(), permalink: z.string().optional() })),
+  data: z.array(
+    z.object({
+      id,
+      caption: z.string().optional(),
+      permalink: z.string().optional(),
+      timestamp: z.string().optional(),
+    }),
+  ),
   paging,
 });
 

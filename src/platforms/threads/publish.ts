@@ -3,17 +3,61 @@
 // carousel containers are polled (GET /{container-id}?fields=status) until FINISHED before publishing.
 // A thread is a chain: each next item is its own post with reply_to_id = the item before.
 // developers.facebook.com › Threads › Posts; Reply Management; Troubleshooting (container status).
-import type { AccountAuth, DraftItem, DraftMedia, PublishDraft, PublishedPost } from "../types";
+import { pastDeadline, progressOf, stillProcessing } from "../progress";
+import type {
+  AccountAuth,
+  DraftItem,
+  DraftMedia,
+  Progress,
+  PublishDraft,
+  PublishedPost,
+  PublishingContext,
+} from "../types";
 import { PlatformError } from "../types";
 import { PROFILE, type ThreadsApi, userPath } from "./api";
-import { containerStatus, created, mediaLink } from "./schemas";
+import { containerStatus, created, mediaLink, postList } from "./schemas";
 
-/** How long a container may process: `attempts` status checks, `delayMs` apart. */
-export type Pacing = { attempts: number; delayMs: number };
-/** Up to a minute: images are ready in seconds, short videos in well under a minute. */
-export const DEFAULT_PACING: Pacing = { attempts: 20, delayMs: 3_000 };
+/** Looks at a container this many times at most, POLL_INTERVAL_MS apart, before ending the attempt. */
+export const POLL_ATTEMPTS = 20;
+/** Up to a minute per attempt: images are ready in seconds, short videos in well under a minute. */
+export const POLL_INTERVAL_MS = 3_000;
+/** What a container still processing after the bound asks the engine to wait before the next attempt. */
+export const PROCESSING_RETRY_SECONDS = 60;
+/** How far before a container was made a post's timestamp may read (clocks differ). */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * What a publication records under PROGRESS_KEY (types.ts `Progress`), per item of the thread: its
+ * containers as soon as each is made (a carousel's children, then the container published), when the
+ * first was made, how many times a dead set was replaced, and the post once threads_publish answered.
+ * `total` is the thread's length; `stopped` says a later item failed for good (the thread stays as far
+ * as it got).
+ */
+export type ItemProgress = {
+  children?: string[];
+  container?: string;
+  at?: number;
+  replaced?: number;
+  post?: string;
+};
+export type ThreadsProgress = { total?: number; stopped?: boolean; items?: ItemProgress[] };
+export const PROGRESS_KEY = "threads";
+
+export const recorded = (progress: Progress | undefined): ThreadsProgress => {
+  const value = progress?.get(PROGRESS_KEY);
+  return typeof value === "object" && value !== null ? (value as ThreadsProgress) : {};
+};
+
+/** A recorded container Threads no longer takes (EXPIRED or ERROR). */
+class DeadContainer extends Error {
+  constructor(
+    readonly id: string,
+    readonly status: string,
+    readonly detail: string | undefined,
+  ) {
+    super(`Threads container ${id} ${status}`);
+  }
+}
 
 /** The post's fields every container of an item carries. */
 type PostFields = { replyControl?: string; topicTag?: string; replyTo?: string };
@@ -47,71 +91,150 @@ function threadIncomplete(error: unknown): unknown {
   );
 }
 
-export function threadsPublisher(api: ThreadsApi, pacing: Pacing) {
+export function threadsPublisher(api: ThreadsApi, context: Pick<PublishingContext, "sleep" | "now">) {
   const create = async (account: AccountAuth, fields: Record<string, string>) =>
     (await api.post("container", `${userPath(account)}/threads`, fields, created)).id;
 
-  /** Polls a media container until Threads has fetched and processed its media. */
-  async function ready(containerId: string): Promise<void> {
-    for (let attempt = 0; attempt < pacing.attempts; attempt++) {
-      if (attempt > 0) await sleep(pacing.delayMs);
-      const { status, error_message } = await api.get(
-        "container status",
-        encodeURIComponent(containerId),
-        { fields: "status,error_message" },
-        containerStatus,
-      );
-      if (status === "FINISHED") return;
-      if (status === "ERROR")
-        throw new PlatformError(`Threads could not process the media: ${error_message ?? "UNKNOWN"}`, {
-          kind: "permanent",
-          code: "media_processing_failed",
-        });
-      if (status === "EXPIRED")
-        throw new PlatformError("Threads let the media container expire.", {
-          kind: "transient",
-          code: "container_expired",
-        });
+  const status = (containerId: string) =>
+    api.get(
+      "container status",
+      encodeURIComponent(containerId),
+      { fields: "status,error_message" },
+      containerStatus,
+    );
+
+  /**
+   * Polls a container until Threads has fetched and processed its media (FINISHED), or answers that it
+   * is PUBLISHED already. ERROR and EXPIRED throw a DeadContainer; still IN_PROGRESS after the bound or
+   * past the attempt's deadline ends the attempt (`stillProcessing`): the next one polls the same
+   * recorded container, nothing is made again.
+   */
+  async function ready(containerId: string, deadline?: number): Promise<"FINISHED" | "PUBLISHED"> {
+    for (let look = 1; look <= POLL_ATTEMPTS; look++) {
+      const answer = await status(containerId);
+      if (answer.status === "FINISHED" || answer.status === "PUBLISHED") return answer.status;
+      if (answer.status === "ERROR" || answer.status === "EXPIRED")
+        throw new DeadContainer(containerId, answer.status, answer.error_message);
+      if (look === POLL_ATTEMPTS || pastDeadline({ deadline }, context.now())) break;
+      await context.sleep(POLL_INTERVAL_MS);
     }
-    // Nothing of this item is public yet: it can be tried again (publish() handles a thread under way).
-    throw new PlatformError("Threads was still processing the media; the attempt gave up waiting.", {
-      kind: "transient",
-      code: "processing_timeout",
-    });
+    throw stillProcessing(
+      "Threads is still processing the media; the next attempt goes on with the same container.",
+      PROCESSING_RETRY_SECONDS,
+    );
   }
 
-  /** The item's container: text, one image or video, or a carousel of up to 20. */
-  async function container(account: AccountAuth, item: DraftItem, post: PostFields): Promise<string> {
+  /**
+   * The post a PUBLISHED container became (its threads_publish answer was lost; the container gives no
+   * post id): among the replies to `replyTo`, or the account's latest threads, by its text, else the
+   * newest of the account's made since the container was.
+   */
+  async function publishedPost(account: AccountAuth, text: string, replyTo: string | undefined, at = 0) {
+    const fields = "id,text,timestamp,username,is_reply_owned_by_me";
+    const list = replyTo
+      ? await api.get("find reply", `${encodeURIComponent(replyTo)}/replies`, { fields }, postList)
+      : await api.get("find", `${userPath(account)}/threads`, { fields, limit: "25" }, postList);
+    const mine = list.data.filter(
+      (post) => !replyTo || post.is_reply_owned_by_me === true || post.username === account.handle,
+    );
+    const since = at - CLOCK_SKEW_MS;
+    const found =
+      mine.find((post) => (post.text ?? "").trim() === text.trim()) ??
+      mine.find((post) => post.timestamp !== undefined && parseTime(post.timestamp) >= since);
+    if (!found)
+      throw new PlatformError("Threads published the post, but it is not listed yet.", {
+        kind: "unknown_outcome",
+        code: "not_listed",
+      });
+    return found.id;
+  }
+
+  /**
+   * Publishes one item (as a reply to `post.replyTo` when given): its post id. Each container is
+   * recorded in `entry` (through `record`) the moment Threads answers with its id, and a later attempt
+   * resumes them: polls the same containers, publishes the same one, and reconciles a PUBLISHED one
+   * rather than publishing again.
+   */
+  async function publishItem(
+    account: AccountAuth,
+    item: DraftItem,
+    post: PostFields,
+    start: ItemProgress,
+    record: (entry: ItemProgress) => Promise<void>,
+    deadline?: number,
+  ): Promise<string> {
+    let entry = start;
+    const save = async (next: ItemProgress) => {
+      entry = next;
+      await record(entry);
+    };
+    const made = new Set<string>();
     const common: Record<string, string> = {};
     if (item.text.trim() !== "") common.text = item.text;
     if (post.replyControl) common.reply_control = post.replyControl;
     if (post.topicTag) common.topic_tag = post.topicTag;
     if (post.replyTo) common.reply_to_id = post.replyTo;
     const [only, ...more] = item.media;
-    if (!only) return create(account, { media_type: "TEXT", ...common });
-    if (more.length === 0) {
-      const id = await create(account, { ...mediaFields(only), ...common });
-      await ready(id);
-      return id;
+    for (;;) {
+      try {
+        if (!entry.container && more.length > 0) {
+          // Over CAROUSEL_MAX: refused by the platform's check (rules.ts) before any call.
+          const children = [...(entry.children ?? [])];
+          for (const [index, media] of item.media.entries()) {
+            if (index >= children.length) {
+              const child = await create(account, { ...mediaFields(media), is_carousel_item: "true" });
+              made.add(child);
+              children.push(child);
+              await save({ ...entry, children: [...children], at: entry.at ?? context.now() });
+            }
+            await ready(children[index]!, deadline);
+          }
+        }
+        if (!entry.container) {
+          const fields = !only
+            ? { media_type: "TEXT", ...common }
+            : more.length === 0
+              ? { ...mediaFields(only), ...common }
+              : { media_type: "CAROUSEL", children: (entry.children ?? []).join(","), ...common };
+          const id = await create(account, fields);
+          made.add(id);
+          await save({ ...entry, container: id, at: entry.at ?? context.now() });
+        }
+        const containerId = entry.container!;
+        // A text container just made needs no processing; one an earlier attempt made is asked, as it
+        // may be PUBLISHED already.
+        const state = !only && made.has(containerId) ? "FINISHED" : await ready(containerId, deadline);
+        const id =
+          state === "PUBLISHED"
+            ? await publishedPost(account, item.text, post.replyTo, entry.at)
+            : (
+                await api.post(
+                  "publish",
+                  `${userPath(account)}/threads_publish`,
+                  { creation_id: containerId },
+                  created,
+                )
+              ).id;
+        await save({ ...entry, post: id });
+        return id;
+      } catch (error) {
+        if (!(error instanceof DeadContainer)) throw error;
+        // A dead container is replaced with all of the item's containers: EXPIRED (not published
+        // within 24 hours) always; ERROR of a container an earlier attempt made once (a fetch Threads
+        // may retry), but an ERROR of one made in this attempt, or of a replacement, is Threads refusing
+        // the media for good.
+        const replaced = entry.replaced ?? 0;
+        if (error.status === "ERROR" && (made.has(error.id) || replaced >= 1)) {
+          await save({ replaced });
+          throw new PlatformError(`Threads could not process the media: ${error.detail ?? "UNKNOWN"}`, {
+            kind: "permanent",
+            code: "media_processing_failed",
+          });
+        }
+        await save({ replaced: error.status === "ERROR" ? replaced + 1 : replaced });
+        made.clear();
+      }
     }
-    // Over CAROUSEL_MAX: refused by the platform's check (src/platforms/threads/rules.ts) before any call.
-    const children: string[] = [];
-    for (const media of item.media) {
-      const child = await create(account, { ...mediaFields(media), is_carousel_item: "true" });
-      await ready(child);
-      children.push(child);
-    }
-    const id = await create(account, { media_type: "CAROUSEL", children: children.join(","), ...common });
-    await ready(id);
-    return id;
-  }
-
-  /** Publishes one item (as a reply to `replyTo` when given); its post id. */
-  async function publishItem(account: AccountAuth, item: DraftItem, post: PostFields) {
-    const creationId = await container(account, item, post);
-    return (
-      await api.post("publish", `${userPath(account)}/threads_publish`, { creation_id: creationId }, created)
-    ).id;
   }
 
   /** The post's permalink, else its shortcode's URL, else the profile. */
@@ -130,21 +253,44 @@ export function threadsPublisher(api: ThreadsApi, pacing: Pacing) {
   }
 
   return {
+    link,
+    status,
+    publishedPost,
+
     async publish(account: AccountAuth, draft: PublishDraft): Promise<PublishedPost> {
       const settings = draft.settings;
       const replyControl = typeof settings.reply_control === "string" ? settings.reply_control : undefined;
       const topicTag =
         typeof settings.topic_tag === "string" && settings.topic_tag ? settings.topic_tag : undefined;
+      const progress = progressOf(draft);
+      let state = recorded(progress);
+      const items = [...(state.items ?? [])];
+      const record = (index: number) => async (entry: ItemProgress) => {
+        items[index] = entry;
+        state = { ...state, total: draft.items.length, items: [...items] };
+        await progress.set(PROGRESS_KEY, state);
+      };
       let root: string | undefined;
       let previous: string | undefined;
       let published = 0;
       try {
-        for (const item of draft.items) {
-          const fields: PostFields = { replyControl };
-          // The topic files the post; the thread's replies follow it.
-          if (root === undefined && topicTag) fields.topicTag = topicTag;
-          if (previous) fields.replyTo = previous;
-          previous = await publishItem(account, item, fields);
+        for (const [index, item] of draft.items.entries()) {
+          // An item an earlier attempt published is not published again: the thread goes on after it.
+          const done = items[index]?.post;
+          if (done === undefined) {
+            const fields: PostFields = { replyControl };
+            // The topic files the post; the thread's replies follow it.
+            if (root === undefined && topicTag) fields.topicTag = topicTag;
+            if (previous) fields.replyTo = previous;
+            previous = await publishItem(
+              account,
+              item,
+              fields,
+              items[index] ?? {},
+              record(index),
+              draft.deadline,
+            );
+          } else previous = done;
           root ??= previous;
           published++;
         }
@@ -156,13 +302,19 @@ export function threadsPublisher(api: ThreadsApi, pacing: Pacing) {
         return await link(account, root);
       } catch (error) {
         if (root === undefined) throw error;
-        throw published < draft.items.length ? threadIncomplete(error) : afterPublished(error);
+        if (published >= draft.items.length) throw afterPublished(error);
+        // A later item still processing, or a fault that may pass: the next attempt goes on from the
+        // last published item (find answers nothing while the thread is incomplete).
+        if (!(error instanceof PlatformError) || error.kind !== "permanent") throw error;
+        // Refused for good: the thread stays as far as it got, and find answers its first post.
+        await progress.set(PROGRESS_KEY, { ...state, stopped: true });
+        throw threadIncomplete(error);
       }
     },
 
     /** A text reply under `postId` (auto-plug). */
     async reply(account: AccountAuth, postId: string, text: string): Promise<PublishedPost> {
-      const id = await publishItem(account, { text, media: [] }, { replyTo: postId });
+      const id = await publishItem(account, { text, media: [] }, { replyTo: postId }, {}, async () => {});
       try {
         return await link(account, id);
       } catch (error) {
@@ -171,3 +323,9 @@ export function threadsPublisher(api: ThreadsApi, pacing: Pacing) {
     },
   };
 }
+
+/** Threads sends "+0000" offsets; Date.parse wants "+00:00". */
+const parseTime = (value: string) => {
+  const time = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+  return Number.isNaN(time) ? 0 : time;
+};

@@ -37,6 +37,7 @@ export const postList = z.object({
       permalink: z.string().optional(),
       shortcode: z.string().optional(),
       username: z.string().optional(),
+      timestamp: z.string().optional(),
       is_reply_owned_by_me: z.boolean().optional(),
     }),
   ),

@@ -85,7 +85,7 @@ describe("instagram publish", () => {
     expect(requests.filter((r) => r.url.startsWith(`${GRAPH}/c3?`))).toHaveLength(3);
   });
 
-  it("gives up for a minute when the container is still processing after 12 looks, publishing nothing", async () => {
+  it("ends the attempt (still processing, a minute) when the container is IN_PROGRESS after 12 looks, publishing nothing", async () => {
     const processing = Array.from({ length: 12 }, () => json(RECORDED.status("c4", "IN_PROGRESS")));
     const { fetch, requests } = replay(
       json(RECORDED.quota(2)),
@@ -95,8 +95,8 @@ describe("instagram publish", () => {
     const { publishing, waits } = publishingWith(fetch);
     const failure = publishing.publish(account, draftOf([{ text: "Long", media: [video(4)] }]));
     await expect(failure).rejects.toMatchObject({
-      kind: "rate_limited",
-      code: "processing",
+      kind: "transient",
+      code: "still_processing",
       retryAfterSeconds: 60,
     });
     expect(waits).toHaveLength(11);

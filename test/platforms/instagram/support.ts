@@ -25,16 +25,13 @@ export const formOf = async (request: Request) =>
 /** The Instagram publishing half with a recorded fetch; its polling waits are recorded, not slept. */
 export function publishingWith(fetch: Fetch) {
   const waits: number[] = [];
-  const publishing = instagramPublishing(
-    {
-      fetch,
-      credentials: CREDENTIALS,
-      now: () => Date.now(),
-      sleep: async () => {},
-      timeouts: DEFAULT_TIMEOUTS,
-    },
-    { wait: async (ms) => void waits.push(ms) },
-  );
+  const publishing = instagramPublishing({
+    fetch,
+    credentials: CREDENTIALS,
+    now: () => Date.now(),
+    sleep: async (ms) => void waits.push(ms),
+    timeouts: DEFAULT_TIMEOUTS,
+  });
   return { publishing, waits };
 }
 

@@ -27,7 +27,7 @@ const video = () =>
 /** The adapter with container polling made instant and bounded to three checks. */
 const quick = (fetch: Fetch) =>
   createAdapter(
-    { ...SPECS.threads, publishing: (context) => threadsPublishing(context, { attempts: 3, delayMs: 0 }) },
+    { ...SPECS.threads, publishing: (context) => threadsPublishing({ ...context, sleep: async () => {} }) },
     { credentials: CREDENTIALS, fetch },
   );
 
@@ -314,32 +314,31 @@ describe("threads publish", () => {
     expect(requests).toHaveLength(2);
   });
 
-  it("gives up after a bounded wait: transient when nothing is out, an incomplete thread once it started", async () => {
+  it("ends the attempt after a bounded wait (still processing): the next attempt resumes, even mid-thread", async () => {
     const stuck = replay(
       json(RECORDED.container("c")),
-      ...Array.from({ length: 3 }, () => json(RECORDED.inProgress)),
+      ...Array.from({ length: 20 }, () => json(RECORDED.inProgress)),
     );
     await expect(
       quick(stuck.fetch).publish(account, draft([{ text: "v", media: [video()] }])),
-    ).rejects.toMatchObject({
-      kind: "transient",
-      code: "processing_timeout",
-    });
-    expect(stuck.requests).toHaveLength(4);
+    ).rejects.toMatchObject({ kind: "transient", code: "still_processing", retryAfterSeconds: 60 });
+    expect(stuck.requests).toHaveLength(21);
 
     const midThread = replay(
       json(RECORDED.container("c-1")),
       json(RECORDED.published("100")),
       json(RECORDED.container("c-2")),
-      ...Array.from({ length: 3 }, () => json(RECORDED.inProgress)),
+      ...Array.from({ length: 20 }, () => json(RECORDED.inProgress)),
     );
     const items = [
       { text: "One", media: [] },
       { text: "Two", media: [video()] },
     ];
+    // The first post is out and recorded: the attempt ends still processing, and the next one goes on
+    // with the second item's container (find answers nothing while the thread is incomplete).
     await expect(quick(midThread.fetch).publish(account, draft(items))).rejects.toMatchObject({
-      kind: "unknown_outcome",
-      code: "thread_incomplete",
+      kind: "transient",
+      code: "still_processing",
     });
   });
 });

@@ -1,0 +1,142 @@
+// Instagram publications that outlast an attempt (ARCHITECTURE "Publishing"), on the emulator through
+// the real queue consumer: every container is recorded as it is made and the next attempt polls the same
+// ones, so a #sandbox-slow post is uploaded once and published once; a lost media_publish answer is
+// reconciled by the recorded container; an expired container is replaced; raced deliveries publish once.
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { backgroundOrigin } from "../../src/lib/origin";
+import { SPECS } from "../../src/platforms/catalog";
+import { sandboxFetch } from "../../src/platforms/sandbox/client";
+import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
+import { insertMedia } from "../support/db";
+import { clockSleep, connected, emulatedDeps, postsOf, published, redeliver, statsOf } from "./support";
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Redelivers the post (attempts 2, 3 …) until its row is no longer PUBLISHING; the attempts it took. */
+async function untilDone(postId: number, deps = emulatedDeps(), from = 2) {
+  for (let attempt = from; attempt < from + 8; attempt++) {
+    const { rows } = await redeliver(postId, attempt, deps);
+    if (rows[0]!.status !== "PUBLISHING") return { rows, attempts: attempt };
+  }
+  throw new Error("still publishing after 8 more attempts");
+}
+
+describe("Instagram: containers kept between attempts", () => {
+  it("#sandbox-slow photo: one container, polled over several attempts, published once", async () => {
+    const account = await connected("instagram");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const first = await published(
+      account,
+      { content: [{ text: "Heavy #sandbox-slow", media: [photo] }] },
+      1,
+      emulatedDeps(),
+    );
+    expect(first.delivery).toMatchObject({ retries: 1, delays: [60] });
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
+    const done = await untilDone(first.id);
+    expect(done.attempts).toBeGreaterThanOrEqual(3);
+    const [post] = await postsOf("instagram", account.handle);
+    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: post!.id });
+    expect(await statsOf("instagram", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+
+  it("#sandbox-slow carousel: children and parent made once, the same parent published once", async () => {
+    const account = await connected("instagram");
+    const a = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const b = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const first = await published(
+      account,
+      { content: [{ text: "Album #sandbox-slow", media: [a, b] }] },
+      1,
+      emulatedDeps(),
+    );
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    const done = await untilDone(first.id);
+    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    const posts = await postsOf("instagram", account.handle);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.media).toHaveLength(2);
+    // Two children and one carousel container, whatever the number of attempts.
+    expect(await statsOf("instagram", account.handle)).toMatchObject({ publications: 1, media_uploads: 3 });
+  });
+
+  it("a lost media_publish answer is reconciled by the recorded container before any text search", async () => {
+    const account = await connected("instagram");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const urls: string[] = [];
+    const origin = backgroundOrigin(env);
+    const inner = sandboxFetch(origin);
+    const deps = {
+      adapterFor: () =>
+        emulatedAdapter(
+          env,
+          SPECS.instagram,
+          origin,
+          async (input, init) => {
+            urls.push(new Request(input, init).url);
+            return inner(input, init);
+          },
+          { sleep: clockSleep },
+        ),
+    };
+    const first = await published(
+      account,
+      { content: [{ text: "Where did it go #sandbox-lost", media: [photo] }] },
+      1,
+      deps,
+    );
+    expect(first.delivery.retries).toBe(1);
+    const created = (await postsOf("instagram", account.handle))[0]!.platform_request.media_publish
+      .creation_id;
+    urls.length = 0;
+    const { rows } = await redeliver(first.id, 2, deps);
+    const posts = await postsOf("instagram", account.handle);
+    expect(posts).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: posts[0]!.id });
+    // The container's status was the first thing asked; nothing was created or published again.
+    expect(new URL(urls[0]!).pathname).toMatch(new RegExp(`/${created}$`));
+    expect(urls.some((url) => url.includes("media_publish"))).toBe(false);
+    expect(await statsOf("instagram", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+
+  it("an expired container is replaced: a new one is made and published, the old never", async () => {
+    const account = await connected("instagram");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const first = await published(
+      account,
+      { content: [{ text: "Later #sandbox-slow", media: [photo] }] },
+      1,
+      emulatedDeps(),
+    );
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    // The next attempt comes after Meta's 24 hours: the recorded container is EXPIRED.
+    vi.setSystemTime(Date.now() + 25 * 3_600_000);
+    const done = await untilDone(first.id);
+    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    expect(await statsOf("instagram", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
+  });
+
+  it("raced and redelivered messages make no second container and publish once", async () => {
+    const account = await connected("instagram");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const deps = emulatedDeps();
+    const first = await published(
+      account,
+      { content: [{ text: "Raced #sandbox-slow", media: [photo] }] },
+      1,
+      deps,
+    );
+    await Promise.all([redeliver(first.id, 2, deps), redeliver(first.id, 2, deps)]);
+    const done = await untilDone(first.id, deps, 3);
+    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    await redeliver(first.id, done.attempts + 1, deps);
+    expect(await postsOf("instagram", account.handle)).toHaveLength(1);
+    expect(await statsOf("instagram", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+});

@@ -1,0 +1,134 @@
+// Threads publications that outlast an attempt (ARCHITECTURE "Publishing"), on the emulator through the
+// real queue consumer: each item's containers and published post are recorded as they exist, so a
+// #sandbox-slow post is uploaded once and published once, a thread interrupted after its first item
+// goes on without re-posting it, a lost threads_publish answer is reconciled by the recorded container,
+// an expired container is replaced, and raced deliveries publish once.
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { backgroundOrigin } from "../../src/lib/origin";
+import { SPECS } from "../../src/platforms/catalog";
+import { sandboxFetch } from "../../src/platforms/sandbox/client";
+import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
+import { insertMedia } from "../support/db";
+import { clockSleep, connected, emulatedDeps, postsOf, published, redeliver, statsOf } from "./support";
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Redelivers the post (attempts 2, 3 …) until its row is no longer PUBLISHING. */
+async function untilDone(postId: number, deps = emulatedDeps(), from = 2) {
+  for (let attempt = from; attempt < from + 8; attempt++) {
+    const { rows } = await redeliver(postId, attempt, deps);
+    if (rows[0]!.status !== "PUBLISHING") return { rows, attempts: attempt };
+  }
+  throw new Error("still publishing after 8 more attempts");
+}
+
+describe("Threads: containers kept between attempts", () => {
+  it("#sandbox-slow image and video: one container each, published once over several attempts", async () => {
+    const account = await connected("threads");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const clip = await insertMedia(account.workspace.id, { mime_type: "video/mp4", type: "video" });
+    for (const media of [photo, clip]) {
+      const first = await published(
+        account,
+        { content: [{ text: `Heavy ${media} #sandbox-slow`, media: [media] }] },
+        1,
+        emulatedDeps(),
+      );
+      expect(first.delivery).toMatchObject({ retries: 1, delays: [60] });
+      expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
+      const done = await untilDone(first.id);
+      expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    }
+    expect(await postsOf("threads", account.handle)).toHaveLength(2);
+    expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 2, media_uploads: 2 });
+  });
+
+  it("a thread interrupted after its first item goes on from there without re-posting it", async () => {
+    const account = await connected("threads");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const first = await published(
+      account,
+      { content: [{ text: "Part one" }, { text: "Part two #sandbox-slow", media: [photo] }] },
+      1,
+      emulatedDeps(),
+    );
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
+    expect(await postsOf("threads", account.handle)).toHaveLength(1);
+    const done = await untilDone(first.id);
+    const [root] = await postsOf("threads", account.handle);
+    expect(root!.text).toEqual(["Part one"]);
+    expect(root!.replies.map((reply) => reply.text)).toEqual(["Part two #sandbox-slow"]);
+    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: root!.id });
+    expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 2, media_uploads: 1 });
+  });
+
+  it("a lost threads_publish answer is reconciled by the recorded container before any text search", async () => {
+    const account = await connected("threads");
+    const urls: string[] = [];
+    const origin = backgroundOrigin(env);
+    const inner = sandboxFetch(origin);
+    const deps = {
+      adapterFor: () =>
+        emulatedAdapter(
+          env,
+          SPECS.threads,
+          origin,
+          async (input, init) => {
+            urls.push(new Request(input, init).url);
+            return inner(input, init);
+          },
+          { sleep: clockSleep },
+        ),
+    };
+    const first = await published(account, { content: [{ text: "Where did it go #sandbox-lost" }] }, 1, deps);
+    expect(first.delivery.retries).toBe(1);
+    const [post] = await postsOf("threads", account.handle);
+    const container = post!.platform_request.threads_publish.creation_id;
+    urls.length = 0;
+    const { rows } = await redeliver(first.id, 2, deps);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: post!.id });
+    expect(new URL(urls[0]!).pathname).toMatch(new RegExp(`/${container}$`));
+    expect(urls.some((url) => url.includes("threads_publish"))).toBe(false);
+    expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 1 });
+  });
+
+  it("an expired container is replaced: a new one is made and published", async () => {
+    const account = await connected("threads");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const first = await published(
+      account,
+      { content: [{ text: "Later #sandbox-slow", media: [photo] }] },
+      1,
+      emulatedDeps(),
+    );
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    vi.setSystemTime(Date.now() + 25 * 3_600_000);
+    const done = await untilDone(first.id);
+    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
+  });
+
+  it("raced and redelivered messages make no second container and publish once", async () => {
+    const account = await connected("threads");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const deps = emulatedDeps();
+    const first = await published(
+      account,
+      { content: [{ text: "Raced #sandbox-slow", media: [photo] }] },
+      1,
+      deps,
+    );
+    await Promise.all([redeliver(first.id, 2, deps), redeliver(first.id, 2, deps)]);
+    const done = await untilDone(first.id, deps, 3);
+    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    await redeliver(first.id, done.attempts + 1, deps);
+    expect(await postsOf("threads", account.handle)).toHaveLength(1);
+    expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+});
