@@ -261,9 +261,6 @@ export const sameText = (a: string | undefined, b: string) => (a ?? "").trim() =
 /** The account's token, or an `auth` failure: a real platform cannot be called without one. */
 export const tokenOf = (label: string, accessToken: string | null) => accessTokenOf(label, { accessToken });
 
-/** A bounded wait (container processing); tests pass an instant one. */
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** A Graph API time ("2019-04-05T07:56:32+0000", an offset without colon) as a Date; epoch if unreadable. */
 export function graphTime(value: string | undefined): Date {
   const at = value ? Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, "$1:$2")) : Number.NaN;
