@@ -144,6 +144,21 @@ describe("Pinterest video Pins resume across attempts", () => {
     const ok = await published(one, await videoPin(one, "Big reel", "big.mp4"), 1, slowStorage.deps);
     expect(ok.rows[0]).toMatchObject({ status: "PUBLISHED" });
 
+    // The context's upload timeout is the one that applies (not a figure of the adapter's own): shorter
+    // than the storage's answer, the upload times out, and nothing was published.
+    const shortUpload = depsWith(
+      (fetcher) => async (input, init) => {
+        if (isStorage(input, init)) await delay(300);
+        return fetcher(input, init);
+      },
+      { sleep: clockSleep, timeouts: { call: 50, upload: 100 } },
+    );
+    const three = await connected("pinterest");
+    const cut = await published(three, await videoPin(three, "Cut reel", "cut.mp4"), 1, shortUpload.deps);
+    expect(cut.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    expect(JSON.stringify(cut.rows[0]!.error)).toMatch(/timed out|timeout/i);
+    expect(await statsOf("pinterest", three.handle)).toMatchObject({ publications: 0 });
+
     const slowStatus = depsWith(
       (fetcher) => async (input, init) => {
         const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
