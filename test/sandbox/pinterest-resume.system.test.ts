@@ -30,8 +30,8 @@ function depsWith(
   const seen: Seen[] = [];
   const inner = wrap(sandboxFetch(origin));
   const fetcher: Fetch = (input, init) => {
-    const request = new Request(input, init);
-    seen.push({ method: request.method, path: new URL(request.url).pathname });
+    const url = input instanceof Request ? input.url : String(input);
+    seen.push({ method: init?.method ?? "GET", path: new URL(url).pathname });
     return inner(input, init);
   };
   return {

@@ -166,6 +166,7 @@ export async function sessionStatus(
         headers: { authorization: `Bearer ${token}`, "content-range": `bytes */${session.size}` },
         body: "",
       },
+      // A status query sends no bytes: the call timeout.
       { ...chunkOptions(api, label), timeoutMs: api.context.timeouts.call },
     );
     if (answer.headers.get(INCOMPLETE) !== null)
