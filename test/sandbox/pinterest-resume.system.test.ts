@@ -13,7 +13,7 @@ import type { PublishDeps } from "../../src/publishing/deps";
 import { boardId } from "../../src/sandbox/pinterest/boards";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
-import { clockSleep, type Connected, connected, published, redeliver, statsOf } from "./support";
+import { type Connected, clockSleep, connected, published, redeliver, statsOf } from "./support";
 
 afterEach(() => {
   vi.useRealTimers();

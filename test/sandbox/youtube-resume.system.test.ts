@@ -16,7 +16,7 @@ import type { PublishDeps } from "../../src/publishing/deps";
 import { SESSION_LIFETIME_SECONDS } from "../../src/sandbox/youtube";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
-import { clockSleep, type Connected, connected, published, redeliver, statsOf } from "./support";
+import { type Connected, clockSleep, connected, published, redeliver, statsOf } from "./support";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -94,9 +94,9 @@ describe("YouTube uploads resume across attempts", () => {
     expect(progressOf(rows[0]).video_id).toBe(rows[0]!.platform_post_id);
     expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
     // One session opened; the first chunk sent once; the rest sent after asking the session.
-    expect(seen.filter((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos"))).toHaveLength(
-      1,
-    );
+    expect(
+      seen.filter((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos")),
+    ).toHaveLength(1);
     expect(seen.filter(isChunk).map((s) => s.range)).toEqual([
       `bytes 0-${CHUNK_BYTES - 1}/${size}`,
       `bytes ${CHUNK_BYTES}-${size - 1}/${size}`,
@@ -147,17 +147,20 @@ describe("YouTube uploads resume across attempts", () => {
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
     expect(progressOf(rows[0]).upload_session.url).not.toBe(recorded);
     expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
-    expect(seen.filter((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos"))).toHaveLength(
-      2,
-    );
+    expect(
+      seen.filter((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos")),
+    ).toHaveLength(2);
   });
 
   it("byte PUTs have the upload timeout; an ordinary call delayed the same way times out", async () => {
     const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const delaying = (which: (s: Seen) => boolean) => (fetcher: Fetch) => async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (which(seenOf(input, init))) await delay(300);
-      return fetcher(input, init);
-    };
+    const delaying =
+      (which: (s: Seen) => boolean) =>
+      (fetcher: Fetch) =>
+      async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (which(seenOf(input, init))) await delay(300);
+        return fetcher(input, init);
+      };
     const timeouts = { call: 50, upload: 5000 };
     const one = await connected("youtube");
     const slowChunks = depsWith(delaying(isChunk), { sleep: clockSleep, timeouts });

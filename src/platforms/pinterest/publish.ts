@@ -4,9 +4,10 @@
 // left to carry the fingerprint (the Pin `note` was dropped from the API in v5.20), so `find` matches the
 // text sent as the description among the account's latest Pins.
 // developers.pinterest.com › API reference v5 › Create Pin; List Pins.
+
+import { progressOf } from "../progress";
 import type { AccountAuth, DraftMedia, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { type PinterestApi, permanent, tokenOf } from "./api";
-import { progressOf } from "../progress";
 import { uploadVideo, videoPinPossible } from "./media";
 import { pin, pinList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
@@ -80,13 +81,7 @@ export async function findPin(
   if (lookup.replyTo || text === "") return null;
   const token = tokenOf(account);
   if (lookup.progress && !(await videoPinPossible(api, token, progressOf(lookup)))) return null;
-  const latest = await api.get(
-    "latest Pins",
-    "pins",
-    { page_size: String(FIND_WINDOW) },
-    token,
-    pinList,
-  );
+  const latest = await api.get("latest Pins", "pins", { page_size: String(FIND_WINDOW) }, token, pinList);
   const found = latest.items.find((p) => (p.description ?? "").trim() === text);
   return found ? { id: found.id, url: api.pinUrl(found.id) } : null;
 }

@@ -265,7 +265,9 @@ describe("youtube publish", () => {
     const done = replay(json(R.inserted, 200), json({ items: [{ id: R.VIDEO_ID }] }));
     expect(await adapterFor("youtube", done.fetch).find(account, lookup)).toMatchObject({ id: R.VIDEO_ID });
     expect(progress.values).toMatchObject({ video_id: R.VIDEO_ID });
-    expect(done.requests[1]!.url).toBe(`https://www.googleapis.com/youtube/v3/videos?part=id&id=${R.VIDEO_ID}`);
+    expect(done.requests[1]!.url).toBe(
+      `https://www.googleapis.com/youtube/v3/videos?part=id&id=${R.VIDEO_ID}`,
+    );
 
     const byId = replay(json({ items: [{ id: R.VIDEO_ID }] }));
     expect(await adapterFor("youtube", byId.fetch).find(account, lookup)).toMatchObject({ id: R.VIDEO_ID });
