@@ -1,7 +1,7 @@
 // YouTube on the sandbox's emulator of the Data API v3 and Google's OAuth (src/sandbox/youtube/), through
 // the real adapter: connect (channels.list mine=true), a video through the resumable upload protocol,
 // the refusals YouTube gives in Google's error format, the failure triggers through the publishing
-// engine, find (uploads playlist + tags), statistics and comment threads (analytics sync), a reply
+// engine, find (the recorded session, else uploads playlist + tags), statistics and comment threads (analytics sync), a reply
 // (commentThreads.insert), a token refresh, the user removing the app, and disconnect's revocation.
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
@@ -298,7 +298,7 @@ describe("YouTube on the emulator", () => {
     expect(await ledger(connected.handle)).toHaveLength(1);
   });
 
-  it("#sandbox-lost: the last chunk's answer is lost; find reads the uploads playlist and the tags; once", async () => {
+  it("#sandbox-lost: the last chunk's answer is lost; find asks the recorded session for its video; once", async () => {
     const connected = await connect();
     const { id } = await videoPost(connected, "Where did it go #sandbox-lost");
     expect((await deliver([{ post_id: id }])).retries).toBe(1);

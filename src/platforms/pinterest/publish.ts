@@ -4,9 +4,11 @@
 // left to carry the fingerprint (the Pin `note` was dropped from the API in v5.20), so `find` matches the
 // text sent as the description among the account's latest Pins.
 // developers.pinterest.com › API reference v5 › Create Pin; List Pins.
+
+import { progressOf } from "../progress";
 import type { AccountAuth, DraftMedia, FindLookup, PublishDraft, PublishedPost } from "../types";
 import { type PinterestApi, permanent, tokenOf } from "./api";
-import { uploadVideo } from "./media";
+import { uploadVideo, videoPinPossible } from "./media";
 import { pin, pinList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
 
@@ -25,12 +27,12 @@ function settingsOf(draft: PublishDraft) {
 }
 
 /** The media_source of the Pin, once its media are checked (and a video uploaded). */
-async function mediaSource(api: PinterestApi, token: string, media: DraftMedia[]) {
+async function mediaSource(api: PinterestApi, token: string, media: DraftMedia[], draft: PublishDraft) {
   const videos = media.filter((m) => m.kind === "video");
   const images = media.filter((m) => m.kind === "image");
   const [video] = videos;
   if (video) {
-    const mediaId = await uploadVideo(api, token, video);
+    const mediaId = await uploadVideo(api, token, video, draft);
     const cover = images[0]
       ? { cover_image_url: images[0].url }
       : { cover_image_key_frame_time: COVER_FRAME_SECONDS };
@@ -54,7 +56,7 @@ export async function publishPin(
 
   const body: Record<string, unknown> = {
     board_id: settings.board_id,
-    media_source: await mediaSource(api, token, item.media),
+    media_source: await mediaSource(api, token, item.media, draft),
   };
   if (item.text !== "") body.description = item.text;
   if (settings.title) body.title = settings.title;
@@ -65,7 +67,8 @@ export async function publishPin(
 }
 
 /**
- * The Pin an earlier attempt created: the latest Pin whose description is exactly the text sent. A post
+ * The Pin an earlier attempt created. A video Pin whose recorded media Pinterest has not processed yet
+ * cannot exist (Create Pin refuses such a media): none, without a search. Otherwise the latest Pin whose description is exactly the text sent. A post
  * without text cannot be told apart from the account's other Pins, so nothing is found for it (the
  * retry publishes again rather than take someone else's Pin for this one). Pins have no replies.
  */
@@ -76,13 +79,9 @@ export async function findPin(
 ): Promise<PublishedPost | null> {
   const text = lookup.text.trim();
   if (lookup.replyTo || text === "") return null;
-  const latest = await api.get(
-    "latest Pins",
-    "pins",
-    { page_size: String(FIND_WINDOW) },
-    tokenOf(account),
-    pinList,
-  );
+  const token = tokenOf(account);
+  if (lookup.progress && !(await videoPinPossible(api, token, progressOf(lookup)))) return null;
+  const latest = await api.get("latest Pins", "pins", { page_size: String(FIND_WINDOW) }, token, pinList);
   const found = latest.items.find((p) => (p.description ?? "").trim() === text);
   return found ? { id: found.id, url: api.pinUrl(found.id) } : null;
 }

@@ -105,7 +105,12 @@ export type YouTubeApi = ReturnType<typeof youtubeApi>;
 /** GETs and JSON POSTs against the Data API with the account's token, classified the YouTube way. */
 export function youtubeApi(context: PublishingContext) {
   const client = platformClient(context, HOSTS);
-  const options = (what: string) => ({ classify: classifyYouTube(what, context.now) });
+  // The context's call timeout, also for the calls made outside the client (the upload session's POST
+  // and status query); a PUT of bytes names the upload timeout instead (upload.ts).
+  const options = (what: string) => ({
+    classify: classifyYouTube(what, context.now),
+    timeoutMs: context.timeouts.call,
+  });
   return {
     context,
     options,

@@ -11,7 +11,7 @@ import type { Identity, Publishing, PublishingContext } from "../types";
 import { listChannels, revokeGrant } from "./account";
 import { HOSTS, youtubeApi } from "./api";
 import { postComment, videoComments, videoInsights } from "./engage";
-import { findPublished, publishVideo, realSleep, type Sleep } from "./publish";
+import { findPublished, publishVideo, type Sleep } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
 
@@ -23,10 +23,10 @@ const CONNECT_SCOPES = [
   "https://www.googleapis.com/auth/youtube.force-ssl",
 ];
 
-/** `sleep` waits before `find` looks a second time (tests pass one that does not). */
+/** `sleep` waits before `find` looks a second time (by default the context's sleep). */
 export function youtubePublishing(context: PublishingContext, options: { sleep?: Sleep } = {}): Publishing {
   const api = youtubeApi(context);
-  const sleep = options.sleep ?? realSleep;
+  const sleep = options.sleep ?? ((ms: number) => context.sleep(ms));
   return {
     publish: (account, draft) => publishVideo(api, account, draft),
     find: (account, lookup) => findPublished(api, account, lookup, sleep),

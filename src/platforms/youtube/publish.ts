@@ -4,12 +4,13 @@
 // shown to the channel's owner through the API). A reply is a top-level comment by the channel, found
 // again by its text among the video's comments.
 // developers.google.com › YouTube Data API › Videos: insert; Channels: list; PlaylistItems: list.
-import type { AccountAuth, FindLookup, PublishDraft, PublishedPost } from "../types";
+import { progressOf } from "../progress";
+import type { AccountAuth, FindLookup, Progress, PublishDraft, PublishedPost } from "../types";
 import { permanent, tokenOf, type YouTubeApi } from "./api";
 import { findReply } from "./engage";
 import { channelList, playlistItemList, videoSnippetList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
-import { uploadVideo, type VideoMetadata } from "./upload";
+import { recordedSessionState, recordedVideo, uploadVideo, type VideoMetadata } from "./upload";
 
 /** YouTube's category for a video no category was chosen for: People & Blogs. */
 export const DEFAULT_CATEGORY = "22";
@@ -57,7 +58,7 @@ export async function publishVideo(
     },
     status: { privacyStatus: settings.privacy_status, selfDeclaredMadeForKids: settings.made_for_kids },
   };
-  const id = await uploadVideo(api, token, metadata, media);
+  const id = await uploadVideo(api, token, metadata, media, draft);
   return { id, url: api.watchUrl(id) };
 }
 
@@ -73,7 +74,32 @@ export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(reso
 export const FIND_RETRY_MS = 5_000;
 
 /**
- * The video (or, with `replyTo`, the comment) an earlier attempt published, if YouTube has it: looked for
+ * What an earlier attempt recorded says of the video, before any search: a recorded video id is the
+ * video (videos.list id=… confirms it; YouTube gave that id for the upload it accepted, so it stands
+ * even if the list lags); a recorded session is asked what it has: complete → its video, still
+ * incomplete → no video exists (publish resumes the session). Undefined: nothing recorded, or the
+ * session expired (404/410) without saying whether it completed: the tag search decides.
+ */
+async function reconciled(
+  api: YouTubeApi,
+  token: string,
+  progress: Progress,
+): Promise<PublishedPost | null | undefined> {
+  let id = recordedVideo(progress);
+  if (!id) {
+    const state = await recordedSessionState(api, token, progress);
+    if (!state || state.kind === "gone") return undefined;
+    if (state.kind === "incomplete") return null;
+    id = state.videoId;
+  }
+  const listed = await api.get("video", "videos", { part: "id", id }, token, videoSnippetList);
+  const found = listed.items.find((v) => v.id === id)?.id ?? id;
+  return { id: found, url: api.watchUrl(found) };
+}
+
+/**
+ * The video (or, with `replyTo`, the comment) an earlier attempt published: by what it recorded (the
+ * video id, the upload session) when it recorded something, else looked for by the fingerprint tag
  * twice, `FIND_RETRY_MS` apart, before concluding there is none.
  */
 export async function findPublished(
@@ -82,6 +108,10 @@ export async function findPublished(
   lookup: FindLookup,
   sleep: Sleep = realSleep,
 ): Promise<PublishedPost | null> {
+  if (!lookup.replyTo && lookup.progress) {
+    const recorded = await reconciled(api, tokenOf(account), progressOf(lookup));
+    if (recorded !== undefined) return recorded;
+  }
   const first = await findOnce(api, account, lookup);
   if (first) return first;
   await sleep(FIND_RETRY_MS);

@@ -244,7 +244,16 @@ type Session = {
   lost: boolean;
   videoId: string | null;
   text: string;
+  /** When the session URI stops working (404), unless the upload completed (epoch ms). */
+  expiresAt?: number;
 };
+
+/**
+ * How long an upload session lasts: Google's resumable-upload pages for Drive and Cloud Storage say a
+ * session URI expires after one week; the YouTube guide says only that an expired session answers 404
+ * and the upload must start over (Guides › Resumable uploads, Step 4). Scaled by SANDBOX_TIME_SCALE.
+ */
+export const SESSION_LIFETIME_SECONDS = 7 * 86_400;
 
 /** What a video resource shows of a stored video, by the parts asked for and to whom. */
 async function videoOf(emulated: Emulated, post: LedgerPost, parts: Set<string>, owner: boolean) {
@@ -541,6 +550,7 @@ youtubeEmulator
         lost: outcome === "lost",
         videoId: null,
         text,
+        expiresAt: Date.now() + emulated.scaledMs(SESSION_LIFETIME_SECONDS),
       } satisfies Session,
     });
     const query = new URLSearchParams({
@@ -576,6 +586,11 @@ youtubeEmulator
       const done = await emulated.post(session.videoId);
       if (done) return c.json(await videoOf(emulated, done, new Set(session.part.split(",")), true), 200);
     }
+    // An expired session is gone: Google answers 404 and the upload starts over with a new session.
+    if (session.expiresAt !== undefined && Date.now() >= session.expiresAt)
+      return refuse(404, "not_found", "The upload session does not exist or has expired.", {
+        code: "notFound",
+      });
     const range = contentRange(c.req.header("content-range"));
     const declared = Number(c.req.header("content-length") ?? "0");
     if (range?.query) return incomplete(session.received);

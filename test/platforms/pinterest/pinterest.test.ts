@@ -5,6 +5,7 @@ import { createAdapter } from "../../../src/platforms/adapter";
 import { SPECS } from "../../../src/platforms/catalog";
 import { lookupAdapter } from "../../../src/platforms/index";
 import { MEDIA_POLL_INTERVAL_MS, MEDIA_POLLS } from "../../../src/platforms/pinterest/media";
+import { memoryProgress } from "../../../src/platforms/progress";
 import { type Fetch, PlatformError } from "../../../src/platforms/types";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import * as R from "./recorded";
@@ -157,29 +158,72 @@ describe("pinterest publish", () => {
     });
   });
 
-  it("a video Pinterest could not process fails for good; one still processing after the polls is retried", async () => {
+  it("a video Pinterest could not process is replaced once, then fails for good; one still processing after the polls is still_processing", async () => {
+    const progress = memoryProgress();
     const failed = replay(json(R.registered), stored(), json(R.mediaStatus("failed")));
     const error = await failure(
       withTimers(() =>
-        adapterFor("pinterest", failed.fetch).publish(
-          account,
-          draft([{ text: "x", media: [video().media] }]),
-        ),
+        adapterFor("pinterest", failed.fetch).publish(account, {
+          ...draft([{ text: "x", media: [video().media] }]),
+          progress,
+        }),
       ),
     );
-    expect(error).toMatchObject({ kind: "permanent", code: "media_failed" });
+    // The failed media is forgotten: the next attempt registers a new one.
+    expect(error).toMatchObject({ kind: "transient", code: "media_failed" });
+    expect(progress.values).toEqual({ video_failed: true });
+    const again = replay(json(R.registered), stored(), json(R.mediaStatus("failed")));
+    const final = await failure(
+      withTimers(() =>
+        adapterFor("pinterest", again.fetch).publish(account, {
+          ...draft([{ text: "x", media: [video().media] }]),
+          progress,
+        }),
+      ),
+    );
+    expect(final).toMatchObject({ kind: "permanent", code: "media_failed" });
 
     const polls = Array.from({ length: MEDIA_POLLS }, () => json(R.mediaStatus("processing")));
     const slow = replay(json(R.registered), stored(), ...polls);
+    const kept = memoryProgress();
     const late = await failure(
       withTimers(() =>
-        adapterFor("pinterest", slow.fetch).publish(account, draft([{ text: "x", media: [video().media] }])),
+        adapterFor("pinterest", slow.fetch).publish(account, {
+          ...draft([{ text: "x", media: [video().media] }]),
+          progress: kept,
+        }),
       ),
     );
-    expect(late).toMatchObject({ kind: "transient", code: "media_processing" });
-    // No Pin was asked for.
+    expect(late).toMatchObject({ kind: "transient", code: "still_processing", retryAfterSeconds: 30 });
+    // No Pin was asked for; the media is recorded for the next attempt.
     expect(slow.requests.filter((r) => r.url === "https://api.pinterest.com/v5/pins")).toEqual([]);
     expect(slow.requests).toHaveLength(2 + MEDIA_POLLS);
+    expect(kept.values).toEqual({ video: { media_id: R.MEDIA_ID, uploaded: true } });
+  });
+
+  it("resumes the recorded media: polls it, registers nothing, then creates the Pin with it", async () => {
+    const progress = memoryProgress({ video: { media_id: R.MEDIA_ID, uploaded: true } });
+    const { fetch, requests } = replay(json(R.mediaStatus("succeeded")), json(R.pin("x")));
+    const post = await adapterFor("pinterest", fetch).publish(account, {
+      ...draft([{ text: "x", media: [video().media] }]),
+      progress,
+    });
+    expect(post.id).toBe(R.PIN_ID);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET https://api.pinterest.com/v5/media/${R.MEDIA_ID}`,
+      "POST https://api.pinterest.com/v5/pins",
+    ]);
+    expect(((await requests[1]!.json()) as any).media_source).toMatchObject({ media_id: R.MEDIA_ID });
+
+    // find: a recorded media not processed yet means no Pin can exist; no search of the Pins.
+    const pending = replay(json(R.mediaStatus("processing")));
+    const found = await adapterFor("pinterest", pending.fetch).find(account, {
+      fingerprint: "sp-7-1",
+      text: "x",
+      progress,
+    });
+    expect(found).toBeNull();
+    expect(pending.requests).toHaveLength(1);
   });
 
   it("refuses text-only posts, threads, a missing board, more than 5 images and two videos, before any request", async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { SPECS } from "../../../src/platforms/catalog";
+import { memoryProgress } from "../../../src/platforms/progress";
 import { type Fetch, PlatformError } from "../../../src/platforms/types";
 import { youtubePublishing } from "../../../src/platforms/youtube";
 import { secondsUntilPacificMidnight } from "../../../src/platforms/youtube/api";
@@ -220,6 +221,81 @@ describe("youtube publish", () => {
       kind: "transient",
       code: "upload_session_expired",
     });
+  });
+
+  it("records the session at once and resumes it: asks with bytes */SIZE, sends only the rest, records the video", async () => {
+    const size = CHUNK_BYTES + 1000;
+    const { media } = video(size);
+    const progress = memoryProgress();
+    const first = replay(sessionOpened(), incomplete(CHUNK_BYTES - 1), timeout());
+    const cut = await failure(
+      adapterFor("youtube", first.fetch).publish(account, {
+        ...draft([{ text: "t", media: [media] }]),
+        progress,
+      }),
+    );
+    // The last chunk's answer was lost: unknown, but the session is recorded to settle it.
+    expect(cut).toMatchObject({ kind: "unknown_outcome" });
+    expect(progress.values).toEqual({ upload_session: { url: R.SESSION_URL, size } });
+
+    // find asks the session: still incomplete, so no video exists (no search of the uploads).
+    const asked = replay(incomplete(CHUNK_BYTES - 1));
+    const lookup = { fingerprint: "sp-41-1", text: "t", progress };
+    expect(await adapterFor("youtube", asked.fetch).find(account, lookup)).toBeNull();
+    expect(asked.requests.map((r) => [r.method, r.url, r.headers.get("content-range")])).toEqual([
+      ["PUT", R.SESSION_URL, `bytes */${size}`],
+    ]);
+
+    const resumed = replay(incomplete(CHUNK_BYTES - 1), json(R.inserted, 201));
+    const post = await adapterFor("youtube", resumed.fetch).publish(account, {
+      ...draft([{ text: "t", media: [media] }]),
+      progress,
+    });
+    expect(post.id).toBe(R.VIDEO_ID);
+    expect(resumed.requests.map((r) => r.headers.get("content-range"))).toEqual([
+      `bytes */${size}`,
+      `bytes ${CHUNK_BYTES}-${size - 1}/${size}`,
+    ]);
+    expect(progress.values).toMatchObject({ video_id: R.VIDEO_ID });
+  });
+
+  it("find settles a lost last answer by the session's video, then by the recorded video id", async () => {
+    const progress = memoryProgress({ upload_session: { url: R.SESSION_URL, size: 1024 } });
+    const lookup = { fingerprint: "sp-41-1", text: "t", progress };
+    const done = replay(json(R.inserted, 200), json({ items: [{ id: R.VIDEO_ID }] }));
+    expect(await adapterFor("youtube", done.fetch).find(account, lookup)).toMatchObject({ id: R.VIDEO_ID });
+    expect(progress.values).toMatchObject({ video_id: R.VIDEO_ID });
+    expect(done.requests[1]!.url).toBe(
+      `https://www.googleapis.com/youtube/v3/videos?part=id&id=${R.VIDEO_ID}`,
+    );
+
+    const byId = replay(json({ items: [{ id: R.VIDEO_ID }] }));
+    expect(await adapterFor("youtube", byId.fetch).find(account, lookup)).toMatchObject({ id: R.VIDEO_ID });
+    expect(byId.requests).toHaveLength(1);
+    // A publish with a recorded video sends nothing.
+    const none = replay();
+    const post = await adapterFor("youtube", none.fetch).publish(account, {
+      ...draft([{ text: "t", media: [video().media] }]),
+      progress,
+    });
+    expect(post.id).toBe(R.VIDEO_ID);
+    expect(none.requests).toEqual([]);
+  });
+
+  it("a recorded session Google says is gone (410) is replaced by a new one", async () => {
+    const progress = memoryProgress({ upload_session: { url: R.SESSION_URL, size: 1024 } });
+    const { fetch, requests } = replay(
+      json(R.googleError(410, "gone", "Gone", "global"), 410),
+      sessionOpened(),
+      json(R.inserted, 201),
+    );
+    const post = await adapterFor("youtube", fetch).publish(account, {
+      ...draft([{ text: "t", media: [video().media] }]),
+      progress,
+    });
+    expect(post.id).toBe(R.VIDEO_ID);
+    expect(requests.map((r) => r.method)).toEqual(["PUT", "POST", "PUT"]);
+    expect(requests[2]!.headers.get("content-range")).toBe("bytes 0-1023/1024");
   });
 
   it("a session answer without a Google upload URL is a transient failure, and the token goes nowhere else", async () => {

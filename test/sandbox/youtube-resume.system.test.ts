@@ -1,0 +1,180 @@
+// YouTube uploads across attempts (issue 20 item 6), on the emulator through the real queue consumer: the
+// resumable session is recorded as soon as Google hands it out, an interrupted upload resumes on the same
+// session (Content-Range `bytes */SIZE` asks what it has, then only the rest is sent), a lost final
+// answer is reconciled by the session (and then the video id) rather than by searching the uploads, a
+// session Google says is gone is replaced, a redelivered message uploads and publishes nothing twice,
+// and the byte PUTs have the upload timeout.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { backgroundOrigin } from "../../src/lib/origin";
+import { SPECS } from "../../src/platforms/catalog";
+import { sandboxFetch } from "../../src/platforms/sandbox/client";
+import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
+import type { Fetch } from "../../src/platforms/types";
+import { CHUNK_BYTES } from "../../src/platforms/youtube/upload";
+import type { PublishDeps } from "../../src/publishing/deps";
+import { SESSION_LIFETIME_SECONDS } from "../../src/sandbox/youtube";
+import { mp4Bytes } from "../media/support";
+import { uploadMedia } from "../platforms/live/harness";
+import { type Connected, clockSleep, connected, published, redeliver, statsOf } from "./support";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+type Seen = { method: string; path: string; range: string | null };
+
+/** The real adapter on the emulator through `wrap` around the sandbox's fetch; every request seen. */
+function depsWith(
+  wrap: (fetcher: Fetch, seen: Seen[]) => Fetch = (f) => f,
+  options: Parameters<typeof emulatedAdapter>[4] = { sleep: clockSleep },
+): { deps: Partial<PublishDeps>; seen: Seen[] } {
+  const origin = backgroundOrigin(env);
+  const seen: Seen[] = [];
+  const inner = wrap(sandboxFetch(origin), seen);
+  const fetcher: Fetch = (input, init) => {
+    seen.push(seenOf(input, init));
+    return inner(input, init);
+  };
+  return {
+    seen,
+    deps: { adapterFor: (_env, platform) => emulatedAdapter(env, SPECS[platform], origin, fetcher, options) },
+  };
+}
+
+const seenOf = (input: RequestInfo | URL, init?: RequestInit): Seen => ({
+  method: init?.method ?? "GET",
+  path: new URL(input instanceof Request ? input.url : String(input)).pathname,
+  range: new Headers(init?.headers).get("content-range"),
+});
+/** A PUT of bytes to the session (not a status query). */
+const isChunk = (s: Seen) => s.method === "PUT" && /^bytes \d+-/.test(s.range ?? "");
+const isStatusQuery = (s: Seen) => s.method === "PUT" && /^bytes \*\//.test(s.range ?? "");
+const searched = (seen: Seen[]) => seen.filter((s) => s.path.endsWith("/playlistItems")).length;
+
+async function videoPost(account: Connected, text: string, size = 64 * 1024) {
+  const clip = await uploadMedia(
+    { accountId: account.accountId, tenant: { key: account.key, workspace: account.workspace } } as never,
+    "clip.mp4",
+    "video/mp4",
+    mp4Bytes(size),
+  );
+  return { content: [{ text, media: [clip] }], settings: { youtube: { privacy_status: "private" } } };
+}
+
+/** Fails the first byte PUT after the first chunk with a network error (the connection drops). */
+const dropSecondChunk = (fetcher: Fetch): Fetch => {
+  let dropped = false;
+  return async (input, init) => {
+    const seen = seenOf(input, init);
+    if (!dropped && isChunk(seen) && !seen.range!.startsWith("bytes 0-")) {
+      dropped = true;
+      throw new TypeError("Network connection lost.");
+    }
+    return fetcher(input, init);
+  };
+};
+
+const progressOf = (row: unknown) => JSON.parse(String((row as { progress: unknown }).progress));
+
+describe("YouTube uploads resume across attempts", () => {
+  it("an upload interrupted midway resumes on the same session: one session, one video", async () => {
+    const account = await connected("youtube");
+    const { deps, seen } = depsWith(dropSecondChunk);
+    const size = CHUNK_BYTES + 4096;
+    const first = await published(account, await videoPost(account, "Long take", size), 1, deps);
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    expect(first.delivery.retries).toBe(1);
+    expect(progressOf(first.rows[0])).toMatchObject({
+      upload_session: { url: expect.stringContaining("/upload/youtube/v3/videos?"), size },
+    });
+
+    const { rows } = await redeliver(first.id, 2, deps);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(progressOf(rows[0]).video_id).toBe(rows[0]!.platform_post_id);
+    expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+    // One session opened; the first chunk sent once; the rest sent after asking the session.
+    expect(
+      seen.filter((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos")),
+    ).toHaveLength(1);
+    expect(seen.filter(isChunk).map((s) => s.range)).toEqual([
+      `bytes 0-${CHUNK_BYTES - 1}/${size}`,
+      `bytes ${CHUNK_BYTES}-${size - 1}/${size}`,
+      `bytes ${CHUNK_BYTES}-${size - 1}/${size}`,
+    ]);
+    expect(seen.filter(isStatusQuery).length).toBeGreaterThan(0);
+    // find asked the session (incomplete: no video), never searched the uploads.
+    expect(searched(seen)).toBe(0);
+  });
+
+  it("#sandbox-lost: the last chunk's answer is lost; the next attempt asks the session and takes its video", async () => {
+    const account = await connected("youtube");
+    const { deps, seen } = depsWith();
+    const first = await published(account, await videoPost(account, "Gone quiet #sandbox-lost"), 1, deps);
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    const { rows } = await redeliver(first.id, 2, deps);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: expect.any(String) });
+    expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+    // Reconciled by the recorded session, not by the fingerprint tag among the uploads.
+    expect(searched(seen)).toBe(0);
+    expect(progressOf(rows[0]).video_id).toBe(rows[0]!.platform_post_id);
+  });
+
+  it("a redelivered, raced message uploads and publishes nothing twice", async () => {
+    const account = await connected("youtube");
+    const { deps } = depsWith(dropSecondChunk);
+    const size = CHUNK_BYTES + 4096;
+    const first = await published(account, await videoPost(account, "Raced take", size), 1, deps);
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    await Promise.all([redeliver(first.id, 2, deps), redeliver(first.id, 2, deps)]);
+    let { rows } = await redeliver(first.id, 3, deps);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED" });
+    ({ rows } = await redeliver(first.id, 4, deps));
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED" });
+    expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+
+  it("a session Google says is gone (404 after its week) is replaced by a new one", async () => {
+    const account = await connected("youtube");
+    const { deps, seen } = depsWith(dropSecondChunk);
+    const size = CHUNK_BYTES + 4096;
+    const first = await published(account, await videoPost(account, "Week-old take", size), 1, deps);
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    const recorded = progressOf(first.rows[0]).upload_session.url;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + SESSION_LIFETIME_SECONDS * 1000 + 60_000);
+    const { rows } = await redeliver(first.id, 2, deps);
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
+    expect(progressOf(rows[0]).upload_session.url).not.toBe(recorded);
+    expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
+    expect(
+      seen.filter((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos")),
+    ).toHaveLength(2);
+  });
+
+  it("byte PUTs have the upload timeout; an ordinary call delayed the same way times out", async () => {
+    const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const delaying =
+      (which: (s: Seen) => boolean) =>
+      (fetcher: Fetch) =>
+      async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (which(seenOf(input, init))) await delay(300);
+        return fetcher(input, init);
+      };
+    const timeouts = { call: 50, upload: 5000 };
+    const one = await connected("youtube");
+    const slowChunks = depsWith(delaying(isChunk), { sleep: clockSleep, timeouts });
+    const ok = await published(one, await videoPost(one, "Slow pipe"), 1, slowChunks.deps);
+    expect(ok.rows[0]).toMatchObject({ status: "PUBLISHED" });
+
+    const two = await connected("youtube");
+    const slowOpen = depsWith(
+      delaying((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos")),
+      { sleep: clockSleep, timeouts },
+    );
+    const late = await published(two, await videoPost(two, "Slow desk"), 1, slowOpen.deps);
+    expect(late.rows[0]).toMatchObject({ status: "PUBLISHING" });
+    expect(JSON.stringify(late.rows[0]!.error)).toMatch(/timed out|timeout/i);
+    expect(await statsOf("youtube", two.handle)).toMatchObject({ publications: 0 });
+  });
+});
