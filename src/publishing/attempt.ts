@@ -68,7 +68,7 @@ export async function attempt(
     const auth = await accountAuth(env, row, deps.now());
     const fingerprint = fingerprintOf(lease);
     // What earlier attempts of this publication recorded: the adapter resumes it, reconciles by it.
-    const progress = rowProgress(db, lease, fingerprint, deps.now);
+    const progress = await rowProgress(env, db, lease, fingerprint, deps.now);
     const deadline = lease.startedAt + ATTEMPT_BUDGET_MS;
     // A 401 refreshes the token once and runs the attempt once more (src/accounts/tokens.ts).
     const post = await withFreshAuth(env, row, auth, async (account) => {

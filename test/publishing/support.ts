@@ -7,9 +7,11 @@ import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import type { Platform } from "../../src/db/enums";
 import worker from "../../src/index";
+import { encryptSecret } from "../../src/lib/crypto";
 import type { AccountAuth, PlatformAdapter, PublishDraft, PublishedPost } from "../../src/platforms/types";
 import { deadLetterBatch, publishBatch } from "../../src/publishing/consumer";
 import { defaultDeps, type PublishDeps } from "../../src/publishing/deps";
+import { openProgress } from "../../src/publishing/progress";
 import { call } from "../support/client";
 import { createPost, type createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -159,4 +161,22 @@ export function fakePlatform(steps: Step[] = [{ id: "1", url: "https://x.example
   } as unknown as PlatformAdapter;
   const publishes = () => calls.filter((c) => c.method === "publish");
   return { adapter, calls, publishes, published, deps: { adapterFor: () => adapter } };
+}
+
+/** What a row's `progress` holds (it is sealed in D1), with the publication it belongs to; null when none. */
+export async function storedProgress(rowId: number): Promise<Record<string, any> | null> {
+  const row = await env.DB.prepare("SELECT progress FROM post_platforms WHERE id = ?")
+    .bind(rowId)
+    .first<{ progress: string | null }>();
+  if (!row?.progress) return null;
+  const stored = JSON.parse(row.progress) as { fingerprint: string };
+  return { fingerprint: stored.fingerprint, ...(await openProgress(env, stored, stored.fingerprint)) };
+}
+
+/** Stores `values` as the row's progress for the publication `fingerprint` (sealed, as the engine does). */
+export async function seedProgress(rowId: number, fingerprint: string, values: Record<string, unknown>) {
+  const sealed = await encryptSecret(env.ENCRYPTION_KEY, JSON.stringify(values));
+  await env.DB.prepare("UPDATE post_platforms SET progress = ? WHERE id = ?")
+    .bind(JSON.stringify({ fingerprint, sealed }), rowId)
+    .run();
 }

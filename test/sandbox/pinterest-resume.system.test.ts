@@ -13,6 +13,7 @@ import type { PublishDeps } from "../../src/publishing/deps";
 import { boardId } from "../../src/sandbox/pinterest/boards";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
+import { storedProgress } from "../publishing/support";
 import { type Connected, clockSleep, connected, published, redeliver, statsOf } from "./support";
 
 afterEach(() => {
@@ -66,7 +67,7 @@ describe("Pinterest video Pins resume across attempts", () => {
     // 90 s of polls (on the fake clock), then the attempt ends: the work goes on next attempt.
     expect(first.delivery).toMatchObject({ acks: 0, retries: 1, delays: [30] });
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
-    expect(JSON.parse(String((first.rows[0] as Record<string, unknown>).progress))).toMatchObject({
+    expect(await storedProgress(first.rows[0]!.id)).toMatchObject({
       video: { media_id: expect.stringMatching(/^\d+$/), uploaded: true },
     });
 

@@ -15,7 +15,7 @@ import type { PublishDeps } from "../../src/publishing/deps";
 import { deliver as deliverSync } from "../analytics/queue";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
-import { deliver, rowsOf } from "../publishing/support";
+import { deliver, rowsOf, storedProgress } from "../publishing/support";
 import { ORIGIN } from "../support/client";
 import {
   type Connected,
@@ -166,7 +166,7 @@ describe("TikTok publishing across attempts", () => {
     // The attempt polled to its bound: still processing, retried later; the publish id is on the row.
     expect(delivery).toMatchObject({ acks: 0, retries: 1 });
     expect(rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
-    const progress = JSON.parse((await rowState(rows[0]!.id)).progress!);
+    const progress = (await storedProgress(rows[0]!.id))!;
     expect(progress.publish_id).toMatch(/^v_pub_file~v2-1\./);
     const settled = await untilSettled(id, deps);
     expect(settled.attempts).toBeGreaterThan(1);
@@ -189,7 +189,7 @@ describe("TikTok publishing across attempts", () => {
     const { id, rows } = await published(account, fields(media, "Crash after init"), 1, crashing);
     expect(rows[0]!.status).toBe("PUBLISHING");
     const row = rows[0]!;
-    const recorded = JSON.parse((await rowState(row.id)).progress ?? "{}").publish_id;
+    const recorded = (await storedProgress(row.id))?.publish_id;
     // As a dead worker leaves it: the lease still held, past the attempt timeout.
     await env.DB.prepare(
       "UPDATE post_platforms SET attempt_id = 'dead-worker', attempt_started_at = ? WHERE id = ?",
@@ -219,7 +219,7 @@ describe("TikTok publishing across attempts", () => {
     });
     const { id, rows } = await published(account, fields(media, "Private and lost", "SELF_ONLY"), 1, losing);
     expect(rows[0]).toMatchObject({ status: "PUBLISHING" });
-    const recorded = JSON.parse((await rowState(rows[0]!.id)).progress ?? "{}").publish_id;
+    const recorded = (await storedProgress(rows[0]!.id))?.publish_id;
     const { rows: after } = await untilSettled(id, emulatedDeps());
     // TikTok published it once: the next attempt asked the recorded publish's status, not the video list.
     expect(await statsOf("tiktok", account.handle)).toEqual({

@@ -16,6 +16,7 @@ import type { PublishDeps } from "../../src/publishing/deps";
 import { SESSION_LIFETIME_SECONDS } from "../../src/sandbox/youtube";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
+import { storedProgress } from "../publishing/support";
 import { type Connected, clockSleep, connected, published, redeliver, statsOf } from "./support";
 
 afterEach(() => {
@@ -75,7 +76,7 @@ const dropSecondChunk = (fetcher: Fetch): Fetch => {
   };
 };
 
-const progressOf = (row: unknown) => JSON.parse(String((row as { progress: unknown }).progress));
+const progressOf = async (row: { id: number } | undefined) => (await storedProgress(row!.id))!;
 
 describe("YouTube uploads resume across attempts", () => {
   it("an upload interrupted midway resumes on the same session: one session, one video", async () => {
@@ -85,13 +86,13 @@ describe("YouTube uploads resume across attempts", () => {
     const first = await published(account, await videoPost(account, "Long take", size), 1, deps);
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
     expect(first.delivery.retries).toBe(1);
-    expect(progressOf(first.rows[0])).toMatchObject({
+    expect(await progressOf(first.rows[0])).toMatchObject({
       upload_session: { url: expect.stringContaining("/upload/youtube/v3/videos?"), size },
     });
 
     const { rows } = await redeliver(first.id, 2, deps);
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
-    expect(progressOf(rows[0]).video_id).toBe(rows[0]!.platform_post_id);
+    expect((await progressOf(rows[0])).video_id).toBe(rows[0]!.platform_post_id);
     expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
     // One session opened; the first chunk sent once; the rest sent after asking the session.
     expect(
@@ -117,7 +118,7 @@ describe("YouTube uploads resume across attempts", () => {
     expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
     // Reconciled by the recorded session, not by the fingerprint tag among the uploads.
     expect(searched(seen)).toBe(0);
-    expect(progressOf(rows[0]).video_id).toBe(rows[0]!.platform_post_id);
+    expect((await progressOf(rows[0])).video_id).toBe(rows[0]!.platform_post_id);
   });
 
   it("a redelivered, raced message uploads and publishes nothing twice", async () => {
@@ -140,12 +141,12 @@ describe("YouTube uploads resume across attempts", () => {
     const size = CHUNK_BYTES + 4096;
     const first = await published(account, await videoPost(account, "Week-old take", size), 1, deps);
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
-    const recorded = progressOf(first.rows[0]).upload_session.url;
+    const recorded = (await progressOf(first.rows[0])).upload_session.url;
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + SESSION_LIFETIME_SECONDS * 1000 + 60_000);
     const { rows } = await redeliver(first.id, 2, deps);
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
-    expect(progressOf(rows[0]).upload_session.url).not.toBe(recorded);
+    expect((await progressOf(rows[0])).upload_session.url).not.toBe(recorded);
     expect(await statsOf("youtube", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
     expect(
       seen.filter((s) => s.method === "POST" && s.path.endsWith("/upload/youtube/v3/videos")),
