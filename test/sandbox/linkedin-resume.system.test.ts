@@ -7,11 +7,14 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backgroundOrigin } from "../../src/lib/origin";
+import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
+import { mintToken } from "../../src/platforms/sandbox/access";
+import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
 import { SPECS } from "../../src/platforms/catalog";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import type { DraftMedia, Fetch } from "../../src/platforms/types";
-import { call } from "../support/client";
+import { call, ORIGIN } from "../support/client";
 import {
   type Connected,
   clockSleep,
@@ -131,6 +134,81 @@ describe("LinkedIn: resuming a publication", () => {
     const [post] = await postsOf("linkedin", account.handle);
     expect(post!.text[0]).toBe(text);
     expect(post!.platform_request.commentary).toContain("https://example.com/a_b(c)?q=[1]&to=@x");
+  });
+});
+
+describe("LinkedIn's Images API on the emulator", () => {
+  /** A call to the emulated REST API as the adapter makes it. */
+  const rest = async (token: string, method: string, path: string, body?: unknown) => {
+    const response = await sandboxFetch(backgroundOrigin(env))(`${ORIGIN}/sandbox/linkedin/rest${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        "linkedin-version": LINKEDIN_VERSION,
+        "x-restli-protocol-version": "2.0.0",
+        "content-type": "application/json",
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+  const put = (url: string, bytes: Uint8Array) =>
+    sandboxFetch(backgroundOrigin(env))(url, { method: "PUT", body: bytes });
+
+  it("WAITING_UPLOAD, PROCESSING (150 s for #sandbox-slow bytes), AVAILABLE; a post may use only an AVAILABLE image", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const handle = `i${unique()}`;
+    const token = await mintToken(env, "linkedin", handle);
+    const owner = `urn:li:person:${await sandboxPlatformId("linkedin", handle)}`;
+    const started = await rest(token, "POST", "/images?action=initializeUpload", {
+      initializeUploadRequest: { owner },
+    });
+    expect(started.status).toBe(200);
+    const { image, uploadUrl, uploadUrlExpiresAt } = started.body.value;
+    expect(uploadUrlExpiresAt).toBeGreaterThan(Date.now());
+    const status = async () => (await rest(token, "GET", `/images/${encodeURIComponent(image)}`)).body.status;
+    expect(await status()).toBe("WAITING_UPLOAD");
+    const post = () =>
+      rest(token, "POST", "/posts", {
+        author: owner,
+        commentary: "Picture",
+        visibility: "PUBLIC",
+        distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+        content: { media: { id: image } },
+        lifecycleState: "PUBLISHED",
+      });
+    expect((await post()).status).toBe(422);
+    expect((await put(uploadUrl, png(2, true))).status).toBe(201);
+    expect(await status()).toBe("PROCESSING");
+    const refused = await post();
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toContain("still processing");
+    vi.setSystemTime(Date.now() + 150_000);
+    expect(await status()).toBe("AVAILABLE");
+    expect((await post()).status).toBe(201);
+  });
+
+  it("bytes that are no image: PROCESSING_FAILED; an upload URL past its validity takes no bytes", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const handle = `j${unique()}`;
+    const token = await mintToken(env, "linkedin", handle);
+    const owner = `urn:li:person:${await sandboxPlatformId("linkedin", handle)}`;
+    const start = async () =>
+      (await rest(token, "POST", "/images?action=initializeUpload", { initializeUploadRequest: { owner } })).body
+        .value;
+    const broken = await start();
+    expect((await put(broken.uploadUrl, new Uint8Array([1, 2, 3, 4]))).status).toBe(201);
+    expect((await rest(token, "GET", `/images/${encodeURIComponent(broken.image)}`)).body.status).toBe(
+      "PROCESSING_FAILED",
+    );
+    const late = await start();
+    vi.setSystemTime(late.uploadUrlExpiresAt + 1);
+    expect((await put(late.uploadUrl, png(4))).status).toBe(404);
+    const fresh = await mintToken(env, "linkedin", handle);
+    expect((await rest(fresh, "GET", `/images/${encodeURIComponent(late.image)}`)).body.status).toBe(
+      "WAITING_UPLOAD",
+    );
   });
 });
 
