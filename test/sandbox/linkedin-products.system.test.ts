@@ -1,7 +1,7 @@
 // LinkedIn's two app configurations on the sandbox (LINKEDIN_PRODUCTS, src/platforms/linkedin/products.ts):
 // each consent asks only for its products' scopes and the emulator refuses any other as LinkedIn does
 // (`unauthorized_scope_error`); delegation and connect work in each; a member app's connect stores the
-// profile at once (no pages), a Community Management app's reads the lite profile and offers the pages.
+// profile at once (no pages), a Community Management app's reads the basic profile and offers the pages.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { SPECS } from "../../src/platforms/catalog";
@@ -68,7 +68,7 @@ describe("LinkedIn app configurations (LINKEDIN_PRODUCTS)", () => {
     expect((await consentOf(started.body.authorize_url)).scope).toBe("openid profile w_member_social");
   });
 
-  it("community_management: its scopes only; delegation reads the lite profile; connect offers the pages", async () => {
+  it("community_management: its scopes only; delegation reads the basic profile; connect offers the pages", async () => {
     vars.LINKEDIN_PRODUCTS = "community_management";
     const app = await createApp();
     const handle = `c${unique()}`;
@@ -82,7 +82,11 @@ describe("LinkedIn app configurations (LINKEDIN_PRODUCTS)", () => {
     const start = async () => {
       const started = await call("POST", "/api/v1/accounts/connect", {
         key,
-        body: { workspace_id: workspace.id, platform: "linkedin", redirect_url: "https://app.example.test/c" },
+        body: {
+          workspace_id: workspace.id,
+          platform: "linkedin",
+          redirect_url: "https://app.example.test/c",
+        },
       });
       expect(started.status).toBe(201);
       return started.body.authorize_url as string;

@@ -7,12 +7,12 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backgroundOrigin } from "../../src/lib/origin";
+import { SPECS } from "../../src/platforms/catalog";
 import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
 import { mintToken } from "../../src/platforms/sandbox/access";
-import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
-import { SPECS } from "../../src/platforms/catalog";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
+import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
 import type { DraftMedia, Fetch } from "../../src/platforms/types";
 import { call, ORIGIN } from "../support/client";
 import {
@@ -122,7 +122,10 @@ describe("LinkedIn: resuming a publication", () => {
     );
     expect(first.rows[0]!.status).toBe("PUBLISHING");
     const { rows } = await redeliver(first.id, 2, emulatedDeps());
-    expect(rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: expect.stringMatching(/^urn:li:share:/) });
+    expect(rows[0]).toMatchObject({
+      status: "PUBLISHED",
+      platform_post_id: expect.stringMatching(/^urn:li:share:/),
+    });
     expect(await statsOf("linkedin", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
   });
 
@@ -174,7 +177,11 @@ describe("LinkedIn's Images API on the emulator", () => {
         author: owner,
         commentary: "Picture",
         visibility: "PUBLIC",
-        distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+        distribution: {
+          feedDistribution: "MAIN_FEED",
+          targetEntities: [],
+          thirdPartyDistributionChannels: [],
+        },
         content: { media: { id: image } },
         lifecycleState: "PUBLISHED",
       });
@@ -195,8 +202,8 @@ describe("LinkedIn's Images API on the emulator", () => {
     const token = await mintToken(env, "linkedin", handle);
     const owner = `urn:li:person:${await sandboxPlatformId("linkedin", handle)}`;
     const start = async () =>
-      (await rest(token, "POST", "/images?action=initializeUpload", { initializeUploadRequest: { owner } })).body
-        .value;
+      (await rest(token, "POST", "/images?action=initializeUpload", { initializeUploadRequest: { owner } }))
+        .body.value;
     const broken = await start();
     expect((await put(broken.uploadUrl, new Uint8Array([1, 2, 3, 4]))).status).toBe(201);
     expect((await rest(token, "GET", `/images/${encodeURIComponent(broken.image)}`)).body.status).toBe(

@@ -157,14 +157,19 @@ export function linkedinApi(context: PublishingContext) {
       const { readable, writable } = new FixedLengthStream(range.length);
       // A failed read surfaces as the request's own failure; nothing waits on the pipe itself.
       source.pipeTo(writable).catch(() => undefined);
-      return call(what, url, {
-        method: "PUT",
-        headers: {
-          "content-type": "application/octet-stream",
-          ...(isLinkedInHost(url) ? { authorization: `Bearer ${token}` } : {}),
+      return call(
+        what,
+        url,
+        {
+          method: "PUT",
+          headers: {
+            "content-type": "application/octet-stream",
+            ...(isLinkedInHost(url) ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: readable,
         },
-        body: readable,
-      }, context.timeouts.upload);
+        context.timeouts.upload,
+      );
     },
   };
 }

@@ -2,10 +2,10 @@
 // who the member is with Sign In with LinkedIn using OpenID Connect (openid profile; identity from the
 // OIDC userinfo endpoint: sub, name, picture) and a connect adds Share on LinkedIn (w_member_social):
 // the member's profile is the only channel. `community_management` is the Community Management API
-// alone on its app: identity from the lite profile (r_basicprofile, /v2/me: id, localized names), and a
+// alone on its app: identity from the basic profile (r_basicprofile, /v2/me: id, names, vanity name), and a
 // connect asks for its member and organization scopes, then offers the member's profile and the pages
 // they administer as channels. LinkedIn offers PKCE only to native apps, so a web server flow sends
-// none, and exposes no public handle through either product: `name` stands in. Publishing goes through
+// none. OpenID Connect exposes no public handle (`name` stands in); the basic profile's vanity name is one. Publishing goes through
 // the versioned REST API (api.ts). learn.microsoft.com › LinkedIn › Sign In with LinkedIn using OpenID
 // Connect; Share on LinkedIn; Community Management API; Profile API; Posts API.
 
@@ -26,7 +26,7 @@ const identityOf = flatIdentity("sub", "name");
 
 /**
  * The member's identity from OpenID userinfo (`sub`, `name`, `picture`) or, on a Community Management
- * app, from the lite profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`): the same member
+ * app, from the basic profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`, `vanityName`): the same member
  * id either way (LinkedIn's OpenID `sub` is the person URN's id).
  */
 function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
@@ -42,8 +42,9 @@ function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
   const name = [text(body, "localizedFirstName"), text(body, "localizedLastName")]
     .filter((part): part is string => Boolean(part))
     .join(" ");
+  // The vanity name is the member's public handle (linkedin.com/in/{vanityName}).
   const vanity = text(body, "vanityName");
-  return { platform_id: id, handle: name || vanity || id, ...(name ? { name } : {}) };
+  return { platform_id: id, handle: vanity || name || id, ...(name ? { name } : {}) };
 }
 
 /**

@@ -64,8 +64,12 @@ const statusUrl = (api: LinkedInApi, urn: string) =>
 async function statusOf(api: LinkedInApi, token: string, urn: string): Promise<string> {
   const video = urn.startsWith("urn:li:video:");
   const what = video ? "video status" : "image status";
-  return expect(video ? videoStatus : imageStatus, await api.get(what, statusUrl(api, urn), token), what, "transient")
-    .status;
+  return expect(
+    video ? videoStatus : imageStatus,
+    await api.get(what, statusUrl(api, urn), token),
+    what,
+    "transient",
+  ).status;
 }
 
 /** PROCESSING_FAILED a second time for the same medium: the file itself, which a retry cannot fix. */
@@ -91,7 +95,8 @@ async function available(
   const kind = urn.startsWith("urn:li:video:") ? "video" : "image";
   for (let look = 0; ; look++) {
     const status = await statusOf(api, token, urn);
-    if (status === "AVAILABLE" || status === "PROCESSING_FAILED" || status === "WAITING_UPLOAD") return status;
+    if (status === "AVAILABLE" || status === "PROCESSING_FAILED" || status === "WAITING_UPLOAD")
+      return status;
     const wait = waits[look];
     if (wait === undefined || pastDeadline(step, api.now() + wait)) {
       throw stillProcessing(
@@ -104,7 +109,14 @@ async function available(
 }
 
 /** The image's bytes, PUT to its upload URL with the upload timeout; then it is recorded as sent. */
-async function sendImage(api: LinkedInApi, token: string, media: DraftMedia, step: MediaStep, index: number, at: Recorded) {
+async function sendImage(
+  api: LinkedInApi,
+  token: string,
+  media: DraftMedia,
+  step: MediaStep,
+  index: number,
+  at: Recorded,
+) {
   await api.upload("image bytes", at.uploadUrl ?? "", token, (range) => media.open(range), {
     offset: 0,
     length: media.size,
@@ -125,7 +137,12 @@ async function newImage(
   const answer = await api.post("image upload", `${api.rest}/images?action=initializeUpload`, token, {
     initializeUploadRequest: { owner },
   });
-  const { uploadUrl, image, uploadUrlExpiresAt } = expect(imageUpload, answer.body, "image upload", "transient").value;
+  const { uploadUrl, image, uploadUrlExpiresAt } = expect(
+    imageUpload,
+    answer.body,
+    "image upload",
+    "transient",
+  ).value;
   const at: Recorded = {
     urn: image,
     uploadUrl,
@@ -212,7 +229,13 @@ async function newVideo(
       offset: instruction.firstByte,
       length: instruction.lastByte - instruction.firstByte + 1,
     };
-    const put = await api.upload(`video part ${part + 1}`, instruction.uploadUrl, token, (r) => media.open(r), range);
+    const put = await api.upload(
+      `video part ${part + 1}`,
+      instruction.uploadUrl,
+      token,
+      (r) => media.open(r),
+      range,
+    );
     const etag = put.headers.get("etag");
     if (!etag) {
       throw new PlatformError("LinkedIn video upload: a part was stored without an ETag", {

@@ -7,7 +7,7 @@
 // - `member` (default): Sign In with LinkedIn using OpenID Connect (openid, profile: identity from
 //   /v2/userinfo) and Share on LinkedIn (w_member_social): the member posts as themself;
 // - `community_management`: the Community Management API alone. Without OpenID Connect the member's
-//   identity is the lite profile (r_basicprofile, GET /v2/me); w_member_social is part of the product, so
+//   identity is the basic profile (r_basicprofile, GET /v2/me); w_member_social is part of the product, so
 //   the member's profile is a channel beside the pages they administer (w_organization_social,
 //   r_organization_social, rw_organization_admin) and member post analytics (r_member_postAnalytics).
 
@@ -64,7 +64,7 @@ export const GRANTABLE: Record<LinkedInProducts, ReadonlySet<string>> = {
   ]),
 };
 
-/** The identity endpoint each configuration reads: OpenID userinfo, or the lite profile. */
+/** The identity endpoint each configuration reads: OpenID userinfo, or the basic profile. */
 export const IDENTITY: Record<LinkedInProducts, string> = {
   member: "https://api.linkedin.com/v2/userinfo",
   community_management: "https://api.linkedin.com/v2/me",

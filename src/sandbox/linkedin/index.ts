@@ -1,6 +1,6 @@
 // LinkedIn's API as the sandbox emulates it, on LinkedIn's own paths under /sandbox/linkedin: the
-// authorize request's scopes checked against the app's products (LINKEDIN_PRODUCTS, oauth.ts), OpenID
-// userinfo or the lite profile /v2/me, token revocation, the versioned REST API under /rest (every call checked for its
+// authorize request's scopes checked against the app's products (LINKEDIN_PRODUCTS, oauth-routes.ts), OpenID
+// userinfo or the basic profile /v2/me, token revocation, the versioned REST API under /rest (every call checked for its
 // LinkedIn-Version and Rest.li headers) and the upload URLs it hands out. The OAuth authorize and token
 // endpoints (www.linkedin.com/oauth/v2/authorization, /accessToken) are the sandbox's generic ones, in
 // LinkedIn's token shape (src/platforms/sandbox/shapes.ts). docs/platforms.md › LinkedIn › The emulator
@@ -21,7 +21,7 @@ import {
   initializeVideoUpload,
   uploadBytes,
 } from "./media-routes";
-import { liteProfile, unauthorizedScope } from "./oauth";
+import { basicProfile, unauthorizedScope } from "./oauth-routes";
 import { createComment, createPost, findPosts, getPost, listComments } from "./posts-routes";
 import {
   memberPostAnalytics,
@@ -80,7 +80,7 @@ linkedinEmulator
     await next();
   })
   .get("/v2/userinfo", (c) => userinfo(c))
-  .get("/v2/me", (c) => liteProfile(c, linkedin(c)))
+  .get("/v2/me", (c) => basicProfile(c, linkedin(c)))
   .post("/oauth/v2/revoke", (c) => revoke(c))
   .get("/feed/update/:urn", (c) => feedUpdate(c))
   .get("/feed/update/:urn/", (c) => feedUpdate(c))

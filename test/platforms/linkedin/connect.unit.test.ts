@@ -72,21 +72,21 @@ describe("linkedin connect", () => {
       expect(GRANTABLE.community_management.has(scope)).toBe(true);
   });
 
-  it("a Community Management app reads the member from the lite profile (/v2/me)", async () => {
+  it("a Community Management app reads the member from the basic profile (/v2/me)", async () => {
     const { fetch, requests } = replay(
       answer({ id: PERSON_SUB, localizedFirstName: "John", localizedLastName: "Doe", vanityName: "jdoe" }),
     );
     const found = await adapterFor("linkedin", fetch).identity({ accessToken: ACCESS_TOKEN });
-    expect(found).toEqual({ platform_id: PERSON_SUB, handle: "John Doe", name: "John Doe" });
+    expect(found).toEqual({ platform_id: PERSON_SUB, handle: "jdoe", name: "John Doe" });
     expect(requests[0]!.url).toBe("https://api.linkedin.com/v2/me");
     expect(requests[0]!.headers.get("authorization")).toBe(`Bearer ${ACCESS_TOKEN}`);
   });
 
   it("a member app lists no pages: the profile is the only channel, nothing asked", async () => {
     const { fetch, requests } = replay();
-    expect(await registryAdapter("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity)).toEqual([
-      profile,
-    ]);
+    expect(
+      await registryAdapter("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity),
+    ).toEqual([profile]);
     expect(requests).toHaveLength(0);
   });
 

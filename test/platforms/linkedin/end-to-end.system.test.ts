@@ -1,6 +1,6 @@
 // LinkedIn end to end through the worker, against LinkedIn's recorded answers, on a Community Management
 // app (LINKEDIN_PRODUCTS=community_management): connect (consent with the Community Management scopes,
-// token exchange, the lite profile /v2/me, the channel page where the test picks the organization),
+// token exchange, the basic profile /v2/me, the channel page where the test picks the organization),
 // publish a two-item thread with an image (waited for until AVAILABLE) and the LinkedIn settings through the publish
 // queue, sync metrics and comments (and the auto-plug reply) through the sync queue, then disconnect,
 // which revokes the token; asserting what LinkedIn was sent at each step.
@@ -25,11 +25,11 @@ import {
   IMAGE,
   imageStatus,
   imageUpload,
-  PERSON_SUB,
   LOGO_URL,
   logoImages,
   ORG,
   organizations,
+  PERSON_SUB,
   SHARE,
   shareStatistics,
   socialMetadata,

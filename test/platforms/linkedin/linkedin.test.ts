@@ -172,7 +172,12 @@ describe("linkedin publish", () => {
     const { media } = mediaOf({ mime: "image/png", kind: "image", size: 300 });
     const uploadUrl = imageUpload().value.uploadUrl;
     const valid = memoryProgress({ "media:0": { urn: IMAGE, uploadUrl, expiresAt: Date.now() + 3_600_000 } });
-    const again = replay(answer(imageStatus("WAITING_UPLOAD")), stored(), answer(imageStatus("AVAILABLE")), created(SHARE));
+    const again = replay(
+      answer(imageStatus("WAITING_UPLOAD")),
+      stored(),
+      answer(imageStatus("AVAILABLE")),
+      created(SHARE),
+    );
     await linkedinAdapter(again.fetch).publish(organization, {
       ...draftOf([{ text: "p", media: [media] }]),
       progress: valid,
@@ -185,13 +190,21 @@ describe("linkedin publish", () => {
     ]);
 
     // The bytes did arrive (PROCESSING): nothing is sent again.
-    const landed = memoryProgress({ "media:0": { urn: IMAGE, uploadUrl, expiresAt: Date.now() + 3_600_000 } });
-    const polled = replay(answer(imageStatus("PROCESSING")), answer(imageStatus("AVAILABLE")), created(SHARE));
+    const landed = memoryProgress({
+      "media:0": { urn: IMAGE, uploadUrl, expiresAt: Date.now() + 3_600_000 },
+    });
+    const polled = replay(
+      answer(imageStatus("PROCESSING")),
+      answer(imageStatus("AVAILABLE")),
+      created(SHARE),
+    );
     await linkedinAdapter(polled.fetch).publish(organization, {
       ...draftOf([{ text: "p", media: [media] }]),
       progress: landed,
     });
-    expect(polled.requests.filter((r) => r.method === "PUT" || r.url.includes("initializeUpload"))).toEqual([]);
+    expect(polled.requests.filter((r) => r.method === "PUT" || r.url.includes("initializeUpload"))).toEqual(
+      [],
+    );
 
     // Never received and the URL expired: a new image.
     const other = "urn:li:image:D4E10AQFoyyAjHPMQuR";
@@ -303,7 +316,10 @@ describe("linkedin publish", () => {
     const progress = memoryProgress();
     const slow = replay(...start(), ...[1, 2, 3].map(() => answer(videoStatus("PROCESSING"))));
     const waiting = await failureOf(
-      linkedinAdapter(slow.fetch).publish(organization, { ...draftOf([{ text: "v", media: [video()] }]), progress }),
+      linkedinAdapter(slow.fetch).publish(organization, {
+        ...draftOf([{ text: "v", media: [video()] }]),
+        progress,
+      }),
     );
     expect(waiting).toMatchObject({ kind: "transient", code: "still_processing" });
     expect(slow.requests.filter((r) => r.url.endsWith("/posts"))).toEqual([]);
@@ -337,7 +353,11 @@ describe("linkedin publish", () => {
     expect(replaced.requests[1]!.url).toBe(`${REST}/videos?action=initializeUpload`);
 
     const finalized = memoryProgress({ "media:0": { urn: VIDEO } });
-    const polled = replay(answer(videoStatus("PROCESSING")), answer(videoStatus("AVAILABLE")), created(UGC_POST));
+    const polled = replay(
+      answer(videoStatus("PROCESSING")),
+      answer(videoStatus("AVAILABLE")),
+      created(UGC_POST),
+    );
     await linkedinAdapter(polled.fetch).publish(organization, {
       ...draftOf([{ text: "v", media: [media] }]),
       progress: finalized,

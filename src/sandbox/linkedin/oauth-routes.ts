@@ -1,6 +1,6 @@
 // The LinkedIn emulator's part of the OAuth flow: the authorize request is checked against the products
 // the app has (LINKEDIN_PRODUCTS, src/platforms/linkedin/products.ts) before the sandbox's generic
-// consent page is shown, and the lite profile a Community Management app reads its member from.
+// consent page is shown, and the basic profile a Community Management app reads its member from.
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { publicOrigin } from "../../lib/origin";
@@ -19,7 +19,11 @@ type Ctx = Context<BareEnv>;
  */
 export function unauthorizedScope(c: Ctx): Response | null {
   const url = new URL(c.req.url);
-  const request = readAuthorizeRequest(platformOf("linkedin"), url.searchParams, publicOrigin(c.env, c.req.url));
+  const request = readAuthorizeRequest(
+    platformOf("linkedin"),
+    url.searchParams,
+    publicOrigin(c.env, c.req.url),
+  );
   if (typeof request === "string") return null;
   const granted = GRANTABLE[linkedinProducts(c.env)];
   const asked = (url.searchParams.get("scope") ?? "").split(/[ ,]+/).filter(Boolean);
@@ -33,15 +37,16 @@ export function unauthorizedScope(c: Ctx): Response | null {
 }
 
 /**
- * GET /v2/me with r_basicprofile (Profile API, lite profile): the member's id (the same as OpenID's
- * `sub`) and localized names.
+ * GET /v2/me with r_basicprofile (Profile API; Basic Profile Fields): the member's id (the same as
+ * OpenID's `sub`), localized names and vanity name.
  */
-export async function liteProfile(c: Ctx, e: Emulated) {
+export async function basicProfile(c: Ctx, e: Emulated) {
   const caller = await e.caller();
   return c.json({
     id: caller.platformId,
     localizedFirstName: caller.handle,
     localizedLastName: "",
+    vanityName: caller.handle,
     firstName: { localized: { en_US: caller.handle }, preferredLocale: { country: "US", language: "en" } },
     lastName: { localized: { en_US: "" }, preferredLocale: { country: "US", language: "en" } },
   });
