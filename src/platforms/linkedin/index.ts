@@ -5,7 +5,8 @@
 // alone on its app: identity from the basic profile (r_basicprofile, /v2/me: id, names, vanity name), and a
 // connect asks for its member and organization scopes, then offers the member's profile and the pages
 // they administer as channels. LinkedIn offers PKCE only to native apps, so a web server flow sends
-// none. OpenID Connect exposes no public handle (`name` stands in); the basic profile's vanity name is one. Publishing goes through
+// none. OpenID Connect exposes no public handle (`name` stands in); the basic profile's vanity name is
+// one. Publishing goes through
 // the versioned REST API (api.ts). learn.microsoft.com › LinkedIn › Sign In with LinkedIn using OpenID
 // Connect; Share on LinkedIn; Community Management API; Profile API; Posts API.
 
@@ -26,8 +27,8 @@ const identityOf = flatIdentity("sub", "name");
 
 /**
  * The member's identity from OpenID userinfo (`sub`, `name`, `picture`) or, on a Community Management
- * app, from the basic profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`, `vanityName`): the same member
- * id either way (LinkedIn's OpenID `sub` is the person URN's id).
+ * app, from the basic profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`, `vanityName`):
+ * the same member id either way (LinkedIn's OpenID `sub` is the person URN's id).
  */
 function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
   if (text(body, "sub")) {
