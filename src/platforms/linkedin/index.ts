@@ -2,13 +2,13 @@
 // who the member is with Sign In with LinkedIn using OpenID Connect (openid profile; identity from the
 // OIDC userinfo endpoint: sub, name, picture) and a connect adds Share on LinkedIn (w_member_social):
 // the member's profile is the only channel. `community_management` is the Community Management API
-// alone on its app: identity from the basic profile (r_basicprofile, /v2/me: id, names, vanity name), and a
-// connect asks for its member and organization scopes, then offers the member's profile and the pages
-// they administer as channels. LinkedIn offers PKCE only to native apps, so a web server flow sends
-// none. OpenID Connect exposes no public handle (`name` stands in); the basic profile's vanity name is
-// one. Publishing goes through
-// the versioned REST API (api.ts). learn.microsoft.com › LinkedIn › Sign In with LinkedIn using OpenID
-// Connect; Share on LinkedIn; Community Management API; Profile API; Posts API.
+// alone on its app: identity from the basic profile (r_basicprofile, /v2/me: id, names, vanity name),
+// and a connect asks for its member and organization scopes, then offers the member's profile and the
+// pages they administer as channels. LinkedIn offers PKCE only to native apps, so a web server flow
+// sends none. OpenID Connect exposes no public handle (`name` stands in); the basic profile's vanity
+// name is one. Publishing goes through the versioned REST API (api.ts). learn.microsoft.com › LinkedIn ›
+// Sign In with LinkedIn using OpenID Connect; Share on LinkedIn; Community Management API; Profile API;
+// Posts API.
 
 import { accessToken, bearerGet, flatIdentity, text } from "../adapter";
 import { callPlatform } from "../call";
