@@ -69,7 +69,16 @@ export type PlatformDefinition = PlatformSpec & {
   authorize?: (request: AuthorizeRequest, context: PublishingContext) => string | Promise<string>;
   /** Refreshing ahead of time (absent: tokens that never expire, or no refresh at all: Facebook Pages). */
   keepAlive?: KeepAlive;
+  /**
+   * The definition as the environment configures it, where the operator chooses between app setups
+   * (LinkedIn's LINKEDIN_PRODUCTS: which products, so which scopes and identity endpoint); absent: as is.
+   */
+  configured?: (env: unknown) => PlatformDefinition;
 };
+
+/** The definition as `env` configures it (`configured`), or the definition itself. */
+export const configuredDefinition = (definition: PlatformDefinition, env: unknown): PlatformDefinition =>
+  definition.configured?.(env) ?? definition;
 
 /** A platform's definition, as the registry holds it. */
 export const definePlatform = <D extends PlatformDefinition>(definition: D): D => definition;

@@ -5,7 +5,7 @@ import type { Platform } from "../db/enums";
 import { backgroundOrigin } from "../lib/origin";
 import { createAdapter } from "./adapter";
 import { SPECS } from "./catalog";
-import { configuredHosts, type PlatformDefinition } from "./define";
+import { configuredDefinition, configuredHosts, type PlatformDefinition } from "./define";
 import { sandboxFetch } from "./sandbox/client";
 import { emulatedAdapter } from "./sandbox/emulated";
 import { sandboxEnabled } from "./sandbox/enabled";
@@ -42,7 +42,8 @@ export function lookupAdapter(
   registry: Registry = SPECS,
 ): AdapterLookup {
   if (!Object.hasOwn(registry, name)) return { kind: "unsupported" };
-  const spec = registry[name]!;
+  // The definition as the environment configures it (LinkedIn's products: its scopes and identity).
+  const spec = configuredDefinition(registry[name]!, env);
   // The sandbox: the platform's own adapter, every call answered by its emulator in-process.
   if (sandboxEnabled(env))
     return { kind: "ok", adapter: emulatedAdapter(env, spec, origin, sandboxFetch(origin)) };

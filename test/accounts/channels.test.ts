@@ -82,14 +82,22 @@ describe("connect: picking a channel", () => {
     expect(picked.headers.getSetCookie().join()).toMatch(/Max-Age=0/);
   });
 
-  it("LinkedIn: the member's profile or an organisation they administer", async () => {
-    const t = await createTenant();
-    const { landed } = await runFlow(await start(t, "linkedin"), {
-      handle: "lin",
-      channel: (labels) => labels.indexOf("lin Inc."),
-    });
-    const row = await accountRow(Number(landed.searchParams.get("account_id")));
-    expect(row).toMatchObject({ username: "lin-org", name: "lin Inc." });
+  it("LinkedIn: the member's profile or an organisation they administer (a Community Management app)", async () => {
+    // Only a Community Management app lists pages (LINKEDIN_PRODUCTS; a member app stores the profile).
+    const vars = env as unknown as Record<string, string | undefined>;
+    const products = vars.LINKEDIN_PRODUCTS;
+    vars.LINKEDIN_PRODUCTS = "community_management";
+    try {
+      const t = await createTenant();
+      const { landed } = await runFlow(await start(t, "linkedin"), {
+        handle: "lin",
+        channel: (labels) => labels.indexOf("lin Inc."),
+      });
+      const row = await accountRow(Number(landed.searchParams.get("account_id")));
+      expect(row).toMatchObject({ username: "lin-org", name: "lin Inc." });
+    } finally {
+      vars.LINKEDIN_PRODUCTS = products;
+    }
   });
 
   it("YouTube: a single channel is stored without a page", async () => {

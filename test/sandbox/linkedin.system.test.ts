@@ -2,9 +2,11 @@
 // LinkedIn's own API (src/sandbox/linkedin/), end to end through the worker: connect with the chooser
 // (the member or the organization it administers), publish text, an image, several images, a video and
 // a thread (the post, then comments), the failure triggers as LinkedIn answers them, metrics and
-// comments through the analytics sync, a reply, a token refresh, and the user removing the app.
+// comments through the analytics sync, a reply, a token refresh, and the user removing the app. The app
+// is a Community Management app (LINKEDIN_PRODUCTS), which may list and post as pages; the member app is
+// test/sandbox/linkedin-products.system.test.ts's.
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
 import { deliver as deliverSync } from "../analytics/queue";
 import { runFlow } from "../delegation/support";
@@ -17,6 +19,16 @@ type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
 afterEach(() => {
   vi.restoreAllMocks();
+});
+
+// The emulator and the service read the worker's env: this file's runtime is its own.
+const vars = env as unknown as Record<string, string | undefined>;
+const products = vars.LINKEDIN_PRODUCTS;
+beforeAll(() => {
+  vars.LINKEDIN_PRODUCTS = "community_management";
+});
+afterAll(() => {
+  vars.LINKEDIN_PRODUCTS = products;
 });
 
 const SANDBOX = `${ORIGIN}/sandbox/linkedin`;

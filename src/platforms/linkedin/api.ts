@@ -116,10 +116,16 @@ export function linkedinApi(context: PublishingContext) {
     accept: "application/json",
     ...(json ? { "content-type": "application/json" } : {}),
   });
-  const call = (what: string, url: string, init: RequestInit): Promise<PlatformAnswer> =>
-    client.call(`LinkedIn ${what}`, url, init, { classify: classifyFor(`LinkedIn ${what}`, context.now) });
+  const call = (what: string, url: string, init: RequestInit, timeoutMs?: number): Promise<PlatformAnswer> =>
+    client.call(`LinkedIn ${what}`, url, init, {
+      classify: classifyFor(`LinkedIn ${what}`, context.now),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
 
   return {
+    /** The context's clock and its wait between status polls (tests move a fake clock). */
+    now: () => context.now(),
+    sleep: (ms: number) => context.sleep(ms),
     /** The versioned REST API's base on the context's API host: `${api.rest}/posts`. */
     rest: client.url("api", "/rest"),
     /** OAuth 2.0 token revocation, on the site host. */
@@ -137,7 +143,8 @@ export function linkedinApi(context: PublishingContext) {
     },
     /**
      * PUTs `range` of a media file to an upload URL, streamed from R2 with a known length (a
-     * FixedLengthStream sends Content-Length, never chunked). The token goes only to LinkedIn's hosts.
+     * FixedLengthStream sends Content-Length, never chunked), with the context's upload timeout: a
+     * part of megabytes takes longer than an ordinary call. The token goes only to LinkedIn's hosts.
      */
     async upload(
       what: string,
@@ -150,14 +157,19 @@ export function linkedinApi(context: PublishingContext) {
       const { readable, writable } = new FixedLengthStream(range.length);
       // A failed read surfaces as the request's own failure; nothing waits on the pipe itself.
       source.pipeTo(writable).catch(() => undefined);
-      return call(what, url, {
-        method: "PUT",
-        headers: {
-          "content-type": "application/octet-stream",
-          ...(isLinkedInHost(url) ? { authorization: `Bearer ${token}` } : {}),
+      return call(
+        what,
+        url,
+        {
+          method: "PUT",
+          headers: {
+            "content-type": "application/octet-stream",
+            ...(isLinkedInHost(url) ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: readable,
         },
-        body: readable,
-      });
+        context.timeouts.upload,
+      );
     },
   };
 }

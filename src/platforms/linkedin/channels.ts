@@ -1,10 +1,12 @@
-// What a LinkedIn connect may publish as: the member's own profile and every organization (Company
-// Page) the member may post as (organizationAcls, role ADMINISTRATOR or CONTENT_ADMINISTRATOR, APPROVED), named through a batch
+// What a LinkedIn connect may publish as: the member's own profile and, on a Community Management app
+// (LINKEDIN_PRODUCTS=community_management: a member app has no organization scope to ask with), every
+// organization (Company Page) the member may post as (organizationAcls, role ADMINISTRATOR or CONTENT_ADMINISTRATOR, APPROVED), named through a batch
 // organizations lookup. Logos are best effort: an organization's logoV2 is a media asset URN, resolved
 // to a download URL through the Images API; without it the page shows the name alone.
 
 import { type Channel, type Identity, PlatformError, type PlatformToken } from "../types";
 import { isAccessDenied, type LinkedInApi, restli } from "./api";
+import type { LinkedInProducts } from "./products";
 import { expect, images, organizationAcls, organizations } from "./schemas";
 
 const ORGANIZATION = /^urn:li:organization:(\d+)$/;
@@ -74,8 +76,10 @@ export async function channels(
   api: LinkedInApi,
   token: PlatformToken,
   identity: Identity,
+  products: LinkedInProducts = "community_management",
 ): Promise<Channel[]> {
   const profile = profileChannel(identity);
+  if (products === "member") return [profile];
   const ids = await administered(api, token.accessToken);
   if (ids.length === 0) return [profile];
   const url = `${api.rest}/organizations?ids=List(${ids.join(",")})`;

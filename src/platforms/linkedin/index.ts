@@ -1,28 +1,62 @@
-// LinkedIn: Sign In with LinkedIn using OpenID Connect (scopes openid profile) proves who the member
-// is, identity from the OIDC userinfo endpoint (sub, name, picture). LinkedIn offers PKCE only to native
-// apps, so a web server flow sends none, and exposes no public handle through this product: `name`
-// stands in. A connect also asks for Share on LinkedIn (w_member_social) and the Community Management
-// API (organization posting, reading and statistics; member post analytics), then offers the member's
-// profile and the pages they administer as channels. Publishing goes through the versioned REST API
-// (api.ts). learn.microsoft.com › LinkedIn › Sign In with LinkedIn using OpenID Connect; Community
-// Management API; Posts API.
+// LinkedIn, in one of two app configurations (LINKEDIN_PRODUCTS, products.ts): `member` (default) proves
+// who the member is with Sign In with LinkedIn using OpenID Connect (openid profile; identity from the
+// OIDC userinfo endpoint: sub, name, picture) and a connect adds Share on LinkedIn (w_member_social):
+// the member's profile is the only channel. `community_management` is the Community Management API
+// alone on its app: identity from the basic profile (r_basicprofile, /v2/me: id, names, vanity name),
+// and a connect asks for its member and organization scopes, then offers the member's profile and the
+// pages they administer as channels. LinkedIn offers PKCE only to native apps, so a web server flow
+// sends none. OpenID Connect exposes no public handle (`name` stands in); the basic profile's vanity
+// name is one. Publishing goes through the versioned REST API (api.ts). learn.microsoft.com › LinkedIn ›
+// Sign In with LinkedIn using OpenID Connect; Share on LinkedIn; Community Management API; Profile API;
+// Posts API.
 
 import { accessToken, bearerGet, flatIdentity, text } from "../adapter";
 import { callPlatform } from "../call";
-import { definePlatform } from "../define";
+import { definePlatform, type PlatformDefinition } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, linkedinApi } from "./api";
 import { channels } from "./channels";
 import { comments, insights } from "./insights";
 import type { MediaOptions } from "./media";
+import { IDENTITY, type LinkedInProducts, linkedinProducts, SCOPES } from "./products";
 import { find, publish, reply } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
 
 const identityOf = flatIdentity("sub", "name");
 
-/** LinkedIn's publishing half; `media` bounds the wait for video processing (tests shorten it). */
-export function linkedinPublishing(context: PublishingContext, media: MediaOptions = {}): Publishing {
+/**
+ * The member's identity from OpenID userinfo (`sub`, `name`, `picture`) or, on a Community Management
+ * app, from the basic profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`, `vanityName`):
+ * the same member id either way (LinkedIn's OpenID `sub` is the person URN's id).
+ */
+function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
+  if (text(body, "sub")) {
+    const identity = identityOf(body, token);
+    if (!identity) return null;
+    const name = text(body, "name");
+    const picture = text(body, "picture");
+    return { ...identity, ...(name ? { name } : {}), ...(picture ? { avatar: picture } : {}) };
+  }
+  const id = text(body, "id");
+  if (!id || !/^[A-Za-z0-9_-]+$/.test(id)) return null;
+  const name = [text(body, "localizedFirstName"), text(body, "localizedLastName")]
+    .filter((part): part is string => Boolean(part))
+    .join(" ");
+  // The vanity name is the member's public handle (linkedin.com/in/{vanityName}).
+  const vanity = text(body, "vanityName");
+  return { platform_id: id, handle: vanity || name || id, ...(name ? { name } : {}) };
+}
+
+/**
+ * LinkedIn's publishing half. `products`: the app's configuration (only a Community Management app lists
+ * pages as channels); `media` bounds the wait for processing (tests shorten it).
+ */
+export function linkedinPublishing(
+  context: PublishingContext,
+  media: MediaOptions = {},
+  products: LinkedInProducts = "member",
+): Publishing {
   const api = linkedinApi(context);
   return {
     publish: (account, draft) => publish(api, account, draft, media),
@@ -30,7 +64,7 @@ export function linkedinPublishing(context: PublishingContext, media: MediaOptio
     insights: (account, post) => insights(api, account, post),
     comments: (account, post) => comments(api, account, post),
     reply: (account, post, message) => reply(api, account, post, message),
-    channels: (token, identity) => channels(api, token, identity),
+    channels: (token, identity) => channels(api, token, identity, products),
     async revoke(account) {
       if (!account.accessToken) return;
       const { clientId, clientSecret } = context.credentials;
@@ -53,7 +87,18 @@ export function linkedinPublishing(context: PublishingContext, media: MediaOptio
   };
 }
 
-export const linkedin = definePlatform({
+/** LinkedIn's definition for an app with `products` (LINKEDIN_PRODUCTS): its scopes and identity. */
+export function linkedinFor(products: LinkedInProducts): typeof linkedinBase {
+  return {
+    ...linkedinBase,
+    endpoints: { ...linkedinBase.endpoints, identity: IDENTITY[products] },
+    scopes: SCOPES[products].delegation,
+    connect: { scopes: SCOPES[products].connect },
+    publishing: (context: PublishingContext) => linkedinPublishing(context, {}, products),
+  };
+}
+
+const linkedinBase = definePlatform({
   platform: "linkedin",
   label: "LinkedIn",
   // Access tokens live 60 days (the refresh token a fixed 365 from the consent, not extended by use):
@@ -64,18 +109,8 @@ export const linkedin = definePlatform({
     token: "https://www.linkedin.com/oauth/v2/accessToken",
     identity: "https://api.linkedin.com/v2/userinfo",
   },
-  scopes: ["openid", "profile"],
-  connect: {
-    scopes: [
-      "openid",
-      "profile",
-      "w_member_social",
-      "w_organization_social",
-      "r_organization_social",
-      "rw_organization_admin",
-      "r_member_postAnalytics",
-    ],
-  },
+  scopes: SCOPES.member.delegation,
+  connect: { scopes: SCOPES.member.connect },
   scopeSeparator: " ",
   pkce: false,
   clientIdParam: "client_id",
@@ -83,14 +118,10 @@ export const linkedin = definePlatform({
   denialErrors: ["user_cancelled_login", "user_cancelled_authorize", "access_denied"],
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
-  parseIdentity(body, token) {
-    const identity = identityOf(body, token);
-    if (!identity) return null;
-    const name = text(body, "name");
-    const picture = text(body, "picture");
-    return { ...identity, ...(name ? { name } : {}), ...(picture ? { avatar: picture } : {}) };
-  },
+  parseIdentity,
   publishing: (context) => linkedinPublishing(context),
+  // LINKEDIN_PRODUCTS picks the app's products (products.ts): their scopes, identity and channels.
+  configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinProducts(env)),
   hosts: HOSTS,
   capabilities: {
     text: true,
@@ -109,3 +140,6 @@ export const linkedin = definePlatform({
   media: MEDIA,
   check,
 });
+
+/** The registry's LinkedIn: the `member` app, configured from the environment where it is looked up. */
+export const linkedin = linkedinFor("member");

@@ -4,6 +4,7 @@
 // hidden field with a post, so `find` matches the text among the author's newest posts (or, for a
 // reply, among the post's comments).
 
+import { progressOf } from "../progress";
 import {
   type AccountAuth,
   type DraftItem,
@@ -14,7 +15,7 @@ import {
 } from "../types";
 import { authorOf, isAccessDenied, type LinkedInApi, restli, tokenOf } from "./api";
 import { COMMENT_MAX, commentUrnOf, createComment, listComments } from "./comments";
-import { type MediaOptions, uploadImage, uploadVideo } from "./media";
+import { type MediaOptions, type MediaStep, uploadImage, uploadVideo } from "./media";
 import { expect, postsPage } from "./schemas";
 
 /** Posts of the author looked through by `find`. */
@@ -25,10 +26,51 @@ const refuse = (message: string, code = "content_rejected") =>
   new PlatformError(message, { kind: "permanent", code });
 
 /**
- * LinkedIn "little" text: these characters are markup (mentions, templates) and must be escaped with a
- * backslash to show as written; unescaped, LinkedIn may drop text. `#` stays, so hashtags still link.
+ * A URL in a post's text: http(s):// or www. up to the next space, without the punctuation that ends a
+ * sentence after it, nor a closing bracket it did not open ("(see https://x.test/a)").
  */
-export const littleText = (text: string) => text.replace(/[\\|{}@[\]()<>*_~]/g, (c) => `\\${c}`);
+const URL_IN_TEXT = /\b(?:https?:\/\/|www\.)[^\s<>]+/gi;
+
+function urlEnd(url: string): number {
+  let end = url.length;
+  for (;;) {
+    const last = url[end - 1];
+    if (last && ".,;:!?'\"".includes(last)) {
+      end--;
+      continue;
+    }
+    const closing = { ")": "(", "]": "[", "}": "{" }[last ?? ""];
+    if (closing) {
+      const body = url.slice(0, end);
+      if (body.split(closing).length < body.split(last!).length) {
+        end--;
+        continue;
+      }
+    }
+    return end;
+  }
+}
+
+const escapeLittle = (text: string) => text.replace(/[\\|{}@[\]()<>*_~]/g, (c) => `\\${c}`);
+
+/**
+ * LinkedIn "little" text (learn.microsoft.com › LinkedIn › Marketing › Community Management › Shares ›
+ * Little Text Format): these characters are markup (mentions, templates) and must be escaped with a
+ * backslash to show as written; unescaped, LinkedIn may drop text. `#` stays, so hashtags still link.
+ * URLs are left as written: LinkedIn links a URL in the commentary as it stands, and a backslash inside
+ * it would become part of the link (`https://x.test/a\_b` leads nowhere).
+ */
+export function littleText(text: string): string {
+  let out = "";
+  let from = 0;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const start = match.index;
+    const end = start + urlEnd(match[0]);
+    out += escapeLittle(text.slice(from, start)) + text.slice(start, end);
+    from = end;
+  }
+  return out + escapeLittle(text.slice(from));
+}
 
 /**
  * The post's first item. Everything LinkedIn would refuse part-way the platform's check
@@ -41,17 +83,15 @@ function check(items: DraftItem[]): DraftItem {
   return first;
 }
 
-async function contentOf(
-  api: LinkedInApi,
-  token: string,
-  author: string,
-  item: DraftItem,
-  media: MediaOptions,
-) {
-  const video = item.media.find((m) => m.kind === "video");
-  if (video) return { media: { id: await uploadVideo(api, token, author, video, media) } };
+async function contentOf(api: LinkedInApi, token: string, author: string, item: DraftItem, step: MediaStep) {
+  const video = item.media.findIndex((m) => m.kind === "video");
+  if (video >= 0) {
+    return { media: { id: await uploadVideo(api, token, author, item.media[video]!, step, video) } };
+  }
   const ids: string[] = [];
-  for (const image of item.media) ids.push(await uploadImage(api, token, author, image));
+  // In order, each recorded as it is created: a later attempt resumes the first one not yet AVAILABLE.
+  for (const [index, image] of item.media.entries())
+    ids.push(await uploadImage(api, token, author, image, step, index));
   if (ids.length === 0) return undefined;
   return ids.length === 1 ? { media: { id: ids[0] } } : { multiImage: { images: ids.map((id) => ({ id })) } };
 }
@@ -72,7 +112,8 @@ export async function publish(
   const token = tokenOf(account);
   const author = authorOf(account);
   const visibility = String(draft.settings.visibility ?? "PUBLIC");
-  const content = await contentOf(api, token, author, first, media);
+  const step: MediaStep = { progress: progressOf(draft), deadline: draft.deadline, options: media };
+  const content = await contentOf(api, token, author, first, step);
   let answer: Awaited<ReturnType<LinkedInApi["post"]>>;
   try {
     answer = await api.post("publish", `${api.rest}/posts`, token, {

@@ -8,7 +8,12 @@ const count = z.number().int().nonnegative().catch(0);
 
 /** rest/images?action=initializeUpload */
 export const imageUpload = z.object({
-  value: z.object({ uploadUrl: z.url(), image: z.string().startsWith("urn:li:image:") }),
+  value: z.object({
+    uploadUrl: z.url(),
+    image: z.string().startsWith("urn:li:image:"),
+    /** Epoch ms after which the upload URL takes no bytes (absent: not said). */
+    uploadUrlExpiresAt: z.number().int().optional().catch(undefined),
+  }),
 });
 
 /** rest/videos?action=initializeUpload: one instruction per part, byte ranges inclusive. */
@@ -30,6 +35,8 @@ export const videoUpload = z.object({
 
 /** rest/videos/{urn}: WAITING_UPLOAD, PROCESSING, AVAILABLE or PROCESSING_FAILED. */
 export const videoStatus = z.object({ status: z.string() });
+/** rest/images/{urn}: WAITING_UPLOAD, PROCESSING, AVAILABLE or PROCESSING_FAILED (Images API). */
+export const imageStatus = z.object({ status: z.string() });
 
 /** rest/posts?q=author: the author's recent posts. */
 export const postsPage = z.object({

@@ -1,5 +1,6 @@
-// LinkedIn's API as the sandbox emulates it, on LinkedIn's own paths under /sandbox/linkedin: OpenID
-// userinfo, token revocation, the versioned REST API under /rest (every call checked for its
+// LinkedIn's API as the sandbox emulates it, on LinkedIn's own paths under /sandbox/linkedin: the
+// authorize request's scopes checked against the app's products (LINKEDIN_PRODUCTS, oauth-routes.ts), OpenID
+// userinfo or the basic profile /v2/me, token revocation, the versioned REST API under /rest (every call checked for its
 // LinkedIn-Version and Rest.li headers) and the upload URLs it hands out. The OAuth authorize and token
 // endpoints (www.linkedin.com/oauth/v2/authorization, /accessToken) are the sandbox's generic ones, in
 // LinkedIn's token shape (src/platforms/sandbox/shapes.ts). docs/platforms.md › LinkedIn › The emulator
@@ -20,6 +21,7 @@ import {
   initializeVideoUpload,
   uploadBytes,
 } from "./media-routes";
+import { basicProfile, unauthorizedScope } from "./oauth-routes";
 import { createComment, createPost, findPosts, getPost, listComments } from "./posts-routes";
 import {
   memberPostAnalytics,
@@ -71,7 +73,14 @@ function feedUpdate(c: Ctx) {
 export const linkedinEmulator = emulatorRouter(linkedinError);
 
 linkedinEmulator
+  // A scope outside the app's products is refused before the (generic) consent page.
+  .use("/oauth/v2/authorization", async (c, next) => {
+    const refused = unauthorizedScope(c);
+    if (refused) return refused;
+    await next();
+  })
   .get("/v2/userinfo", (c) => userinfo(c))
+  .get("/v2/me", (c) => basicProfile(c, linkedin(c)))
   .post("/oauth/v2/revoke", (c) => revoke(c))
   .get("/feed/update/:urn", (c) => feedUpdate(c))
   .get("/feed/update/:urn/", (c) => feedUpdate(c))

@@ -1,12 +1,17 @@
 // LinkedIn's Images and Videos APIs on the emulator (learn.microsoft.com › LinkedIn › Marketing ›
 // Community Management › Shares › Images API / Videos API): an upload is initialized for an owner the
-// caller may act as, its bytes PUT to the upload URL LinkedIn hands out (on the emulator), then the
-// media is PROCESSING and AVAILABLE. A video is initialized with its size, uploaded in 4 MiB parts whose
-// ETags finalizeUpload must list in order, then processed; a post may use it only once AVAILABLE.
+// caller may act as (WAITING_UPLOAD), its bytes PUT to the upload URL LinkedIn hands out (on the
+// emulator) while that URL is valid (uploadUrlExpiresAt), then the media is PROCESSING and AVAILABLE, or
+// PROCESSING_FAILED (an image whose bytes are no image). A video is initialized with its size, uploaded
+// in 4 MiB parts whose ETags finalizeUpload must list in order, then processed; a post may use either
+// only once AVAILABLE. LinkedIn's uploads carry no text, so `#sandbox-slow` is read from the media's own
+// bytes (a comment or metadata field holding the tag, the first part of a video): such media processes
+// for 150 s (emulator.ts `readyAt`).
 import type { Context } from "hono";
 import { z } from "zod";
 import type { BareEnv } from "../../http/env";
 import { type Emulated, isReady, type LedgerObject, refuse } from "../emulator";
+import { isSlow } from "../triggers";
 import { authorAs, freshLetters, listOf } from "./rest";
 
 type Ctx = Context<BareEnv>;
@@ -18,6 +23,8 @@ const VIDEO_MIN_BYTES = 75 * 1024;
 const VIDEO_MAX_BYTES = 500 * 1024 * 1024;
 /** How long the emulator processes an image after its upload, and a video after finalizeUpload. */
 const IMAGE_PROCESSING_MS = 0;
+/** Whether uploaded bytes carry `#sandbox-slow` (in a text field of the file: LinkedIn sees no post text). */
+const slowBytes = (bytes: Uint8Array) => isSlow(new TextDecoder("latin1").decode(bytes));
 export const VIDEO_PROCESSING_MS = 1_000;
 /** Upload URLs expire after a day. */
 const UPLOAD_URL_TTL_MS = 24 * 3_600_000;
@@ -46,7 +53,9 @@ const finalizeVideo = z.object({
 
 export type ImageData = {
   owner: string;
-  status: "WAITING_UPLOAD" | "UPLOADED";
+  status: "WAITING_UPLOAD" | "UPLOADED" | "FAILED";
+  /** When the upload URL stops taking bytes (epoch ms). */
+  expiresAt?: number;
   url?: string;
   type?: string;
   [key: string]: unknown;
@@ -57,6 +66,8 @@ export type VideoData = {
   uploadToken: string;
   parts: Array<string | null>;
   finalized: boolean;
+  /** The first part carried `#sandbox-slow`. */
+  slow?: boolean;
   url?: string;
   [key: string]: unknown;
 };
@@ -64,6 +75,7 @@ export type VideoData = {
 /** The media's state as LinkedIn names it. */
 export function imageStatus(image: LedgerObject) {
   const data = image.data as ImageData;
+  if (data.status === "FAILED") return "PROCESSING_FAILED";
   if (data.status !== "UPLOADED") return "WAITING_UPLOAD";
   return isReady(image) ? "AVAILABLE" : "PROCESSING";
 }
@@ -88,15 +100,16 @@ export async function initializeImageUpload(c: Ctx, e: Emulated) {
   const caller = await e.caller();
   const { owner } = (await e.json(initializeImage)).initializeUploadRequest;
   const author = await authorAs(caller, owner, "initializeUploadRequest/owner");
+  const expiresAt = Date.now() + UPLOAD_URL_TTL_MS;
   const image = await e.createObject({
     id: `urn:li:image:${freshLetters()}`,
     handle: author.handle,
     kind: "image",
-    data: { owner, status: "WAITING_UPLOAD" } satisfies ImageData,
+    data: { owner, status: "WAITING_UPLOAD", expiresAt } satisfies ImageData,
   });
   return c.json({
     value: {
-      uploadUrlExpiresAt: Date.now() + UPLOAD_URL_TTL_MS,
+      uploadUrlExpiresAt: expiresAt,
       uploadUrl: uploadUrl(e, image.id),
       image: image.id,
     },
@@ -155,10 +168,21 @@ export async function uploadBytes(c: Ctx, e: Emulated) {
   }
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (object.kind === "image") {
+    const data = object.data as ImageData;
+    // An upload URL takes bytes once, until it expires (uploadUrlExpiresAt).
+    if (data.status !== "WAITING_UPLOAD" || (data.expiresAt !== undefined && data.expiresAt <= Date.now())) {
+      return refuse(404, "not_found", "The upload URL is unknown or has expired.");
+    }
     if (bytes.length === 0) return refuse(400, "invalid_request", "The image is empty.");
     const type = sniff(bytes);
+    if (type === "application/octet-stream") {
+      // Accepted, then not processed: LinkedIn reports PROCESSING_FAILED for bytes that are no image.
+      await e.updateObject(object.id, { status: "FAILED" });
+      return c.body(null, 201);
+    }
     const url = await e.storeMedia(object.id, bytes, type);
-    await e.updateObject(object.id, { status: "UPLOADED", url, type }, Date.now() + IMAGE_PROCESSING_MS);
+    const ready = slowBytes(bytes) ? e.readyAt("#sandbox-slow") : Date.now() + IMAGE_PROCESSING_MS;
+    await e.updateObject(object.id, { status: "UPLOADED", url, type }, ready);
     return c.body(null, 201);
   }
   const data = object.data as VideoData;
@@ -174,7 +198,10 @@ export async function uploadBytes(c: Ctx, e: Emulated) {
   const parts = [...data.parts];
   parts[index] = etag;
   const patch: Record<string, unknown> = { parts };
-  if (index === 0) patch.url = await e.storeMedia(object.id, bytes, "video/mp4");
+  if (index === 0) {
+    patch.url = await e.storeMedia(object.id, bytes, "video/mp4");
+    patch.slow = slowBytes(bytes);
+  }
   await e.updateObject(object.id, patch);
   return c.body(null, 200, { etag });
 }
@@ -201,7 +228,11 @@ export async function finalizeVideoUpload(c: Ctx, e: Emulated) {
     );
   }
   if (!data.finalized)
-    await e.updateObject(request.video, { finalized: true }, Date.now() + VIDEO_PROCESSING_MS);
+    await e.updateObject(
+      request.video,
+      { finalized: true },
+      data.slow ? e.readyAt("#sandbox-slow") : Date.now() + VIDEO_PROCESSING_MS,
+    );
   return c.body(null, 200);
 }
 

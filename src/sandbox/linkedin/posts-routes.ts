@@ -51,12 +51,31 @@ const newComment = z.object({
 });
 
 /** LinkedIn "little" text as the reader sees it: the backslash escapes dropped. */
-export const unescapeLittle = (text: string) => text.replace(/\\(.)/g, "$1");
+const unescapeAll = (text: string) => text.replace(/\\(.)/g, "$1");
+
+/** A URL in the commentary: LinkedIn links it as written, a backslash in it included. */
+const URL_IN_TEXT = /\b(?:https?:\/\/|www\.)[^\s<>]+/gi;
+
+/**
+ * The commentary as LinkedIn shows it (Little Text Format): a backslash escapes the character after it,
+ * except inside a URL, which is linked as written (so an escaped URL keeps its backslashes and leads
+ * elsewhere). A URL ends before the sentence punctuation after it and an escaped closing bracket.
+ */
+export function unescapeLittle(text: string): string {
+  let out = "";
+  let from = 0;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const url = match[0].replace(/(?:[.,;:!?'"]|\\[)\]}])+$/, "");
+    out += unescapeAll(text.slice(from, match.index)) + url;
+    from = match.index + url.length;
+  }
+  return out + unescapeAll(text.slice(from));
+}
 
 const inputError = (field: string, message: string, code = "INVALID_VALUE") =>
   refuse(422, "rejected", `/${field} :: ${message}`, { code });
 
-/** The post's media, each checked as LinkedIn does: the author's own, uploaded, and (videos) processed. */
+/** The post's media, each checked as LinkedIn does: the author's own, uploaded, and processed (AVAILABLE). */
 async function mediaOf(e: Emulated, author: Author, post: NewPost) {
   const content = post.content;
   if (!content) return [];
@@ -83,7 +102,9 @@ async function mediaOf(e: Emulated, author: Author, post: NewPost) {
     if (object.data.owner !== author.urn) return inputError("content", `${id} is not owned by ${author.urn}`);
     const status = kind === "image" ? imageStatus(object) : videoStatus(object);
     if (status === "WAITING_UPLOAD") return inputError("content", `${id} has not been uploaded`);
-    if (kind === "video" && status !== "AVAILABLE") {
+    if (status === "PROCESSING_FAILED") return inputError("content", `${id} failed processing`);
+    // Images too: a post may reference media only once it is AVAILABLE (Images API, Videos API).
+    if (status !== "AVAILABLE") {
       return refuse(422, "not_ready", `/content/media/id :: ${id} is still processing`, {
         code: "MEDIA_NOT_READY",
       });

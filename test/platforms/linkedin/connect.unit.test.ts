@@ -1,8 +1,14 @@
-// LinkedIn's connect: the scopes a connect asks for (a delegation still asks for identity only), the
-// profile fields of the userinfo answer, and the channels offered after consent: the member's profile
-// and the Company Pages they administer, with names and logos.
+// LinkedIn's connect in each app configuration (LINKEDIN_PRODUCTS): the scopes a connect asks for (a
+// delegation still asks for identity only), the profile fields of the userinfo or lite-profile answer,
+// and the channels offered after consent: the member's profile, and on a Community Management app the
+// Company Pages they administer, with names and logos.
 import { describe, expect, it } from "vitest";
-import { adapterFor, replay } from "../replay";
+import { createAdapter } from "../../../src/platforms/adapter";
+import { configuredDefinition } from "../../../src/platforms/define";
+import { linkedin } from "../../../src/platforms/linkedin";
+import { GRANTABLE, linkedinProducts } from "../../../src/platforms/linkedin/products";
+import type { Fetch } from "../../../src/platforms/types";
+import { CREDENTIALS, adapterFor as registryAdapter, replay } from "../replay";
 import {
   ACCESS_TOKEN,
   acls,
@@ -18,6 +24,13 @@ import {
 } from "./recorded";
 import { answer, expectRest, failureOf, REST } from "./support";
 
+/** The adapter of a LinkedIn app with the Community Management API (LINKEDIN_PRODUCTS). */
+const adapterFor = (_platform: "linkedin", fetch: Fetch) =>
+  createAdapter(configuredDefinition(linkedin, { LINKEDIN_PRODUCTS: "community_management" }), {
+    credentials: CREDENTIALS,
+    fetch,
+  });
+
 const REDIRECT = "https://api.example.test/api/oauth/delegate/callback";
 const identity = { platform_id: PERSON_SUB, handle: "John Doe", name: "John Doe", avatar: userinfo.picture };
 const profile = {
@@ -29,21 +42,57 @@ const profile = {
 };
 
 describe("linkedin connect", () => {
-  it("asks a connect for posting, organization and analytics scopes; a delegation for identity only", async () => {
-    const adapter = adapterFor("linkedin", replay().fetch);
+  const scopesOf = async (adapter: ReturnType<typeof adapterFor>) => {
     const scopeOf = async (purpose: "connect" | "delegation") =>
       new URL(await adapter.authorizeUrl({ redirectUri: REDIRECT, state: "s", purpose })).searchParams.get(
         "scope",
       );
-    expect(await scopeOf("connect")).toBe(
-      "openid profile w_member_social w_organization_social r_organization_social rw_organization_admin r_member_postAnalytics",
+    return { connect: await scopeOf("connect"), delegation: await scopeOf("delegation") };
+  };
+
+  it("a member app (the default) asks for Sign In with LinkedIn and Share on LinkedIn's scopes only", async () => {
+    expect(linkedinProducts({})).toBe("member");
+    expect(linkedinProducts({ LINKEDIN_PRODUCTS: "something else" })).toBe("member");
+    const scopes = await scopesOf(registryAdapter("linkedin", replay().fetch));
+    expect(scopes).toEqual({ connect: "openid profile w_member_social", delegation: "openid profile" });
+    for (const scope of `${scopes.connect} ${scopes.delegation}`.split(" "))
+      expect(GRANTABLE.member.has(scope)).toBe(true);
+  });
+
+  it("a Community Management app asks for its own scopes only, identity through r_basicprofile", async () => {
+    expect(linkedinProducts({ LINKEDIN_PRODUCTS: " Community_Management " })).toBe("community_management");
+    const scopes = await scopesOf(adapterFor("linkedin", replay().fetch));
+    expect(scopes).toEqual({
+      connect:
+        "r_basicprofile w_member_social w_organization_social r_organization_social rw_organization_admin r_member_postAnalytics",
+      delegation: "r_basicprofile",
+    });
+    // No OpenID Connect scope: that product may not sit beside the Community Management API.
+    for (const scope of `${scopes.connect} ${scopes.delegation}`.split(" "))
+      expect(GRANTABLE.community_management.has(scope)).toBe(true);
+  });
+
+  it("a Community Management app reads the member from the basic profile (/v2/me)", async () => {
+    const { fetch, requests } = replay(
+      answer({ id: PERSON_SUB, localizedFirstName: "John", localizedLastName: "Doe", vanityName: "jdoe" }),
     );
-    expect(await scopeOf("delegation")).toBe("openid profile");
+    const found = await adapterFor("linkedin", fetch).identity({ accessToken: ACCESS_TOKEN });
+    expect(found).toEqual({ platform_id: PERSON_SUB, handle: "jdoe", name: "John Doe" });
+    expect(requests[0]!.url).toBe("https://api.linkedin.com/v2/me");
+    expect(requests[0]!.headers.get("authorization")).toBe(`Bearer ${ACCESS_TOKEN}`);
+  });
+
+  it("a member app lists no pages: the profile is the only channel, nothing asked", async () => {
+    const { fetch, requests } = replay();
+    expect(
+      await registryAdapter("linkedin", fetch).channels({ accessToken: ACCESS_TOKEN }, identity),
+    ).toEqual([profile]);
+    expect(requests).toHaveLength(0);
   });
 
   it("keeps the refresh token and reads the member's name and picture from userinfo", async () => {
     const { fetch } = replay(answer(token), answer(userinfo));
-    const adapter = adapterFor("linkedin", fetch);
+    const adapter = registryAdapter("linkedin", fetch);
     const tokens = await adapter.exchangeCode({ code: "c", redirectUri: REDIRECT, purpose: "connect" });
     expect(tokens).toEqual({
       accessToken: ACCESS_TOKEN,

@@ -1,6 +1,7 @@
-// LinkedIn end to end through the worker, against LinkedIn's recorded answers: connect (consent with the
-// Community Management scopes, token exchange, userinfo, the channel page where the test picks the
-// organization), publish a two-item thread with an image and the LinkedIn settings through the publish
+// LinkedIn end to end through the worker, against LinkedIn's recorded answers, on a Community Management
+// app (LINKEDIN_PRODUCTS=community_management): connect (consent with the Community Management scopes,
+// token exchange, the basic profile /v2/me, the channel page where the test picks the organization),
+// publish a two-item thread with an image (waited for until AVAILABLE) and the LinkedIn settings through the publish
 // queue, sync metrics and comments (and the auto-plug reply) through the sync queue, then disconnect,
 // which revokes the token; asserting what LinkedIn was sent at each step.
 import { env } from "cloudflare:workers";
@@ -22,16 +23,17 @@ import {
   comment,
   commentsPage,
   IMAGE,
+  imageStatus,
   imageUpload,
   LOGO_URL,
   logoImages,
   ORG,
   organizations,
+  PERSON_SUB,
   SHARE,
   shareStatistics,
   socialMetadata,
   token,
-  userinfo,
 } from "./recorded";
 
 const REST = "https://api.linkedin.com/rest";
@@ -48,7 +50,12 @@ const server = () => {
   return platformServer([
     { method: "POST", url: "https://www.linkedin.com/oauth/v2/accessToken", reply: () => json(token) },
     { method: "POST", url: "https://www.linkedin.com/oauth/v2/revoke", reply: () => new Response(null) },
-    { method: "GET", url: "https://api.linkedin.com/v2/userinfo", reply: () => json(userinfo) },
+    {
+      method: "GET",
+      url: "https://api.linkedin.com/v2/me",
+      reply: () => json({ id: PERSON_SUB, localizedFirstName: "John", localizedLastName: "Doe" }),
+    },
+    { method: "GET", url: `${REST}/images/`, reply: () => json(imageStatus("AVAILABLE")) },
     { method: "GET", url: `${REST}/organizationAcls?`, reply: () => json(acls) },
     { method: "GET", url: `${REST}/organizations?ids=`, reply: () => json(organizations) },
     { method: "GET", url: `${REST}/images?ids=`, reply: () => json(logoImages) },
@@ -81,15 +88,27 @@ const server = () => {
 describe("LinkedIn end to end", () => {
   let linkedin: ReturnType<typeof server>;
   let restore: () => void;
+  const vars = env as unknown as Record<string, string | undefined>;
+  const products = vars.LINKEDIN_PRODUCTS;
   beforeEach(() => {
     linkedin = server();
     restore = useRealPlatform("linkedin", linkedin);
+    vars.LINKEDIN_PRODUCTS = "community_management";
   });
-  afterEach(() => restore());
+  afterEach(() => {
+    restore();
+    vars.LINKEDIN_PRODUCTS = products;
+  });
 
   it("connects an organization, publishes a thread with an image, syncs it, replies, and revokes on disconnect", async () => {
     const connected = await connectAccount("linkedin", {
-      scopes: ["w_member_social", "w_organization_social", "r_organization_social", "rw_organization_admin"],
+      scopes: [
+        "r_basicprofile",
+        "w_member_social",
+        "w_organization_social",
+        "r_organization_social",
+        "rw_organization_admin",
+      ],
       channel: ORG,
     });
     expect(await accountOf(connected)).toMatchObject({
@@ -113,6 +132,7 @@ describe("LinkedIn end to end", () => {
     });
     const [put] = linkedin.requests("https://www.linkedin.com/dms-uploads/");
     expect(put!.bytes).toEqual(jpeg);
+    expect(linkedin.requests(`${REST}/images/`)).toHaveLength(1);
     const [post] = linkedin.requests(`${REST}/posts`);
     expect(post!.headers.get("authorization")).toBe(`Bearer ${ACCESS_TOKEN}`);
     expect(post!.headers.get("linkedin-version")).toBe("202605");

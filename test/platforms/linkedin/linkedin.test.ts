@@ -3,6 +3,7 @@
 // file, a thread as comments, and every class of failure.
 import { describe, expect, it } from "vitest";
 import { LINKEDIN_VERSION } from "../../../src/platforms/linkedin/api";
+import { memoryProgress } from "../../../src/platforms/progress";
 import { PlatformError } from "../../../src/platforms/types";
 import { adapterFor, mediaOf, replay } from "../replay";
 import {
@@ -11,6 +12,7 @@ import {
   errors,
   etag,
   IMAGE,
+  imageStatus,
   imageUpload,
   ORG,
   PERSON,
@@ -76,15 +78,32 @@ describe("linkedin publish", () => {
     expect(body.commentary).toBe("Ship it \\(v2\\) \\@team\\_a \\*now\\*");
   });
 
-  it("uploads one image (initializeUpload, then its bytes) and posts it as the post's media", async () => {
-    const { media, bytes, opened } = mediaOf({ mime: "image/png", kind: "image", size: 3000 });
-    const { fetch, requests } = replay(answer(imageUpload()), stored(), created(SHARE));
-    await adapterFor("linkedin", fetch).publish(
-      organization,
-      draftOf([{ text: "With a picture", media: [media] }]),
+  it("leaves URLs in the commentary as written, escaping the markup around them", async () => {
+    const { fetch, requests } = replay(created(SHARE));
+    const text =
+      "Notes (see https://example.com/a_b(c)?q=[1]&to=@x~y*z, and www.example.org/~me_2). Thanks @team_a!";
+    await adapterFor("linkedin", fetch).publish(organization, draftOf([text]));
+    expect((await jsonOf(requests[0]!)).commentary).toBe(
+      "Notes \\(see https://example.com/a_b(c)?q=[1]&to=@x~y*z, and www.example.org/~me_2\\). Thanks \\@team\\_a!",
     );
+  });
 
-    const [init, put, post] = requests as [Request, Request, Request];
+  it("uploads one image (initializeUpload, then its bytes), waits until it is AVAILABLE, and posts it", async () => {
+    const { media, bytes, opened } = mediaOf({ mime: "image/png", kind: "image", size: 3000 });
+    const { fetch, requests } = replay(
+      answer(imageUpload()),
+      stored(),
+      answer(imageStatus("PROCESSING")),
+      answer(imageStatus("AVAILABLE")),
+      created(SHARE),
+    );
+    const progress = memoryProgress();
+    await linkedinAdapter(fetch).publish(organization, {
+      ...draftOf([{ text: "With a picture", media: [media] }]),
+      progress,
+    });
+
+    const [init, put, look, again, post] = requests as [Request, Request, Request, Request, Request];
     expectRest(init, "POST", `${REST}/images?action=initializeUpload`);
     expect(await jsonOf(init)).toEqual({ initializeUploadRequest: { owner: ORG } });
     expect(put.method).toBe("PUT");
@@ -93,7 +112,17 @@ describe("linkedin publish", () => {
     expect(put.headers.get("authorization")).toBe(`Bearer ${ACCESS_TOKEN}`);
     expect(new Uint8Array(await put.arrayBuffer())).toEqual(bytes);
     expect(opened).toEqual([{ offset: 0, length: 3000 }]);
+    // Images API: a post may reference the image only once it is AVAILABLE.
+    expectRest(look, "GET", `${REST}/images/${encodeURIComponent(IMAGE)}`);
+    expect(again.url).toBe(look.url);
     expect((await jsonOf(post)).content).toEqual({ media: { id: IMAGE } });
+    // The URN was recorded with its upload URL, then as sent.
+    expect(progress.values["media:0"]).toEqual({
+      urn: IMAGE,
+      uploadUrl: imageUpload().value.uploadUrl,
+      expiresAt: imageUpload().value.uploadUrlExpiresAt,
+      sent: true,
+    });
   });
 
   it("posts several images as a multiImage post", async () => {
@@ -103,16 +132,116 @@ describe("linkedin publish", () => {
     const { fetch, requests } = replay(
       answer(imageUpload()),
       stored(),
+      answer(imageStatus("AVAILABLE")),
       answer(imageUpload(other)),
       stored(),
+      answer(imageStatus("AVAILABLE", other)),
       created(SHARE),
     );
     const item = { text: "Two pictures", media: [first.media, second.media] };
     await adapterFor("linkedin", fetch).publish(organization, draftOf([item]));
-    expect(new Uint8Array(await requests[3]!.arrayBuffer())).toEqual(second.bytes);
-    expect((await jsonOf(requests[4]!)).content).toEqual({
+    expect(new Uint8Array(await requests[4]!.arrayBuffer())).toEqual(second.bytes);
+    expect((await jsonOf(requests[6]!)).content).toEqual({
       multiImage: { images: [{ id: IMAGE }, { id: other }] },
     });
+  });
+
+  it("an image still processing at the bound ends the attempt (still_processing); the next polls the same URN", async () => {
+    const { media } = mediaOf({ mime: "image/png", kind: "image", size: 300 });
+    const progress = memoryProgress();
+    const draft = { ...draftOf([{ text: "Slow picture", media: [media] }]), progress };
+    const first = replay(
+      answer(imageUpload()),
+      stored(),
+      ...[1, 2, 3].map(() => answer(imageStatus("PROCESSING"))),
+    );
+    const waiting = await failureOf(linkedinAdapter(first.fetch).publish(organization, draft));
+    expect(waiting).toMatchObject({ kind: "transient", code: "still_processing", retryAfterSeconds: 30 });
+    expect(first.requests.filter((r) => r.url.endsWith("/posts"))).toEqual([]);
+
+    const second = replay(answer(imageStatus("AVAILABLE")), created(SHARE));
+    const post = await linkedinAdapter(second.fetch).publish(organization, draft);
+    expect(post.id).toBe(SHARE);
+    const [look, create] = second.requests as [Request, Request];
+    // No second initializeUpload, no second PUT: the recorded image is polled and posted.
+    expectRest(look, "GET", `${REST}/images/${encodeURIComponent(IMAGE)}`);
+    expect((await jsonOf(create)).content).toEqual({ media: { id: IMAGE } });
+  });
+
+  it("resumes an image whose bytes' answer was lost: sent again to the same URL while valid, replaced once expired", async () => {
+    const { media } = mediaOf({ mime: "image/png", kind: "image", size: 300 });
+    const uploadUrl = imageUpload().value.uploadUrl;
+    const valid = memoryProgress({ "media:0": { urn: IMAGE, uploadUrl, expiresAt: Date.now() + 3_600_000 } });
+    const again = replay(
+      answer(imageStatus("WAITING_UPLOAD")),
+      stored(),
+      answer(imageStatus("AVAILABLE")),
+      created(SHARE),
+    );
+    await linkedinAdapter(again.fetch).publish(organization, {
+      ...draftOf([{ text: "p", media: [media] }]),
+      progress: valid,
+    });
+    expect(again.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `GET ${REST}/images/${encodeURIComponent(IMAGE)}`,
+      `PUT ${uploadUrl}`,
+      `GET ${REST}/images/${encodeURIComponent(IMAGE)}`,
+      `POST ${REST}/posts`,
+    ]);
+
+    // The bytes did arrive (PROCESSING): nothing is sent again.
+    const landed = memoryProgress({
+      "media:0": { urn: IMAGE, uploadUrl, expiresAt: Date.now() + 3_600_000 },
+    });
+    const polled = replay(
+      answer(imageStatus("PROCESSING")),
+      answer(imageStatus("AVAILABLE")),
+      created(SHARE),
+    );
+    await linkedinAdapter(polled.fetch).publish(organization, {
+      ...draftOf([{ text: "p", media: [media] }]),
+      progress: landed,
+    });
+    expect(polled.requests.filter((r) => r.method === "PUT" || r.url.includes("initializeUpload"))).toEqual(
+      [],
+    );
+
+    // Never received and the URL expired: a new image.
+    const other = "urn:li:image:D4E10AQFoyyAjHPMQuR";
+    const expired = memoryProgress({ "media:0": { urn: IMAGE, uploadUrl, expiresAt: Date.now() - 1 } });
+    const replaced = replay(
+      answer(imageStatus("WAITING_UPLOAD")),
+      answer(imageUpload(other)),
+      stored(),
+      answer(imageStatus("AVAILABLE", other)),
+      created(SHARE),
+    );
+    await linkedinAdapter(replaced.fetch).publish(organization, {
+      ...draftOf([{ text: "p", media: [media] }]),
+      progress: expired,
+    });
+    expect(replaced.requests[1]!.url).toBe(`${REST}/images?action=initializeUpload`);
+    expect((await jsonOf(replaced.requests[4]!)).content).toEqual({ media: { id: other } });
+    expect(expired.values["media:0"]).toMatchObject({ urn: other, sent: true });
+  });
+
+  it("replaces an image LinkedIn could not process once; a second failure is permanent", async () => {
+    const { media } = mediaOf({ mime: "image/png", kind: "image", size: 300 });
+    const other = "urn:li:image:D4E10AQFoyyAjHPMQuR";
+    const { fetch, requests } = replay(
+      answer(imageUpload()),
+      stored(),
+      answer(imageStatus("PROCESSING_FAILED")),
+      answer(imageUpload(other)),
+      stored(),
+      answer(imageStatus("PROCESSING_FAILED", other)),
+    );
+    const error = await failureOf(
+      linkedinAdapter(fetch).publish(organization, draftOf([{ text: "p", media: [media] }])),
+    );
+    expect(error).toMatchObject({ kind: "permanent", code: "image_processing_failed" });
+    expect(requests.filter((r) => r.url.includes("initializeUpload"))).toHaveLength(2);
+    expect(requests.filter((r) => r.url.endsWith("/posts"))).toEqual([]);
   });
 
   it("uploads a video part by part from bounded ranges, finalizes with the ETags, waits for it, then posts", async () => {
@@ -168,22 +297,72 @@ describe("linkedin publish", () => {
     expect((await jsonOf(postRequest)).content).toEqual({ media: { id: VIDEO } });
   });
 
-  it("gives up on a video LinkedIn could not process (permanent) or still processes (transient), posting nothing", async () => {
+  it("replaces a video LinkedIn could not process once (then permanent); one still processing ends the attempt, resumable", async () => {
     const video = () => mediaOf({ mime: "video/mp4", kind: "video", size: 80_000 }).media;
     const start = () => [answer(videoUpload(80_000, 131_072)), stored(etag(0)), answer(null)];
 
-    const failed = replay(...start(), answer(videoStatus("PROCESSING_FAILED")));
+    const failed = replay(
+      ...start(),
+      answer(videoStatus("PROCESSING_FAILED")),
+      ...start(),
+      answer(videoStatus("PROCESSING_FAILED")),
+    );
     const refused = await failureOf(
       linkedinAdapter(failed.fetch).publish(organization, draftOf([{ text: "v", media: [video()] }])),
     );
     expect(refused).toMatchObject({ kind: "permanent", code: "video_processing_failed" });
+    expect(failed.requests.filter((r) => r.url.includes("initializeUpload"))).toHaveLength(2);
 
+    const progress = memoryProgress();
     const slow = replay(...start(), ...[1, 2, 3].map(() => answer(videoStatus("PROCESSING"))));
     const waiting = await failureOf(
-      linkedinAdapter(slow.fetch).publish(organization, draftOf([{ text: "v", media: [video()] }])),
+      linkedinAdapter(slow.fetch).publish(organization, {
+        ...draftOf([{ text: "v", media: [video()] }]),
+        progress,
+      }),
     );
-    expect(waiting).toMatchObject({ kind: "transient", code: "video_processing" });
+    expect(waiting).toMatchObject({ kind: "transient", code: "still_processing" });
     expect(slow.requests.filter((r) => r.url.endsWith("/posts"))).toEqual([]);
+    expect(progress.values["media:0"]).toEqual({ urn: VIDEO, sent: true });
+
+    // The next attempt polls the same video and posts it: no second upload.
+    const next = replay(answer(videoStatus("AVAILABLE")), created(UGC_POST));
+    const post = await linkedinAdapter(next.fetch).publish(organization, {
+      ...draftOf([{ text: "v", media: [video()] }]),
+      progress,
+    });
+    expect(post.id).toBe(UGC_POST);
+    expect(next.requests.map((r) => r.method)).toEqual(["GET", "POST"]);
+  });
+
+  it("a video whose upload was not finalized is replaced (its part URLs are not kept); one finalized is polled", async () => {
+    const { media } = mediaOf({ mime: "video/mp4", kind: "video", size: 80_000 });
+    const unfinished = memoryProgress({ "media:0": { urn: VIDEO } });
+    const replaced = replay(
+      answer(videoStatus("WAITING_UPLOAD")),
+      answer(videoUpload(80_000, 131_072)),
+      stored(etag(0)),
+      answer(null),
+      answer(videoStatus("AVAILABLE")),
+      created(UGC_POST),
+    );
+    await linkedinAdapter(replaced.fetch).publish(organization, {
+      ...draftOf([{ text: "v", media: [media] }]),
+      progress: unfinished,
+    });
+    expect(replaced.requests[1]!.url).toBe(`${REST}/videos?action=initializeUpload`);
+
+    const finalized = memoryProgress({ "media:0": { urn: VIDEO } });
+    const polled = replay(
+      answer(videoStatus("PROCESSING")),
+      answer(videoStatus("AVAILABLE")),
+      created(UGC_POST),
+    );
+    await linkedinAdapter(polled.fetch).publish(organization, {
+      ...draftOf([{ text: "v", media: [media] }]),
+      progress: finalized,
+    });
+    expect(polled.requests.map((r) => r.method)).toEqual(["GET", "GET", "POST"]);
   });
 
   it("publishes a thread as the post, then each next item as the author's comment under it", async () => {

@@ -32,6 +32,15 @@ describe("linkedin find", () => {
     expect(requests[0]!.headers.get("x-restli-method")).toBe("FINDER");
   });
 
+  it("finds a post whose URL was left as written, the markup around it escaped", async () => {
+    const { fetch } = replay(answer(postsByAuthor("Read \\(https://x.test/a_b\\) \\@now")));
+    const found = await adapterFor("linkedin", fetch).find(organization, {
+      fingerprint: "sp-7-1",
+      text: "Read (https://x.test/a_b) @now",
+    });
+    expect(found?.id).toBe(SHARE);
+  });
+
   it("finds nothing when no post has the text, or when LinkedIn will not list the member's posts (403)", async () => {
     const miss = replay(answer(postsByAuthor("Something else")));
     expect(

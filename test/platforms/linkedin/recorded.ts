@@ -101,6 +101,19 @@ export function videoUpload(size: number, partSize: number) {
 
 export const etag = (part: number) => `/ambry-video/signedId/AQHqRU_OrWMn5gAAAYBO5zZ${part}`;
 
+/** images/{urn} (Images API): WAITING_UPLOAD, PROCESSING, AVAILABLE or PROCESSING_FAILED. */
+export const imageStatus = (status: string, image = IMAGE) => ({
+  owner: ORG,
+  id: image,
+  status,
+  ...(status === "AVAILABLE"
+    ? {
+        downloadUrl: `https://media.licdn.com/dms/image/${image.slice(13)}/image-shrink_1280/0?e=1651190400&v=beta`,
+        downloadUrlExpiresAt: 1651190400000,
+      }
+    : {}),
+});
+
 /** videos/{urn} */
 export const videoStatus = (status: string) => ({
   owner: ORG,

@@ -21,11 +21,15 @@ export const created = (urn: string) => new Response(null, { status: 201, header
 /** An upload URL's answer to a PUT: 201, and the part's ETag where LinkedIn sends one. */
 export const stored = (etag?: string) => new Response(null, { status: 201, headers: etag ? { etag } : {} });
 
-/** The real adapter, with a clock and no waits between looks at a processing video. */
+/** The real adapter, with a clock and no waits between looks at processing media. */
 export const linkedinAdapter = (fetch: Fetch, now = () => Date.now()) =>
   createAdapter(
-    { ...linkedin, publishing: (context) => linkedinPublishing(context, { videoWaitsMs: [0, 0] }) },
-    { credentials: CREDENTIALS, fetch, now },
+    {
+      ...linkedin,
+      publishing: (context) =>
+        linkedinPublishing(context, { videoWaitsMs: [0, 0], imageWaitsMs: [0, 0] }, "community_management"),
+    },
+    { credentials: CREDENTIALS, fetch, now, sleep: async () => undefined },
   );
 
 export const organization = { handle: "devtestco", platformUserId: ORG, accessToken: ACCESS_TOKEN };
