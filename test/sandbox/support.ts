@@ -6,6 +6,7 @@ import type { Platform } from "../../src/db/enums";
 import { decryptSecret } from "../../src/lib/crypto";
 import { backgroundOrigin } from "../../src/lib/origin";
 import { SPECS } from "../../src/platforms/catalog";
+import { configuredDefinition } from "../../src/platforms/define";
 import { publishingAdapter } from "../../src/platforms/index";
 import { mintToken } from "../../src/platforms/sandbox/access";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
@@ -68,7 +69,7 @@ export function emulatedDeps(
   const origin = backgroundOrigin(env);
   return {
     adapterFor: (_env, platform) =>
-      emulatedAdapter(env, SPECS[platform], origin, sandboxFetch(origin), options),
+      emulatedAdapter(env, configuredDefinition(SPECS[platform], env), origin, sandboxFetch(origin), options),
   };
 }
 
