@@ -9,7 +9,16 @@ import { SPECS } from "../../src/platforms/catalog";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { insertMedia } from "../support/db";
-import { clockSleep, connected, emulatedDeps, postsOf, published, redeliver, statsOf } from "./support";
+import {
+  clockSleep,
+  connected,
+  emulatedDeps,
+  postsOf,
+  published,
+  redeliver,
+  statsOf,
+  untilSettled,
+} from "./support";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
@@ -17,15 +26,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** Redelivers the post (attempts 2, 3 …) until its row is no longer PUBLISHING; the attempts it took. */
-async function untilDone(postId: number, deps = emulatedDeps(), from = 2) {
-  for (let attempt = from; attempt < from + 8; attempt++) {
-    const { rows } = await redeliver(postId, attempt, deps);
-    if (rows[0]!.status !== "PUBLISHING") return { rows, attempts: attempt };
-  }
-  throw new Error("still publishing after 8 more attempts");
-}
 
 describe("Instagram: containers kept between attempts", () => {
   it("#sandbox-slow photo: one container, polled over several attempts, published once", async () => {
@@ -39,7 +39,7 @@ describe("Instagram: containers kept between attempts", () => {
     );
     expect(first.delivery).toMatchObject({ retries: 1, delays: [60] });
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
-    const done = await untilDone(first.id);
+    const done = await untilSettled(first.id);
     expect(done.attempts).toBeGreaterThanOrEqual(3);
     const [post] = await postsOf("instagram", account.handle);
     expect(done.rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: post!.id });
@@ -57,7 +57,7 @@ describe("Instagram: containers kept between attempts", () => {
       emulatedDeps(),
     );
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
-    const done = await untilDone(first.id);
+    const done = await untilSettled(first.id);
     expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
     const posts = await postsOf("instagram", account.handle);
     expect(posts).toHaveLength(1);
@@ -117,7 +117,7 @@ describe("Instagram: containers kept between attempts", () => {
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
     // The next attempt comes after Meta's 24 hours: the recorded container is EXPIRED.
     vi.setSystemTime(Date.now() + 25 * 3_600_000);
-    const done = await untilDone(first.id);
+    const done = await untilSettled(first.id);
     expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
     expect(await statsOf("instagram", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
   });
@@ -133,7 +133,7 @@ describe("Instagram: containers kept between attempts", () => {
       deps,
     );
     await Promise.all([redeliver(first.id, 2, deps), redeliver(first.id, 2, deps)]);
-    const done = await untilDone(first.id, deps, 3);
+    const done = await untilSettled(first.id, { deps, from: 3 });
     expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
     await redeliver(first.id, done.attempts + 1, deps);
     expect(await postsOf("instagram", account.handle)).toHaveLength(1);

@@ -25,6 +25,7 @@ import {
   redeliver,
   statsOf,
   unique,
+  untilSettled,
 } from "./support";
 
 afterEach(() => {
@@ -50,19 +51,6 @@ async function upload(account: Connected, name: string, bytes: Uint8Array) {
   return res.body.id as number;
 }
 
-/** Redelivers until the row leaves PUBLISHING (at most `max` attempts in all). */
-async function untilDone(postId: number, first: Awaited<ReturnType<typeof published>>, max = 12) {
-  let rows = first.rows;
-  let attempts = 1;
-  const deps = emulatedDeps();
-  while (rows[0]!.status === "PUBLISHING" && attempts < max) {
-    expect(rows[0]!.error).toMatchObject({ code: "still_processing" });
-    attempts++;
-    rows = (await redeliver(postId, attempts, deps)).rows;
-  }
-  return { rows, attempts };
-}
-
 describe("LinkedIn: resuming a publication", () => {
   it("#sandbox-slow image: still_processing, resumed by its URN, uploaded once and published once", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -77,7 +65,10 @@ describe("LinkedIn: resuming a publication", () => {
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
     expect(await statsOf("linkedin", account.handle)).toMatchObject({ publications: 0, media_uploads: 1 });
 
-    const { rows, attempts } = await untilDone(first.id, first);
+    const { rows, attempts } = await untilSettled(first.id, {
+      max: 12,
+      between: (rows) => expect(rows[0]!.error).toMatchObject({ code: "still_processing" }),
+    });
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
     expect(attempts).toBeGreaterThan(1);
     expect(await statsOf("linkedin", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });

@@ -14,7 +14,7 @@ import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
 import type { PublishDeps } from "../../src/publishing/deps";
 import { runFlow } from "../delegation/support";
-import { deliver, rowsOf, setStatus } from "../publishing/support";
+import { deliver, type RowRecord, rowsOf, setStatus } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
 import { createKey, createUser, createWorkspace } from "../support/seed";
 
@@ -91,6 +91,30 @@ export async function published(
   await setStatus(res.body.id, "PUBLISHING");
   const delivery = await deliver([{ post_id: res.body.id }], { attempts, deps });
   return { id: res.body.id as number, delivery, rows: await rowsOf(res.body.id) };
+}
+
+/**
+ * Delivers the post's message again (attempts `from`, `from + 1`, …, as the queue's retries would) while
+ * its first row is PUBLISHING, `max` attempts in all; `between` looks at the rows before each.
+ */
+export async function untilSettled(
+  postId: number,
+  options: {
+    deps?: Partial<PublishDeps>;
+    from?: number;
+    max?: number;
+    between?: (rows: RowRecord[]) => void;
+  } = {},
+) {
+  const { deps = emulatedDeps(), from = 2, max = 10 } = options;
+  let rows = await rowsOf(postId);
+  let attempts = from - 1;
+  while (rows[0]!.status === "PUBLISHING" && attempts < max) {
+    options.between?.(rows);
+    attempts += 1;
+    rows = (await redeliver(postId, attempts, deps)).rows;
+  }
+  return { rows, attempts };
 }
 
 /** Delivers the post's publish message once more (the queue's next attempt), as `published` did. */

@@ -10,7 +10,16 @@ import { SPECS } from "../../src/platforms/catalog";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { insertMedia } from "../support/db";
-import { clockSleep, connected, emulatedDeps, postsOf, published, redeliver, statsOf } from "./support";
+import {
+  clockSleep,
+  connected,
+  emulatedDeps,
+  postsOf,
+  published,
+  redeliver,
+  statsOf,
+  untilSettled,
+} from "./support";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
@@ -18,15 +27,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** Redelivers the post (attempts 2, 3 …) until its row is no longer PUBLISHING. */
-async function untilDone(postId: number, deps = emulatedDeps(), from = 2) {
-  for (let attempt = from; attempt < from + 8; attempt++) {
-    const { rows } = await redeliver(postId, attempt, deps);
-    if (rows[0]!.status !== "PUBLISHING") return { rows, attempts: attempt };
-  }
-  throw new Error("still publishing after 8 more attempts");
-}
 
 describe("Threads: containers kept between attempts", () => {
   it("#sandbox-slow image and video: one container each, published once over several attempts", async () => {
@@ -42,7 +42,7 @@ describe("Threads: containers kept between attempts", () => {
       );
       expect(first.delivery).toMatchObject({ retries: 1, delays: [60] });
       expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
-      const done = await untilDone(first.id);
+      const done = await untilSettled(first.id);
       expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
     }
     expect(await postsOf("threads", account.handle)).toHaveLength(2);
@@ -60,7 +60,7 @@ describe("Threads: containers kept between attempts", () => {
     );
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
     expect(await postsOf("threads", account.handle)).toHaveLength(1);
-    const done = await untilDone(first.id);
+    const done = await untilSettled(first.id);
     const [root] = await postsOf("threads", account.handle);
     expect(root!.text).toEqual(["Part one"]);
     expect(root!.replies.map((reply) => reply.text)).toEqual(["Part two #sandbox-slow"]);
@@ -109,7 +109,7 @@ describe("Threads: containers kept between attempts", () => {
     );
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
     vi.setSystemTime(Date.now() + 25 * 3_600_000);
-    const done = await untilDone(first.id);
+    const done = await untilSettled(first.id);
     expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
     expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
   });
@@ -125,7 +125,7 @@ describe("Threads: containers kept between attempts", () => {
       deps,
     );
     await Promise.all([redeliver(first.id, 2, deps), redeliver(first.id, 2, deps)]);
-    const done = await untilDone(first.id, deps, 3);
+    const done = await untilSettled(first.id, { deps, from: 3 });
     expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
     await redeliver(first.id, done.attempts + 1, deps);
     expect(await postsOf("threads", account.handle)).toHaveLength(1);

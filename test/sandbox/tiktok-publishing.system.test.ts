@@ -26,6 +26,7 @@ import {
   published,
   redeliver,
   statsOf,
+  untilSettled,
 } from "./support";
 
 const SANDBOX = `${ORIGIN}/sandbox/tiktok`;
@@ -65,17 +66,6 @@ const rowState = async (rowId: number) =>
       post_url: string | null;
       platform_post_id: string | null;
     }>())!;
-
-/** Redelivers the post's message (attempts 2, 3 …) until its row is no longer PUBLISHING. */
-async function untilSettled(postId: number, deps: Partial<PublishDeps>, from = 2, max = 8) {
-  let rows = await rowsOf(postId);
-  let attempts = from - 1;
-  while (rows[0]!.status === "PUBLISHING" && attempts < max) {
-    attempts += 1;
-    rows = (await redeliver(postId, attempts, deps)).rows;
-  }
-  return { rows, attempts };
-}
 
 /** The real adapters on the emulator with `fetch` wrapped (a fault, a delay) and the given timeouts. */
 function wrappedDeps(
@@ -168,7 +158,7 @@ describe("TikTok publishing across attempts", () => {
     expect(rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
     const progress = (await storedProgress(rows[0]!.id))!;
     expect(progress.publish_id).toMatch(/^v_pub_file~v2-1\./);
-    const settled = await untilSettled(id, deps);
+    const settled = await untilSettled(id, { deps, max: 8 });
     expect(settled.attempts).toBeGreaterThan(1);
     expect(settled.rows[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: progress.publish_id });
     expect(await statsOf("tiktok", account.handle)).toEqual({
@@ -197,7 +187,7 @@ describe("TikTok publishing across attempts", () => {
       .bind(Date.now(), row.id)
       .run();
     later(11 * 60);
-    const { rows: after } = await untilSettled(id, emulatedDeps());
+    const { rows: after } = await untilSettled(id, { max: 8 });
     // One init: the upload went on under the publish the dead attempt recorded.
     expect(await statsOf("tiktok", account.handle)).toEqual({
       publications: 1,
@@ -220,7 +210,7 @@ describe("TikTok publishing across attempts", () => {
     const { id, rows } = await published(account, fields(media, "Private and lost", "SELF_ONLY"), 1, losing);
     expect(rows[0]).toMatchObject({ status: "PUBLISHING" });
     const recorded = (await storedProgress(rows[0]!.id))?.publish_id;
-    const { rows: after } = await untilSettled(id, emulatedDeps());
+    const { rows: after } = await untilSettled(id, { max: 8 });
     // TikTok published it once: the next attempt asked the recorded publish's status, not the video list.
     expect(await statsOf("tiktok", account.handle)).toEqual({
       publications: 1,
@@ -238,7 +228,7 @@ describe("TikTok publishing across attempts", () => {
     const { id } = await published(account, fields(media, "Raced #sandbox-slow"), 1, deps);
     // A redelivered copy and the retry arrive together.
     await Promise.all([redeliver(id, 2, deps), deliver([{ post_id: id }], { attempts: 2, deps })]);
-    const { rows } = await untilSettled(id, deps, 3);
+    const { rows } = await untilSettled(id, { deps, from: 3, max: 8 });
     expect(rows[0]).toMatchObject({ status: "PUBLISHED" });
     expect(await postsOf("tiktok", account.handle)).toHaveLength(1);
     expect(await statsOf("tiktok", account.handle)).toEqual({

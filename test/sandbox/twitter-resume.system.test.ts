@@ -21,6 +21,7 @@ import {
   published,
   redeliver,
   statsOf,
+  untilSettled,
 } from "./support";
 
 afterEach(() => {
@@ -39,17 +40,6 @@ async function mediaFile(account: Connected, mime: string, size: number, name: s
   return id;
 }
 
-/** Delivers the post's message again, attempt after attempt, until its row leaves PUBLISHING. */
-async function untilSettled(postId: number, from: number, deps = emulatedDeps(), between?: () => void) {
-  let attempts = from;
-  let rows = (await redeliver(postId, attempts, deps)).rows;
-  while (rows[0]!.status === "PUBLISHING" && attempts < 10) {
-    between?.();
-    rows = (await redeliver(postId, ++attempts, deps)).rows;
-  }
-  return { rows, attempts };
-}
-
 describe("X publications resumed across attempts (emulator, real queue consumer)", () => {
   it("#sandbox-slow video: still_processing while X processes it, then published; uploaded once, published once", async () => {
     const account = await connected("twitter");
@@ -65,7 +55,7 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
     expect(await statsOf("twitter", account.handle)).toMatchObject({ media_uploads: 1, publications: 0 });
 
-    const { rows, attempts } = await untilSettled(first.id, 2, deps);
+    const { rows, attempts } = await untilSettled(first.id, { deps });
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
     expect(attempts).toBeGreaterThanOrEqual(2);
     expect(await statsOf("twitter", account.handle)).toMatchObject({ media_uploads: 1, publications: 1 });
@@ -91,7 +81,7 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
     expect(first.rows[0]).toMatchObject({ status: "PUBLISHING", error: { code: "still_processing" } });
     // The next attempt comes a day and an hour later (a long outage): X has dropped the media id.
     vi.setSystemTime(Date.now() + 25 * 60 * 60 * 1000);
-    const { rows } = await untilSettled(first.id, 2, deps);
+    const { rows } = await untilSettled(first.id, { deps });
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
     expect(await statsOf("twitter", account.handle)).toMatchObject({ media_uploads: 2, publications: 1 });
   });
@@ -106,7 +96,7 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
       deps,
     );
     expect(first.rows[0]!.status).toBe("PUBLISHING");
-    const { rows } = await untilSettled(first.id, 2, deps);
+    const { rows } = await untilSettled(first.id, { deps });
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
     const listed = await postsOf("twitter", account.handle);
     expect(listed.map((p) => p.id)).toEqual([rows[0]!.platform_post_id]);
@@ -124,7 +114,7 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
       deps,
     );
     expect(first.rows[0]!.status).toBe("PUBLISHING");
-    const { rows } = await untilSettled(first.id, 2, deps);
+    const { rows } = await untilSettled(first.id, { deps });
     expect(rows[0]).toMatchObject({ status: "PUBLISHED", error: null });
     expect(await statsOf("twitter", account.handle)).toMatchObject({ publications: 3 });
     const [root] = await postsOf("twitter", account.handle);
