@@ -8,7 +8,16 @@ import { PlatformError } from "../../src/platforms/types";
 import { deliver, rowsOf } from "../publishing/support";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
-import { accountRow, adapterFor, connected, graph, postsOf, published, statsOf } from "./support";
+import {
+  accountRow,
+  adapterFor,
+  connected,
+  emulatedDeps,
+  graph,
+  postsOf,
+  published,
+  statsOf,
+} from "./support";
 
 const V = "/v25.0";
 
@@ -60,11 +69,16 @@ describe("Instagram on its emulator", () => {
     const clip = await insertMedia(account.workspace.id, { mime_type: "video/mp4", type: "video" });
     const a = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
     const b = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
-    const reel = await published(account, { content: [{ text: "Reel", media: [clip] }] });
+    // Videos process for a few seconds: the polls move the clock instead of waiting.
+    const deps = emulatedDeps();
+    const reel = await published(account, { content: [{ text: "Reel", media: [clip] }] }, 1, deps);
     expect(reel.rows[0]!.status).toBe("PUBLISHED");
-    const carousel = await published(account, {
-      content: [{ text: "Album", media: [a, clip, b] }, { text: "First comment" }],
-    });
+    const carousel = await published(
+      account,
+      { content: [{ text: "Album", media: [a, clip, b] }, { text: "First comment" }] },
+      1,
+      deps,
+    );
     expect(carousel.rows[0]!.status).toBe("PUBLISHED");
     const [first, second] = await postsOf("instagram", account.handle);
     expect(first!.platform_request.media).toMatchObject({

@@ -4,7 +4,7 @@
 // engine, find (the recorded session, else uploads playlist + tags), statistics and comment threads (analytics sync), a reply
 // (commentThreads.insert), a token refresh, the user removing the app, and disconnect's revocation.
 import { env, exports } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
 import { publishingAdapter } from "../../src/platforms/index";
 import { mintToken } from "../../src/platforms/sandbox/access";
@@ -15,7 +15,11 @@ import { deliver, publishingPost, rowsOf } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
-import { accountRow } from "./support";
+import { accountRow, emulatedDeps } from "./support";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const SANDBOX = `${ORIGIN}/sandbox/youtube`;
 
@@ -251,11 +255,13 @@ describe("YouTube on the emulator", () => {
   it("#sandbox-flaky: 503 backendError twice, retried, then one publication", async () => {
     const connected = await connect();
     const { id } = await videoPost(connected, "Wobbly #sandbox-flaky");
+    // find's second look after 5 s moves the clock instead of waiting.
+    const deps = emulatedDeps();
     for (const attempt of [1, 2]) {
-      expect((await deliver([{ post_id: id }], { attempts: attempt })).retries).toBe(1);
+      expect((await deliver([{ post_id: id }], { attempts: attempt, deps })).retries).toBe(1);
       expect((await rowsOf(id))[0]!.error).toMatchObject({ code: "server_error" });
     }
-    await deliver([{ post_id: id }], { attempts: 3 });
+    await deliver([{ post_id: id }], { attempts: 3, deps });
     expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", error: null });
     expect(await ledger(connected.handle)).toHaveLength(1);
     // The refused attempts opened no upload session: one media upload, one video.
@@ -293,7 +299,7 @@ describe("YouTube on the emulator", () => {
     const first = await deliver([{ post_id: id }]);
     expect(first).toMatchObject({ retries: 1, delays: [2] });
     expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING", error: { code: "rate_limited" } });
-    await deliver([{ post_id: id }], { attempts: 2 });
+    await deliver([{ post_id: id }], { attempts: 2, deps: emulatedDeps() });
     expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", error: null });
     expect(await ledger(connected.handle)).toHaveLength(1);
   });
