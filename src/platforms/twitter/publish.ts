@@ -4,7 +4,7 @@
 // thread behind. What X hands out on the way (media ids, each post's id) is recorded on the row as it
 // exists, and a later attempt resumes from it.
 import type { z } from "zod";
-import { progressOf } from "../progress";
+import { memoryProgress, progressOf } from "../progress";
 import {
   type AccountAuth,
   type DraftItem,
@@ -109,7 +109,10 @@ export async function publishPost(
       code: "empty_post",
     });
   }
-  const progress = progressOf(draft);
+  // A single post of text alone hands out nothing before its create and has no thread to continue: its
+  // lost answer is found by text (`find`), so it costs no write to the row.
+  const resumable = items.length > 1 || items.some((item) => item.media.length > 0);
+  const progress = resumable ? progressOf(draft) : memoryProgress();
   if (progress.get(THREAD.items) !== items.length) await progress.set(THREAD.items, items.length);
   const tweets = recordedTweets(progress);
   const upload: UploadContext = {

@@ -18,6 +18,19 @@ const withProgress = (draft: ReturnType<typeof draftOf>, progress = memoryProgre
 });
 
 describe("X publish resumes what earlier attempts recorded", () => {
+  it("a single post of text alone records nothing: no write to the row for what a text search finds", async () => {
+    const progress = memoryProgress();
+    const writes: string[] = [];
+    const counted = { get: progress.get, set: async (key: string, value: unknown) => void writes.push(key) };
+    const recorded = replay(json(created("5"), 201));
+    const post = await adapterWithSleeps(recorded.fetch).adapter.publish(
+      account,
+      withProgress(draftOf([item("just text")]), { ...counted, values: progress.values }),
+    );
+    expect(post.id).toBe("5");
+    expect(writes).toEqual([]);
+  });
+
   it("a video still processing past the attempt's waits: still_processing, then polled (not uploaded) again", async () => {
     const clip = mediaOf({ mime: "video/mp4", kind: "video", size: 100 });
     const progress = memoryProgress();
