@@ -21,7 +21,7 @@ describe("X publish resumes what earlier attempts recorded", () => {
   it("a single post of text alone records nothing: no write to the row for what a text search finds", async () => {
     const progress = memoryProgress();
     const writes: string[] = [];
-    const counted = { get: progress.get, set: async (key: string, value: unknown) => void writes.push(key) };
+    const counted = { get: progress.get, set: async (key: string) => void writes.push(key) };
     const recorded = replay(json(created("5"), 201));
     const post = await adapterWithSleeps(recorded.fetch).adapter.publish(
       account,
