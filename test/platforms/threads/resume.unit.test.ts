@@ -315,6 +315,26 @@ describe("threads resume", () => {
     expect(progress.values.threads).toMatchObject({ items: [{ container: "new", post: "9006" }] });
   });
 
+  it("a container made in this attempt and reported EXPIRED is not replaced again and again", async () => {
+    const progress = memoryProgress({ threads: { total: 1, items: [{ container: "old", at: Date.now() }] } });
+    const { fetch, requests } = replay(
+      json(status("old", "EXPIRED")),
+      json(RECORDED.container("new")),
+      json(status("new", "EXPIRED")),
+      json(RECORDED.container("newer")),
+      json(status("newer", "EXPIRED")),
+    );
+    const failure = publishingWith(fetch).publishing.publish(account, {
+      ...draftOf([{ text: "Stale", media: [image(9)] }]),
+      progress,
+    });
+    // Threads expires a container 24 hours after it is made: one just made cannot be; the attempt ends
+    // (transient) with it recorded, and the next attempt replaces it once more.
+    await expect(failure).rejects.toMatchObject({ kind: "transient", code: "container_expired" });
+    expect(posts(requests)).toHaveLength(1);
+    expect(progress.values.threads).toMatchObject({ items: [{ container: "new" }] });
+  });
+
   it("an ERROR of a container an earlier attempt made is replaced once; a second ERROR is final", async () => {
     const progress = memoryProgress({ threads: { total: 1, items: [{ container: "e1", at: Date.now() }] } });
     const picture = image(8);
