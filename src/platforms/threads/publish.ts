@@ -224,6 +224,14 @@ export function threadsPublisher(api: ThreadsApi, context: Pick<PublishingContex
         // may retry), but an ERROR of one made in this attempt, or of a replacement, is Threads refusing
         // the media for good.
         const replaced = entry.replaced ?? 0;
+        // EXPIRED means "not published within 24 hours" (Threads › Troubleshooting): a container made
+        // in this attempt cannot be, so replacing it again here could loop without end. The attempt ends
+        // with it recorded; the next one finds it EXPIRED as an earlier attempt's and replaces it once.
+        if (error.status === "EXPIRED" && made.has(error.id))
+          throw new PlatformError(`Threads reported container ${error.id}, just made, as EXPIRED`, {
+            kind: "transient",
+            code: "container_expired",
+          });
         if (error.status === "ERROR" && (made.has(error.id) || replaced >= 1)) {
           await save({ replaced });
           throw new PlatformError(`Threads could not process the media: ${error.detail ?? "UNKNOWN"}`, {
