@@ -132,6 +132,14 @@ async function readyContainer(
       const { status_code } = error.state;
       const fresh = made.has(error.id);
       const replaced = state.replaced ?? 0;
+      // EXPIRED means "not published within 24 hours": a container made in this attempt cannot be, so
+      // replacing it again here could loop without end. The attempt ends with it recorded; the next one
+      // finds it EXPIRED as an earlier attempt's and replaces it.
+      if (status_code === "EXPIRED" && fresh)
+        throw new PlatformError(`Instagram reported container ${error.id}, just made, as EXPIRED`, {
+          kind: "transient",
+          code: "container_expired",
+        });
       if (status_code === "ERROR" && (fresh || replaced >= 1)) {
         await record({ replaced });
         throw mediaRejected(error.state);

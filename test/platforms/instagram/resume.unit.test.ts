@@ -103,4 +103,23 @@ describe("instagram resume", () => {
     });
     expect(progress.values.instagram).toMatchObject({ container: "new", media: MEDIA_ID });
   });
+
+  it("a container just made and already reported EXPIRED ends the attempt, kept, instead of looping", async () => {
+    const progress = memoryProgress();
+    const { fetch, requests } = replay(
+      json(RECORDED.quota(2)),
+      json(RECORDED.container("c9")),
+      json(RECORDED.status("c9", "EXPIRED")),
+      json(RECORDED.container("c10")),
+      json(RECORDED.status("c10", "EXPIRED")),
+    );
+    const failure = publishingWith(fetch).publishing.publish(account, {
+      ...draftOf([{ text: "Odd", media: [image(4)] }]),
+      progress,
+    });
+    await expect(failure).rejects.toMatchObject({ kind: "transient", code: "container_expired" });
+    // One container made, none replaced within the attempt; the next attempt replaces it.
+    expect(requests).toHaveLength(3);
+    expect(progress.values.instagram).toMatchObject({ container: "c9" });
+  });
 });
