@@ -5,7 +5,7 @@
 // Instagram Platform › Content Publishing; IG Container (status_code: EXPIRED "not published within 24
 // hours", ERROR, FINISHED, IN_PROGRESS, PUBLISHED); IG User Content Publishing Limit.
 import { type GraphParams, node, PUBLISHING_LIMIT_SECONDS } from "../meta";
-import { pastDeadline, stillProcessing } from "../progress";
+import { pollUntil } from "../progress";
 import { PlatformError, type Progress } from "../types";
 import type { IgApi } from "./api";
 import { containerStatus, created, publishingLimit } from "./schemas";
@@ -98,7 +98,14 @@ export async function whenFinished(
   containerId: string,
   deadline?: number,
 ): Promise<"FINISHED" | "PUBLISHED"> {
-  for (let look = 1; look <= POLL_ATTEMPTS; look++) {
+  const polling = {
+    looks: POLL_ATTEMPTS,
+    intervalMs: POLL_INTERVAL_MS,
+    deadline,
+    message: "Instagram is still processing the media; the next attempt goes on with the same container.",
+    retryAfterSeconds: PROCESSING_RETRY_SECONDS,
+  };
+  return pollUntil(api, polling, async () => {
     const state = await containerState(api, containerId);
     switch (state.status_code) {
       case "FINISHED":
@@ -108,11 +115,6 @@ export async function whenFinished(
       case "EXPIRED":
         throw new DeadContainer(containerId, state);
     }
-    if (look === POLL_ATTEMPTS || pastDeadline({ deadline }, api.now())) break;
-    await api.sleep(POLL_INTERVAL_MS);
-  }
-  throw stillProcessing(
-    "Instagram is still processing the media; the next attempt goes on with the same container.",
-    PROCESSING_RETRY_SECONDS,
-  );
+    return undefined;
+  });
 }

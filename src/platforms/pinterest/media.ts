@@ -15,7 +15,7 @@
 // media upload details (status: registered, processing, succeeded, failed).
 import { utf8 } from "../../lib/encoding";
 import { platformCall } from "../call";
-import { pastDeadline, progressOf, stillProcessing } from "../progress";
+import { pollUntil, progressOf } from "../progress";
 import { type DraftMedia, PlatformError, type PublishDraft } from "../types";
 import type { PinterestApi } from "./api";
 import { mediaStatus, mediaUpload } from "./schemas";
@@ -155,12 +155,16 @@ export async function uploadVideo(
   if (resumed?.status === "succeeded") return resumed.mediaId;
   // A failed or never-uploaded media is replaced: a new registration (one more media upload).
   const mediaId = resumed?.mediaId ?? (await registerAndUpload(api, token, media, progress));
-  for (let poll = 0; poll < MEDIA_POLLS; poll++) {
-    if (poll > 0 || resumed) {
-      if (pastDeadline(draft, context.now())) break;
-      await context.sleep(MEDIA_POLL_INTERVAL_MS);
-    }
-    const status = await mediaStatusOf(api, token, mediaId);
+  const polling = {
+    looks: MEDIA_POLLS,
+    intervalMs: MEDIA_POLL_INTERVAL_MS,
+    deadline: draft.deadline,
+    message: "Pinterest is still processing the video; the next attempt polls the same media.",
+    retryAfterSeconds: MEDIA_RETRY_SECONDS,
+  };
+  return pollUntil(context, polling, async (look) => {
+    // A resumed media's first look is the status just read.
+    const status = look === 0 && resumed ? resumed.status : await mediaStatusOf(api, token, mediaId);
     if (status === "succeeded") return mediaId;
     if (status === "failed") {
       // Replaced once: the next attempt registers a new media rather than poll a dead one. A second
@@ -177,11 +181,8 @@ export async function uploadVideo(
         code: "media_failed",
       });
     }
-  }
-  throw stillProcessing(
-    "Pinterest is still processing the video; the next attempt polls the same media.",
-    MEDIA_RETRY_SECONDS,
-  );
+    return undefined;
+  });
 }
 
 /**

@@ -3,7 +3,7 @@
 // carousel containers are polled (GET /{container-id}?fields=status) until FINISHED before publishing.
 // A thread is a chain: each next item is its own post with reply_to_id = the item before.
 // developers.facebook.com › Threads › Posts; Reply Management; Troubleshooting (container status).
-import { pastDeadline, progressOf, stillProcessing } from "../progress";
+import { pollUntil, progressOf } from "../progress";
 import type {
   AccountAuth,
   DraftItem,
@@ -110,18 +110,20 @@ export function threadsPublisher(api: ThreadsApi, context: Pick<PublishingContex
    * recorded container, nothing is made again.
    */
   async function ready(containerId: string, deadline?: number): Promise<"FINISHED" | "PUBLISHED"> {
-    for (let look = 1; look <= POLL_ATTEMPTS; look++) {
+    const polling = {
+      looks: POLL_ATTEMPTS,
+      intervalMs: POLL_INTERVAL_MS,
+      deadline,
+      message: "Threads is still processing the media; the next attempt goes on with the same container.",
+      retryAfterSeconds: PROCESSING_RETRY_SECONDS,
+    };
+    return pollUntil(context, polling, async () => {
       const answer = await status(containerId);
       if (answer.status === "FINISHED" || answer.status === "PUBLISHED") return answer.status;
       if (answer.status === "ERROR" || answer.status === "EXPIRED")
         throw new DeadContainer(containerId, answer.status, answer.error_message);
-      if (look === POLL_ATTEMPTS || pastDeadline({ deadline }, context.now())) break;
-      await context.sleep(POLL_INTERVAL_MS);
-    }
-    throw stillProcessing(
-      "Threads is still processing the media; the next attempt goes on with the same container.",
-      PROCESSING_RETRY_SECONDS,
-    );
+      return undefined;
+    });
   }
 
   /**

@@ -15,7 +15,7 @@
 // moderation already gave it, else with the publish id, no URL, awaiting the public id (`resolve`
 // reads it later); a SELF_ONLY post never gets one and does not await it.
 // developers.tiktok.com › Content Posting API › Direct Post; Photo; Get Post Status; Media Transfer Guide.
-import { pastDeadline, progressOf, stillProcessing } from "../progress";
+import { pastDeadline, pollUntil, progressOf, stillProcessing } from "../progress";
 import {
   type AccountAuth,
   type DraftItem,
@@ -197,19 +197,19 @@ export function tiktokPublisher(
     first?: Status,
   ): Promise<PublishedPost> {
     const privacy = privacyOf(draft.settings);
-    for (let attempt = 0; attempt < pacing.attempts; attempt++) {
-      if (attempt > 0) {
-        if (pastDeadline(draft, context.now())) break;
-        await context.sleep(pacing.delayMs);
-      }
-      const data = attempt === 0 && first ? first : await status(publishId);
+    const polling = {
+      looks: pacing.attempts,
+      intervalMs: pacing.delayMs,
+      deadline: draft.deadline,
+      message: "TikTok is still processing the post; the next attempt polls the same publish.",
+      retryAfterSeconds: RESUME_AFTER_SECONDS,
+    };
+    return pollUntil(context, polling, async (look) => {
+      const data = look === 0 && first ? first : await status(publishId);
       if (data.status === "FAILED") return dead(progress, data);
       if (ACCEPTED.has(data.status)) return accepted(account, publishId, data, privacy);
-    }
-    throw stillProcessing(
-      "TikTok is still processing the post; the next attempt polls the same publish.",
-      RESUME_AFTER_SECONDS,
-    );
+      return undefined;
+    });
   }
 
   /**
