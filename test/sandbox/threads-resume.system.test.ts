@@ -2,7 +2,7 @@
 // real queue consumer: each item's containers and published post are recorded as they exist, so a
 // #sandbox-slow post is uploaded once and published once, a thread interrupted after its first item
 // goes on without re-posting it, a lost threads_publish answer is reconciled by the recorded container,
-// an expired container is replaced, and raced deliveries publish once.
+// expired containers and raced deliveries: meta-resume.system.test.ts.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { backgroundOrigin } from "../../src/lib/origin";
@@ -96,39 +96,5 @@ describe("Threads: containers kept between attempts", () => {
     expect(new URL(urls[0]!).pathname).toMatch(new RegExp(`/${container}$`));
     expect(urls.some((url) => url.includes("threads_publish"))).toBe(false);
     expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 1 });
-  });
-
-  it("an expired container is replaced: a new one is made and published", async () => {
-    const account = await connected("threads");
-    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
-    const first = await published(
-      account,
-      { content: [{ text: "Later #sandbox-slow", media: [photo] }] },
-      1,
-      emulatedDeps(),
-    );
-    expect(first.rows[0]).toMatchObject({ status: "PUBLISHING" });
-    vi.setSystemTime(Date.now() + 25 * 3_600_000);
-    const done = await untilSettled(first.id);
-    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
-    expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 1, media_uploads: 2 });
-  });
-
-  it("raced and redelivered messages make no second container and publish once", async () => {
-    const account = await connected("threads");
-    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
-    const deps = emulatedDeps();
-    const first = await published(
-      account,
-      { content: [{ text: "Raced #sandbox-slow", media: [photo] }] },
-      1,
-      deps,
-    );
-    await Promise.all([redeliver(first.id, 2, deps), redeliver(first.id, 2, deps)]);
-    const done = await untilSettled(first.id, { deps, from: 3 });
-    expect(done.rows[0]).toMatchObject({ status: "PUBLISHED" });
-    await redeliver(first.id, done.attempts + 1, deps);
-    expect(await postsOf("threads", account.handle)).toHaveLength(1);
-    expect(await statsOf("threads", account.handle)).toMatchObject({ publications: 1, media_uploads: 1 });
   });
 });
