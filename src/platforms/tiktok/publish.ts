@@ -297,6 +297,20 @@ export function tiktokPublisher(
    * byte TikTok has (`uploaded_bytes`; else the chunks recorded as sent) while the upload URL is
    * valid. Otherwise: polled.
    */
+  /**
+   * A publish whose video TikTok can never receive in full (its upload URL is gone, and TikTok's count
+   * says bytes are missing): TikTok cannot publish it, so it is forgotten, and the row fails; a retry
+   * of the post inits afresh, with no risk of a second post.
+   */
+  async function uploadLost(progress: Progress, reason: string): Promise<PlatformError> {
+    await progress.set(PUBLISH_ID, undefined);
+    await progress.set(UPLOAD, undefined);
+    return new PlatformError(`${reason}; a retry of the post sends it again.`, {
+      kind: "permanent",
+      code: "upload_expired",
+    });
+  }
+
   async function resume(
     account: AccountAuth,
     publishId: string,
@@ -316,10 +330,11 @@ export function tiktokPublisher(
       data.uploaded_bytes < media.video.size
     )
       // The attempt died between recording the publish id and its upload URL: the rest of the video
-      // has nowhere to go, and the row is not initialised again while TikTok holds the publish.
-      throw new PlatformError(
-        "TikTok's upload URL for this video was not kept, so the upload cannot go on; publish the post again.",
-        { kind: "permanent", code: "upload_expired" },
+      // has nowhere to go, so TikTok can never publish it (its own status says the bytes are not all
+      // there): the publish is forgotten and the row fails, for a retry to send it afresh.
+      throw await uploadLost(
+        progress,
+        "TikTok's upload URL for this video was not kept, so the upload cannot go on",
       );
     if ("video" in media && recorded && data.status === "PROCESSING_UPLOAD") {
       const plan = chunkPlan(media.video.size);
@@ -336,11 +351,16 @@ export function tiktokPublisher(
         // The URL is dead past its hour: TikTok cannot get the rest of this upload, and this row is not
         // initialised again while TikTok holds the publish (it may yet report it FAILED): the row fails
         // for the user to publish again, rather than risk a second post.
-        if (context.now() >= recorded.issued_at + UPLOAD_URL_VALID_MS - UPLOAD_URL_MARGIN_MS)
-          throw new PlatformError(
-            "TikTok's upload URL expired before the whole video was sent; publish the post again.",
-            { kind: "permanent", code: "upload_expired" },
-          );
+        if (context.now() >= recorded.issued_at + UPLOAD_URL_VALID_MS - UPLOAD_URL_MARGIN_MS) {
+          const reason = "TikTok's upload URL expired before the whole video was sent";
+          // Forgotten only when TikTok's own count says bytes are missing: by our record alone, the last
+          // chunk may have arrived unrecorded, and TikTok may yet publish it.
+          if (has !== undefined && has < media.video.size) throw await uploadLost(progress, reason);
+          throw new PlatformError(`${reason}; publish the post again.`, {
+            kind: "permanent",
+            code: "upload_expired",
+          });
+        }
         await upload(media.video, plan, recorded, from, draft, progress);
         return settle(account, publishId, draft, progress);
       }

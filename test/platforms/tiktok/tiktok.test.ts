@@ -503,7 +503,7 @@ describe("tiktok find, insights, comments, reply, revoke", () => {
 describe("tiktok publication across attempts (progress)", () => {
   const PUBLISH = RECORDED.videoInit.data.publish_id;
   const status = (data: Record<string, unknown>) => json({ data, error: { code: "ok", message: "" } });
-  const processing = (uploaded: number) => status({ status: "PROCESSING_UPLOAD", uploaded_bytes: uploaded });
+  const processing = (uploaded?: number) => status({ status: "PROCESSING_UPLOAD", uploaded_bytes: uploaded });
   const twoChunks = () => mediaOf({ mime: "video/mp4", kind: "video", size: 2 * CHUNK_BYTES + 123 }, 9);
   const withProgress = (
     items: DraftItem[],
@@ -591,9 +591,9 @@ describe("tiktok publication across attempts (progress)", () => {
     expect(progress.values).toMatchObject({ [PUBLISH_ID]: PUBLISH, [UPLOAD]: { sent: 0 } });
   });
 
-  it("an upload URL past its hour is not used, and the row is not initialised again: upload_expired", async () => {
+  it("an upload URL past its hour is not used: upload_expired; the publish TikTok cannot finish is forgotten", async () => {
     const { media } = twoChunks();
-    const { draft: d } = withProgress([{ text: "Old", media: [media] }], {
+    const { progress, draft: d } = withProgress([{ text: "Old", media: [media] }], {
       [PUBLISH_ID]: PUBLISH,
       [UPLOAD]: { url: UPLOAD_URL, issued_at: Date.now() - UPLOAD_URL_VALID_MS, sent: 1 },
     });
@@ -607,11 +607,29 @@ describe("tiktok publication across attempts (progress)", () => {
       code: "upload_expired",
     });
     expect(requests).toHaveLength(1);
+    // TikTok's count says the second chunk never arrived: TikTok cannot publish it, so a retry inits anew.
+    expect(progress.values[PUBLISH_ID]).toBeUndefined();
+    expect(progress.values[UPLOAD]).toBeUndefined();
   });
 
-  it("a publish recorded without its upload URL (a crash between the two writes) is not initialised again", async () => {
+  it("an upload URL past its hour with TikTok's count unknown keeps the publish (the last chunk may be in)", async () => {
     const { media } = twoChunks();
-    const { draft: d } = withProgress([{ text: "Gap", media: [media] }], { [PUBLISH_ID]: PUBLISH });
+    const { progress, draft: d } = withProgress([{ text: "Old", media: [media] }], {
+      [PUBLISH_ID]: PUBLISH,
+      [UPLOAD]: { url: UPLOAD_URL, issued_at: Date.now() - UPLOAD_URL_VALID_MS, sent: 1 },
+    });
+    const { fetch } = replay(processing());
+    expect(
+      await adapterFor("tiktok", fetch)
+        .publish(account, d)
+        .catch((e: unknown) => e),
+    ).toMatchObject({ kind: "permanent", code: "upload_expired" });
+    expect(progress.values[PUBLISH_ID]).toBe(PUBLISH);
+  });
+
+  it("a publish recorded without its upload URL (a crash between the two writes) is forgotten, not resumed", async () => {
+    const { media } = twoChunks();
+    const { progress, draft: d } = withProgress([{ text: "Gap", media: [media] }], { [PUBLISH_ID]: PUBLISH });
     const { fetch, requests } = replay(processing(0));
     expect(
       await adapterFor("tiktok", fetch)
@@ -622,6 +640,7 @@ describe("tiktok publication across attempts (progress)", () => {
       code: "upload_expired",
     });
     expect(requests).toHaveLength(1);
+    expect(progress.values[PUBLISH_ID]).toBeUndefined();
   });
 
   it("a FAILED publish is forgotten, so a retry worth making inits afresh", async () => {
