@@ -1,12 +1,23 @@
 // Facebook Page publications retried after a fault (ARCHITECTURE "Publishing"), on the emulator through
 // the real queue consumer: what Facebook hands out before the final call (the unpublished photos of a
 // multi-photo post, a reel's upload session) is recorded as it exists, and the next attempt attaches the
-// same photos and finishes the same session: uploaded once, published once.
+// same photos and finishes the same session: uploaded once, published once. When the final call's answer
+// is lost, the next attempt's `find` reconciles by what was recorded (the photos the post attaches, the
+// reel's session id), not by text: the post is neither published twice nor mistaken for another.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { backgroundOrigin } from "../../src/lib/origin";
+import { SPECS } from "../../src/platforms/catalog";
+import { configuredDefinition } from "../../src/platforms/define";
+import { sandboxFetch } from "../../src/platforms/sandbox/client";
+import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
+import type { Fetch } from "../../src/platforms/types";
+import type { PublishDeps } from "../../src/publishing/deps";
 import { deliver, handleOf, publishingPost, rowsOf } from "../publishing/support";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createAccount, createTenant } from "../support/seed";
+import { clockSleep } from "./support";
 
 async function pageTenant() {
   const t = await createTenant();
@@ -54,5 +65,83 @@ describe("Facebook: what was uploaded is kept between attempts", () => {
     const handle = await handleOf(t.accounts[0]!.id);
     expect((await sandbox(handle, "posts")).data).toHaveLength(1);
     expect(await sandbox(handle, "stats")).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+});
+
+/** The real adapters on the emulator, every request going through `wrap` (as the TikTok tests do). */
+function wrappedDeps(wrap: (inner: Fetch) => Fetch): Partial<PublishDeps> {
+  const origin = backgroundOrigin(env);
+  const fetch = wrap(sandboxFetch(origin));
+  return {
+    adapterFor: (_env, platform) =>
+      emulatedAdapter(env, configuredDefinition(SPECS[platform], env), origin, fetch, { sleep: clockSleep }),
+  };
+}
+
+const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
+const formOf = (init?: RequestInit) => new URLSearchParams(String(init?.body ?? ""));
+
+/** Lets the request that `matches` reach Facebook, then loses its answer as a dropped connection would. */
+const losingAnswerOf = (matches: (url: URL, form: URLSearchParams) => boolean) =>
+  wrappedDeps((inner) => async (input, init) => {
+    const url = new URL(urlOf(input));
+    if ((init?.method ?? "GET") !== "POST" || !matches(url, formOf(init))) return inner(input, init);
+    await inner(input, init);
+    throw new TypeError("Network connection lost.");
+  });
+
+describe("Facebook: a lost final answer is reconciled by what was recorded", () => {
+  it("a multi-photo post with no text whose feed post answer is lost is found by its photos, not mistaken for another", async () => {
+    const t = await pageTenant();
+    const a = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const b = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const id = await publishingPost(t, { content: [{ text: "", media: [a, b] }] });
+    const lost = losingAnswerOf((url) => url.pathname.endsWith("/feed"));
+    await deliver([{ post_id: id }], { attempts: 1, deps: lost });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING" });
+    const handle = await handleOf(t.accounts[0]!.id);
+    const [album] = (await sandbox(handle, "posts")).data;
+    expect(album.media).toHaveLength(2);
+
+    // Before the retry, another post with no text (a captionless photo) is published on the Page.
+    const c = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const other = await publishingPost(t, { content: [{ text: "", media: [c] }] });
+    await deliver([{ post_id: other }]);
+    expect((await rowsOf(other))[0]).toMatchObject({ status: "PUBLISHED" });
+
+    await deliver([{ post_id: id }], { attempts: 2 });
+    const [row] = await rowsOf(id);
+    const posts = (await sandbox(handle, "posts")).data;
+    expect(posts).toHaveLength(2);
+    expect(posts.filter((p: { media: unknown[] }) => p.media.length === 2)).toHaveLength(1);
+    expect(row).toMatchObject({ status: "PUBLISHED", platform_post_id: album.id });
+    expect(await sandbox(handle, "stats")).toMatchObject({ publications: 2, media_uploads: 3 });
+  });
+
+  it("a reel whose finish answer is lost is found by its session's video id, not by a post of the same text", async () => {
+    const t = await pageTenant();
+    const clip = await insertMedia(t.workspace.id, { mime_type: "video/mp4", type: "video" });
+    const id = await publishingPost(t, {
+      content: [{ text: "Kneading, in 30 seconds", media: [clip] }],
+      settings: { facebook: { post_type: "reel" } },
+    });
+    const lost = losingAnswerOf(
+      (url, form) => url.pathname.endsWith("/video_reels") && form.get("upload_phase") === "finish",
+    );
+    await deliver([{ post_id: id }], { attempts: 1, deps: lost });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING" });
+    const handle = await handleOf(t.accounts[0]!.id);
+    const [reel] = (await sandbox(handle, "posts")).data;
+
+    // Before the retry, a text post with the same words is published on the Page.
+    const other = await publishingPost(t, { content: [{ text: "Kneading, in 30 seconds" }] });
+    await deliver([{ post_id: other }]);
+    expect((await rowsOf(other))[0]).toMatchObject({ status: "PUBLISHED" });
+
+    await deliver([{ post_id: id }], { attempts: 2 });
+    const [row] = await rowsOf(id);
+    expect((await sandbox(handle, "posts")).data).toHaveLength(2);
+    expect(row).toMatchObject({ status: "PUBLISHED", platform_post_id: reel.id });
+    expect(await sandbox(handle, "stats")).toMatchObject({ publications: 2, media_uploads: 1 });
   });
 });

@@ -1,12 +1,16 @@
-// Reading back what was published on a Page: `find` (Facebook keeps no hidden field to carry a
-// fingerprint, so an earlier attempt is recognised by its exact text among the Page's 25 latest posts,
-// then its 25 latest reels, which /posts does not list; a reply among the post's latest comments),
-// the metrics of a post, and its comments. developers.facebook.com › Pages API › Posts, Comments;
-// Page Insights; Video API › Insights.
+// Reading back what was published on a Page: `find`, the metrics of a post, and its comments.
+// `find` reconciles first by what an earlier attempt recorded (media.ts `FacebookProgress`): the
+// unpublished photos of a multi-photo post are the targets of that post's attachments (Graph API › Story
+// Attachment), and a reel's upload session id is the reel's own id (Reels Publishing API). Only where
+// nothing was recorded does it fall back to the exact text (Facebook keeps no hidden field to carry a
+// fingerprint) among the Page's 25 latest posts, then its 25 latest reels, which /posts does not list; a
+// reply among the post's latest comments. developers.facebook.com › Pages API › Posts, Comments; Page
+// Insights; Video API › Insights.
 import { collectPages, graphTime, node, postMetrics, sameText } from "../meta";
 import { type FindLookup, type PlatformComment, PlatformError, type PostMetrics } from "../types";
 import { absolute, objectUrl, type PageApi, reelUrl } from "./api";
-import { commentsPage, engagement, insights, pagePosts, pageReels } from "./schemas";
+import { recorded } from "./media";
+import { commentsPage, engagement, facebookSettings, insights, pagePosts, pageReels } from "./schemas";
 
 /** How many of the Page's latest posts (and reels, and a post's comments) `find` looks through. */
 export const FIND_WINDOW = 25;
@@ -14,34 +18,89 @@ export const FIND_WINDOW = 25;
 export const MAX_COMMENTS = 100;
 const COMMENTS_PAGE = 50;
 
+/**
+ * The fields `find` asks of the Page's posts. The attachments' targets are asked only when photos were
+ * recorded: a single photo's attachment targets the photo, several photos are one attachment whose
+ * `subattachments` each target one (Graph API › Story Attachment; Story Attachment Subattachments).
+ */
+const POST_FIELDS = "id,message,permalink_url";
+const ATTACHMENT_FIELDS = "attachments{target{id},subattachments{target{id}}}";
+
+type PagePost = { id: string; permalink_url?: string | undefined };
+const postFound = (api: PageApi, post: PagePost) => ({
+  id: post.id,
+  url: post.permalink_url ? absolute(api, post.permalink_url) : objectUrl(api, post.id),
+});
+const reelFound = (api: PageApi, reel: PagePost) => ({
+  id: reel.id,
+  url: reel.permalink_url ? absolute(api, reel.permalink_url) : reelUrl(api, reel.id),
+});
+
+async function latestPosts(api: PageApi, fields: string) {
+  const query = { fields, limit: String(FIND_WINDOW) };
+  return (await api.graph.get("find", node(api.pageId, "posts"), query, pagePosts)).data;
+}
+
+async function latestReels(api: PageApi) {
+  const query = { fields: "id,description,permalink_url", limit: String(FIND_WINDOW) };
+  return (await api.graph.get("find", node(api.pageId, "video_reels"), query, pageReels)).data;
+}
+
+/** The ids a post's attachments target: the attachment's own target and each subattachment's. */
+function targetsOf(post: { attachments?: { data: Array<AttachmentShape> } | undefined }): string[] {
+  return (post.attachments?.data ?? []).flatMap((attachment) => [
+    ...(attachment.target ? [attachment.target.id] : []),
+    ...(attachment.subattachments?.data ?? []).flatMap((sub) => (sub.target ? [sub.target.id] : [])),
+  ]);
+}
+type AttachmentShape = {
+  target?: { id: string } | undefined;
+  subattachments?: { data: Array<{ target?: { id: string } | undefined }> } | undefined;
+};
+
+async function findReply(api: PageApi, replyTo: string, text: string) {
+  const query = {
+    fields: "id,message,permalink_url,from{id}",
+    order: "reverse_chronological",
+    limit: String(FIND_WINDOW),
+  };
+  const answer = await api.graph.get("find", node(replyTo, "comments"), query, commentsPage);
+  const mine = answer.data.find(
+    (c) => sameText(c.message, text) && (c.from?.id === undefined || c.from.id === api.pageId),
+  );
+  return mine
+    ? { id: mine.id, url: mine.permalink_url ? absolute(api, mine.permalink_url) : objectUrl(api, mine.id) }
+    : null;
+}
+
 export async function findOnPage(api: PageApi, lookup: FindLookup) {
-  if (lookup.replyTo) {
-    const query = {
-      fields: "id,message,permalink_url,from{id}",
-      order: "reverse_chronological",
-      limit: String(FIND_WINDOW),
-    };
-    const answer = await api.graph.get("find", node(lookup.replyTo, "comments"), query, commentsPage);
-    const mine = answer.data.find(
-      (c) => sameText(c.message, lookup.text) && (c.from?.id === undefined || c.from.id === api.pageId),
-    );
-    return mine
-      ? { id: mine.id, url: mine.permalink_url ? absolute(api, mine.permalink_url) : objectUrl(api, mine.id) }
-      : null;
+  if (lookup.replyTo) return findReply(api, lookup.replyTo, lookup.text);
+  const kept = lookup.progress ? recorded(lookup.progress) : {};
+  const postType = facebookSettings.parse(lookup.settings ?? {}).post_type;
+  // A multi-photo post whose photos were recorded: the post that attaches one of them, whatever its text
+  // (an empty message included). None: the feed post was not made (the photos are still unpublished), and
+  // the next publish attaches them; a text match could only answer another post.
+  if (postType === "post" && kept.photos?.length) {
+    const photos = new Set(kept.photos);
+    const posts = await latestPosts(api, `${POST_FIELDS},${ATTACHMENT_FIELDS}`);
+    const post = posts.find((p) => targetsOf(p).some((target) => photos.has(target)));
+    return post ? postFound(api, post) : null;
   }
-  const query = { fields: "id,message,permalink_url", limit: String(FIND_WINDOW) };
-  const posts = await api.graph.get("find", node(api.pageId, "posts"), query, pagePosts);
-  const post = posts.data.find((p) => sameText(p.message, lookup.text));
-  if (post)
-    return {
-      id: post.id,
-      url: post.permalink_url ? absolute(api, post.permalink_url) : objectUrl(api, post.id),
-    };
-  const reelQuery = { fields: "id,description,permalink_url", limit: String(FIND_WINDOW) };
-  const reels = await api.graph.get("find", node(api.pageId, "video_reels"), reelQuery, pageReels);
-  const reel = reels.data.find((r) => sameText(r.description, lookup.text));
-  if (!reel) return null;
-  return { id: reel.id, url: reel.permalink_url ? absolute(api, reel.permalink_url) : reelUrl(api, reel.id) };
+  // A reel whose upload session was recorded: the reel is that video (the session's video_id is the
+  // reel's id), listed by /{page-id}/video_reels once finished. Absent: not published yet, and the next
+  // publish finishes the same session.
+  if (postType === "reel" && kept.video) {
+    const videoId = kept.video.id;
+    const reel = (await latestReels(api)).find((r) => r.id === videoId);
+    return reel ? reelFound(api, reel) : null;
+  }
+  // Nothing recorded: the exact text. An empty text names no post (it would match any post without a
+  // message): such a post cannot be found by text.
+  if (!lookup.text.trim()) return null;
+  const post = (await latestPosts(api, POST_FIELDS)).find((p) => sameText(p.message, lookup.text));
+  if (post) return postFound(api, post);
+  const reel = (await latestReels(api)).find((r) => sameText(r.description, lookup.text));
+  return reel ? reelFound(api, reel) : null;
 }
 
 /** The lifetime value of `metric` in an insights answer (0 when absent). */

@@ -18,8 +18,27 @@ export const success = z.object({ success: z.boolean(), post_id: id.optional() }
 export const uploadStarted = z.object({ video_id: id, upload_url: z.string().optional() });
 export const permalink = z.object({ permalink_url: z.string().optional() });
 
+/**
+ * A post's Story Attachments, as `attachments{target{id},subattachments{target{id}}}` asks them (Graph API ›
+ * Story Attachment; Story Attachment Subattachments): a single photo is one attachment whose `target` is
+ * the photo; several photos are one attachment whose `subattachments` each target one photo.
+ */
+const target = z.object({ id }).optional();
+const attachments = z
+  .object({
+    data: z.array(
+      z.object({
+        target,
+        subattachments: z.object({ data: z.array(z.object({ target })) }).optional(),
+      }),
+    ),
+  })
+  .optional();
+
 export const pagePosts = z.object({
-  data: z.array(z.object({ id, message: z.string().optional(), permalink_url: z.string().optional() })),
+  data: z.array(
+    z.object({ id, message: z.string().optional(), permalink_url: z.string().optional(), attachments }),
+  ),
   paging,
 });
 export const pageReels = z.object({

@@ -563,6 +563,24 @@ async function videoStories(c: Ctx) {
 const graphIdOf = (pageId: string, post: LedgerPost) =>
   isVideoId(post.id) ? `${pageId}_${post.id}` : post.id;
 
+/**
+ * A post's `attachments` edge as Graph API › Story Attachment shapes it (and Story Attachment
+ * Subattachments, developers.facebook.com/docs/graph-api/reference/story-attachment/): one photo is one
+ * attachment (`media_type` photo) whose `target` is the photo; several photos are one album attachment
+ * whose `subattachments` each target one photo, in the order they were attached. A post without photos
+ * has none (the field is left out).
+ */
+function attachmentsOf(e: Emulated, photoIds: string[]) {
+  const photo = (id: string) => ({
+    media_type: "photo",
+    type: "photo",
+    target: { id, url: e.postUrl(id) },
+  });
+  if (photoIds.length === 0) return undefined;
+  if (photoIds.length === 1) return { data: [photo(photoIds[0]!)] };
+  return { data: [{ media_type: "album", type: "album", subattachments: { data: photoIds.map(photo) } }] };
+}
+
 /** GET /{page-id}/posts | published_posts: the Page's feed, newest first (Pages API › Posts; Page › Feed). */
 async function pagePosts(c: Ctx) {
   const e = emulate(c, "facebook");
@@ -572,6 +590,14 @@ async function pagePosts(c: Ctx) {
   const page = await pageOf(e, caller, pageId);
   if (!page) return unsupported("get", pageId);
   const names = fieldNames(params.get("fields") ?? "id,message,created_time");
+  // The Page's photos by the post that published them, read only when `attachments` is asked for.
+  const photosOf = new Map<string, string[]>();
+  if (names.includes("attachments")) {
+    for (const photo of await e.objects(page.handle, "photo")) {
+      const postId = photo.data.post_id;
+      if (typeof postId === "string") photosOf.set(postId, [...(photosOf.get(postId) ?? []), photo.id]);
+    }
+  }
   const posts = [];
   for (const post of (await e.posts(page.handle)).reverse()) {
     const object = isVideoId(post.id) ? await e.object(post.id) : null;
@@ -584,6 +610,7 @@ async function pagePosts(c: Ctx) {
           message: post.text[0] || undefined,
           created_time: graphTime(Date.parse(post.published_at)),
           permalink_url: e.postUrl(post.id),
+          attachments: attachmentsOf(e, photosOf.get(post.id) ?? []),
         },
         names,
       ),

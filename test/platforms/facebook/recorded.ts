@@ -123,6 +123,75 @@ export const RECORDED = {
     paging: { cursors: { before: "MA", after: "MQ" } },
   },
   noReels: { data: [] },
+  /**
+   * GET /{page-id}/posts?fields=id,message,permalink_url,attachments{target{id},subattachments{target{id}}}
+   * as Graph API › Story Attachment shapes the edge: a captionless single photo (its attachment targets
+   * the photo), a multi-photo post with no message (one album attachment, a subattachment per photo).
+   */
+  postsWithAttachments: {
+    data: [
+      {
+        id: `${PAGE_ID}_222`,
+        permalink_url: `https://www.facebook.com/${PAGE_ID}/posts/222`,
+        attachments: {
+          data: [
+            {
+              media_type: "photo",
+              type: "photo",
+              target: { id: "777", url: "https://www.facebook.com/photo.php?fbid=777" },
+            },
+          ],
+        },
+      },
+      {
+        id: POST_ID,
+        permalink_url: PERMALINK,
+        attachments: {
+          data: [
+            {
+              media_type: "album",
+              type: "album",
+              target: {
+                id: "1357924680",
+                url: `https://www.facebook.com/media/set/?set=pcb.987654321098765`,
+              },
+              subattachments: {
+                data: [
+                  {
+                    media_type: "photo",
+                    type: "photo",
+                    target: { id: "501", url: "https://www.facebook.com/photo.php?fbid=501" },
+                  },
+                  {
+                    media_type: "photo",
+                    type: "photo",
+                    target: { id: "502", url: "https://www.facebook.com/photo.php?fbid=502" },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    ],
+    paging: { cursors: { before: "QVFIU0", after: "QVFIU1" } },
+  },
+  /** GET /{page-id}/video_reels: an older reel of the same words above the one a session made. */
+  reelsOfSameText: {
+    data: [
+      {
+        id: "3344556677889900",
+        description: "Kneading, in 30 seconds",
+        permalink_url: "/reel/3344556677889900/",
+      },
+      {
+        id: "3344556677889911",
+        description: "Kneading, in 30 seconds",
+        permalink_url: "/reel/3344556677889911/",
+      },
+    ],
+    paging: { cursors: { before: "MA", after: "MQ" } },
+  },
   engagement: {
     reactions: { data: [], summary: { total_count: 42, viewer_reaction: "NONE" } },
     comments: { data: [], summary: { order: "ranked", total_count: 7, can_comment: true } },

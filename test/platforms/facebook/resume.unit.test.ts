@@ -2,8 +2,10 @@
 // media.ts `FacebookProgress`), against recorded answers: a multi-photo post (or photo story) reuses the
 // unpublished photos recorded, uploading only those still missing; a reel or video story whose upload
 // session was recorded is not started again, and its file is not handed over again once recorded as
-// uploaded. Answers as developers.facebook.com › Pages API › Posts (unpublished photos, attached_media),
-// Video API › Reels Publishing API and Facebook Stories API show them.
+// uploaded. `find` reconciles by what was recorded before any text: the post whose attachments target a
+// recorded photo (Graph API › Story Attachment), the reel whose id is the recorded session's. Answers as
+// developers.facebook.com › Pages API › Posts (unpublished photos, attached_media), Graph API › Story
+// Attachment, Video API › Reels Publishing API and Facebook Stories API show them.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { facebookPublishing } from "../../../src/platforms/facebook/publishing";
@@ -174,5 +176,66 @@ describe("facebook resume", () => {
       upload_phase: "finish",
       video_id: videoId,
     });
+  });
+});
+
+describe("facebook find by what was recorded", () => {
+  const lookup = (text: string, facebook: Record<string, unknown>, post_type = "post") => ({
+    fingerprint: "sp-7-1",
+    text,
+    settings: { post_type, link: null },
+    progress: memoryProgress({ facebook }),
+  });
+
+  it("answers the post whose attachments target a recorded photo, with no text to match", async () => {
+    const { fetch, requests } = replay(json(RECORDED.postsWithAttachments));
+    const found = await publishingWith(fetch).find(page, lookup("", { photos: ["501", "502"] }));
+    expect(found).toEqual({ id: POST_ID, url: PERMALINK });
+    expect(requests).toHaveLength(1);
+    await expectGet(requests[0]!, `${GRAPH}/${PAGE_ID}/posts`, {
+      fields: "id,message,permalink_url,attachments{target{id},subattachments{target{id}}}",
+      limit: "25",
+    });
+  });
+
+  it("answers none when no post attaches the recorded photos, without trying the text", async () => {
+    const { fetch, requests } = replay(json(RECORDED.postsWithAttachments));
+    const none = await publishingWith(fetch).find(
+      page,
+      lookup("Fresh bread every morning", { photos: ["601"] }),
+    );
+    expect(none).toBeNull();
+    expect(requests).toHaveLength(1);
+  });
+
+  it("answers the reel whose id is the recorded session's, not an older reel of the same text", async () => {
+    const videoId = "3344556677889911";
+    const { fetch, requests } = replay(json(RECORDED.reelsOfSameText));
+    const found = await publishingWith(fetch).find(
+      page,
+      lookup("Kneading, in 30 seconds", { video: { id: videoId, uploaded: true } }, "reel"),
+    );
+    expect(found).toEqual({ id: videoId, url: `https://www.facebook.com/reel/${videoId}/` });
+    expect(requests).toHaveLength(1);
+    await expectGet(requests[0]!, `${GRAPH}/${PAGE_ID}/video_reels`, {
+      fields: "id,description,permalink_url",
+      limit: "25",
+    });
+  });
+
+  it("answers none while the recorded reel is not listed (not finished), though a reel has its text", async () => {
+    const { fetch, requests } = replay(json(RECORDED.reels));
+    const none = await publishingWith(fetch).find(
+      page,
+      lookup("Kneading, in 30 seconds", { video: { id: "3344556677889922", uploaded: true } }, "reel"),
+    );
+    expect(none).toBeNull();
+    expect(requests).toHaveLength(1);
+  });
+
+  it("with nothing recorded, an empty text finds nothing and asks nothing (it would match any post without text)", async () => {
+    const { fetch, requests } = replay();
+    expect(await publishingWith(fetch).find(page, { fingerprint: "sp-7-1", text: "  " })).toBeNull();
+    expect(requests).toHaveLength(0);
   });
 });
