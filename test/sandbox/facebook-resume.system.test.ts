@@ -118,6 +118,28 @@ describe("Facebook: a lost final answer is reconciled by what was recorded", () 
     expect(await sandbox(handle, "stats")).toMatchObject({ publications: 2, media_uploads: 3 });
   });
 
+  it("a single photo with no caption whose post answer is lost is found by its recorded photo, published once", async () => {
+    const t = await pageTenant();
+    const a = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const id = await publishingPost(t, { content: [{ text: "", media: [a] }] });
+    const lost = losingAnswerOf((url) => url.pathname.endsWith("/feed"));
+    await deliver([{ post_id: id }], { attempts: 1, deps: lost });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING" });
+    const handle = await handleOf(t.accounts[0]!.id);
+    const [photo] = (await sandbox(handle, "posts")).data;
+
+    // Before the retry, another captionless photo is published on the Page.
+    const b = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const other = await publishingPost(t, { content: [{ text: "", media: [b] }] });
+    await deliver([{ post_id: other }]);
+    expect((await rowsOf(other))[0]).toMatchObject({ status: "PUBLISHED" });
+
+    await deliver([{ post_id: id }], { attempts: 2 });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: photo.id });
+    expect((await rowsOf(other))[0]!.platform_post_id).not.toBe(photo.id);
+    expect((await sandbox(handle, "posts")).data).toHaveLength(2);
+  });
+
   it("a reel whose finish answer is lost is found by its session's video id, not by a post of the same text", async () => {
     const t = await pageTenant();
     const clip = await insertMedia(t.workspace.id, { mime_type: "video/mp4", type: "video" });

@@ -55,7 +55,10 @@ async function createPost(
   let id: string;
   if (!media) id = await feedPost(api, item.text, settings.link);
   else if (media.kind === "video") id = await videoPost(api, media, item.text);
-  else if (item.media.length === 1) id = await photoPost(api, media, item.text);
+  else if (item.media.length === 1 && item.text.trim()) id = await photoPost(api, media, item.text);
+  // Several photos, or one without a caption: each uploaded unpublished and recorded first, then one feed
+  // post attaching them, so a lost answer is reconciled by the photos (a captionless post has no text to
+  // be found by).
   else id = await albumPost(api, item.media, item.text, progress);
   return { id, url: await permalinkOf(api, id) };
 }
