@@ -1,23 +1,9 @@
-// Facebook Page publications retried after a fault (ARCHITECTURE "Publishing"), on the emulator through
-// the real queue consumer: what Facebook hands out before the final call (the unpublished photos of a
-// multi-photo post, a reel's upload session) is recorded as it exists, and the next attempt attaches the
-// same photos and finishes the same session: uploaded once, published once. When the final call's answer
-// is lost, the next attempt's `find` reconciles by what was recorded (the photos the post attaches, the
-// reel's session id), not by text: the post is neither published twice nor mistaken for another.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { backgroundOrigin } from "../../src/lib/origin";
-import { SPECS } from "../../src/platforms/catalog";
-import { configuredDefinition } from "../../src/platforms/define";
-import { sandboxFetch } from "../../src/platforms/sandbox/client";
-import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
-import type { Fetch } from "../../src/platforms/types";
-import type { PublishDeps } from "../../src/publishing/deps";
 import { deliver, handleOf, publishingPost, rowsOf } from "../publishing/support";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createAccount, createTenant } from "../support/seed";
-import { clockSleep } from "./support";
+import { emulatedDeps } from "./support";
 
 async function pageTenant() {
   const t = await createTenant();
@@ -68,26 +54,18 @@ describe("Facebook: what was uploaded is kept between attempts", () => {
   });
 });
 
-/** The real adapters on the emulator, every request going through `wrap` (as the TikTok tests do). */
-function wrappedDeps(wrap: (inner: Fetch) => Fetch): Partial<PublishDeps> {
-  const origin = backgroundOrigin(env);
-  const fetch = wrap(sandboxFetch(origin));
-  return {
-    adapterFor: (_env, platform) =>
-      emulatedAdapter(env, configuredDefinition(SPECS[platform], env), origin, fetch, { sleep: clockSleep }),
-  };
-}
-
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 const formOf = (init?: RequestInit) => new URLSearchParams(String(init?.body ?? ""));
 
 /** Lets the request that `matches` reach Facebook, then loses its answer as a dropped connection would. */
 const losingAnswerOf = (matches: (url: URL, form: URLSearchParams) => boolean) =>
-  wrappedDeps((inner) => async (input, init) => {
-    const url = new URL(urlOf(input));
-    if ((init?.method ?? "GET") !== "POST" || !matches(url, formOf(init))) return inner(input, init);
-    await inner(input, init);
-    throw new TypeError("Network connection lost.");
+  emulatedDeps({
+    wrap: (inner) => async (input, init) => {
+      const url = new URL(urlOf(input));
+      if ((init?.method ?? "GET") !== "POST" || !matches(url, formOf(init))) return inner(input, init);
+      await inner(input, init);
+      throw new TypeError("Network connection lost.");
+    },
   });
 
 describe("Facebook: a lost final answer is reconciled by what was recorded", () => {

@@ -1,24 +1,6 @@
-// Instagram publications that outlast an attempt (ARCHITECTURE "Publishing"), on the emulator through
-// the real queue consumer: every container is recorded as it is made and the next attempt polls the same
-// ones, so a #sandbox-slow post is uploaded once and published once; a lost media_publish answer is
-// reconciled by the recorded container (expired containers and raced deliveries: meta-resume.system.test.ts).
-import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { backgroundOrigin } from "../../src/lib/origin";
-import { SPECS } from "../../src/platforms/catalog";
-import { sandboxFetch } from "../../src/platforms/sandbox/client";
-import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { insertMedia } from "../support/db";
-import {
-  clockSleep,
-  connected,
-  emulatedDeps,
-  postsOf,
-  published,
-  redeliver,
-  statsOf,
-  untilSettled,
-} from "./support";
+import { connected, emulatedDeps, postsOf, published, redeliver, statsOf, untilSettled } from "./support";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
@@ -70,21 +52,12 @@ describe("Instagram: containers kept between attempts", () => {
     const account = await connected("instagram");
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
     const urls: string[] = [];
-    const origin = backgroundOrigin(env);
-    const inner = sandboxFetch(origin);
-    const deps = {
-      adapterFor: () =>
-        emulatedAdapter(
-          env,
-          SPECS.instagram,
-          origin,
-          async (input, init) => {
-            urls.push(new Request(input, init).url);
-            return inner(input, init);
-          },
-          { sleep: clockSleep },
-        ),
-    };
+    const deps = emulatedDeps({
+      wrap: (inner) => async (input, init) => {
+        urls.push(new Request(input, init).url);
+        return inner(input, init);
+      },
+    });
     const first = await published(
       account,
       { content: [{ text: "Where did it go #sandbox-lost", media: [photo] }] },

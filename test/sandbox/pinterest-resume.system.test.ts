@@ -1,20 +1,19 @@
-// Pinterest video Pins across attempts (issue 20 item 6), on the emulator through the real queue
-// consumer: the media id is recorded as soon as Pinterest hands it out, a later attempt polls the same
-// media instead of registering again, a media Pinterest failed is replaced, a redelivered message
-// publishes nothing twice, and the storage upload has the upload timeout, not the common call timeout.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { backgroundOrigin } from "../../src/lib/origin";
-import { SPECS } from "../../src/platforms/catalog";
-import { sandboxFetch } from "../../src/platforms/sandbox/client";
-import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import type { Fetch } from "../../src/platforms/types";
 import type { PublishDeps } from "../../src/publishing/deps";
 import { boardId } from "../../src/sandbox/pinterest/boards";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
 import { storedProgress } from "../publishing/support";
-import { type Connected, clockSleep, connected, published, redeliver, statsOf } from "./support";
+import {
+  type Connected,
+  clockSleep,
+  connected,
+  emulatedDeps,
+  published,
+  redeliver,
+  statsOf,
+} from "./support";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -25,20 +24,18 @@ type Seen = { method: string; path: string };
 /** The real adapter on the emulator through `wrap` around the sandbox's fetch; every request seen. */
 function depsWith(
   wrap: (fetcher: Fetch) => Fetch = (f) => f,
-  options: Parameters<typeof emulatedAdapter>[4] = { sleep: clockSleep },
+  options: Parameters<typeof emulatedDeps>[0] = {},
 ): { deps: Partial<PublishDeps>; seen: Seen[] } {
-  const origin = backgroundOrigin(env);
   const seen: Seen[] = [];
-  const inner = wrap(sandboxFetch(origin));
-  const fetcher: Fetch = (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    seen.push({ method: init?.method ?? "GET", path: new URL(url).pathname });
-    return inner(input, init);
+  const recording = (inner: Fetch): Fetch => {
+    const wrapped = wrap(inner);
+    return (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      seen.push({ method: init?.method ?? "GET", path: new URL(url).pathname });
+      return wrapped(input, init);
+    };
   };
-  return {
-    seen,
-    deps: { adapterFor: (_env, platform) => emulatedAdapter(env, SPECS[platform], origin, fetcher, options) },
-  };
+  return { seen, deps: emulatedDeps({ ...options, wrap: recording }) };
 }
 
 const isStorage = (input: RequestInfo | URL, init?: RequestInit) =>

@@ -12,6 +12,7 @@ import { mintToken } from "../../src/platforms/sandbox/access";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
+import type { Fetch } from "../../src/platforms/types";
 import type { PublishDeps } from "../../src/publishing/deps";
 import { runFlow } from "../delegation/support";
 import { deliver, type RowRecord, rowsOf, setStatus } from "../publishing/support";
@@ -61,15 +62,21 @@ export const clockSleep = async (ms: number) => {
 
 /**
  * Publishing dependencies whose adapters are the real ones on the emulator, as with SANDBOX=true, but
- * with `options` (by default, polls that move the clock instead of sleeping; tests may shorten timeouts).
+ * with polls that move the clock instead of sleeping (unless `sleep` says otherwise), the `timeouts` a
+ * test shortens, and every request going through `wrap` (a fault, a delay, a record of what was sent).
  */
 export function emulatedDeps(
-  options: Parameters<typeof emulatedAdapter>[4] = { sleep: clockSleep },
+  options: NonNullable<Parameters<typeof emulatedAdapter>[4]> & { wrap?: (inner: Fetch) => Fetch } = {},
 ): Partial<PublishDeps> {
+  const { wrap = (inner) => inner, ...adapterOptions } = options;
   const origin = backgroundOrigin(env);
+  const fetch = wrap(sandboxFetch(origin));
   return {
     adapterFor: (_env, platform) =>
-      emulatedAdapter(env, configuredDefinition(SPECS[platform], env), origin, sandboxFetch(origin), options),
+      emulatedAdapter(env, configuredDefinition(SPECS[platform], env), origin, fetch, {
+        sleep: clockSleep,
+        ...adapterOptions,
+      }),
   };
 }
 

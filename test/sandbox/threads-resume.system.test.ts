@@ -1,25 +1,6 @@
-// Threads publications that outlast an attempt (ARCHITECTURE "Publishing"), on the emulator through the
-// real queue consumer: each item's containers and published post are recorded as they exist, so a
-// #sandbox-slow post is uploaded once and published once, a thread interrupted after its first item
-// goes on without re-posting it, a lost threads_publish answer is reconciled by the recorded container,
-// expired containers and raced deliveries: meta-resume.system.test.ts.
-import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { backgroundOrigin } from "../../src/lib/origin";
-import { SPECS } from "../../src/platforms/catalog";
-import { sandboxFetch } from "../../src/platforms/sandbox/client";
-import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { insertMedia } from "../support/db";
-import {
-  clockSleep,
-  connected,
-  emulatedDeps,
-  postsOf,
-  published,
-  redeliver,
-  statsOf,
-  untilSettled,
-} from "./support";
+import { connected, emulatedDeps, postsOf, published, redeliver, statsOf, untilSettled } from "./support";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
@@ -71,21 +52,12 @@ describe("Threads: containers kept between attempts", () => {
   it("a lost threads_publish answer is reconciled by the recorded container before any text search", async () => {
     const account = await connected("threads");
     const urls: string[] = [];
-    const origin = backgroundOrigin(env);
-    const inner = sandboxFetch(origin);
-    const deps = {
-      adapterFor: () =>
-        emulatedAdapter(
-          env,
-          SPECS.threads,
-          origin,
-          async (input, init) => {
-            urls.push(new Request(input, init).url);
-            return inner(input, init);
-          },
-          { sleep: clockSleep },
-        ),
-    };
+    const deps = emulatedDeps({
+      wrap: (inner) => async (input, init) => {
+        urls.push(new Request(input, init).url);
+        return inner(input, init);
+      },
+    });
     const first = await published(account, { content: [{ text: "Where did it go #sandbox-lost" }] }, 1, deps);
     expect(first.delivery.retries).toBe(1);
     const [post] = await postsOf("threads", account.handle);

@@ -6,12 +6,7 @@
 // chunk and two racing consumers publish nothing twice; chunks take the upload timeout.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { backgroundOrigin } from "../../src/lib/origin";
-import { SPECS } from "../../src/platforms/catalog";
-import { sandboxFetch } from "../../src/platforms/sandbox/client";
-import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import type { Fetch } from "../../src/platforms/types";
-import type { PublishDeps } from "../../src/publishing/deps";
 import { deliver as deliverSync } from "../analytics/queue";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
@@ -19,7 +14,6 @@ import { deliver, rowsOf, storedProgress } from "../publishing/support";
 import { ORIGIN } from "../support/client";
 import {
   type Connected,
-  clockSleep,
   connected,
   emulatedDeps,
   postsOf,
@@ -68,20 +62,8 @@ const rowState = async (rowId: number) =>
     }>())!;
 
 /** The real adapters on the emulator with `fetch` wrapped (a fault, a delay) and the given timeouts. */
-function wrappedDeps(
-  wrap: (inner: Fetch) => Fetch,
-  timeouts?: { call: number; upload: number },
-): Partial<PublishDeps> {
-  const origin = backgroundOrigin(env);
-  const fetch = wrap(sandboxFetch(origin));
-  return {
-    adapterFor: (_env, platform) =>
-      emulatedAdapter(env, SPECS[platform], origin, fetch, {
-        sleep: clockSleep,
-        ...(timeouts ? { timeouts } : {}),
-      }),
-  };
-}
+const wrappedDeps = (wrap: (inner: Fetch) => Fetch, timeouts?: { call: number; upload: number }) =>
+  emulatedDeps({ wrap, ...(timeouts ? { timeouts } : {}) });
 
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
 const isChunk = (input: RequestInfo | URL, init?: RequestInit) =>

@@ -1,15 +1,4 @@
-// YouTube uploads across attempts (issue 20 item 6), on the emulator through the real queue consumer: the
-// resumable session is recorded as soon as Google hands it out, an interrupted upload resumes on the same
-// session (Content-Range `bytes */SIZE` asks what it has, then only the rest is sent), a lost final
-// answer is reconciled by the session (and then the video id) rather than by searching the uploads, a
-// session Google says is gone is replaced, a redelivered message uploads and publishes nothing twice,
-// and the byte PUTs have the upload timeout.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { backgroundOrigin } from "../../src/lib/origin";
-import { SPECS } from "../../src/platforms/catalog";
-import { sandboxFetch } from "../../src/platforms/sandbox/client";
-import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import type { Fetch } from "../../src/platforms/types";
 import { CHUNK_BYTES } from "../../src/platforms/youtube/upload";
 import type { PublishDeps } from "../../src/publishing/deps";
@@ -17,7 +6,15 @@ import { SESSION_LIFETIME_SECONDS } from "../../src/sandbox/youtube";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
 import { storedProgress } from "../publishing/support";
-import { type Connected, clockSleep, connected, published, redeliver, statsOf } from "./support";
+import {
+  type Connected,
+  clockSleep,
+  connected,
+  emulatedDeps,
+  published,
+  redeliver,
+  statsOf,
+} from "./support";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -28,19 +25,17 @@ type Seen = { method: string; path: string; range: string | null };
 /** The real adapter on the emulator through `wrap` around the sandbox's fetch; every request seen. */
 function depsWith(
   wrap: (fetcher: Fetch, seen: Seen[]) => Fetch = (f) => f,
-  options: Parameters<typeof emulatedAdapter>[4] = { sleep: clockSleep },
+  options: Parameters<typeof emulatedDeps>[0] = {},
 ): { deps: Partial<PublishDeps>; seen: Seen[] } {
-  const origin = backgroundOrigin(env);
   const seen: Seen[] = [];
-  const inner = wrap(sandboxFetch(origin), seen);
-  const fetcher: Fetch = (input, init) => {
-    seen.push(seenOf(input, init));
-    return inner(input, init);
+  const recording = (inner: Fetch): Fetch => {
+    const wrapped = wrap(inner, seen);
+    return (input, init) => {
+      seen.push(seenOf(input, init));
+      return wrapped(input, init);
+    };
   };
-  return {
-    seen,
-    deps: { adapterFor: (_env, platform) => emulatedAdapter(env, SPECS[platform], origin, fetcher, options) },
-  };
+  return { seen, deps: emulatedDeps({ ...options, wrap: recording }) };
 }
 
 const seenOf = (input: RequestInfo | URL, init?: RequestInit): Seen => ({
