@@ -154,6 +154,29 @@ async function newImage(
   return { ...at, sent: true };
 }
 
+/**
+ * The URN once LinkedIn has it AVAILABLE. PROCESSING_FAILED (or bytes acknowledged that LinkedIn says it
+ * never got) is replaced by `renew`, once: a second failure is the file's own, for good.
+ */
+async function whenAvailable(
+  api: LinkedInApi,
+  token: string,
+  first: Recorded,
+  step: MediaStep,
+  waits: readonly number[],
+  kind: "image" | "video",
+  renew: (failures: number) => Promise<Recorded>,
+): Promise<string> {
+  let at = first;
+  for (;;) {
+    const status = await available(api, token, at.urn, step, waits);
+    if (status === "AVAILABLE") return at.urn;
+    const failures = (at.failures ?? 0) + 1;
+    if (failures > 1) throw processingFailed(kind);
+    at = await renew(failures);
+  }
+}
+
 /** The image's URN, AVAILABLE: the one an earlier attempt recorded where it can go on, else a new one. */
 export async function uploadImage(
   api: LinkedInApi,
@@ -182,14 +205,9 @@ export async function uploadImage(
       }
     }
     if (!at) at = await newImage(api, token, owner, media, step, index, 0);
-    for (;;) {
-      const status = await available(api, token, at.urn, step, waits);
-      if (status === "AVAILABLE") return at.urn;
-      // PROCESSING_FAILED (or bytes acknowledged that LinkedIn says it never got): replaced, once.
-      const failures = (at.failures ?? 0) + 1;
-      if (failures > 1) throw processingFailed("image");
-      at = await newImage(api, token, owner, media, step, index, failures);
-    }
+    return await whenAvailable(api, token, at, step, waits, "image", (failures) =>
+      newImage(api, token, owner, media, step, index, failures),
+    );
   } catch (error) {
     throw beforePublishing(error);
   }
@@ -273,13 +291,9 @@ export async function uploadVideo(
       if (at) await step.progress.set(keyOf(index), at);
     }
     if (!at) at = await newVideo(api, token, owner, media, step, index, 0);
-    for (;;) {
-      const status = await available(api, token, at.urn, step, waits);
-      if (status === "AVAILABLE") return at.urn;
-      const failures = (at.failures ?? 0) + 1;
-      if (failures > 1) throw processingFailed("video");
-      at = await newVideo(api, token, owner, media, step, index, failures);
-    }
+    return await whenAvailable(api, token, at, step, waits, "video", (failures) =>
+      newVideo(api, token, owner, media, step, index, failures),
+    );
   } catch (error) {
     throw beforePublishing(error);
   }
