@@ -53,7 +53,15 @@ export async function autoPlug(db: Database, target: SyncTarget, now: number): P
     const earlier = retry
       ? await adapter.find(auth, { fingerprint, text: plug.data.text, replyTo: row.platformPostId })
       : null;
-    const reply = earlier ?? (await adapter.reply(auth, row.platformPostId, plug.data.text, fingerprint));
+    if (!earlier && !adapter.reply)
+      throw new PlatformError(
+        "This platform's API cannot post a reply, so there is no auto-plug to publish.",
+        {
+          kind: "permanent",
+          code: "not_supported",
+        },
+      );
+    const reply = earlier ?? (await adapter.reply!(auth, row.platformPostId, plug.data.text, fingerprint));
     await db
       .update(postPlatforms)
       .set({ plugPostId: reply.id })

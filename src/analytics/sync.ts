@@ -108,12 +108,17 @@ export async function syncRow(
     env,
     tokens,
     auth,
-    (used) => Promise.all([adapter.insights(used, platformPostId), adapter.comments(used, platformPostId)]),
+    (used) =>
+      Promise.all([
+        adapter.insights(used, platformPostId),
+        adapter.comments ? adapter.comments(used, platformPostId) : [],
+      ]),
     (used) => {
       auth = used;
     },
   );
-  const metrics = cleanMetrics(fetched);
+  // Nothing to read now (a story past its day, insights the app cannot read): keep what is stored.
+  const metrics = fetched === null ? row.analytics : cleanMetrics(fetched);
   const now = new Date(deps.now());
   const inserts = insertInChunks(
     db,

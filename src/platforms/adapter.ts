@@ -196,8 +196,8 @@ export function createAdapter(spec: AdapterSource, context: AdapterContext): Pla
     find: (account, lookup) => publishing.find(account, lookup),
     resolve: async (account, postId) => (publishing.resolve ? publishing.resolve(account, postId) : null),
     insights: (account, postId) => publishing.insights(account, postId),
-    comments: (account, postId) => publishing.comments(account, postId),
-    reply: (account, postId, text, fingerprint) => publishing.reply(account, postId, text, fingerprint),
+    ...(publishing.comments && { comments: publishing.comments }),
+    ...(publishing.reply && { reply: publishing.reply }),
     async revoke(account) {
       if (!publishing.revoke) return false;
       await publishing.revoke(account);

@@ -67,6 +67,12 @@ export type PlatformDefinition = PlatformSpec & {
    * asynchronously); the standard OAuth 2.0 one is built from the spec when absent.
    */
   authorize?: (request: AuthorizeRequest, context: PublishingContext) => string | Promise<string>;
+  /**
+   * How long after publication (seconds) the platform gives insights for a row with these settings
+   * (Instagram and Facebook stories: 24 h); past it the analytics sync reads nothing more and the row
+   * keeps what it stored. Absent, or undefined for these settings: for as long as the post exists.
+   */
+  insightsLifetime?: (settings: Record<string, unknown>) => number | undefined;
   /** Refreshing ahead of time (absent: tokens that never expire, or no refresh at all: Facebook Pages). */
   keepAlive?: KeepAlive;
   /**

@@ -209,10 +209,18 @@ export interface PlatformAdapter {
    * public id never return `awaiting`, and answer null here.
    */
   resolve(account: AccountAuth, platformPostId: string): Promise<PublishedPost | null>;
-  insights(account: AccountAuth, platformPostId: string): Promise<PostMetrics>;
-  comments(account: AccountAuth, platformPostId: string): Promise<PlatformComment[]>;
-  /** A reply to a published post (auto-plug); `fingerprint` makes it reconcilable like a publish. */
-  reply(
+  /**
+   * The post's metrics; null when the platform has none to give now (a story past its 24 h, insights
+   * an app on trial access cannot read, an empty answer): the row keeps what it has stored.
+   */
+  insights(account: AccountAuth, platformPostId: string): Promise<PostMetrics | null>;
+  /** The post's comments; absent where the platform gives none to an app. */
+  comments?(account: AccountAuth, platformPostId: string): Promise<PlatformComment[]>;
+  /**
+   * A reply to a published post (auto-plug); `fingerprint` makes it reconcilable like a publish. Absent
+   * where the platform has no replies through its API.
+   */
+  reply?(
     account: AccountAuth,
     platformPostId: string,
     text: string,

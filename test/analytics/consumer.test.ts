@@ -58,7 +58,7 @@ describe("storing", () => {
     );
     expect(row.analytics.impressions).toBeGreaterThan(0);
     const live = await publishingAdapter(env, "twitter").insights(authOf(sandboxAccount(t)), published.id);
-    expect(live.impressions).toBeGreaterThanOrEqual(row.analytics.impressions);
+    expect(live!.impressions).toBeGreaterThanOrEqual(row.analytics.impressions);
 
     const stored = await storedComments(postId);
     expect(stored.length).toBeGreaterThanOrEqual(1);

@@ -138,7 +138,7 @@ describe("a ninth platform", () => {
       "POST https://bsky.example/xrpc/com.atproto.repo.createRecord",
     ]);
     expect(requests[0]!.headers.get("authorization")).toBe("Bearer tok");
-    expect((await adapter.insights(account, "3k2a")).engagement_rate).toBe(2);
+    expect((await adapter.insights(account, "3k2a"))!.engagement_rate).toBe(2);
     await expect(adapter.publish({ ...account, accessToken: null }, draft)).rejects.toMatchObject({
       kind: "auth",
       code: "token_missing",

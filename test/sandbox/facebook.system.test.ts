@@ -283,7 +283,7 @@ describe("Facebook on the Graph API emulator", () => {
     const postId = row.platform_post_id!;
     const adapter = publishingAdapter(env, "facebook");
     const account = { handle, platformUserId: null, accessToken: null };
-    const metrics = await adapter.insights(account, postId);
+    const metrics = (await adapter.insights(account, postId))!;
     expect(metrics.impressions).toBeGreaterThan(0);
 
     const { mintToken } = await import("../../src/platforms/sandbox/access");
@@ -316,11 +316,11 @@ describe("Facebook on the Graph API emulator", () => {
     });
     expect(foreign.body.error).toMatchObject({ code: 10 });
 
-    const comments = await adapter.comments(account, postId);
+    const comments = await adapter.comments!(account, postId);
     expect(comments.length).toBe(metrics.comments);
     expect(comments[0]!.content.length).toBeGreaterThan(0);
 
-    const reply = await adapter.reply(account, postId, "Thanks all", "fp-reply");
+    const reply = await adapter.reply!(account, postId, "Thanks all", "fp-reply");
     expect(reply.id).toMatch(/^\d+_\d+$/);
     const [post] = await postsOf(handle);
     expect(post!.replies.map((r) => r.text)).toEqual(["Thanks all"]);
@@ -331,7 +331,7 @@ describe("Facebook on the Graph API emulator", () => {
     });
     expect(found?.id).toBe(reply.id);
     // The Page's comment is listed among the post's comments, and counted.
-    const after = await adapter.comments(account, postId);
+    const after = await adapter.comments!(account, postId);
     expect(after.map((c) => c.content)).toContain("Thanks all");
     expect(after.length).toBe(comments.length + 1);
   });

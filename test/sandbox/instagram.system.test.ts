@@ -184,7 +184,7 @@ describe("Instagram on its emulator", () => {
       shares: value("shares"),
       saves: value("saved"),
     });
-    const comments = await adapter.comments(auth, mediaId);
+    const comments = await adapter.comments!(auth, mediaId);
     expect(comments.length).toBe(value("comments"));
     expect(comments[0]!.author_name).not.toBe(account.handle);
     const seen = await graph(
@@ -196,7 +196,7 @@ describe("Instagram on its emulator", () => {
     expect(seen.body.data).toHaveLength(comments.length);
 
     // A reply is a comment by the account; find recognises it by its text.
-    const reply = await adapter.reply(auth, mediaId, "Link in bio", "fp-1");
+    const reply = await adapter.reply!(auth, mediaId, "Link in bio", "fp-1");
     const found = await adapter.find(auth, { fingerprint: "fp-1", text: "Link in bio", replyTo: mediaId });
     expect(found?.id).toBe(reply.id);
     const [post] = await postsOf("instagram", account.handle);

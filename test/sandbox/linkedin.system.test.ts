@@ -301,7 +301,7 @@ describe("LinkedIn on its emulator", () => {
     const adapter = publishingAdapter(env, "linkedin");
     const me = { handle: await handleOf(linkedin), platformUserId: null, accessToken: null };
     const text = "Plug #sandbox-lost";
-    await expect(adapter.reply(me, urn, text, "fp-lost")).rejects.toMatchObject({ kind: "unknown_outcome" });
+    await expect(adapter.reply!(me, urn, text, "fp-lost")).rejects.toMatchObject({ kind: "unknown_outcome" });
     const found = await adapter.find(me, { fingerprint: "fp-lost", text, replyTo: urn });
     expect(found?.id).toMatch(/^urn:li:comment:\(urn:li:share:\d+,\d+\)$/);
     expect(found?.url).toBe(`${SANDBOX}/posts/${encodeURIComponent(found!.id)}`);
@@ -409,7 +409,7 @@ describe("LinkedIn on its emulator", () => {
 
     const { publishingAdapter } = await import("../../src/platforms/index");
     const handle = await handleOf(linkedin);
-    const reply = await publishingAdapter(env, "linkedin").reply(
+    const reply = await publishingAdapter(env, "linkedin").reply!(
       { handle, platformUserId: null, accessToken: null },
       urn,
       "Thanks all",

@@ -163,7 +163,7 @@ describe("Threads on its emulator", () => {
       shares: value("reposts") + value("shares"),
       quotes: value("quotes"),
     });
-    const comments = await adapter.comments(auth, id);
+    const comments = await adapter.comments!(auth, id);
     expect(comments.length).toBe(value("replies"));
     const public_ = await graph(
       "threads",
@@ -174,7 +174,7 @@ describe("Threads on its emulator", () => {
     expect(public_.body.data).toHaveLength(comments.length);
 
     // The auto-plug: a reply of the account's, found again by its text among the post's replies.
-    const reply = await adapter.reply(auth, id, "More at example.test", "fp-1");
+    const reply = await adapter.reply!(auth, id, "More at example.test", "fp-1");
     const found = await adapter.find(auth, {
       fingerprint: "fp-1",
       text: "More at example.test",
@@ -182,7 +182,7 @@ describe("Threads on its emulator", () => {
     });
     expect(found?.id).toBe(reply.id);
     // Its own replies are not comments.
-    expect((await adapter.comments(auth, id)).map((c) => c.content)).not.toContain("More at example.test");
+    expect((await adapter.comments!(auth, id)).map((c) => c.content)).not.toContain("More at example.test");
   });
 
   it("#sandbox-fail: FAILED with Threads' refusal, nothing published", async () => {

@@ -348,7 +348,7 @@ describe("YouTube on the emulator", () => {
     // The reply: a top-level comment by the channel, found again by its text.
     const adapter = publishingAdapter(env, "youtube");
     const auth = { handle: connected.handle, platformUserId: null, accessToken: null };
-    const reply = await adapter.reply(auth, videoId, "Thanks for watching!", "fp-reply-1");
+    const reply = await adapter.reply!(auth, videoId, "Thanks for watching!", "fp-reply-1");
     expect(reply.url).toBe(`${SANDBOX}/posts/${encodeURIComponent(reply.id)}`);
     expect(
       await adapter.find(auth, {

@@ -47,8 +47,12 @@ export function emulatedAdapter(
       return resolved && paged(resolved);
     },
     insights: async (account, id) => adapter.insights(await signedIn(account), id),
-    comments: async (account, id) => adapter.comments(await signedIn(account), id),
-    reply: async (account, id, text, fingerprint) =>
-      paged(await adapter.reply(await signedIn(account), id, text, fingerprint)),
+    ...(adapter.comments && {
+      comments: async (account: AccountAuth, id: string) => adapter.comments!(await signedIn(account), id),
+    }),
+    ...(adapter.reply && {
+      reply: async (account: AccountAuth, id: string, text: string, fingerprint: string) =>
+        paged(await adapter.reply!(await signedIn(account), id, text, fingerprint)),
+    }),
   };
 }

@@ -94,7 +94,7 @@ describe("facebook errors", () => {
 
   it("fails a sync's comments read on a revoked token as auth", async () => {
     const { fetch } = replay(json(RECORDED.errors.revoked, 400));
-    await expect(adapterFor("facebook", fetch).comments(page, POST_ID)).rejects.toMatchObject({
+    await expect(adapterFor("facebook", fetch).comments!(page, POST_ID)).rejects.toMatchObject({
       kind: "auth",
     });
   });

@@ -129,7 +129,7 @@ describe("facebook insights", () => {
 describe("facebook comments", () => {
   it("reads the newest comments page by page, mapping their authors", async () => {
     const { fetch, requests } = replay(json(RECORDED.comments[0]), json(RECORDED.comments[1]));
-    const comments = await adapterFor("facebook", fetch).comments(page, POST_ID);
+    const comments = await adapterFor("facebook", fetch).comments!(page, POST_ID);
     expect(comments).toEqual([
       {
         id: "987654321098765_1001",
@@ -163,7 +163,7 @@ describe("facebook comments", () => {
       paging: { cursors: { after: `p${from}` }, next: "https://graph.facebook.com/…" },
     });
     const { fetch, requests } = replay(json(full(0)), json(full(50)), json(full(100)));
-    const comments = await adapterFor("facebook", fetch).comments(page, POST_ID);
+    const comments = await adapterFor("facebook", fetch).comments!(page, POST_ID);
     expect(comments).toHaveLength(100);
     expect(requests).toHaveLength(2);
   });
@@ -177,7 +177,7 @@ describe("facebook reply and revoke", () => {
       json(RECORDED.comment(commentId)),
       json(RECORDED.permalink(commentId, url)),
     );
-    const reply = await adapterFor("facebook", fetch).reply(
+    const reply = await adapterFor("facebook", fetch).reply!(
       page,
       POST_ID,
       "Thanks for 100 likes!",

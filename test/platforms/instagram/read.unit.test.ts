@@ -88,7 +88,7 @@ describe("instagram insights", () => {
 describe("instagram comments, reply, revoke, channels", () => {
   it("reads comments page by page, with their authors' profiles", async () => {
     const { fetch, requests } = replay(json(RECORDED.comments[0]), json(RECORDED.comments[1]));
-    const comments = await adapterFor("instagram", fetch).comments(account, MEDIA_ID);
+    const comments = await adapterFor("instagram", fetch).comments!(account, MEDIA_ID);
     expect(comments).toEqual([
       {
         id: "17870913679156914",
@@ -113,7 +113,7 @@ describe("instagram comments, reply, revoke, channels", () => {
 
   it("replies with a comment under the media", async () => {
     const { fetch, requests } = replay(json(RECORDED.comment("17870913679156920")), json(RECORDED.permalink));
-    const reply = await adapterFor("instagram", fetch).reply(account, MEDIA_ID, "Link in bio!", "sp-plug-9");
+    const reply = await adapterFor("instagram", fetch).reply!(account, MEDIA_ID, "Link in bio!", "sp-plug-9");
     expect(reply).toEqual({ id: "17870913679156920", url: PERMALINK });
     await expectPost(requests[0]!, `${GRAPH}/${MEDIA_ID}/comments`, { message: "Link in bio!" });
   });

@@ -151,7 +151,7 @@ describe("linkedin comments", () => {
       answer(commentsPage(page(0, 50), 0, 130)),
       answer(commentsPage(page(50, 50), 50, 130)),
     );
-    const found = await adapterFor("linkedin", fetch).comments(organization, SHARE);
+    const found = await adapterFor("linkedin", fetch).comments!(organization, SHARE);
     expect(found).toHaveLength(100);
     expect(requests.map((r) => r.url)).toEqual([
       `${commentsUrl(SHARE)}?start=0&count=50`,
@@ -172,7 +172,7 @@ describe("linkedin comments", () => {
 
   it("stops at the last page, names members, and has none where LinkedIn refuses the read (403)", async () => {
     const { fetch, requests } = replay(answer(commentsPage([comment("9", "Nice!")], 0, 1)));
-    const [only] = await adapterFor("linkedin", fetch).comments(organization, SHARE);
+    const [only] = await adapterFor("linkedin", fetch).comments!(organization, SHARE);
     expect(requests).toHaveLength(1);
     expect(only).toMatchObject({
       content: "Nice!",
@@ -180,7 +180,7 @@ describe("linkedin comments", () => {
       contact: { username: "urn:li:person:A1b2C3d4", profile_url: null },
     });
     const denied = replay(answer(errors.denied, 403));
-    expect(await adapterFor("linkedin", denied.fetch).comments(member, SHARE)).toEqual([]);
+    expect(await adapterFor("linkedin", denied.fetch).comments!(member, SHARE)).toEqual([]);
   });
 });
 
@@ -188,7 +188,7 @@ describe("linkedin reply and revoke", () => {
   it("replies with a comment by the author under the post", async () => {
     const made = comment("6637311579613413376", "Read more", ORG);
     const { fetch, requests } = replay(answer(made, 201, { "x-restli-id": made.id }));
-    const reply = await adapterFor("linkedin", fetch).reply(organization, SHARE, "Read more", "sp-plug-7");
+    const reply = await adapterFor("linkedin", fetch).reply!(organization, SHARE, "Read more", "sp-plug-7");
     expect(reply).toEqual({
       id: made.commentUrn,
       url: `https://www.linkedin.com/feed/update/${SHARE}/?commentUrn=${enc(made.commentUrn)}`,
@@ -201,7 +201,7 @@ describe("linkedin reply and revoke", () => {
     const { fetch } = replay(
       new Response(null, { status: 201, headers: { "x-restli-id": "6637311579613413376" } }),
     );
-    const reply = await adapterFor("linkedin", fetch).reply(member, SHARE, "Hi", "sp-plug-8");
+    const reply = await adapterFor("linkedin", fetch).reply!(member, SHARE, "Hi", "sp-plug-8");
     expect(reply.id).toBe(`urn:li:comment:(${SHARE},6637311579613413376)`);
   });
 

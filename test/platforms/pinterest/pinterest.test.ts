@@ -406,8 +406,8 @@ describe("pinterest find, insights, comments, reply", () => {
   it("has no comments to read and refuses replies, without calling Pinterest", async () => {
     const { fetch, requests } = replay();
     const adapter = adapterFor("pinterest", fetch);
-    expect(await adapter.comments(account, R.PIN_ID)).toEqual([]);
-    expect(await failure(adapter.reply(account, R.PIN_ID, "plug", "sp-plug-7"))).toMatchObject({
+    expect(await adapter.comments!(account, R.PIN_ID)).toEqual([]);
+    expect(await failure(adapter.reply!(account, R.PIN_ID, "plug", "sp-plug-7"))).toMatchObject({
       kind: "permanent",
       code: "not_supported",
     });

@@ -504,7 +504,7 @@ describe("threads find, insights, comments, reply", () => {
   it("reads the conversation newest first across pages, leaving out the account's own replies", async () => {
     const [first, second] = RECORDED.conversation;
     const { fetch, requests } = replay(json(first), json(second));
-    const comments = await adapterFor("threads", fetch).comments(account, "1234567");
+    const comments = await adapterFor("threads", fetch).comments!(account, "1234567");
     expect(comments).toEqual([
       {
         id: "3000003",
@@ -536,7 +536,7 @@ describe("threads find, insights, comments, reply", () => {
       paging: { cursors: { after: `A${n}` }, next: "https://graph.threads.net/next" },
     });
     const { fetch, requests } = replay(json(page(1)), json(page(2)), json(page(3)), json(page(4)));
-    expect(await adapterFor("threads", fetch).comments(account, "1")).toHaveLength(100);
+    expect(await adapterFor("threads", fetch).comments!(account, "1")).toHaveLength(100);
     expect(requests).toHaveLength(3);
   });
 
@@ -547,7 +547,7 @@ describe("threads find, insights, comments, reply", () => {
       json(RECORDED.permalink("2000002", "plugged")),
     );
     expect(
-      await adapterFor("threads", fetch).reply(account, "1234567", "Thanks for reading!", "sp-plug-7"),
+      await adapterFor("threads", fetch).reply!(account, "1234567", "Thanks for reading!", "sp-plug-7"),
     ).toEqual({
       id: "2000002",
       url: `https://www.threads.net/@${HANDLE}/post/plugged`,

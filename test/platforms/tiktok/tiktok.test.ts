@@ -473,8 +473,8 @@ describe("tiktok find, insights, comments, reply, revoke", () => {
   it("lists no comments and refuses replies, without calling TikTok", async () => {
     const { fetch, requests } = replay();
     const adapter = adapterFor("tiktok", fetch);
-    expect(await adapter.comments(account, POST_ID)).toEqual([]);
-    await expect(adapter.reply(account, POST_ID, "plug", "sp-plug-9")).rejects.toMatchObject({
+    expect(await adapter.comments!(account, POST_ID)).toEqual([]);
+    await expect(adapter.reply!(account, POST_ID, "plug", "sp-plug-9")).rejects.toMatchObject({
       kind: "permanent",
       code: "not_supported",
     });

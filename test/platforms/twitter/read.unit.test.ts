@@ -123,7 +123,7 @@ describe("X insights", () => {
 describe("X comments", () => {
   it("reads the conversation's replies page by page, leaving out the account's own posts", async () => {
     const { fetch, requests } = replay(json(conversationPage1), json(conversationPage2));
-    const comments = await adapterFor("twitter", fetch).comments(account, "1880028106020515840");
+    const comments = await adapterFor("twitter", fetch).comments!(account, "1880028106020515840");
     expect(comments).toEqual([
       {
         id: "1880030000000000003",
@@ -148,7 +148,7 @@ describe("X comments", () => {
 
   it("answers no comments for a conversation without replies", async () => {
     const { fetch } = replay(json({ meta: { result_count: 0 } }));
-    expect(await adapterFor("twitter", fetch).comments(account, "1880028106020515840")).toEqual([]);
+    expect(await adapterFor("twitter", fetch).comments!(account, "1880028106020515840")).toEqual([]);
   });
 
   it("stops at 100 comments", async () => {
@@ -163,7 +163,7 @@ describe("X comments", () => {
       meta: { next_token: `t${from}` },
     });
     const { fetch, requests } = replay(json(page(0)), json(page(60)));
-    const comments = await adapterFor("twitter", fetch).comments(account, "1880028106020515840");
+    const comments = await adapterFor("twitter", fetch).comments!(account, "1880028106020515840");
     expect(comments).toHaveLength(100);
     expect(requests).toHaveLength(2);
   });

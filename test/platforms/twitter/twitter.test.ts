@@ -313,7 +313,7 @@ describe("X publish", () => {
 
   it("replies under a post (the auto-plug)", async () => {
     const { fetch, requests } = replay(json(created("401"), 201));
-    const reply = await adapterFor("twitter", fetch).reply(
+    const reply = await adapterFor("twitter", fetch).reply!(
       account,
       "1346889436626259968",
       "Grab the guide",

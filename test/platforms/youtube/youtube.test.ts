@@ -537,7 +537,7 @@ describe("youtube insights, comments, reply", () => {
       json(R.threads([R.thread("Ugx1", "First!"), R.thread("Ugx2", "Second", "@bob", "UCbob")], "page-2")),
       json(R.threads([R.thread("Ugx3", "Third")])),
     );
-    const comments = await adapterFor("youtube", fetch).comments(account, R.VIDEO_ID);
+    const comments = await adapterFor("youtube", fetch).comments!(account, R.VIDEO_ID);
     expect(comments.map((c) => c.id)).toEqual(["Ugx1", "Ugx2", "Ugx3"]);
     expect(comments[1]).toEqual({
       id: "Ugx2",
@@ -553,18 +553,18 @@ describe("youtube insights, comments, reply", () => {
   it("keeps the newest 100 comments, and none where the video's comments are turned off", async () => {
     const hundred = Array.from({ length: 100 }, (_, i) => R.thread(`Ug${i}`, `c${i}`));
     const full = replay(json(R.threads(hundred, "more")));
-    expect(await adapterFor("youtube", full.fetch).comments(account, R.VIDEO_ID)).toHaveLength(100);
+    expect(await adapterFor("youtube", full.fetch).comments!(account, R.VIDEO_ID)).toHaveLength(100);
     expect(full.requests).toHaveLength(1);
     const disabled = R.googleError(403, "commentsDisabled", "The video has disabled comments.");
     expect(
-      await adapterFor("youtube", replay(json(disabled, 403)).fetch).comments(account, R.VIDEO_ID),
+      await adapterFor("youtube", replay(json(disabled, 403)).fetch).comments!(account, R.VIDEO_ID),
     ).toEqual([]);
   });
 
   it("replies with a top-level comment thread by the channel", async () => {
     const created = R.thread("UgzReply", "Plug: our shop", "@googledevelopers", R.CHANNEL_ID);
     const { fetch, requests } = replay(json(created));
-    const reply = await adapterFor("youtube", fetch).reply(
+    const reply = await adapterFor("youtube", fetch).reply!(
       account,
       R.VIDEO_ID,
       "Plug: our shop",
@@ -588,7 +588,7 @@ describe("youtube insights, comments, reply", () => {
     });
     const lost = replay(timeout());
     expect(
-      await failure(adapterFor("youtube", lost.fetch).reply(account, R.VIDEO_ID, "x", "f")),
+      await failure(adapterFor("youtube", lost.fetch).reply!(account, R.VIDEO_ID, "x", "f")),
     ).toMatchObject({
       kind: "unknown_outcome",
     });
