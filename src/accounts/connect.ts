@@ -5,7 +5,7 @@
 
 import { eq } from "drizzle-orm";
 import type { ConnectTarget } from "../coordinator/flow";
-import { type CallbackError, withParams } from "../coordinator/links";
+import { withParams } from "../coordinator/links";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { apiKeys } from "../db/schema";
@@ -87,10 +87,6 @@ const safeAvatar = (url: string | null | undefined) =>
 /** redirect_url on success: `status=connected&account_id=…&platform=…`. */
 export const connectedLocation = (redirectUrl: string, accountId: number, platform: string) =>
   withParams(redirectUrl, { status: "connected", account_id: String(accountId), platform });
-
-/** redirect_url on failure: `error` and `error_description` (a connect has no application state). */
-export const connectErrorLocation = (redirectUrl: string, error: CallbackError, description: string) =>
-  withParams(redirectUrl, { error, error_description: description });
 
 /**
  * Revokes a disconnected account's token at the platform, where the platform offers revocation, so

@@ -4,8 +4,6 @@
 // Ability `accounts`.
 import { z } from "zod";
 import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
-import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
-import { flowCoordinator } from "../coordinator/names";
 import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
 import { conflict, invalidField, notFound } from "../http/errors";
@@ -14,6 +12,7 @@ import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
+import { startFlow } from "../oauth/start";
 import { lookupAdapter } from "../platforms/index";
 import { revokeDisconnected } from "./connect";
 import { presentAccount } from "./present";
@@ -103,24 +102,17 @@ export const accountsRouter = createRouter<ApiEnv>()
         throw invalidField("platform", `The platform "${platform}" is not configured on this service.`);
       const [workspace] = await accessibleWorkspace(db, principal.userId, workspace_id);
       if (!workspace) throw notFound("Workspace");
-      const { id, token } = await newAuthorizeToken(c.env);
       // The workspace read overlapped the gate's Coordinator call; the flow is created once admitted.
       await c.var.admitted();
-      const coordinator = c.env.COORDINATOR.getByName(flowCoordinator(id));
-      await c.var.meter.gate(() =>
-        coordinator.createDelegation({
-          platform,
-          callbackUrl: redirect_url,
-          state: "",
-          keyId: principal.keyId,
-          connect: { workspaceId: workspace.id, userId: principal.userId },
-        }),
-      );
+      const link = await startFlow(c.env, (work) => c.var.meter.gate(work), origin, {
+        platform,
+        callbackUrl: redirect_url,
+        state: "",
+        keyId: principal.keyId,
+        connect: { workspaceId: workspace.id, userId: principal.userId },
+      });
       c.header("Cache-Control", "no-store");
-      return c.json(
-        { authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`, expires_in: AUTHORIZE_TTL_MS / 1000 },
-        201,
-      );
+      return c.json(link, 201);
     },
   )
   .openapi(
@@ -148,23 +140,16 @@ export const accountsRouter = createRouter<ApiEnv>()
       const lookup = lookupAdapter(c.env, account.platform, origin);
       if (lookup.kind !== "ok")
         throw invalidField("id", `The platform "${account.platform}" is not configured on this service.`);
-      const { id: flowId, token } = await newAuthorizeToken(c.env);
       await c.var.admitted();
-      const coordinator = c.env.COORDINATOR.getByName(flowCoordinator(flowId));
-      await c.var.meter.gate(() =>
-        coordinator.createDelegation({
-          platform: account.platform,
-          callbackUrl: redirect_url,
-          state: "",
-          keyId: principal.keyId,
-          connect: { workspaceId: account.workspaceId, userId: principal.userId, accountId: account.id },
-        }),
-      );
+      const link = await startFlow(c.env, (work) => c.var.meter.gate(work), origin, {
+        platform: account.platform,
+        callbackUrl: redirect_url,
+        state: "",
+        keyId: principal.keyId,
+        connect: { workspaceId: account.workspaceId, userId: principal.userId, accountId: account.id },
+      });
       c.header("Cache-Control", "no-store");
-      return c.json(
-        { authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`, expires_in: AUTHORIZE_TTL_MS / 1000 },
-        201,
-      );
+      return c.json(link, 201);
     },
   )
   .openapi(

@@ -3,8 +3,6 @@
 // (browser-routes.ts).
 import { createMiddleware } from "hono/factory";
 import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
-import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
-import { flowCoordinator } from "../coordinator/names";
 import { PLATFORMS } from "../db/enums";
 import { awaitAdmission } from "../http/abilities";
 import type { ApiEnv, DbEnv } from "../http/env";
@@ -21,6 +19,7 @@ import { jsonBody, jsonContent } from "../http/openapi";
 import { publicRoute } from "../http/route";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
+import { startFlow } from "../oauth/start";
 import { lookupAdapter } from "../platforms/index";
 import { browserRouter } from "./browser-routes";
 import { PROOF_TTL_SECONDS } from "./proof";
@@ -94,17 +93,15 @@ const sessions = createRouter<DbEnv>().openapi(
     const lookup = lookupAdapter(c.env, platform, origin);
     if (lookup.kind === "unsupported") throw unsupportedPlatform(platform);
     if (lookup.kind === "not_configured") throw platformNotConfigured(platform);
-    const { id, token } = await newAuthorizeToken(c.env);
-    const coordinator = c.env.COORDINATOR.getByName(flowCoordinator(id));
     const keyId = c.var.principal.keyId;
-    await c.var.meter.gate(() =>
-      coordinator.createDelegation({ platform, callbackUrl: callback_url, state, keyId }),
-    );
+    const link = await startFlow(c.env, (work) => c.var.meter.gate(work), origin, {
+      platform,
+      callbackUrl: callback_url,
+      state,
+      keyId,
+    });
     c.header("Cache-Control", "no-store");
-    return c.json(
-      { authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`, expires_in: AUTHORIZE_TTL_MS / 1000 },
-      200,
-    );
+    return c.json(link, 200);
   },
 );
 

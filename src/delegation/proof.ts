@@ -1,6 +1,6 @@
-// The redirects that end a delegation: a signed proof, or an error. The signed string comes from the
-// verifier module the applications use, so both sides build it one way.
-import { type CallbackError, withParams } from "../coordinator/links";
+// The redirect that ends a delegation with a signed proof (a failure goes back by src/oauth/failed.ts).
+// The signed string comes from the verifier module the applications use, so both sides build it one way.
+import { withParams } from "../coordinator/links";
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
 import type { Identity } from "../platforms/types";
 import { isSignableValue, type ProofFields, proofMessage } from "../verify-proof";
@@ -31,10 +31,3 @@ export async function proofLocation(
   const sig = await hmacSha256Hex(await hmacKey(signingSecret), proofMessage(fields));
   return withParams(callbackUrl, { ...fields, expires: String(fields.expires), sig });
 }
-
-export const errorLocation = (
-  callbackUrl: string,
-  error: CallbackError,
-  description: string,
-  state: string,
-) => withParams(callbackUrl, { error, error_description: description, state });

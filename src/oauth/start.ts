@@ -1,0 +1,23 @@
+// Starting an OAuth flow, the one way for all three: a delegation (POST /api/oauth/delegate/sessions), a
+// connect (POST /api/v1/accounts/connect) and a reconnect (POST /api/v1/accounts/{id}/reconnect). Each
+// is one single-use flow in its own Coordinator instance, named by a signed authorize link.
+import { AUTHORIZE_TTL_MS, type NewFlow } from "../coordinator/flow";
+import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
+import { flowCoordinator } from "../coordinator/names";
+import type { Metered } from "./context";
+
+/** What the three endpoints answer: the link to send the user's browser to, and its lifetime. */
+export type AuthorizeLink = { authorize_url: string; expires_in: number };
+
+/** Creates the flow (the request's one Durable Object call) and answers its authorize link. */
+export async function startFlow(
+  env: Pick<Env, "COORDINATOR" | "ENCRYPTION_KEY">,
+  metered: Metered,
+  origin: string,
+  flow: NewFlow,
+): Promise<AuthorizeLink> {
+  const { id, token } = await newAuthorizeToken(env);
+  const coordinator = env.COORDINATOR.getByName(flowCoordinator(id));
+  await metered(() => coordinator.createDelegation(flow));
+  return { authorize_url: `${origin}${AUTHORIZE_PATH}/${token}`, expires_in: AUTHORIZE_TTL_MS / 1000 };
+}
