@@ -63,7 +63,7 @@ describe("authorize", () => {
     if (opened.kind !== "consent") return;
     expect(opened.location.startsWith(`${ORIGIN}/sandbox/twitter/`)).toBe(true);
     expect(opened.cookie).toMatch(
-      /^sp_delegation_\w+=\S+; Path=\/api\/oauth\/delegate\/callback; Max-Age=900;/,
+      /^sp_delegation_[\w-]+=\S+; Path=\/api\/oauth\/delegate\/callback; Max-Age=900;/,
     );
   });
 
@@ -94,7 +94,7 @@ describe("callback", () => {
     expect(proof.get("state")).toBe(state);
     expect(proof.get("handle")).toBe("ada");
     expect(proof.get("sig")).toMatch(/^[0-9a-f]{64}$/);
-    expect(done.cookies).toEqual([expect.stringMatching(/^sp_delegation_\w+=; .*Max-Age=0;/)]);
+    expect(done.cookies).toEqual([expect.stringMatching(/^sp_delegation_[\w-]+=; .*Max-Age=0;/)]);
   });
 
   it("answers a refusal at the platform with access_denied, and spends the flow", async () => {
