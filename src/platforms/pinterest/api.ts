@@ -52,6 +52,17 @@ export const rateLimited =
     });
   };
 
+/**
+ * The API Sandbox, where a Trial-access app creates its Pins (PINTEREST_API_BASE points the `api` host
+ * there). Its OpenAPI marks media uploads and Pin analytics `x-sandbox: disabled`, and the Sandbox page
+ * lists neither: a video Pin cannot be made and no analytics can be read there.
+ * developers.pinterest.com › Developer tools › Sandbox.
+ */
+export const SANDBOX_API_HOST = "api-sandbox.pinterest.com";
+
+/** Whether an `api` base is the API Sandbox (trial access). */
+export const isSandboxHost = (base: string) => URL.canParse(base) && new URL(base).hostname === SANDBOX_API_HOST;
+
 /** Pinterest's error code for a Trial-access app creating a Pin on the production host. */
 export const TRIAL_ACCESS_CODE = 29;
 
@@ -87,6 +98,8 @@ export function pinterestApi(context: PublishingContext) {
   const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: "application/json" });
   return {
     context,
+    /** Trial access: the API Sandbox, without video uploads or analytics. */
+    onSandbox: isSandboxHost(client.hosts.api ?? HOSTS.api),
     async get<T>(
       what: string,
       path: string,

@@ -28,7 +28,9 @@ export async function pinInsights(
   api: PinterestApi,
   account: AccountAuth,
   pinId: string,
-): Promise<PostMetrics> {
+): Promise<PostMetrics | null> {
+  // The API Sandbox has no Pin analytics: nothing to read, the row keeps what it stored.
+  if (api.onSandbox) return null;
   const now = api.context.now();
   const answer = await api.get(
     "Pin analytics",
