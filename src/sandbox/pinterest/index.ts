@@ -25,6 +25,7 @@ import { redeemCode, redeemRefresh } from "../grants";
 import { metricsAt, minutesSince, postSeed } from "../metrics";
 import { grantLedger } from "../token-routes";
 import { sandboxBoards } from "./boards";
+import { LIMITS } from "./rules";
 
 type Ctx = Context<BareEnv>;
 type Emulated = ReturnType<typeof emulate>;
@@ -207,10 +208,10 @@ const mediaSource = z.discriminatedUnion("source_type", [
 const createPin = z.looseObject({
   board_id: id,
   board_section_id: id.nullish(),
-  title: z.string().max(100).nullish(),
-  description: z.string().max(800).nullish(),
-  link: z.string().max(2048).nullish(),
-  alt_text: z.string().max(500).nullish(),
+  title: z.string().max(LIMITS.title).nullish(),
+  description: z.string().max(LIMITS.description).nullish(),
+  link: z.string().max(LIMITS.link).nullish(),
+  alt_text: z.string().max(LIMITS.alt_text).nullish(),
   dominant_color: z.string().nullish(),
   parent_pin_id: id.nullish(),
   media_source: mediaSource,
