@@ -421,14 +421,11 @@ describe("pinterest find, insights, comments, reply", () => {
     });
   });
 
-  it("has no comments to read and refuses replies, without calling Pinterest", async () => {
+  it("declares no comments and no reply (absent methods, not stubs), and revokes nothing", async () => {
     const { fetch, requests } = replay();
     const adapter = adapterFor("pinterest", fetch);
-    expect(await adapter.comments!(account, R.PIN_ID)).toEqual([]);
-    expect(await failure(adapter.reply!(account, R.PIN_ID, "plug", "sp-plug-7"))).toMatchObject({
-      kind: "permanent",
-      code: "not_supported",
-    });
+    expect(adapter.comments).toBeUndefined();
+    expect(adapter.reply).toBeUndefined();
     expect(await adapter.revoke(account)).toBe(false);
     expect(requests).toEqual([]);
   });

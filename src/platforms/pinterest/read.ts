@@ -1,8 +1,8 @@
-// A published Pin's life on Pinterest: its analytics as PostMetrics. Pinterest v5 has no endpoint that
-// lists a Pin's comments or writes one, so comments are always empty and a reply is refused.
+// The reads of a published Pin: its analytics as PostMetrics. Pinterest v5 has no endpoint that lists a
+// Pin's comments or writes one, so the adapter declares neither `comments` nor `reply`.
 // developers.pinterest.com › API reference v5 › Get Pin analytics.
-import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
-import { type PinterestApi, permanent, tokenOf, withEngagement } from "./api";
+import type { AccountAuth, PostMetrics } from "../types";
+import { type PinterestApi, tokenOf, withEngagement } from "./api";
 import { pinAnalytics } from "./schemas";
 
 /** Pinterest reports at most 90 days back from today; the window ends today (UTC). */
@@ -58,13 +58,3 @@ export async function pinInsights(
     quotes: 0,
   });
 }
-
-export const pinComments = async (): Promise<PlatformComment[]> => [];
-
-export const refuseReply = () =>
-  Promise.reject(
-    permanent(
-      "not_supported",
-      "Pinterest has no API to comment on a Pin: auto-plug replies are not possible.",
-    ),
-  );
