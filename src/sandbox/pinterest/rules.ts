@@ -14,8 +14,15 @@ export const ANALYTICS_MAX_DAYS = 90;
 /** List Pins' `page_size`: 1 to 250, 25 when absent. */
 export const PAGE_SIZE = { min: 1, max: 250, default: 25 } as const;
 
-/** Digits of the ids Pinterest hands out: Pins and boards 18, media 19. */
-export const ID_DIGITS = { pin: 18, board: 18, media: 19 } as const;
+/**
+ * Digits of the ids Pinterest hands out: users, Pins and boards 18, media 19. Pinterest's ids carry a
+ * shard, a type and a per-shard counter (Pinterest Engineering, "Sharding Pinterest"), not a time: they
+ * do not grow with time across the service, so the emulator's are random.
+ */
+export const ID_DIGITS = { user: 18, pin: 18, board: 18, media: 19 } as const;
+
+/** The x-ratelimit-limit a 429 carries (Pinterest's observed form: the limit and its window). */
+export const RATE_LIMIT_HEADERS = { limit: "100, 100;w=1" } as const;
 
 /** Pinterest's error codes, as its answers carry them. */
 export const CODE = {
