@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Fetch } from "../../src/platforms/types";
-import { CHUNK_BYTES } from "../../src/platforms/youtube/upload";
+import { CHUNK_BYTES } from "../../src/platforms/youtube/media";
 import type { PublishDeps } from "../../src/publishing/deps";
 import { SESSION_LIFETIME_SECONDS } from "../../src/sandbox/youtube";
 import { mp4Bytes } from "../media/support";
