@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Fetch } from "../../src/platforms/types";
 import { CHUNK_BYTES } from "../../src/platforms/youtube/media";
 import type { PublishDeps } from "../../src/publishing/deps";
-import { SESSION_LIFETIME_SECONDS } from "../../src/sandbox/youtube";
+import { SESSION_LIFETIME_SECONDS } from "../../src/sandbox/youtube/media";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
 import { storedProgress } from "../publishing/support";
