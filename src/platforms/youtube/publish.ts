@@ -16,7 +16,8 @@ import { settings as settingsSchema } from "./settings";
 export const DEFAULT_CATEGORY = "22";
 /** How many of the channel's latest uploads `find` looks through (one page). */
 export const FIND_WINDOW = 50;
-const TITLE_MAX = 100;
+/** Characters of a video title (Videos resource › snippet.title). */
+export const TITLE_MAX = 100;
 
 /** A title from the text's first non-empty line (else the file's name), cut to YouTube's 100 characters. */
 export function titleFrom(text: string, fileName: string): string {

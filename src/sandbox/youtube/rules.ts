@@ -8,6 +8,13 @@ import { z } from "zod";
 import { toBase64Url } from "../../lib/encoding";
 import { refuse } from "../emulator";
 
+/**
+ * videos.insert's metadata limits (Videos resource: snippet.title 100 characters, snippet.description
+ * 5000 bytes, snippet.tags 500 characters counted with quotes and commas) and a comment's text
+ * (CommentThreads: 10,000 characters).
+ */
+export const LIMITS = { title: 100, descriptionBytes: 5000, tags: 500, comment: 10_000 } as const;
+
 /** What the route groups read of a request: its query, its headers and the raw request. */
 export type Req = {
   query(name: string): string | undefined;
@@ -132,12 +139,12 @@ export type VideoResource = z.infer<typeof videoResource>;
 export function checkMetadata(video: VideoResource) {
   const { title, description = "", tags = [], categoryId } = video.snippet;
   const titleCheck = noAngles("The title")(title);
-  if (title.trim() === "" || [...title].length > 100 || titleCheck !== true)
+  if (title.trim() === "" || [...title].length > LIMITS.title || titleCheck !== true)
     refuse(400, "invalid_request", "The request metadata specifies an invalid or empty video title.", {
       code: "invalidTitle",
     });
   if (
-    new TextEncoder().encode(description).byteLength > 5000 ||
+    new TextEncoder().encode(description).byteLength > LIMITS.descriptionBytes ||
     noAngles("The description")(description) !== true
   )
     refuse(400, "invalid_request", "The request metadata specifies an invalid video description.", {
@@ -147,7 +154,7 @@ export function checkMetadata(video: VideoResource) {
   const tagLength =
     tags.reduce((sum, tag) => sum + tag.length + (tag.includes(" ") ? 2 : 0), 0) +
     Math.max(0, tags.length - 1);
-  if (tagLength > 500)
+  if (tagLength > LIMITS.tags)
     refuse(400, "invalid_request", "The request metadata specifies invalid video keywords.", {
       code: "invalidTags",
     });
@@ -158,6 +165,6 @@ export function checkMetadata(video: VideoResource) {
 export function checkCommentText(text: string) {
   if (text.trim() === "")
     refuse(400, "invalid_request", "The comment's text is empty.", { code: "commentTextRequired" });
-  if ([...text].length > 10_000)
+  if ([...text].length > LIMITS.comment)
     refuse(400, "invalid_request", "The comment's text is too long.", { code: "commentTextTooLong" });
 }
