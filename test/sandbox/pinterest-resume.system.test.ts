@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Fetch } from "../../src/platforms/types";
 import type { PublishDeps } from "../../src/publishing/deps";
-import { boardId } from "../../src/sandbox/pinterest/boards";
+import { boardId } from "../../src/sandbox/pinterest/publish";
 import { mp4Bytes } from "../media/support";
 import { uploadMedia } from "../platforms/live/harness";
 import { storedProgress } from "../publishing/support";

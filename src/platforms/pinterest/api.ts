@@ -14,7 +14,10 @@ import { PlatformError, type PublishingContext } from "../types";
 export { permanent } from "../answers";
 export { expectShape };
 
-export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("Pinterest", account);
+/** The platform's name in messages. */
+export const LABEL = "Pinterest";
+
+export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf(LABEL, account);
 
 /**
  * Pinterest's hosts: the API (v5 under /v5), the site (consent, Pin pages) and the storage a video's
@@ -52,6 +55,18 @@ export const rateLimited =
     });
   };
 
+/**
+ * The API Sandbox, where a Trial-access app creates its Pins (PINTEREST_API_BASE points the `api` host
+ * there). Its OpenAPI marks media uploads and Pin analytics `x-sandbox: disabled`, and the Sandbox page
+ * lists neither: a video Pin cannot be made and no analytics can be read there.
+ * developers.pinterest.com › Developer tools › Sandbox.
+ */
+export const SANDBOX_API_HOST = "api-sandbox.pinterest.com";
+
+/** Whether an `api` base is the API Sandbox (trial access). */
+export const isSandboxHost = (base: string) =>
+  URL.canParse(base) && new URL(base).hostname === SANDBOX_API_HOST;
+
 /** Pinterest's error code for a Trial-access app creating a Pin on the production host. */
 export const TRIAL_ACCESS_CODE = 29;
 
@@ -71,10 +86,14 @@ export const trialAccess =
     );
   };
 
+/** Pinterest's reading of a failed answer: its 429, then code 29; else the common rules. */
+export const classify =
+  (what: string) =>
+  (response: Response, body: unknown): PlatformError | undefined =>
+    rateLimited(what)(response, body) ?? trialAccess(what)(response, body);
+
 /** The options of a Pinterest API call. */
-const callOptions = (what: string): CallOptions => ({
-  classify: (response, body) => rateLimited(what)(response, body) ?? trialAccess(what)(response, body),
-});
+const callOptions = (what: string): CallOptions => ({ classify: classify(what) });
 
 /** A Pin's page on the site (the `web` host, where the context points it). */
 export const pinUrl = (pinId: string, web: string = HOSTS.web) => `${web}/pin/${encodeURIComponent(pinId)}/`;
@@ -87,6 +106,8 @@ export function pinterestApi(context: PublishingContext) {
   const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: "application/json" });
   return {
     context,
+    /** Trial access: the API Sandbox, without video uploads or analytics. */
+    onSandbox: isSandboxHost(client.hosts.api ?? HOSTS.api),
     async get<T>(
       what: string,
       path: string,
@@ -94,7 +115,7 @@ export function pinterestApi(context: PublishingContext) {
       token: string,
       schema: z.ZodType<T>,
     ): Promise<T> {
-      const label = `Pinterest ${what}`;
+      const label = `${LABEL} ${what}`;
       const url = client.url("api", `/v5/${path}`, query);
       return client.json(label, url, { method: "GET", headers: headers(token) }, schema, callOptions(label));
     },
@@ -105,7 +126,7 @@ export function pinterestApi(context: PublishingContext) {
       payload: unknown,
       schema: z.ZodType<T>,
     ): Promise<T> {
-      const label = `Pinterest ${what}`;
+      const label = `${LABEL} ${what}`;
       const init = {
         method: "POST",
         headers: { ...headers(token), "content-type": "application/json" },

@@ -53,6 +53,12 @@ export async function publishPin(
   const item = draft.items[0];
   if (!item) throw permanent("media_required", "Pinterest publishes images and videos: the post is empty.");
   const settings = settingsOf(draft);
+  // The API Sandbox takes no media upload: refused before registering anything.
+  if (api.onSandbox && item.media.some((m) => m.kind === "video"))
+    throw permanent(
+      "video_not_available_on_trial",
+      "Video Pins cannot be created on Pinterest's API Sandbox (trial access, PINTEREST_API_BASE): publish images, or get Standard access and point PINTEREST_API_BASE back at api.pinterest.com.",
+    );
 
   const body: Record<string, unknown> = {
     board_id: settings.board_id,

@@ -4,8 +4,8 @@ import type { z } from "zod";
 import { defineCheck, type PlatformRules } from "../rules";
 import type { settings } from "./settings";
 
-/** Characters of a pin description. */
-export const TEXT_LIMIT = 500;
+/** Characters of a Pin description: Create Pin takes up to 800 (API reference v5 › Create Pin). */
+export const TEXT_LIMIT = 800;
 /** Images of a carousel Pin. */
 export const CAROUSEL_MAX = 5;
 

@@ -14,7 +14,10 @@ import { PlatformError, type PublishingContext } from "../types";
 export { permanent } from "../answers";
 export { expectShape };
 
-export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf("YouTube", account);
+/** The platform's name in messages. */
+export const LABEL = "YouTube";
+
+export const tokenOf = (account: { accessToken: string | null }) => accessTokenOf(LABEL, account);
 
 /**
  * Google's hosts: the Data API (under /youtube/v3), the upload endpoint (/upload/youtube/v3, the same
@@ -70,7 +73,7 @@ export function reasonOf(body: unknown): string | undefined {
  * `rate_limited` with the time they reset; other refusals keep their common kind and name Google's
  * reason as the code.
  */
-export const classifyYouTube =
+export const classify =
   (what: string, now: () => number) =>
   (response: Response, body: unknown): PlatformError | undefined => {
     if (response.ok) return undefined;
@@ -108,7 +111,7 @@ export function youtubeApi(context: PublishingContext) {
   // The context's call timeout, also for the calls made outside the client (the upload session's POST
   // and status query); a PUT of bytes names the upload timeout instead (upload.ts).
   const options = (what: string) => ({
-    classify: classifyYouTube(what, context.now),
+    classify: classify(what, context.now),
     timeoutMs: context.timeouts.call,
   });
   return {
@@ -128,7 +131,7 @@ export function youtubeApi(context: PublishingContext) {
       token: string,
       schema: z.ZodType<T>,
     ): Promise<T> {
-      const label = `YouTube ${what}`;
+      const label = `${LABEL} ${what}`;
       const url = client.url("api", `/youtube/v3/${path}`, query);
       const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
       return client.json(label, url, { method: "GET", headers }, schema, options(label));
@@ -141,7 +144,7 @@ export function youtubeApi(context: PublishingContext) {
       payload: unknown,
       schema: z.ZodType<T>,
     ): Promise<T> {
-      const label = `YouTube ${what}`;
+      const label = `${LABEL} ${what}`;
       const url = client.url("api", `/youtube/v3/${path}`, query);
       const headers = {
         authorization: `Bearer ${token}`,

@@ -1,27 +1,17 @@
-// YouTube: Google OAuth 2.0 for web server apps with PKCE (S256). A delegation asks for youtube.readonly
-// and no refresh token; a connect asks for upload, read and comment scopes with offline access (a
-// refresh token; prompt=consent so Google sends one again on a reconnect). Identity is the user's
-// channel (channels.list mine=true): the channel id and its @handle (customUrl), else its title, and
-// its thumbnail. Publishing (publish.ts, engage.ts, account.ts) uses the YouTube Data API v3.
-// developers.google.com › Using OAuth 2.0 for Web Server Applications; YouTube Data API › Channels: list.
+// YouTube Data API v3, facts and wiring: OAuth, identity and revocation (token.ts), the channels a
+// connect picks from (channels.ts), publishing and the auto-plug comment (publish.ts, media.ts: the
+// resumable upload), reads (read.ts: statistics and comments).
+// developers.google.com › YouTube Data API.
 
-import { accessToken, bearerGet, child, text } from "../adapter";
 import { definePlatform } from "../define";
-import type { Identity, Publishing, PublishingContext } from "../types";
-import { listChannels, revokeGrant } from "./account";
-import { HOSTS, youtubeApi } from "./api";
-import { postComment, videoComments, videoInsights } from "./engage";
-import { findPublished, publishVideo, type Sleep } from "./publish";
+import type { Publishing, PublishingContext } from "../types";
+import { HOSTS, LABEL, youtubeApi } from "./api";
+import { listChannels } from "./channels";
+import { findPublished, postComment, publishVideo, type Sleep } from "./publish";
+import { videoComments, videoInsights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
-
-const SCOPES = ["https://www.googleapis.com/auth/youtube.readonly"];
-const CONNECT_SCOPES = [
-  "https://www.googleapis.com/auth/youtube.upload",
-  "https://www.googleapis.com/auth/youtube.readonly",
-  // Comments (commentThreads.insert) need it.
-  "https://www.googleapis.com/auth/youtube.force-ssl",
-];
+import { CONNECT_SCOPES, identityRequest, parseIdentity, parseToken, revokeGrant, SCOPES } from "./token";
 
 /** `sleep` waits before `find` looks a second time (by default the context's sleep). */
 export function youtubePublishing(context: PublishingContext, options: { sleep?: Sleep } = {}): Publishing {
@@ -41,7 +31,7 @@ export function youtubePublishing(context: PublishingContext, options: { sleep?:
 
 export const youtube = definePlatform({
   platform: "youtube",
-  label: "YouTube",
+  label: LABEL,
   // Google's refresh tokens die after six months unused (seven days for an app in Testing, which no
   // keep-alive saves): refreshed monthly.
   keepAlive: { every: 30 * 86_400 },
@@ -63,24 +53,9 @@ export const youtube = definePlatform({
   authorizeExtras: { access_type: "online" },
   denialErrors: ["access_denied"],
   publishing: (context) => youtubePublishing(context),
-  parseToken: (body) => accessToken(body),
-  identityRequest: bearerGet("?part=snippet&mine=true"),
-  parseIdentity(body) {
-    const items = child(body, "items");
-    const channel = Array.isArray(items) ? items[0] : undefined;
-    const id = text(channel, "id");
-    if (!id) return null;
-    const snippet = child(channel, "snippet");
-    const handle = text(snippet, "customUrl")?.replace(/^@/, "") ?? text(snippet, "title") ?? "";
-    const identity: Identity = { platform_id: id, handle };
-    const thumbnails = child(snippet, "thumbnails");
-    const avatar =
-      text(child(thumbnails, "medium"), "url") ??
-      text(child(thumbnails, "default"), "url") ??
-      text(child(thumbnails, "high"), "url");
-    if (avatar) identity.avatar = avatar;
-    return identity;
-  },
+  parseToken,
+  identityRequest,
+  parseIdentity,
   hosts: HOSTS,
   capabilities: {
     text: false,

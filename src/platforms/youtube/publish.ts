@@ -7,16 +7,17 @@
 import { progressOf } from "../progress";
 import type { AccountAuth, FindLookup, Progress, PublishDraft, PublishedPost } from "../types";
 import { permanent, tokenOf, type YouTubeApi } from "./api";
-import { findReply } from "./engage";
-import { channelList, playlistItemList, videoSnippetList } from "./schemas";
+import { recordedSessionState, recordedVideo, uploadVideo, type VideoMetadata } from "./media";
+import { commentUrl, threadPage } from "./read";
+import { channelList, commentThread, playlistItemList, videoSnippetList } from "./schemas";
 import { settings as settingsSchema } from "./settings";
-import { recordedSessionState, recordedVideo, uploadVideo, type VideoMetadata } from "./upload";
 
 /** YouTube's category for a video no category was chosen for: People & Blogs. */
 export const DEFAULT_CATEGORY = "22";
 /** How many of the channel's latest uploads `find` looks through (one page). */
 export const FIND_WINDOW = 50;
-const TITLE_MAX = 100;
+/** Characters of a video title (Videos resource › snippet.title). */
+export const TITLE_MAX = 100;
 
 /** A title from the text's first non-empty line (else the file's name), cut to YouTube's 100 characters. */
 export function titleFrom(text: string, fileName: string): string {
@@ -153,4 +154,41 @@ async function findOnce(
   );
   const found = videos.items.find((v) => v.snippet?.tags?.includes(lookup.fingerprint));
   return found ? { id: found.id, url: api.watchUrl(found.id) } : null;
+}
+
+/** A top-level comment by the channel under the video (commentThreads.insert). */
+export async function postComment(
+  api: YouTubeApi,
+  account: AccountAuth,
+  videoId: string,
+  text: string,
+): Promise<PublishedPost> {
+  const snippet: Record<string, unknown> = { videoId, topLevelComment: { snippet: { textOriginal: text } } };
+  // The channel the video belongs to: the account's own.
+  if (account.platformUserId) snippet.channelId = account.platformUserId;
+  const thread = await api.post(
+    "comment",
+    "commentThreads",
+    { part: "snippet" },
+    tokenOf(account),
+    { snippet },
+    commentThread,
+  );
+  return { id: thread.id, url: commentUrl(api, videoId, thread.id) };
+}
+
+/** The channel's own comment with exactly `text` among the video's newest comment threads. */
+export async function findReply(
+  api: YouTubeApi,
+  account: AccountAuth,
+  videoId: string,
+  text: string,
+): Promise<PublishedPost | null> {
+  const answer = await threadPage(api, tokenOf(account), videoId);
+  const mine = answer.items.find((thread) => {
+    const top = thread.snippet.topLevelComment.snippet;
+    const byChannel = !account.platformUserId || top.authorChannelId?.value === account.platformUserId;
+    return byChannel && (top.textOriginal ?? top.textDisplay) === text;
+  });
+  return mine ? { id: mine.id, url: commentUrl(api, videoId, mine.id) } : null;
 }

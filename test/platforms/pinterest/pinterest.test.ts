@@ -311,6 +311,24 @@ describe("pinterest errors", () => {
       expect(await hostOf(base)).toBe("https://api.pinterest.com/v5/pins");
   });
 
+  it("on trial access (the API Sandbox host) a video Pin is refused before any call, and analytics read as nothing to read", async () => {
+    const { fetch, requests } = replay();
+    const env = {
+      PINTEREST_CLIENT_ID: "client-123",
+      PINTEREST_CLIENT_SECRET: "secret-456",
+      PINTEREST_API_BASE: "https://api-sandbox.pinterest.com",
+    } as unknown as Env;
+    const lookup = lookupAdapter(env, "pinterest", "https://service.test", fetch);
+    if (lookup.kind !== "ok") throw new Error(lookup.kind);
+    const refused = await failure(
+      lookup.adapter.publish(account, draft([{ text: "x", media: [video().media, image().media] }])),
+    );
+    expect(refused).toMatchObject({ kind: "permanent", code: "video_not_available_on_trial" });
+    expect(refused.message).toContain("API Sandbox");
+    expect(await lookup.adapter.insights(account, R.PIN_ID)).toBeNull();
+    expect(requests).toEqual([]);
+  });
+
   it("429 waits for Retry-After or x-ratelimit-reset; 5xx is transient", async () => {
     const limited = new Response(JSON.stringify(R.error(8, "Rate limit exceeded.")), {
       status: 429,
@@ -403,14 +421,11 @@ describe("pinterest find, insights, comments, reply", () => {
     });
   });
 
-  it("has no comments to read and refuses replies, without calling Pinterest", async () => {
+  it("declares no comments and no reply (absent methods, not stubs), and revokes nothing", async () => {
     const { fetch, requests } = replay();
     const adapter = adapterFor("pinterest", fetch);
-    expect(await adapter.comments!(account, R.PIN_ID)).toEqual([]);
-    expect(await failure(adapter.reply!(account, R.PIN_ID, "plug", "sp-plug-7"))).toMatchObject({
-      kind: "permanent",
-      code: "not_supported",
-    });
+    expect(adapter.comments).toBeUndefined();
+    expect(adapter.reply).toBeUndefined();
     expect(await adapter.revoke(account)).toBe(false);
     expect(requests).toEqual([]);
   });

@@ -7,8 +7,8 @@ import { memoryProgress } from "../../../src/platforms/progress";
 import { type Fetch, PlatformError } from "../../../src/platforms/types";
 import { youtubePublishing } from "../../../src/platforms/youtube";
 import { secondsUntilPacificMidnight } from "../../../src/platforms/youtube/api";
+import { CHUNK_BYTES } from "../../../src/platforms/youtube/media";
 import { FIND_RETRY_MS } from "../../../src/platforms/youtube/publish";
-import { CHUNK_BYTES } from "../../../src/platforms/youtube/upload";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import * as R from "./recorded";
 

@@ -1,23 +1,17 @@
-// A published video's life on YouTube: its statistics as PostMetrics, its newest comment threads, and
-// the channel's own top-level comment under it (the auto-plug), found again by its text since a comment
-// has no hidden field to carry a fingerprint.
-// developers.google.com › YouTube Data API › Videos: list (statistics); CommentThreads: list, insert.
-import {
-  type AccountAuth,
-  type PlatformComment,
-  PlatformError,
-  type PostMetrics,
-  type PublishedPost,
-} from "../types";
+// The reads of a published video on YouTube: its statistics as PostMetrics and its newest comment threads
+// (the auto-plug's own comment is written and found again in publish.ts).
+// developers.google.com › YouTube Data API › Videos: list (statistics); CommentThreads: list.
+import { type AccountAuth, type PlatformComment, PlatformError, type PostMetrics } from "../types";
 import { permanent, tokenOf, withEngagement, type YouTubeApi } from "./api";
-import { type CommentThread, commentThread, commentThreadList, videoStatisticsList } from "./schemas";
+import { type CommentThread, commentThreadList, videoStatisticsList } from "./schemas";
 
 /** Comments kept per sync: the newest 100 (one page at YouTube's largest page size). */
 export const COMMENTS_MAX = 100;
 /** Pages read at most, should YouTube answer shorter pages than asked for. */
 const COMMENT_PAGES_MAX = 5;
 
-const commentUrl = (api: YouTubeApi, videoId: string, commentId: string) =>
+/** A comment's place on the watch page. */
+export const commentUrl = (api: YouTubeApi, videoId: string, commentId: string) =>
   `${api.watchUrl(videoId)}&lc=${encodeURIComponent(commentId)}`;
 
 /**
@@ -70,7 +64,8 @@ function asComment(thread: CommentThread): PlatformComment {
   };
 }
 
-async function threadPage(api: YouTubeApi, token: string, videoId: string, pageToken?: string) {
+/** One page of the video's newest top-level comment threads, as plain text. */
+export async function threadPage(api: YouTubeApi, token: string, videoId: string, pageToken?: string) {
   const query: Record<string, string> = {
     part: "snippet",
     videoId,
@@ -103,41 +98,4 @@ export async function videoComments(
     throw error;
   }
   return comments.slice(0, COMMENTS_MAX);
-}
-
-/** A top-level comment by the channel under the video (commentThreads.insert). */
-export async function postComment(
-  api: YouTubeApi,
-  account: AccountAuth,
-  videoId: string,
-  text: string,
-): Promise<PublishedPost> {
-  const snippet: Record<string, unknown> = { videoId, topLevelComment: { snippet: { textOriginal: text } } };
-  // The channel the video belongs to: the account's own.
-  if (account.platformUserId) snippet.channelId = account.platformUserId;
-  const thread = await api.post(
-    "comment",
-    "commentThreads",
-    { part: "snippet" },
-    tokenOf(account),
-    { snippet },
-    commentThread,
-  );
-  return { id: thread.id, url: commentUrl(api, videoId, thread.id) };
-}
-
-/** The channel's own comment with exactly `text` among the video's newest comment threads. */
-export async function findReply(
-  api: YouTubeApi,
-  account: AccountAuth,
-  videoId: string,
-  text: string,
-): Promise<PublishedPost | null> {
-  const answer = await threadPage(api, tokenOf(account), videoId);
-  const mine = answer.items.find((thread) => {
-    const top = thread.snippet.topLevelComment.snippet;
-    const byChannel = !account.platformUserId || top.authorChannelId?.value === account.platformUserId;
-    return byChannel && (top.textOriginal ?? top.textDisplay) === text;
-  });
-  return mine ? { id: mine.id, url: commentUrl(api, videoId, mine.id) } : null;
 }

@@ -1,8 +1,8 @@
-// A published Pin's life on Pinterest: its analytics as PostMetrics. Pinterest v5 has no endpoint that
-// lists a Pin's comments or writes one, so comments are always empty and a reply is refused.
+// The reads of a published Pin: its analytics as PostMetrics. Pinterest v5 has no endpoint that lists a
+// Pin's comments or writes one, so the adapter declares neither `comments` nor `reply`.
 // developers.pinterest.com › API reference v5 › Get Pin analytics.
-import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
-import { type PinterestApi, permanent, tokenOf, withEngagement } from "./api";
+import type { AccountAuth, PostMetrics } from "../types";
+import { type PinterestApi, tokenOf, withEngagement } from "./api";
 import { pinAnalytics } from "./schemas";
 
 /** Pinterest reports at most 90 days back from today; the window ends today (UTC). */
@@ -28,7 +28,9 @@ export async function pinInsights(
   api: PinterestApi,
   account: AccountAuth,
   pinId: string,
-): Promise<PostMetrics> {
+): Promise<PostMetrics | null> {
+  // The API Sandbox has no Pin analytics: nothing to read, the row keeps what it stored.
+  if (api.onSandbox) return null;
   const now = api.context.now();
   const answer = await api.get(
     "Pin analytics",
@@ -56,13 +58,3 @@ export async function pinInsights(
     quotes: 0,
   });
 }
-
-export const pinComments = async (): Promise<PlatformComment[]> => [];
-
-export const refuseReply = () =>
-  Promise.reject(
-    permanent(
-      "not_supported",
-      "Pinterest has no API to comment on a Pin: auto-plug replies are not possible.",
-    ),
-  );

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
-import { boardId } from "../../src/sandbox/pinterest/boards";
+import { boardId } from "../../src/sandbox/pinterest/publish";
 import { runFlow } from "../delegation/support";
 import { mp4Bytes, pngBytes } from "../media/support";
 import { type Connected, syncPost, uploadMedia } from "../platforms/live/harness";
