@@ -345,6 +345,20 @@ describe("LinkedIn on its emulator", () => {
     });
   });
 
+  it("the same text posted again by another row is FAILED duplicate_post, not the first row's post", async () => {
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const first = await publishOn(t, linkedin, { content: [{ text: "Said twice" }] });
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    const again = await publishOn(t, linkedin, { content: [{ text: "Said twice" }] });
+    expect(again.rows[0]).toMatchObject({
+      status: "FAILED",
+      platform_post_id: null,
+      error: { code: "duplicate_post", message: expect.stringContaining("the same text posted again") },
+    });
+    expect(await sandboxPosts("linkedin", linkedin)).toHaveLength(1);
+  });
+
   it("a thread whose first post is refused as a duplicate stays refused (its comments may be missing)", async () => {
     const t = await createTenant();
     const linkedin = t.accounts[1]!.id;

@@ -102,6 +102,9 @@ export function duplicateOf(error: unknown): string | null {
   return /\burn:li:(?:share|ugcPost):\d+\b/.exec(error.message)?.[0] ?? null;
 }
 
+/** Recorded on the row before the create is sent: a later attempt knows an earlier one may have posted. */
+export const CREATE_SENT = "post:sent";
+
 export async function publish(
   api: LinkedInApi,
   account: AccountAuth,
@@ -114,6 +117,9 @@ export async function publish(
   const visibility = String(draft.settings.visibility ?? "PUBLIC");
   const step: MediaStep = { progress: progressOf(draft), deadline: draft.deadline, options: media };
   const content = await contentOf(api, token, author, first, step);
+  // Whether an earlier attempt of this row sent the create (its answer may have been lost).
+  const sentBefore = step.progress.get(CREATE_SENT) === true;
+  await step.progress.set(CREATE_SENT, true);
   let answer: Awaited<ReturnType<LinkedInApi["post"]>>;
   try {
     answer = await api.post("publish", `${api.rest}/posts`, token, {
@@ -127,11 +133,16 @@ export async function publish(
     });
   } catch (error) {
     const existing = duplicateOf(error);
+    if (!existing) throw error;
     // A member's posts cannot be listed (no r_member_social), so after a lost answer `find` sees nothing
-    // and the retry is refused as a duplicate that names the post: that post is this one, published.
-    // Only for a single post: a thread's comments may not all exist.
-    if (existing && draft.items.length === 1) return { id: existing, url: api.postUrl(existing) };
-    throw error;
+    // and the retry is refused as a duplicate that names the post: that post is this row's, published.
+    // Only when this row sent the create before, and only for a single post (a thread's comments may not
+    // all exist); otherwise the text was published before by someone else's row, which LinkedIn refuses.
+    if (sentBefore && draft.items.length === 1) return { id: existing, url: api.postUrl(existing) };
+    throw new PlatformError(
+      `LinkedIn refuses the same text posted again on this account (${(error as Error).message}).`,
+      { kind: "permanent", code: "duplicate_post" },
+    );
   }
   const urn = answer.headers.get("x-restli-id");
   if (!urn?.startsWith("urn:li:")) {
