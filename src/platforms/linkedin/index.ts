@@ -18,7 +18,7 @@ import { HOSTS, linkedinApi } from "./api";
 import { channels } from "./channels";
 import { comments, insights } from "./insights";
 import type { MediaOptions } from "./media";
-import { IDENTITY, type LinkedInProducts, linkedinProducts, SCOPES } from "./products";
+import { connectScopes, IDENTITY, type LinkedInApp, linkedinApp, SCOPES } from "./products";
 import { find, publish, reply } from "./publish";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
@@ -48,23 +48,26 @@ function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
   return { platform_id: id, handle: vanity || name || id, ...(name ? { name } : {}) };
 }
 
+const MEMBER_APP: LinkedInApp = { products: "member", memberAnalytics: false };
+
 /**
- * LinkedIn's publishing half. `products`: the app's configuration (only a Community Management app lists
- * pages as channels); `media` bounds the wait for processing (tests shorten it).
+ * LinkedIn's publishing half. `app`: the app's configuration (only a Community Management app lists
+ * pages as channels; only one granted member analytics reads a member post's numbers); `media` bounds
+ * the wait for processing (tests shorten it).
  */
 export function linkedinPublishing(
   context: PublishingContext,
   media: MediaOptions = {},
-  products: LinkedInProducts = "member",
+  app: LinkedInApp = MEMBER_APP,
 ): Publishing {
   const api = linkedinApi(context);
   return {
     publish: (account, draft) => publish(api, account, draft, media),
     find: (account, lookup) => find(api, account, lookup),
-    insights: (account, post) => insights(api, account, post),
+    insights: (account, post) => insights(api, account, post, app.memberAnalytics),
     comments: (account, post) => comments(api, account, post),
     reply: (account, post, message) => reply(api, account, post, message),
-    channels: (token, identity) => channels(api, token, identity, products),
+    channels: (token, identity) => channels(api, token, identity, app.products),
     async revoke(account) {
       if (!account.accessToken) return;
       const { clientId, clientSecret } = context.credentials;
@@ -87,14 +90,14 @@ export function linkedinPublishing(
   };
 }
 
-/** LinkedIn's definition for an app with `products` (LINKEDIN_PRODUCTS): its scopes and identity. */
-export function linkedinFor(products: LinkedInProducts): typeof linkedinBase {
+/** LinkedIn's definition for `app` (LINKEDIN_PRODUCTS, LINKEDIN_MEMBER_ANALYTICS): its scopes and identity. */
+export function linkedinFor(app: LinkedInApp): typeof linkedinBase {
   return {
     ...linkedinBase,
-    endpoints: { ...linkedinBase.endpoints, identity: IDENTITY[products] },
-    scopes: SCOPES[products].delegation,
-    connect: { scopes: SCOPES[products].connect },
-    publishing: (context: PublishingContext) => linkedinPublishing(context, {}, products),
+    endpoints: { ...linkedinBase.endpoints, identity: IDENTITY[app.products] },
+    scopes: SCOPES[app.products].delegation,
+    connect: { scopes: connectScopes(app) },
+    publishing: (context: PublishingContext) => linkedinPublishing(context, {}, app),
   };
 }
 
@@ -121,7 +124,7 @@ const linkedinBase = definePlatform({
   parseIdentity,
   publishing: (context) => linkedinPublishing(context),
   // LINKEDIN_PRODUCTS picks the app's products (products.ts): their scopes, identity and channels.
-  configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinProducts(env)),
+  configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinApp(env)),
   hosts: HOSTS,
   capabilities: {
     text: true,
@@ -142,4 +145,4 @@ const linkedinBase = definePlatform({
 });
 
 /** The registry's LinkedIn: the `member` app, configured from the environment where it is looked up. */
-export const linkedin = linkedinFor("member");
+export const linkedin = linkedinFor(MEMBER_APP);

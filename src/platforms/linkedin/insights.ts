@@ -2,8 +2,9 @@
 // from socialMetadata, impressions and reshares from organizationalEntityShareStatistics (lifetime,
 // organic). Member posts: impressions, reactions, comments and reshares from
 // memberCreatorPostAnalytics (r_member_postAnalytics), whose query types count no saves. LinkedIn has no
-// quotes and reports no saves. A read LinkedIn refuses with 403 (a permission the app lacks, or a page role that may not
-// read statistics) counts as unavailable: its metrics are 0, its comments none.
+// quotes and reports no saves. A member post's analytics without that permission (LINKEDIN_MEMBER_ANALYTICS
+// unset) or refused (403) are unavailable: null, so the row keeps what it stored. An organization
+// statistic refused with 403 (a page role that may not read statistics) counts as 0; comments refused, none.
 
 import { withEngagement } from "../metrics";
 import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
@@ -56,37 +57,43 @@ async function organizationCounts(api: LinkedInApi, token: string, author: strin
 const entityOf = (post: string) =>
   `(${post.startsWith("urn:li:ugcPost:") ? "ugc" : "share"}:${restli(post)})`;
 
-async function memberCounts(api: LinkedInApi, token: string, post: string) {
-  const metric = (queryType: string) =>
-    unlessDenied(async () => {
-      const url =
-        `${api.rest}/memberCreatorPostAnalytics?q=entity&entity=${entityOf(post)}` +
-        `&queryType=${queryType}&aggregation=TOTAL`;
-      const body = await api.get(`post analytics (${queryType})`, url, token);
-      const answer = expect(memberAnalytics, body, "post analytics", "transient");
-      return answer.elements.reduce((sum, e) => sum + e.count, 0);
-    }, 0);
+/** A member post's numbers; null when LinkedIn refuses any of them (403): unavailable, not 0. */
+async function memberCounts(api: LinkedInApi, token: string, post: string): Promise<Counts | null> {
+  const metric = async (queryType: string) => {
+    const url =
+      `${api.rest}/memberCreatorPostAnalytics?q=entity&entity=${entityOf(post)}` +
+      `&queryType=${queryType}&aggregation=TOTAL`;
+    const body = await api.get(`post analytics (${queryType})`, url, token);
+    const answer = expect(memberAnalytics, body, "post analytics", "transient");
+    return answer.elements.reduce((sum, e) => sum + e.count, 0);
+  };
   // LinkedIn's query types are IMPRESSION, MEMBERS_REACHED, RESHARE, REACTION and COMMENT: it counts
   // no saves (a POST_SAVE is refused as a bad request).
-  const [impressions, likes, comments, shares] = await Promise.all(
-    ["IMPRESSION", "REACTION", "COMMENT", "RESHARE"].map(metric),
+  const counts = await unlessDenied(
+    () => Promise.all(["IMPRESSION", "REACTION", "COMMENT", "RESHARE"].map(metric)),
+    null,
   );
-  return {
-    ...ZERO,
-    impressions: impressions ?? 0,
-    likes: likes ?? 0,
-    comments: comments ?? 0,
-    shares: shares ?? 0,
-  };
+  if (!counts) return null;
+  const [impressions = 0, likes = 0, comments = 0, shares = 0] = counts;
+  return { ...ZERO, impressions, likes, comments, shares };
 }
 
-export async function insights(api: LinkedInApi, account: AccountAuth, post: string): Promise<PostMetrics> {
+/**
+ * The post's metrics. A member post's need r_member_postAnalytics (`memberAnalytics`: the app was
+ * granted it); without it they are unavailable (null) and nothing is asked.
+ */
+export async function insights(
+  api: LinkedInApi,
+  account: AccountAuth,
+  post: string,
+  memberAnalytics: boolean,
+): Promise<PostMetrics | null> {
   const token = tokenOf(account);
   const author = authorOf(account);
-  const counts = isOrganization(author)
-    ? await organizationCounts(api, token, author, post)
-    : await memberCounts(api, token, post);
-  return withEngagement(counts);
+  if (isOrganization(author)) return withEngagement(await organizationCounts(api, token, author, post));
+  if (!memberAnalytics) return null;
+  const counts = await memberCounts(api, token, post);
+  return counts ? withEngagement(counts) : null;
 }
 
 export async function comments(

@@ -9,7 +9,9 @@
 // - `community_management`: the Community Management API alone. Without OpenID Connect the member's
 //   identity is the basic profile (r_basicprofile, GET /v2/me); w_member_social is part of the product, so
 //   the member's profile is a channel beside the pages they administer (w_organization_social,
-//   r_organization_social, rw_organization_admin) and member post analytics (r_member_postAnalytics).
+//   r_organization_social, rw_organization_admin). Member post analytics (r_member_postAnalytics) only
+//   where LINKEDIN_MEMBER_ANALYTICS=true says the app was granted it: no LinkedIn page shows the product
+//   grants it, and one scope the app lacks makes LinkedIn refuse the whole consent.
 
 export type LinkedInProducts = "member" | "community_management";
 
@@ -21,6 +23,20 @@ export function linkedinProducts(env: unknown): LinkedInProducts {
   return typeof value === "string" && value.trim().toLowerCase() === "community_management"
     ? "community_management"
     : "member";
+}
+
+/** The app's configuration: its products, and whether it was granted member post analytics. */
+export type LinkedInApp = { products: LinkedInProducts; memberAnalytics: boolean };
+
+export const MEMBER_ANALYTICS_VARIABLE = "LINKEDIN_MEMBER_ANALYTICS";
+export const MEMBER_ANALYTICS_SCOPE = "r_member_postAnalytics";
+
+/** The configured app: LINKEDIN_PRODUCTS, and LINKEDIN_MEMBER_ANALYTICS=true on a Community Management app. */
+export function linkedinApp(env: unknown): LinkedInApp {
+  const products = linkedinProducts(env);
+  const value = ((env ?? {}) as Record<string, unknown>)[MEMBER_ANALYTICS_VARIABLE];
+  const asked = typeof value === "string" && value.trim().toLowerCase() === "true";
+  return { products, memberAnalytics: asked && products === "community_management" };
 }
 
 /** What each configuration asks for: a delegation (identity only) and a connect (publishing). */
@@ -35,34 +51,15 @@ export const SCOPES: Record<LinkedInProducts, { delegation: readonly string[]; c
         "w_organization_social",
         "r_organization_social",
         "rw_organization_admin",
-        "r_member_postAnalytics",
       ],
     },
   };
 
-/**
- * Every scope the app's products grant (what LinkedIn would let a consent ask for): Sign In with
- * LinkedIn using OpenID Connect (openid, profile, email) with Share on LinkedIn (w_member_social); or
- * the Community Management API's own (its Development tier's list).
- */
-export const GRANTABLE: Record<LinkedInProducts, ReadonlySet<string>> = {
-  member: new Set(["openid", "profile", "email", "w_member_social"]),
-  community_management: new Set([
-    "r_basicprofile",
-    "w_member_social",
-    "w_member_social_feed",
-    "r_member_postAnalytics",
-    "r_member_profileAnalytics",
-    "r_1st_connections_size",
-    "r_organization_admin",
-    "rw_organization_admin",
-    "r_organization_social",
-    "w_organization_social",
-    "r_organization_social_feed",
-    "w_organization_social_feed",
-    "r_organization_followers",
-  ]),
-};
+/** The scopes a connect of `app` asks for: its products', and member post analytics where granted. */
+export const connectScopes = (app: LinkedInApp): readonly string[] =>
+  app.memberAnalytics
+    ? [...SCOPES[app.products].connect, MEMBER_ANALYTICS_SCOPE]
+    : SCOPES[app.products].connect;
 
 /** The identity endpoint each configuration reads: OpenID userinfo, or the basic profile. */
 export const IDENTITY: Record<LinkedInProducts, string> = {
