@@ -356,6 +356,25 @@ describe("LinkedIn on its emulator", () => {
     });
   });
 
+  it("post and comment ids grow with the clock (an activity id's top bits are its time): in order as numbers", async () => {
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const idOf = (urn: string) => BigInt(/(\d+)\)?$/.exec(urn)![1]!);
+    const before = Date.now();
+    const first = await publishOn(t, linkedin, { content: [{ text: "First in line" }] });
+    const second = await publishOn(t, linkedin, {
+      content: [{ text: "Second in line" }, { text: "and after" }],
+    });
+    const [a, b] = [first.rows[0]!.platform_post_id!, second.rows[0]!.platform_post_id!];
+    expect(a).toMatch(SHARE);
+    expect(idOf(b)).toBeGreaterThan(idOf(a));
+    // The id's time (its bits above the lowest 22) is when the post was created, in ms.
+    expect(Number(idOf(a) >> 22n)).toBeGreaterThanOrEqual(before);
+    expect(Number(idOf(b) >> 22n)).toBeLessThanOrEqual(Date.now());
+    const [comment] = (await sandboxPost(b)).replies;
+    expect(idOf(comment!.id)).toBeGreaterThan(idOf(b));
+  });
+
   it("the same text posted again by another row is FAILED duplicate_post, not the first row's post", async () => {
     const t = await createTenant();
     const linkedin = t.accounts[1]!.id;
