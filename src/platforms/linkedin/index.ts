@@ -1,4 +1,4 @@
-// LinkedIn, in one of two app configurations (LINKEDIN_PRODUCTS, products.ts): `member` (default) proves
+// LinkedIn, in one of two app configurations (LINKEDIN_PRODUCTS, token.ts): `member` (default) proves
 // who the member is with Sign In with LinkedIn using OpenID Connect (openid profile; identity from the
 // OIDC userinfo endpoint: sub, name, picture) and a connect adds Share on LinkedIn (w_member_social):
 // the member's profile is the only channel. `community_management` is the Community Management API
@@ -10,45 +10,26 @@
 // Sign In with LinkedIn using OpenID Connect; Share on LinkedIn; Community Management API; Profile API;
 // Posts API.
 
-import { accessToken, bearerGet, flatIdentity, text } from "../adapter";
-import { callPlatform } from "../call";
+import { accessToken, bearerGet } from "../adapter";
 import { definePlatform, type PlatformDefinition } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, linkedinApi } from "./api";
 import { channels } from "./channels";
-import { comments, insights } from "./insights";
 import type { MediaOptions } from "./media";
-import { connectScopes, IDENTITY, type LinkedInApp, linkedinApp, SCOPES } from "./products";
 import { find, publish, reply } from "./publish";
+import { comments, insights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
-
-const identityOf = flatIdentity("sub", "name");
-
-/**
- * The member's identity from OpenID userinfo (`sub`, `name`, `picture`) or, on a Community Management
- * app, from the basic profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`, `vanityName`):
- * the same member id either way (LinkedIn's OpenID `sub` is the person URN's id).
- */
-function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
-  if (text(body, "sub")) {
-    const identity = identityOf(body, token);
-    if (!identity) return null;
-    const name = text(body, "name");
-    const picture = text(body, "picture");
-    return { ...identity, ...(name ? { name } : {}), ...(picture ? { avatar: picture } : {}) };
-  }
-  const id = text(body, "id");
-  if (!id || !/^[A-Za-z0-9_-]+$/.test(id)) return null;
-  const name = [text(body, "localizedFirstName"), text(body, "localizedLastName")]
-    .filter((part): part is string => Boolean(part))
-    .join(" ");
-  // The vanity name is the member's public handle (linkedin.com/in/{vanityName}).
-  const vanity = text(body, "vanityName");
-  return { platform_id: id, handle: vanity || name || id, ...(name ? { name } : {}) };
-}
-
-const MEMBER_APP: LinkedInApp = { products: "member", memberAnalytics: false };
+import {
+  connectScopes,
+  IDENTITY,
+  type LinkedInApp,
+  linkedinApp,
+  MEMBER_APP,
+  parseIdentity,
+  revoke,
+  SCOPES,
+} from "./token";
 
 /**
  * LinkedIn's publishing half. `app`: the app's configuration (only a Community Management app lists
@@ -68,25 +49,7 @@ export function linkedinPublishing(
     comments: (account, post) => comments(api, account, post),
     reply: (account, post, message) => reply(api, account, post, message),
     channels: (token, identity) => channels(api, token, identity, app.products),
-    async revoke(account) {
-      if (!account.accessToken) return;
-      const { clientId, clientSecret } = context.credentials;
-      await callPlatform(
-        context.fetch,
-        "LinkedIn token revocation",
-        api.revokeUrl,
-        {
-          method: "POST",
-          headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({
-            client_id: clientId,
-            client_secret: clientSecret,
-            token: account.accessToken,
-          }),
-        },
-        { quoteErrors: false },
-      );
-    },
+    revoke: (account) => revoke(api, context.credentials, account),
   };
 }
 
@@ -123,7 +86,7 @@ const linkedinBase = definePlatform({
   identityRequest: bearerGet(),
   parseIdentity,
   publishing: (context) => linkedinPublishing(context),
-  // LINKEDIN_PRODUCTS picks the app's products (products.ts): their scopes, identity and channels.
+  // LINKEDIN_PRODUCTS picks the app's products (token.ts): their scopes, identity and channels.
   configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinApp(env)),
   hosts: HOSTS,
   capabilities: {

@@ -2,7 +2,8 @@
 // or a multi-image post of up to 20), each next item a comment by the same author under it (LinkedIn has
 // no reply chains of posts). The post's URN comes back in the x-restli-id header. LinkedIn keeps no
 // hidden field with a post, so `find` matches the text among the author's newest posts (or, for a
-// reply, among the post's comments).
+// reply, among the post's comments). A comment (a thread's later item, the auto-plug reply) is written
+// under the post as the account (Comments API, socialActions/{post URN}/comments).
 
 import { progressOf } from "../progress";
 import {
@@ -14,9 +15,35 @@ import {
   type PublishedPost,
 } from "../types";
 import { authorOf, isAccessDenied, type LinkedInApi, restli, tokenOf } from "./api";
-import { COMMENT_MAX, commentUrnOf, createComment, listComments } from "./comments";
 import { type MediaOptions, type MediaStep, uploadImage, uploadVideo } from "./media";
-import { expect, postsPage } from "./schemas";
+import { commentsUrl, commentUrnOf, listComments } from "./read";
+import { COMMENT_MAX } from "./rules";
+import { comment as commentSchema, expect, postsPage } from "./schemas";
+
+/** Comments on `postUrn` as `actor`; its URN comes back in the body (or the x-restli-id header). */
+export async function createComment(
+  api: LinkedInApi,
+  token: string,
+  actor: string,
+  postUrn: string,
+  text: string,
+): Promise<PublishedPost> {
+  const answer = await api.post("comment", commentsUrl(api, postUrn), token, {
+    actor,
+    object: postUrn,
+    message: { text },
+  });
+  const parsed = commentSchema.safeParse(answer.body ?? {});
+  const urn = parsed.success ? commentUrnOf(postUrn, parsed.data, answer.headers.get("x-restli-id")) : null;
+  if (!urn) {
+    // Accepted (2xx) but unnamed: the comment exists; `find` looks it up by its text.
+    throw new PlatformError("LinkedIn comment: the answer names no comment", {
+      kind: "unknown_outcome",
+      code: "invalid_response",
+    });
+  }
+  return { id: urn, url: api.commentUrl(postUrn, urn) };
+}
 
 /** Posts of the author looked through by `find`. */
 export const FIND_WINDOW = 50;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { configuredDefinition } from "../../../src/platforms/define";
 import { linkedin } from "../../../src/platforms/linkedin";
-import { linkedinProducts } from "../../../src/platforms/linkedin/products";
+import { linkedinProducts } from "../../../src/platforms/linkedin/token";
 import type { Fetch } from "../../../src/platforms/types";
 import { grantedScopes } from "../../../src/sandbox/linkedin/token";
 import { CREDENTIALS, adapterFor as registryAdapter, replay } from "../replay";

@@ -1,5 +1,9 @@
-// A LinkedIn post's metrics and comments. Organization posts: likes (all reaction types) and comments
-// from socialMetadata, impressions and reshares from organizationalEntityShareStatistics (lifetime,
+// Reads of a published LinkedIn post: its comments (socialActions/{post URN}/comments, the newest, a
+// page at a time) and its metrics. LinkedIn names a comment's author only by URN (names need profile
+// permissions the Community Management API does not grant), so authors are shown as "LinkedIn member" or
+// "LinkedIn organization", with the URN as the contact's username.
+//
+// Metrics of organization posts: likes (all reaction types) and comments from socialMetadata, impressions and reshares from organizationalEntityShareStatistics (lifetime,
 // organic). Member posts: impressions, reactions, comments and reshares from
 // memberCreatorPostAnalytics (r_member_postAnalytics), whose query types count no saves. LinkedIn has no
 // quotes and reports no saves. A member post's analytics without that permission (LINKEDIN_MEMBER_ANALYTICS
@@ -9,8 +13,61 @@
 import { withEngagement } from "../metrics";
 import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
 import { authorOf, isAccessDenied, isOrganization, type LinkedInApi, restli, tokenOf } from "./api";
-import { listComments, toPlatformComment } from "./comments";
-import { expect, memberAnalytics, shareStatistics, socialMetadata } from "./schemas";
+import {
+  commentsPage,
+  expect,
+  type LinkedInComment,
+  memberAnalytics,
+  shareStatistics,
+  socialMetadata,
+} from "./schemas";
+
+/** Comments read per page, and at most in all (the newest). */
+const PAGE = 50;
+export const COMMENTS_MAX = 100;
+
+export const commentsUrl = (api: LinkedInApi, postUrn: string) =>
+  `${api.rest}/socialActions/${restli(postUrn)}/comments`;
+
+/** The comment's URN: LinkedIn's `commentUrn`, else one built from the post and the comment id. */
+export function commentUrnOf(postUrn: string, found: LinkedInComment, header?: string | null) {
+  if (found.commentUrn) return found.commentUrn;
+  if (found.$URN) return found.$URN;
+  if (header?.startsWith("urn:li:comment:")) return header;
+  const id = found.id ?? header;
+  return id ? `urn:li:comment:(${postUrn},${id})` : null;
+}
+
+/** The post's newest comments, a page at a time, up to COMMENTS_MAX. */
+export async function listComments(api: LinkedInApi, token: string, postUrn: string) {
+  const found: LinkedInComment[] = [];
+  for (let start = 0; found.length < COMMENTS_MAX; start += PAGE) {
+    const url = `${commentsUrl(api, postUrn)}?start=${start}&count=${PAGE}`;
+    const page = expect(commentsPage, await api.get("comments", url, token), "comments", "transient");
+    found.push(...page.elements);
+    const total = page.paging?.total;
+    if (page.elements.length < PAGE || (total !== undefined && start + PAGE >= total)) break;
+  }
+  return found.slice(0, COMMENTS_MAX);
+}
+
+const profileUrl = (actor: string) => {
+  const organization = /^urn:li:organization:(\d+)$/.exec(actor)?.[1];
+  return organization ? `https://www.linkedin.com/company/${organization}/` : null;
+};
+
+export function toPlatformComment(postUrn: string, found: LinkedInComment): PlatformComment | null {
+  const id = commentUrnOf(postUrn, found);
+  if (!id) return null;
+  const name = found.actor.startsWith("urn:li:organization:") ? "LinkedIn organization" : "LinkedIn member";
+  return {
+    id,
+    content: found.message.text,
+    author_name: name,
+    created_at: new Date(found.created?.time ?? 0),
+    contact: found.actor ? { name, username: found.actor, profile_url: profileUrl(found.actor) } : null,
+  };
+}
 
 type Counts = Omit<PostMetrics, "engagement_rate">;
 

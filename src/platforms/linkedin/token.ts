@@ -1,4 +1,4 @@
-// Which LinkedIn products the service's LinkedIn app has, from LINKEDIN_PRODUCTS (docs/platforms.md ›
+// LinkedIn's OAuth specifics. Which LinkedIn products the service's LinkedIn app has, from LINKEDIN_PRODUCTS (docs/platforms.md ›
 // LinkedIn › Registering the app). LinkedIn refuses a consent that asks for a scope the app's products
 // do not grant (`error=unauthorized_scope_error`), and the Community Management API must be the only
 // product on its app (learn.microsoft.com › LinkedIn › Marketing › Community Management › Overview and
@@ -12,6 +12,10 @@
 //   r_organization_social, rw_organization_admin). Member post analytics (r_member_postAnalytics) only
 //   where LINKEDIN_MEMBER_ANALYTICS=true says the app was granted it: no LinkedIn page shows the product
 //   grants it, and one scope the app lacks makes LinkedIn refuse the whole consent.
+
+import { flatIdentity, text } from "../adapter";
+import type { AccountAuth, PublishingContext } from "../types";
+import type { LinkedInApi } from "./api";
 
 export type LinkedInProducts = "member" | "community_management";
 
@@ -66,3 +70,48 @@ export const IDENTITY: Record<LinkedInProducts, string> = {
   member: "https://api.linkedin.com/v2/userinfo",
   community_management: "https://api.linkedin.com/v2/me",
 };
+
+const identityOf = flatIdentity("sub", "name");
+
+/**
+ * The member's identity from OpenID userinfo (`sub`, `name`, `picture`) or, on a Community Management
+ * app, from the basic profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`, `vanityName`):
+ * the same member id either way (LinkedIn's OpenID `sub` is the person URN's id).
+ */
+export function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
+  if (text(body, "sub")) {
+    const identity = identityOf(body, token);
+    if (!identity) return null;
+    const name = text(body, "name");
+    const picture = text(body, "picture");
+    return { ...identity, ...(name ? { name } : {}), ...(picture ? { avatar: picture } : {}) };
+  }
+  const id = text(body, "id");
+  if (!id || !/^[A-Za-z0-9_-]+$/.test(id)) return null;
+  const name = [text(body, "localizedFirstName"), text(body, "localizedLastName")]
+    .filter((part): part is string => Boolean(part))
+    .join(" ");
+  // The vanity name is the member's public handle (linkedin.com/in/{vanityName}).
+  const vanity = text(body, "vanityName");
+  return { platform_id: id, handle: vanity || name || id, ...(name ? { name } : {}) };
+}
+
+/** The default app: Sign In with LinkedIn and Share on LinkedIn, no member analytics. */
+export const MEMBER_APP: LinkedInApp = { products: "member", memberAnalytics: false };
+
+/**
+ * OAuth 2.0 token revocation (learn.microsoft.com › LinkedIn › Shared › Authentication › Token
+ * Introspection and Revocation): the client credentials and the token, form-encoded, on the site host.
+ */
+export async function revoke(
+  api: LinkedInApi,
+  credentials: PublishingContext["credentials"],
+  account: AccountAuth,
+) {
+  if (!account.accessToken) return;
+  await api.form("token revocation", api.revokeUrl, {
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+    token: account.accessToken,
+  });
+}
