@@ -463,6 +463,26 @@ describe("LinkedIn on its emulator", () => {
     expect((await sandboxPost(urn)).replies.map((r) => r.text)).toEqual(["Thanks all"]);
   });
 
+  it("without member analytics granted (LINKEDIN_MEMBER_ANALYTICS unset): memberCreatorPostAnalytics is LinkedIn's 403 and the sync stores no numbers", async () => {
+    delete vars.LINKEDIN_MEMBER_ANALYTICS;
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const { rows } = await publishOn(t, linkedin, { content: [{ text: "No numbers here" }] });
+    const urn = rows[0]!.platform_post_id!;
+    const refused = await rest(
+      `/memberCreatorPostAnalytics?q=entity&entity=(share:${encodeURIComponent(urn)})&queryType=IMPRESSION&aggregation=TOTAL`,
+      await tokenFor(await handleOf(linkedin)),
+    );
+    expect(refused.status).toBe(403);
+    await deliverSync([rows[0]!.id]);
+    const synced = await env.DB.prepare("SELECT analytics FROM post_platforms WHERE id = ?")
+      .bind(rows[0]!.id)
+      .first<{ analytics: string | null }>();
+    expect(
+      synced!.analytics === null ? null : (JSON.parse(synced!.analytics)?.impressions ?? null),
+    ).toBeNull();
+  });
+
   it("syncs an organization post's metrics from socialMetadata and organizationalEntityShareStatistics", async () => {
     const t = await createTenant();
     const { id } = await connect(t, "sia", (labels) => labels.indexOf("sia Inc."));

@@ -8,6 +8,7 @@ import type { BareEnv } from "../../http/env";
 import { type Emulated, type LedgerPost, refuse } from "../emulator";
 import { ownsAuthor } from "./channels";
 import { collection, listOf } from "./rules";
+import { grantedScopes, MEMBER_ANALYTICS } from "./token";
 
 type Ctx = Context<BareEnv>;
 
@@ -176,6 +177,14 @@ type QueryType = (typeof QUERY_TYPES)[number];
 /** GET /rest/memberCreatorPostAnalytics?q=entity&entity=(share:…)&queryType=…&aggregation=TOTAL. */
 export async function memberPostAnalytics(c: Ctx, e: Emulated) {
   await e.caller();
+  // The permission the app must have been granted (Member Post Statistics): 403 without it.
+  if (!grantedScopes(c.env).has(MEMBER_ANALYTICS)) {
+    return refuse(
+      403,
+      "forbidden",
+      "Not enough permissions to access: memberCreatorPostAnalytics.FINDER-entity",
+    );
+  }
   if (c.req.query("q") !== "entity") {
     return refuse(400, "invalid_request", "Unsupported finder", { code: "ILLEGAL_ARGUMENT" });
   }
