@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Platform } from "../../src/db/enums";
 import { checkPost, SPECS } from "../../src/platforms/catalog";
 import { CAROUSEL_MAX as INSTAGRAM_CAROUSEL } from "../../src/platforms/instagram/publish";
-import { COMMENT_MAX } from "../../src/platforms/linkedin/comments";
+import { COMMENT_MAX } from "../../src/platforms/linkedin/rules";
 import { CAROUSEL_MAX as PINTEREST_CAROUSEL } from "../../src/platforms/pinterest/publish";
 import type { CheckedItem } from "../../src/platforms/rules";
 import { PLATFORM_SETTINGS } from "../../src/platforms/settings";

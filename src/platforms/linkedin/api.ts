@@ -138,6 +138,22 @@ export function linkedinApi(context: PublishingContext) {
     async get(what: string, url: string, token: string, extra: Record<string, string> = {}) {
       return (await call(what, url, { method: "GET", headers: { ...headers(token, false), ...extra } })).body;
     },
+    /**
+     * A form POST to an OAuth endpoint (client credentials in the body): LinkedIn's error text is not
+     * quoted into the failure, which may be stored or shown.
+     */
+    async form(what: string, url: string, fields: Record<string, string>) {
+      return client.call(
+        `LinkedIn ${what}`,
+        url,
+        {
+          method: "POST",
+          headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(fields),
+        },
+        { quoteErrors: false },
+      );
+    },
     post(what: string, url: string, token: string, body: unknown) {
       return call(what, url, { method: "POST", headers: headers(token, true), body: JSON.stringify(body) });
     },

@@ -6,8 +6,8 @@
 
 import { type Channel, type Identity, PlatformError, type PlatformToken } from "../types";
 import { isAccessDenied, type LinkedInApi, restli } from "./api";
-import type { LinkedInProducts } from "./products";
 import { expect, images, organizationAcls, organizations } from "./schemas";
+import type { LinkedInProducts } from "./token";
 
 const ORGANIZATION = /^urn:li:organization:(\d+)$/;
 

@@ -1,4 +1,4 @@
-// LinkedIn, in one of two app configurations (LINKEDIN_PRODUCTS, products.ts): `member` (default) proves
+// LinkedIn, in one of two app configurations (LINKEDIN_PRODUCTS, token.ts): `member` (default) proves
 // who the member is with Sign In with LinkedIn using OpenID Connect (openid profile; identity from the
 // OIDC userinfo endpoint: sub, name, picture) and a connect adds Share on LinkedIn (w_member_social):
 // the member's profile is the only channel. `community_management` is the Community Management API
@@ -10,91 +10,57 @@
 // Sign In with LinkedIn using OpenID Connect; Share on LinkedIn; Community Management API; Profile API;
 // Posts API.
 
-import { accessToken, bearerGet, flatIdentity, text } from "../adapter";
-import { callPlatform } from "../call";
+import { accessToken, bearerGet } from "../adapter";
 import { definePlatform, type PlatformDefinition } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, linkedinApi } from "./api";
 import { channels } from "./channels";
-import { comments, insights } from "./insights";
 import type { MediaOptions } from "./media";
-import { IDENTITY, type LinkedInProducts, linkedinProducts, SCOPES } from "./products";
 import { find, publish, reply } from "./publish";
+import { comments, insights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
-
-const identityOf = flatIdentity("sub", "name");
-
-/**
- * The member's identity from OpenID userinfo (`sub`, `name`, `picture`) or, on a Community Management
- * app, from the basic profile /v2/me (`id`, `localizedFirstName`, `localizedLastName`, `vanityName`):
- * the same member id either way (LinkedIn's OpenID `sub` is the person URN's id).
- */
-function parseIdentity(body: unknown, token: Parameters<typeof identityOf>[1]) {
-  if (text(body, "sub")) {
-    const identity = identityOf(body, token);
-    if (!identity) return null;
-    const name = text(body, "name");
-    const picture = text(body, "picture");
-    return { ...identity, ...(name ? { name } : {}), ...(picture ? { avatar: picture } : {}) };
-  }
-  const id = text(body, "id");
-  if (!id || !/^[A-Za-z0-9_-]+$/.test(id)) return null;
-  const name = [text(body, "localizedFirstName"), text(body, "localizedLastName")]
-    .filter((part): part is string => Boolean(part))
-    .join(" ");
-  // The vanity name is the member's public handle (linkedin.com/in/{vanityName}).
-  const vanity = text(body, "vanityName");
-  return { platform_id: id, handle: vanity || name || id, ...(name ? { name } : {}) };
-}
+import {
+  connectScopes,
+  IDENTITY,
+  type LinkedInApp,
+  linkedinApp,
+  MEMBER_APP,
+  parseIdentity,
+  revoke,
+  SCOPES,
+} from "./token";
 
 /**
- * LinkedIn's publishing half. `products`: the app's configuration (only a Community Management app lists
- * pages as channels); `media` bounds the wait for processing (tests shorten it).
+ * LinkedIn's publishing half. `app`: the app's configuration (only a Community Management app lists
+ * pages as channels; only one granted member analytics reads a member post's numbers); `media` bounds
+ * the wait for processing (tests shorten it).
  */
 export function linkedinPublishing(
   context: PublishingContext,
   media: MediaOptions = {},
-  products: LinkedInProducts = "member",
+  app: LinkedInApp = MEMBER_APP,
 ): Publishing {
   const api = linkedinApi(context);
   return {
     publish: (account, draft) => publish(api, account, draft, media),
     find: (account, lookup) => find(api, account, lookup),
-    insights: (account, post) => insights(api, account, post),
+    insights: (account, post) => insights(api, account, post, app.memberAnalytics),
     comments: (account, post) => comments(api, account, post),
     reply: (account, post, message) => reply(api, account, post, message),
-    channels: (token, identity) => channels(api, token, identity, products),
-    async revoke(account) {
-      if (!account.accessToken) return;
-      const { clientId, clientSecret } = context.credentials;
-      await callPlatform(
-        context.fetch,
-        "LinkedIn token revocation",
-        api.revokeUrl,
-        {
-          method: "POST",
-          headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({
-            client_id: clientId,
-            client_secret: clientSecret,
-            token: account.accessToken,
-          }),
-        },
-        { quoteErrors: false },
-      );
-    },
+    channels: (token, identity) => channels(api, token, identity, app.products),
+    revoke: (account) => revoke(api, context.credentials, account),
   };
 }
 
-/** LinkedIn's definition for an app with `products` (LINKEDIN_PRODUCTS): its scopes and identity. */
-export function linkedinFor(products: LinkedInProducts): typeof linkedinBase {
+/** LinkedIn's definition for `app` (LINKEDIN_PRODUCTS, LINKEDIN_MEMBER_ANALYTICS): its scopes and identity. */
+export function linkedinFor(app: LinkedInApp): typeof linkedinBase {
   return {
     ...linkedinBase,
-    endpoints: { ...linkedinBase.endpoints, identity: IDENTITY[products] },
-    scopes: SCOPES[products].delegation,
-    connect: { scopes: SCOPES[products].connect },
-    publishing: (context: PublishingContext) => linkedinPublishing(context, {}, products),
+    endpoints: { ...linkedinBase.endpoints, identity: IDENTITY[app.products] },
+    scopes: SCOPES[app.products].delegation,
+    connect: { scopes: connectScopes(app) },
+    publishing: (context: PublishingContext) => linkedinPublishing(context, {}, app),
   };
 }
 
@@ -120,8 +86,8 @@ const linkedinBase = definePlatform({
   identityRequest: bearerGet(),
   parseIdentity,
   publishing: (context) => linkedinPublishing(context),
-  // LINKEDIN_PRODUCTS picks the app's products (products.ts): their scopes, identity and channels.
-  configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinProducts(env)),
+  // LINKEDIN_PRODUCTS picks the app's products (token.ts): their scopes, identity and channels.
+  configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinApp(env)),
   hosts: HOSTS,
   capabilities: {
     text: true,
@@ -142,4 +108,4 @@ const linkedinBase = definePlatform({
 });
 
 /** The registry's LinkedIn: the `member` app, configured from the environment where it is looked up. */
-export const linkedin = linkedinFor("member");
+export const linkedin = linkedinFor(MEMBER_APP);

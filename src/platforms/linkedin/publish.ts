@@ -2,7 +2,8 @@
 // or a multi-image post of up to 20), each next item a comment by the same author under it (LinkedIn has
 // no reply chains of posts). The post's URN comes back in the x-restli-id header. LinkedIn keeps no
 // hidden field with a post, so `find` matches the text among the author's newest posts (or, for a
-// reply, among the post's comments).
+// reply, among the post's comments). A comment (a thread's later item, the auto-plug reply) is written
+// under the post as the account (Comments API, socialActions/{post URN}/comments).
 
 import { progressOf } from "../progress";
 import {
@@ -14,9 +15,35 @@ import {
   type PublishedPost,
 } from "../types";
 import { authorOf, isAccessDenied, type LinkedInApi, restli, tokenOf } from "./api";
-import { COMMENT_MAX, commentUrnOf, createComment, listComments } from "./comments";
 import { type MediaOptions, type MediaStep, uploadImage, uploadVideo } from "./media";
-import { expect, postsPage } from "./schemas";
+import { commentsUrl, commentUrnOf, listComments } from "./read";
+import { COMMENT_MAX } from "./rules";
+import { comment as commentSchema, expect, postsPage } from "./schemas";
+
+/** Comments on `postUrn` as `actor`; its URN comes back in the body (or the x-restli-id header). */
+export async function createComment(
+  api: LinkedInApi,
+  token: string,
+  actor: string,
+  postUrn: string,
+  text: string,
+): Promise<PublishedPost> {
+  const answer = await api.post("comment", commentsUrl(api, postUrn), token, {
+    actor,
+    object: postUrn,
+    message: { text },
+  });
+  const parsed = commentSchema.safeParse(answer.body ?? {});
+  const urn = parsed.success ? commentUrnOf(postUrn, parsed.data, answer.headers.get("x-restli-id")) : null;
+  if (!urn) {
+    // Accepted (2xx) but unnamed: the comment exists; `find` looks it up by its text.
+    throw new PlatformError("LinkedIn comment: the answer names no comment", {
+      kind: "unknown_outcome",
+      code: "invalid_response",
+    });
+  }
+  return { id: urn, url: api.commentUrl(postUrn, urn) };
+}
 
 /** Posts of the author looked through by `find`. */
 export const FIND_WINDOW = 50;
@@ -102,6 +129,9 @@ export function duplicateOf(error: unknown): string | null {
   return /\burn:li:(?:share|ugcPost):\d+\b/.exec(error.message)?.[0] ?? null;
 }
 
+/** Recorded on the row before the create is sent: a later attempt knows an earlier one may have posted. */
+export const CREATE_SENT = "post:sent";
+
 export async function publish(
   api: LinkedInApi,
   account: AccountAuth,
@@ -114,6 +144,9 @@ export async function publish(
   const visibility = String(draft.settings.visibility ?? "PUBLIC");
   const step: MediaStep = { progress: progressOf(draft), deadline: draft.deadline, options: media };
   const content = await contentOf(api, token, author, first, step);
+  // Whether an earlier attempt of this row sent the create (its answer may have been lost).
+  const sentBefore = step.progress.get(CREATE_SENT) === true;
+  await step.progress.set(CREATE_SENT, true);
   let answer: Awaited<ReturnType<LinkedInApi["post"]>>;
   try {
     answer = await api.post("publish", `${api.rest}/posts`, token, {
@@ -127,11 +160,16 @@ export async function publish(
     });
   } catch (error) {
     const existing = duplicateOf(error);
+    if (!existing) throw error;
     // A member's posts cannot be listed (no r_member_social), so after a lost answer `find` sees nothing
-    // and the retry is refused as a duplicate that names the post: that post is this one, published.
-    // Only for a single post: a thread's comments may not all exist.
-    if (existing && draft.items.length === 1) return { id: existing, url: api.postUrl(existing) };
-    throw error;
+    // and the retry is refused as a duplicate that names the post: that post is this row's, published.
+    // Only when this row sent the create before, and only for a single post (a thread's comments may not
+    // all exist); otherwise the text was published before by someone else's row, which LinkedIn refuses.
+    if (sentBefore && draft.items.length === 1) return { id: existing, url: api.postUrl(existing) };
+    throw new PlatformError(
+      `LinkedIn refuses the same text posted again on this account (${(error as Error).message}).`,
+      { kind: "permanent", code: "duplicate_post" },
+    );
   }
   const urn = answer.headers.get("x-restli-id");
   if (!urn?.startsWith("urn:li:")) {

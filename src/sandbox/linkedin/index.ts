@@ -1,17 +1,14 @@
-// LinkedIn's API as the sandbox emulates it, on LinkedIn's own paths under /sandbox/linkedin: the
-// authorize request's scopes checked against the app's products (LINKEDIN_PRODUCTS, oauth-routes.ts), OpenID
-// userinfo or the basic profile /v2/me, token revocation, the versioned REST API under /rest (every call checked for its
-// LinkedIn-Version and Rest.li headers) and the upload URLs it hands out. The OAuth authorize and token
-// endpoints (www.linkedin.com/oauth/v2/authorization, /accessToken) are the sandbox's generic ones, in
-// LinkedIn's token shape (src/platforms/sandbox/shapes.ts). docs/platforms.md › LinkedIn › The emulator
-// names the documentation page each route follows.
+// LinkedIn's API as the sandbox emulates it, on LinkedIn's own paths under /sandbox/linkedin: the router
+// only. OAuth and identity (token.ts), organizations (channels.ts), posts and comments written
+// (publish.ts), uploads (media.ts), comments and numbers read (read.ts), every /rest call checked for
+// its LinkedIn-Version and Rest.li headers (errors.ts). The OAuth authorize and token endpoints are the
+// sandbox's generic ones, in LinkedIn's token shape (token.ts `linkedinShape`). docs/platforms.md ›
+// LinkedIn › The emulator names the documentation page each route follows.
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
-import { timingSafeEqualText } from "../../lib/crypto";
-import { SANDBOX_SHAPES } from "../../platforms/sandbox/shapes";
-import { checkToken } from "../access";
 import { emulate, emulatorRouter, refuse } from "../emulator";
-import { oauthError } from "../oauth-error";
+import { organizationAcls, organizations } from "./channels";
+import { checkHeaders, linkedinError, unknownAction } from "./errors";
 import {
   batchImages,
   finalizeVideoUpload,
@@ -20,55 +17,12 @@ import {
   initializeImageUpload,
   initializeVideoUpload,
   uploadBytes,
-} from "./media-routes";
-import { basicProfile, unauthorizedScope } from "./oauth-routes";
-import { createComment, createPost, findPosts, getPost, listComments } from "./posts-routes";
-import {
-  memberPostAnalytics,
-  organizationAcls,
-  organizations,
-  shareStatistics,
-  socialMetadata,
-} from "./reads-routes";
-import { checkHeaders, linkedinError } from "./rest";
+} from "./media";
+import { createComment, createPost, feedUpdate, findPosts, getPost } from "./publish";
+import { listComments, memberPostAnalytics, shareStatistics, socialMetadata } from "./read";
+import { basicProfile, revoke, unauthorizedScope, userinfo } from "./token";
 
-type Ctx = Context<BareEnv>;
-
-const linkedin = (c: Ctx) => emulate(c, "linkedin");
-
-/** Sign In with LinkedIn using OpenID Connect: the member's `sub`, name and locale. */
-async function userinfo(c: Ctx) {
-  const e = linkedin(c);
-  const caller = await e.caller();
-  return c.json(SANDBOX_SHAPES.linkedin.identityResponse(caller.platformId, caller.handle));
-}
-
-/**
- * POST /oauth/v2/revoke (client_id, client_secret, token): the token's grant ends (every token of the
- * member for this app, as LinkedIn's revocation does); an unknown or dead token is answered 200 too.
- */
-async function revoke(c: Ctx) {
-  const e = linkedin(c);
-  const form = await e.form();
-  const { clientId, clientSecret } = e.client;
-  if (
-    form.get("client_id") !== clientId ||
-    !timingSafeEqualText(form.get("client_secret") ?? "", clientSecret)
-  ) {
-    return oauthError(401, "invalid_client", "Client authentication failed");
-  }
-  const token = form.get("token");
-  if (!token) return oauthError(400, "invalid_request", 'A required parameter "token" is missing');
-  const check = await checkToken(c.env, "linkedin", token);
-  if (check.kind === "ok") await e.store.revoke(check.handle);
-  return c.body(null, 200);
-}
-
-/** A post's public page on LinkedIn (feed/update/{urn}/): the sandbox's page of the post. */
-function feedUpdate(c: Ctx) {
-  const e = linkedin(c);
-  return c.redirect(e.postUrl(c.req.param("urn") ?? ""), 302);
-}
+const linkedin = (c: Context<BareEnv>) => emulate(c, "linkedin");
 
 export const linkedinEmulator = emulatorRouter(linkedinError);
 
@@ -79,11 +33,11 @@ linkedinEmulator
     if (refused) return refused;
     await next();
   })
-  .get("/v2/userinfo", (c) => userinfo(c))
+  .get("/v2/userinfo", (c) => userinfo(c, linkedin(c)))
   .get("/v2/me", (c) => basicProfile(c, linkedin(c)))
-  .post("/oauth/v2/revoke", (c) => revoke(c))
-  .get("/feed/update/:urn", (c) => feedUpdate(c))
-  .get("/feed/update/:urn/", (c) => feedUpdate(c))
+  .post("/oauth/v2/revoke", (c) => revoke(c, linkedin(c)))
+  .get("/feed/update/:urn", (c) => feedUpdate(c, linkedin(c)))
+  .get("/feed/update/:urn/", (c) => feedUpdate(c, linkedin(c)))
   .put("/dms-uploads/:id", (c) => uploadBytes(c, linkedin(c)))
   .put("/dms-uploads/:id/parts/:part", (c) => uploadBytes(c, linkedin(c)))
   .use("/rest/*", async (c, next) => {
@@ -116,9 +70,3 @@ linkedinEmulator
   .all("/rest/*", () =>
     refuse(404, "not_found", "No virtual resource found", { code: "RESOURCE_NOT_FOUND" }),
   );
-
-function unknownAction(action: string | undefined) {
-  return refuse(400, "invalid_request", `Unsupported action: ${action ?? "(none)"}`, {
-    code: "ILLEGAL_ARGUMENT",
-  });
-}

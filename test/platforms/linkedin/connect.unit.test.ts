@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { configuredDefinition } from "../../../src/platforms/define";
 import { linkedin } from "../../../src/platforms/linkedin";
-import { GRANTABLE, linkedinProducts } from "../../../src/platforms/linkedin/products";
+import { linkedinProducts } from "../../../src/platforms/linkedin/token";
 import type { Fetch } from "../../../src/platforms/types";
+import { grantedScopes } from "../../../src/sandbox/linkedin/token";
 import { CREDENTIALS, adapterFor as registryAdapter, replay } from "../replay";
 import {
   ACCESS_TOKEN,
@@ -55,21 +56,60 @@ describe("linkedin connect", () => {
     expect(linkedinProducts({ LINKEDIN_PRODUCTS: "something else" })).toBe("member");
     const scopes = await scopesOf(registryAdapter("linkedin", replay().fetch));
     expect(scopes).toEqual({ connect: "openid profile w_member_social", delegation: "openid profile" });
-    for (const scope of `${scopes.connect} ${scopes.delegation}`.split(" "))
-      expect(GRANTABLE.member.has(scope)).toBe(true);
   });
 
   it("a Community Management app asks for its own scopes only, identity through r_basicprofile", async () => {
     expect(linkedinProducts({ LINKEDIN_PRODUCTS: " Community_Management " })).toBe("community_management");
     const scopes = await scopesOf(adapterFor("linkedin", replay().fetch));
+    // No r_member_postAnalytics: no source shows the product grants it, and one scope the app lacks makes
+    // LinkedIn refuse the whole consent.
     expect(scopes).toEqual({
       connect:
-        "r_basicprofile w_member_social w_organization_social r_organization_social rw_organization_admin r_member_postAnalytics",
+        "r_basicprofile w_member_social w_organization_social r_organization_social rw_organization_admin",
       delegation: "r_basicprofile",
     });
-    // No OpenID Connect scope: that product may not sit beside the Community Management API.
-    for (const scope of `${scopes.connect} ${scopes.delegation}`.split(" "))
-      expect(GRANTABLE.community_management.has(scope)).toBe(true);
+  });
+
+  it("asks for r_member_postAnalytics only where LINKEDIN_MEMBER_ANALYTICS=true says the app has it", async () => {
+    const withAnalytics = (env: Record<string, string>) =>
+      scopesOf(
+        createAdapter(configuredDefinition(linkedin, env), {
+          credentials: CREDENTIALS,
+          fetch: replay().fetch,
+        }),
+      );
+    const cm = { LINKEDIN_PRODUCTS: "community_management" };
+    expect((await withAnalytics({ ...cm, LINKEDIN_MEMBER_ANALYTICS: "true" })).connect).toBe(
+      "r_basicprofile w_member_social w_organization_social r_organization_social rw_organization_admin r_member_postAnalytics",
+    );
+    expect((await withAnalytics({ ...cm, LINKEDIN_MEMBER_ANALYTICS: "no" })).connect).not.toContain(
+      "r_member_postAnalytics",
+    );
+    // A member app has no Community Management product to ask it with.
+    expect((await withAnalytics({ LINKEDIN_MEMBER_ANALYTICS: "true" })).connect).toBe(
+      "openid profile w_member_social",
+    );
+  });
+
+  it("asks only for scopes the emulator's own reading of LinkedIn's products grants, in every configuration", () => {
+    const configurations = [
+      {},
+      { LINKEDIN_PRODUCTS: "community_management" },
+      { LINKEDIN_PRODUCTS: "community_management", LINKEDIN_MEMBER_ANALYTICS: "true" },
+      { LINKEDIN_MEMBER_ANALYTICS: "true" },
+    ];
+    for (const env of configurations) {
+      const definition = configuredDefinition(linkedin, env);
+      const granted = grantedScopes(env);
+      for (const scope of [...definition.scopes, ...definition.connect.scopes])
+        expect(granted.has(scope), `${scope} in ${JSON.stringify(env)}`).toBe(true);
+    }
+    // No OpenID Connect scope on a Community Management app: that product may not sit beside it.
+    expect(grantedScopes({ LINKEDIN_PRODUCTS: "community_management" }).has("openid")).toBe(false);
+    // Without LINKEDIN_MEMBER_ANALYTICS the emulated app lacks member analytics, as the adapter assumes.
+    expect(grantedScopes({ LINKEDIN_PRODUCTS: "community_management" }).has("r_member_postAnalytics")).toBe(
+      false,
+    );
   });
 
   it("a Community Management app reads the member from the basic profile (/v2/me)", async () => {

@@ -412,15 +412,30 @@ describe("linkedin publish failures", () => {
   const publishWith = (...answers: Array<Response | Error>) =>
     failureOf(adapterFor("linkedin", replay(...answers).fetch).publish(organization, draftOf(["Hello"])));
 
-  it("a duplicate of a single post is that post (after a lost answer); of a thread, permanent with LinkedIn's message", async () => {
-    const adapter = adapterFor("linkedin", replay(answer(errors.duplicate, 422)).fetch);
-    const post = await adapter.publish(organization, draftOf(["Hello"]));
-    expect(post.id).toBe("urn:li:share:7141138937766391808");
-    const error = await failureOf(
+  it("a duplicate is this row's post only after an attempt that sent the create (a lost answer); else, or for a thread, permanent duplicate_post", async () => {
+    // A first attempt refused as a duplicate: the same text published before, by another row.
+    const first = await failureOf(
       adapterFor("linkedin", replay(answer(errors.duplicate, 422)).fetch).publish(
         organization,
-        draftOf(["Hello", "a comment"]),
+        draftOf(["Hello"]),
       ),
+    );
+    expect(first).toMatchObject({ kind: "permanent", code: "duplicate_post" });
+    expect(first.message).toContain("LinkedIn refuses the same text posted again");
+    // An attempt that sent the create and lost its answer: the next attempt's duplicate is that post.
+    const progress = memoryProgress();
+    const lost = adapterFor("linkedin", replay(new TypeError("Network connection lost")).fetch);
+    await expect(lost.publish(organization, { ...draftOf(["Hello"]), progress })).rejects.toMatchObject({
+      kind: "unknown_outcome",
+    });
+    const adapter = adapterFor("linkedin", replay(answer(errors.duplicate, 422)).fetch);
+    const post = await adapter.publish(organization, { ...draftOf(["Hello"]), progress });
+    expect(post.id).toBe("urn:li:share:7141138937766391808");
+    const error = await failureOf(
+      adapterFor("linkedin", replay(answer(errors.duplicate, 422)).fetch).publish(organization, {
+        ...draftOf(["Hello", "a comment"]),
+        progress,
+      }),
     );
     expect(error).toBeInstanceOf(PlatformError);
     expect(error).toMatchObject({ kind: "permanent", code: "duplicate_post" });

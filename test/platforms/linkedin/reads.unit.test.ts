@@ -2,7 +2,11 @@
 // author's posts (and a post's comments), insights for organization and member posts, comments with
 // pagination, the auto-plug reply, and token revocation.
 import { describe, expect, it } from "vitest";
-import { adapterFor, replay } from "../replay";
+import { createAdapter } from "../../../src/platforms/adapter";
+import { configuredDefinition } from "../../../src/platforms/define";
+import { linkedin } from "../../../src/platforms/linkedin";
+import type { Fetch } from "../../../src/platforms/types";
+import { adapterFor, CREDENTIALS, replay } from "../replay";
 import {
   comment,
   commentsPage,
@@ -18,6 +22,16 @@ import {
 import { answer, expectRest, failureOf, jsonOf, member, organization, REST } from "./support";
 
 const enc = encodeURIComponent;
+
+/** The adapter of a Community Management app granted r_member_postAnalytics (LINKEDIN_MEMBER_ANALYTICS). */
+const analyticsAdapter = (fetch: Fetch) =>
+  createAdapter(
+    configuredDefinition(linkedin, {
+      LINKEDIN_PRODUCTS: "community_management",
+      LINKEDIN_MEMBER_ANALYTICS: "true",
+    }),
+    { credentials: CREDENTIALS, fetch },
+  );
 const commentsUrl = (urn: string) => `${REST}/socialActions/${enc(urn)}/comments`;
 
 describe("linkedin find", () => {
@@ -106,7 +120,7 @@ describe("linkedin insights", () => {
     const { fetch, requests } = replay(
       ...Object.entries(counts).map(([metric, n]) => answer(memberMetric(n, metric))),
     );
-    const metrics = await adapterFor("linkedin", fetch).insights(member, SHARE);
+    const metrics = await analyticsAdapter(fetch).insights(member, SHARE);
     expect(metrics).toEqual({
       impressions: 1000,
       likes: 30,
@@ -124,9 +138,23 @@ describe("linkedin insights", () => {
     );
   });
 
+  it("without r_member_postAnalytics (LINKEDIN_MEMBER_ANALYTICS unset), a member post's insights are unavailable: null, nothing asked", async () => {
+    for (const env of [{}, { LINKEDIN_PRODUCTS: "community_management" }]) {
+      const { fetch, requests } = replay();
+      const adapter = createAdapter(configuredDefinition(linkedin, env), { credentials: CREDENTIALS, fetch });
+      expect(await adapter.insights(member, SHARE)).toBeNull();
+      expect(requests).toHaveLength(0);
+    }
+  });
+
+  it("a member post's analytics LinkedIn refuses (403) are unavailable: null, not 0", async () => {
+    const { fetch } = replay(...[1, 2, 3, 4].map(() => answer(errors.denied, 403)));
+    expect(await analyticsAdapter(fetch).insights(member, SHARE)).toBeNull();
+  });
+
   it("names a member's ugcPost as (ugc:…); fails on a 5xx (transient) and an expired token (auth)", async () => {
     const ugc = replay(...[1, 2, 3, 4, 5].map(() => answer(memberMetric(1, "X"))));
-    await adapterFor("linkedin", ugc.fetch).insights(member, UGC_POST);
+    await analyticsAdapter(ugc.fetch).insights(member, UGC_POST);
     expect(ugc.requests[0]!.url).toContain(`entity=(ugc:${enc(UGC_POST)})`);
     const down = replay(answer(socialMetadata), answer(errors.server, 503));
     expect(await failureOf(adapterFor("linkedin", down.fetch).insights(organization, SHARE))).toMatchObject({

@@ -27,7 +27,11 @@ export const linkedinAdapter = (fetch: Fetch, now = () => Date.now()) =>
     {
       ...linkedin,
       publishing: (context) =>
-        linkedinPublishing(context, { videoWaitsMs: [0, 0], imageWaitsMs: [0, 0] }, "community_management"),
+        linkedinPublishing(
+          context,
+          { videoWaitsMs: [0, 0], imageWaitsMs: [0, 0] },
+          { products: "community_management", memberAnalytics: true },
+        ),
     },
     { credentials: CREDENTIALS, fetch, now, sleep: async () => undefined },
   );

@@ -1,21 +1,26 @@
 // LinkedIn's Posts API on the emulator (learn.microsoft.com › LinkedIn › Marketing › Community
 // Management › Shares › Posts API): POST /rest/posts (201, the post's URN in `x-restli-id`, no body),
-// the author finder, and a post read by URN; and the Comments API under socialActions (read and write).
+// the author finder, a post read by URN and its public page (feed/update/{urn}/); and a comment written
+// under a post (Comments API, socialActions): a thread's later items and a reply.
 import type { Context } from "hono";
 import { z } from "zod";
 import type { BareEnv } from "../../http/env";
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
 import type { LedgerItem } from "../ledger";
-import { imageStatus, videoStatus } from "./media-routes";
-import { type Author, authorAs, collection, freshDigits, ownsAuthor, personUrn } from "./rest";
+import { type Author, authorAs, ownsAuthor } from "./channels";
+import { imageStatus, videoStatus } from "./media";
+import { commentView, postOf } from "./read";
+import {
+  activityId,
+  COMMENT_MAX,
+  COMMENTARY_MAX,
+  collection,
+  MULTI_IMAGE_MAX,
+  MULTI_IMAGE_MIN,
+  unescapeLittle,
+} from "./rules";
 
 type Ctx = Context<BareEnv>;
-
-/** The longest commentary (Posts API) and comment (Comments API), in characters. */
-const COMMENTARY_MAX = 3000;
-const COMMENT_MAX = 1250;
-const MULTI_IMAGE_MIN = 2;
-const MULTI_IMAGE_MAX = 20;
 
 const urn = z.string().min(1).max(300);
 const newPost = z.object({
@@ -49,28 +54,6 @@ const newComment = z.object({
   message: z.object({ text: z.string().min(1).max(100_000) }),
   parentComment: urn.optional(),
 });
-
-/** LinkedIn "little" text as the reader sees it: the backslash escapes dropped. */
-const unescapeAll = (text: string) => text.replace(/\\(.)/g, "$1");
-
-/** A URL in the commentary: LinkedIn links it as written, a backslash in it included. */
-const URL_IN_TEXT = /\b(?:https?:\/\/|www\.)[^\s<>]+/gi;
-
-/**
- * The commentary as LinkedIn shows it (Little Text Format): a backslash escapes the character after it,
- * except inside a URL, which is linked as written (so an escaped URL keeps its backslashes and leads
- * elsewhere). A URL ends before the sentence punctuation after it and an escaped closing bracket.
- */
-export function unescapeLittle(text: string): string {
-  let out = "";
-  let from = 0;
-  for (const match of text.matchAll(URL_IN_TEXT)) {
-    const url = match[0].replace(/(?:[.,;:!?'"]|\\[)\]}])+$/, "");
-    out += unescapeAll(text.slice(from, match.index)) + url;
-    from = match.index + url.length;
-  }
-  return out + unescapeAll(text.slice(from));
-}
 
 const inputError = (field: string, message: string, code = "INVALID_VALUE") =>
   refuse(422, "rejected", `/${field} :: ${message}`, { code });
@@ -136,7 +119,7 @@ export async function createPost(c: Ctx, e: Emulated) {
     return refuse(422, "rejected", `Content is a duplicate of ${duplicate.id}`, { code: "DUPLICATE_POST" });
   }
   const outcome = await e.attempt(author.handle, `post:${post.commentary}`, unescapeLittle(post.commentary));
-  const id = `urn:li:share:${freshDigits()}`;
+  const id = `urn:li:share:${activityId(e.now())}`;
   const stored = await e.publish({
     id,
     handle: author.handle,
@@ -204,80 +187,6 @@ export async function getPost(c: Ctx, e: Emulated) {
   return c.json(view);
 }
 
-/** A comment's URN: under the post it answers, as LinkedIn names it. */
-const commentUrn = (postUrn: string, id: string) => `urn:li:comment:(${postUrn},${id})`;
-
-type CommentView = {
-  actor: string;
-  commentUrn: string;
-  $URN: string;
-  id: string;
-  object: string;
-  message: { text: string };
-  created: { actor: string; time: number };
-  lastModified: { actor: string; time: number };
-};
-
-const commentView = (
-  postUrn: string,
-  id: string,
-  actor: string,
-  text: string,
-  time: number,
-): CommentView => ({
-  actor,
-  commentUrn: commentUrn(postUrn, id),
-  $URN: commentUrn(postUrn, id),
-  id,
-  object: postUrn,
-  message: { text },
-  created: { actor, time },
-  lastModified: { actor, time },
-});
-
-/** Every comment of a post, oldest first: the audience's (made up over time) and the API's. */
-export async function commentsOf(e: Emulated, post: LedgerPost): Promise<CommentView[]> {
-  const audience = (await e.comments(post.id)) ?? [];
-  const made = await Promise.all(
-    audience.map(async (comment) =>
-      commentView(
-        post.id,
-        comment.id,
-        `urn:li:person:${await e.platformId(comment.author.username)}`,
-        comment.text,
-        comment.created_at,
-      ),
-    ),
-  );
-  const written = (await e.replies(post.id)).map((reply) => {
-    const request = reply.platform_request as z.infer<typeof newComment>;
-    return commentView(
-      post.id,
-      reply.id,
-      request.actor,
-      request.message.text,
-      Date.parse(reply.published_at),
-    );
-  });
-  return [...made, ...written].sort((a, b) => a.created.time - b.created.time);
-}
-
-async function postOf(e: Emulated, urnOfPost: string) {
-  const post = await e.post(urnOfPost);
-  if (!post || post.parent_id !== null) return refuse(404, "not_found", `${urnOfPost} does not exist`);
-  return post;
-}
-
-/** GET /rest/socialActions/{urn}/comments: public, a page at a time. */
-export async function listComments(c: Ctx, e: Emulated) {
-  await e.caller();
-  const post = await postOf(e, c.req.param("urn") ?? "");
-  const all = await commentsOf(e, post);
-  const start = Math.max(0, Number(c.req.query("start") ?? 0) || 0);
-  const count = Math.min(100, Math.max(1, Number(c.req.query("count") ?? 10) || 10));
-  return c.json(collection(all.slice(start, start + count), start, all.length));
-}
-
 /** POST /rest/socialActions/{urn}/comments: as the member or an organization it administers. */
 export async function createComment(c: Ctx, e: Emulated) {
   const caller: Caller = await e.caller();
@@ -294,7 +203,7 @@ export async function createComment(c: Ctx, e: Emulated) {
     return inputError("message/text", `a comment has at most ${COMMENT_MAX} characters`);
   }
   const outcome = await e.attempt(actor.handle, `comment:${postUrn}:${body.message.text}`, body.message.text);
-  const id = freshDigits();
+  const id = activityId(e.now());
   const stored = await e.publish({
     id,
     handle: actor.handle,
@@ -307,4 +216,7 @@ export async function createComment(c: Ctx, e: Emulated) {
   return c.json(view, 201, { "x-restli-id": view.commentUrn });
 }
 
-export { personUrn };
+/** A post's public page on LinkedIn (feed/update/{urn}/): the sandbox's page of the post. */
+export function feedUpdate(c: Ctx, e: Emulated) {
+  return c.redirect(e.postUrl(c.req.param("urn") ?? ""), 302);
+}

@@ -1,72 +1,89 @@
-// What LinkedIn lets a member read about itself and its organizations, on the emulator: the
-// organizations it has a role in (organizationAcls, roleAssignee finder), their names (organizations
-// batch get), and a post's numbers in LinkedIn's own names: socialMetadata (reactions by type, comment
+// What LinkedIn lets a member read about a post, on the emulator: its comments (socialActions, public, a
+// page at a time) and its numbers in LinkedIn's own names: socialMetadata (reactions by type, comment
 // count), organizationalEntityShareStatistics (an organization's posts) and memberCreatorPostAnalytics
 // (a member's own posts). Numbers only to the post's owner; the counts come from the sandbox's
 // deterministic metrics.
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { type Emulated, type LedgerPost, refuse } from "../emulator";
-import { commentsOf } from "./posts-routes";
-import { collection, listOf, ORG_SUFFIX, organizationId, ownsAuthor, personUrn } from "./rest";
+import { ownsAuthor } from "./channels";
+import { collection, listOf } from "./rules";
+import { grantedScopes, MEMBER_ANALYTICS } from "./token";
 
 type Ctx = Context<BareEnv>;
 
-/** Roles that may post as the organization (Organization Access Control by Role). */
-const ROLES = [
-  "ADMINISTRATOR",
-  "CONTENT_ADMINISTRATOR",
-  "DIRECT_SPONSORED_CONTENT_POSTER",
-  "RECRUITING_POSTER",
-  "LEAD_CAPTURE_ADMINISTRATOR",
-  "LEAD_GEN_FORMS_MANAGER",
-  "ANALYST",
-  "CURATOR",
-] as const;
+/** A comment's URN: under the post it answers, as LinkedIn names it. */
+const commentUrn = (postUrn: string, id: string) => `urn:li:comment:(${postUrn},${id})`;
 
-/** GET /rest/organizationAcls?q=roleAssignee: the member is ADMINISTRATOR of `<handle>-org`. */
-export async function organizationAcls(c: Ctx, e: Emulated) {
-  const caller = await e.caller();
-  if (c.req.query("q") !== "roleAssignee") {
-    return refuse(400, "invalid_request", "Unsupported finder", { code: "ILLEGAL_ARGUMENT" });
-  }
-  const role = c.req.query("role");
-  if (role !== undefined && !(ROLES as readonly string[]).includes(role)) {
-    return refuse(400, "invalid_request", `/role :: "${role}" is not a role`, { code: "ILLEGAL_ARGUMENT" });
-  }
-  const state = c.req.query("state");
-  const acl = {
-    role: "ADMINISTRATOR",
-    roleAssignee: personUrn(caller),
-    organization: `urn:li:organization:${await organizationId(caller.handle)}`,
-    state: "APPROVED",
-  };
-  const matches = (role === undefined || role === acl.role) && (state === undefined || state === acl.state);
-  return c.json(collection(matches ? [acl] : [], 0, matches ? 1 : 0));
+type CommentView = {
+  actor: string;
+  commentUrn: string;
+  $URN: string;
+  id: string;
+  object: string;
+  message: { text: string };
+  created: { actor: string; time: number };
+  lastModified: { actor: string; time: number };
+};
+
+export const commentView = (
+  postUrn: string,
+  id: string,
+  actor: string,
+  text: string,
+  time: number,
+): CommentView => ({
+  actor,
+  commentUrn: commentUrn(postUrn, id),
+  $URN: commentUrn(postUrn, id),
+  id,
+  object: postUrn,
+  message: { text },
+  created: { actor, time },
+  lastModified: { actor, time },
+});
+
+/** Every comment of a post, oldest first: the audience's (made up over time) and the API's. */
+export async function commentsOf(e: Emulated, post: LedgerPost): Promise<CommentView[]> {
+  const audience = (await e.comments(post.id)) ?? [];
+  const made = await Promise.all(
+    audience.map(async (comment) =>
+      commentView(
+        post.id,
+        comment.id,
+        `urn:li:person:${await e.platformId(comment.author.username)}`,
+        comment.text,
+        comment.created_at,
+      ),
+    ),
+  );
+  const written = (await e.replies(post.id)).map((reply) => {
+    const request = reply.platform_request as { actor: string; message: { text: string } };
+    return commentView(
+      post.id,
+      reply.id,
+      request.actor,
+      request.message.text,
+      Date.parse(reply.published_at),
+    );
+  });
+  return [...made, ...written].sort((a, b) => a.created.time - b.created.time);
 }
 
-/** GET /rest/organizations?ids=List(…): the caller's organization by name; others are not found here. */
-export async function organizations(c: Ctx, e: Emulated) {
-  const caller = await e.caller();
-  const ids = listOf(c.req.query("ids"));
-  if (ids === null) return refuse(400, "invalid_request", "ids must be List(…) of organization ids");
-  const own = await organizationId(caller.handle);
-  const results: Record<string, unknown> = {};
-  const errors: Record<string, unknown> = {};
-  for (const id of ids) {
-    if (id === own) {
-      results[id] = {
-        id: Number(id),
-        localizedName: `${caller.handle} Inc.`,
-        vanityName: `${caller.handle}${ORG_SUFFIX}`,
-        primaryOrganizationType: "NONE",
-        locations: [],
-      };
-    } else {
-      errors[id] = { status: 404, message: `Organization ${id} not found` };
-    }
-  }
-  return c.json({ results, statuses: {}, errors });
+export async function postOf(e: Emulated, urnOfPost: string) {
+  const post = await e.post(urnOfPost);
+  if (!post || post.parent_id !== null) return refuse(404, "not_found", `${urnOfPost} does not exist`);
+  return post;
+}
+
+/** GET /rest/socialActions/{urn}/comments: public, a page at a time. */
+export async function listComments(c: Ctx, e: Emulated) {
+  await e.caller();
+  const post = await postOf(e, c.req.param("urn") ?? "");
+  const all = await commentsOf(e, post);
+  const start = Math.max(0, Number(c.req.query("start") ?? 0) || 0);
+  const count = Math.min(100, Math.max(1, Number(c.req.query("count") ?? 10) || 10));
+  return c.json(collection(all.slice(start, start + count), start, all.length));
 }
 
 /** The post, if the caller owns it (its own, or its organization's); LinkedIn's 403 otherwise. */
@@ -160,6 +177,14 @@ type QueryType = (typeof QUERY_TYPES)[number];
 /** GET /rest/memberCreatorPostAnalytics?q=entity&entity=(share:…)&queryType=…&aggregation=TOTAL. */
 export async function memberPostAnalytics(c: Ctx, e: Emulated) {
   await e.caller();
+  // The permission the app must have been granted (Member Post Statistics): 403 without it.
+  if (!grantedScopes(c.env).has(MEMBER_ANALYTICS)) {
+    return refuse(
+      403,
+      "forbidden",
+      "Not enough permissions to access: memberCreatorPostAnalytics.FINDER-entity",
+    );
+  }
   if (c.req.query("q") !== "entity") {
     return refuse(400, "invalid_request", "Unsupported finder", { code: "ILLEGAL_ARGUMENT" });
   }

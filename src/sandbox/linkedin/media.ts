@@ -12,22 +12,23 @@ import { z } from "zod";
 import type { BareEnv } from "../../http/env";
 import { type Emulated, isReady, type LedgerObject, refuse } from "../emulator";
 import { isSlow } from "../triggers";
-import { authorAs, freshLetters, listOf } from "./rest";
+import { authorAs } from "./channels";
+import {
+  freshLetters,
+  listOf,
+  UPLOAD_URL_TTL_MS,
+  VIDEO_MAX_BYTES,
+  VIDEO_MIN_BYTES,
+  VIDEO_PART_BYTES,
+} from "./rules";
 
 type Ctx = Context<BareEnv>;
 
-/** LinkedIn's video parts: 4 MiB each (the last one shorter). */
-export const VIDEO_PART_BYTES = 4 * 1024 * 1024;
-/** A video's size bounds (Videos API: 75 KB to 500 MB). */
-const VIDEO_MIN_BYTES = 75 * 1024;
-const VIDEO_MAX_BYTES = 500 * 1024 * 1024;
 /** How long the emulator processes an image after its upload, and a video after finalizeUpload. */
 const IMAGE_PROCESSING_MS = 0;
 /** Whether uploaded bytes carry `#sandbox-slow` (in a text field of the file: LinkedIn sees no post text). */
 const slowBytes = (bytes: Uint8Array) => isSlow(new TextDecoder("latin1").decode(bytes));
 export const VIDEO_PROCESSING_MS = 1_000;
-/** Upload URLs expire after a day. */
-const UPLOAD_URL_TTL_MS = 24 * 3_600_000;
 
 const initializeImage = z.object({
   initializeUploadRequest: z.object({

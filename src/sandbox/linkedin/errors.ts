@@ -1,11 +1,9 @@
-// What every call of LinkedIn's emulated REST API shares: LinkedIn's error body (`{status,
-// serviceErrorCode, code, message}`, learn.microsoft.com › LinkedIn › API Guide › Error Handling), the
-// version and Rest.li headers every /rest call must carry (Marketing API versioning), the URNs (members
-// by their OpenID `sub`, organizations by number), and who may act as an author: the member themself, or
-// the organization `<handle>-org` the member administers (Organization Access Control by Role).
-import { utf8 } from "../../lib/encoding";
-import { digits, letters } from "../../platforms/sandbox/ids";
-import { type Caller, type Emulated, type Problem, refuse } from "../emulator";
+// LinkedIn's refusals on the emulator: its error body (`{status, serviceErrorCode, code, message}`,
+// learn.microsoft.com › LinkedIn › API Guide › Error Handling) for every refused call, the refusal of a
+// versioned call without its LinkedIn-Version and Rest.li headers (Marketing API versioning), and of an
+// action the API does not have.
+import { type Problem, refuse } from "../emulator";
+import { SUPPORTED_MONTHS } from "./rules";
 
 /** LinkedIn's answer to a refused call: its JSON error body and status, no rate-limit headers. */
 export function linkedinError(problem: Problem): Response {
@@ -82,9 +80,6 @@ function shapeOf(problem: Problem): Shape {
   }
 }
 
-/** The months a version stays active: at least a year (Marketing API versioning). */
-const SUPPORTED_MONTHS = 12;
-
 const monthIndex = (year: number, month: number) => year * 12 + (month - 1);
 
 /**
@@ -125,69 +120,9 @@ export function checkHeaders(header: (name: string) => string | undefined, url: 
   }
 }
 
-/** A number of `count` digits derived from `label`: ids of organizations, shares, comments. */
-export async function numberOf(label: string, count = 19) {
-  return digits(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(label))), count);
-}
-
-/** A fresh id of the platform's kind: 19 digits for shares and comments, 20 letters for media. */
-export const freshDigits = () => digits(crypto.getRandomValues(new Uint8Array(16)), 19);
-export const freshLetters = () =>
-  `C4${letters(crypto.getRandomValues(new Uint8Array(24)), 17).replace(/[-_]/g, "x")}`;
-
-/** The organization the sandbox member `handle` administers: `<handle>-org`, with its number. */
-export const ORG_SUFFIX = "-org";
-export const organizationId = (memberHandle: string) =>
-  numberOf(`sandbox-organization:linkedin:${memberHandle}${ORG_SUFFIX}`, 8);
-
-export const personUrn = (caller: Pick<Caller, "platformId">) => `urn:li:person:${caller.platformId}`;
-
-/** Where a post, upload or comment of `urn` lives: the handle of the member or organization. */
-export type Author = { urn: string; handle: string; organization: boolean };
-
-/**
- * The author the caller names (`urn:li:person:…` or `urn:li:organization:…`), if the caller may act as
- * it: itself, or the organization it administers. Anything else is LinkedIn's 403.
- */
-export async function authorAs(caller: Caller, urn: string, what: string): Promise<Author> {
-  if (urn === personUrn(caller)) return { urn, handle: caller.handle, organization: false };
-  const org = /^urn:li:organization:(\d+)$/.exec(urn)?.[1];
-  if (org !== undefined && org === (await organizationId(caller.handle))) {
-    return { urn, handle: `${caller.handle}${ORG_SUFFIX}`, organization: true };
-  }
-  if (!/^urn:li:(person|organization):[A-Za-z0-9_-]+$/.test(urn)) {
-    return refuse(400, "invalid_request", `/${what} :: "${urn}" is not a valid person or organization URN`, {
-      code: "ILLEGAL_ARGUMENT",
-    });
-  }
-  return refuse(403, "forbidden", `Not enough permissions to act as ${urn} for ${what}`);
-}
-
-/** The handle a post's author URN was recorded under, for the caller's own reads. */
-export async function ownsAuthor(caller: Caller, urn: string): Promise<boolean> {
-  if (urn === personUrn(caller)) return true;
-  const org = /^urn:li:organization:(\d+)$/.exec(urn)?.[1];
-  return org !== undefined && org === (await organizationId(caller.handle));
-}
-
-/** `List(a,b)` of a Rest.li 2.0 query parameter (already percent-decoded), its items decoded once more. */
-export function listOf(value: string | undefined): string[] | null {
-  const inner = /^List\((.*)\)$/.exec(value ?? "")?.[1];
-  if (inner === undefined) return null;
-  if (inner === "") return [];
-  return inner.split(",").map((item) => {
-    try {
-      return decodeURIComponent(item);
-    } catch {
-      return item;
-    }
+/** An `action=` the resource does not have. */
+export function unknownAction(action: string | undefined) {
+  return refuse(400, "invalid_request", `Unsupported action: ${action ?? "(none)"}`, {
+    code: "ILLEGAL_ARGUMENT",
   });
 }
-
-/** A Rest.li collection answer. */
-export const collection = (elements: unknown[], start = 0, total?: number) => ({
-  paging: { start, count: elements.length, links: [], ...(total === undefined ? {} : { total }) },
-  elements,
-});
-
-export type { Emulated };

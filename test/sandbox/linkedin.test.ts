@@ -1,34 +1,38 @@
 // LinkedIn on the sandbox: the real LinkedIn adapter (src/platforms/linkedin/) against the emulator of
-// LinkedIn's own API (src/sandbox/linkedin/), end to end through the worker: connect with the chooser
-// (the member or the organization it administers), publish text, an image, several images, a video and
-// a thread (the post, then comments), the failure triggers as LinkedIn answers them, metrics and
-// comments through the analytics sync, a reply, a token refresh, and the user removing the app. The app
-// is a Community Management app (LINKEDIN_PRODUCTS), which may list and post as pages; the member app is
-// test/sandbox/linkedin-products.system.test.ts's.
+// LinkedIn's own API (src/sandbox/linkedin/), end to end through the worker, in the shared runtime (no
+// clock moved, no global replaced: every test sets the app configuration it runs under, and the
+// runtime's is put back after it).
+// - On a Community Management app granted member analytics: connect with the chooser (the member or the
+//   organization it administers), publish text, an image, several images, a video and a thread (the
+//   post, then comments), the failure triggers as LinkedIn answers them, a duplicate, metrics and
+//   comments through the analytics sync, a reply, a token refresh, and the user removing the app.
+// - The two app configurations (LINKEDIN_PRODUCTS): each consent asks only for its products' scopes and
+//   the emulator refuses any other as LinkedIn does (`unauthorized_scope_error`); delegation and connect
+//   work in each; a member app's connect stores the profile at once (no pages), a Community Management
+//   app's reads the basic profile and offers the pages.
 import { env } from "cloudflare:workers";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SPECS } from "../../src/platforms/catalog";
+import { configuredDefinition } from "../../src/platforms/define";
 import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
+import { sandboxClient, sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
 import { deliver as deliverSync } from "../analytics/queue";
-import { runFlow } from "../delegation/support";
+import { APP_CALLBACK, Browser, createApp, createSession, locationOf, runFlow } from "../delegation/support";
 import { deliver, handleOf, publishingPost, rowsOf, sandboxPosts } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
+import { accountRow, connected, unique } from "./support";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
+// The emulator and the service read the worker's env, which this runtime shares with other files.
+const vars = env as unknown as Record<string, string | undefined>;
+const saved = { products: vars.LINKEDIN_PRODUCTS, analytics: vars.LINKEDIN_MEMBER_ANALYTICS };
 afterEach(() => {
   vi.restoreAllMocks();
-});
-
-// The emulator and the service read the worker's env: this file's runtime is its own.
-const vars = env as unknown as Record<string, string | undefined>;
-const products = vars.LINKEDIN_PRODUCTS;
-beforeAll(() => {
-  vars.LINKEDIN_PRODUCTS = "community_management";
-});
-afterAll(() => {
-  vars.LINKEDIN_PRODUCTS = products;
+  vars.LINKEDIN_PRODUCTS = saved.products;
+  vars.LINKEDIN_MEMBER_ANALYTICS = saved.analytics;
 });
 
 const SANDBOX = `${ORIGIN}/sandbox/linkedin`;
@@ -110,6 +114,13 @@ async function rest(path: string, token: string | null, headers: Record<string, 
 }
 
 describe("LinkedIn on its emulator", () => {
+  // A Community Management app granted member post analytics: it may list and post as pages, and read
+  // a member post's numbers.
+  beforeEach(() => {
+    vars.LINKEDIN_PRODUCTS = "community_management";
+    vars.LINKEDIN_MEMBER_ANALYTICS = "true";
+  });
+
   it("connects the organization the member administers through the chooser, and publishes as it", async () => {
     const t = await createTenant();
     const { id, flow } = await connect(t, "lena", (labels) => labels.indexOf("lena Inc."));
@@ -345,6 +356,39 @@ describe("LinkedIn on its emulator", () => {
     });
   });
 
+  it("post and comment ids grow with the clock (an activity id's top bits are its time): in order as numbers", async () => {
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const idOf = (urn: string) => BigInt(/(\d+)\)?$/.exec(urn)![1]!);
+    const before = Date.now();
+    const first = await publishOn(t, linkedin, { content: [{ text: "First in line" }] });
+    const second = await publishOn(t, linkedin, {
+      content: [{ text: "Second in line" }, { text: "and after" }],
+    });
+    const [a, b] = [first.rows[0]!.platform_post_id!, second.rows[0]!.platform_post_id!];
+    expect(a).toMatch(SHARE);
+    expect(idOf(b)).toBeGreaterThan(idOf(a));
+    // The id's time (its bits above the lowest 22) is when the post was created, in ms.
+    expect(Number(idOf(a) >> 22n)).toBeGreaterThanOrEqual(before);
+    expect(Number(idOf(b) >> 22n)).toBeLessThanOrEqual(Date.now());
+    const [comment] = (await sandboxPost(b)).replies;
+    expect(idOf(comment!.id)).toBeGreaterThan(idOf(b));
+  });
+
+  it("the same text posted again by another row is FAILED duplicate_post, not the first row's post", async () => {
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const first = await publishOn(t, linkedin, { content: [{ text: "Said twice" }] });
+    expect(first.rows[0]).toMatchObject({ status: "PUBLISHED" });
+    const again = await publishOn(t, linkedin, { content: [{ text: "Said twice" }] });
+    expect(again.rows[0]).toMatchObject({
+      status: "FAILED",
+      platform_post_id: null,
+      error: { code: "duplicate_post", message: expect.stringContaining("the same text posted again") },
+    });
+    expect(await sandboxPosts("linkedin", linkedin)).toHaveLength(1);
+  });
+
   it("a thread whose first post is refused as a duplicate stays refused (its comments may be missing)", async () => {
     const t = await createTenant();
     const linkedin = t.accounts[1]!.id;
@@ -417,6 +461,26 @@ describe("LinkedIn on its emulator", () => {
     );
     expect(reply.id).toMatch(/^urn:li:comment:\(urn:li:share:\d+,\d+\)$/);
     expect((await sandboxPost(urn)).replies.map((r) => r.text)).toEqual(["Thanks all"]);
+  });
+
+  it("without member analytics granted (LINKEDIN_MEMBER_ANALYTICS unset): memberCreatorPostAnalytics is LinkedIn's 403 and the sync stores no numbers", async () => {
+    delete vars.LINKEDIN_MEMBER_ANALYTICS;
+    const t = await createTenant();
+    const linkedin = t.accounts[1]!.id;
+    const { rows } = await publishOn(t, linkedin, { content: [{ text: "No numbers here" }] });
+    const urn = rows[0]!.platform_post_id!;
+    const refused = await rest(
+      `/memberCreatorPostAnalytics?q=entity&entity=(share:${encodeURIComponent(urn)})&queryType=IMPRESSION&aggregation=TOTAL`,
+      await tokenFor(await handleOf(linkedin)),
+    );
+    expect(refused.status).toBe(403);
+    await deliverSync([rows[0]!.id]);
+    const synced = await env.DB.prepare("SELECT analytics FROM post_platforms WHERE id = ?")
+      .bind(rows[0]!.id)
+      .first<{ analytics: string | null }>();
+    expect(
+      synced!.analytics === null ? null : (JSON.parse(synced!.analytics)?.impressions ?? null),
+    ).toBeNull();
   });
 
   it("syncs an organization post's metrics from socialMetadata and organizationalEntityShareStatistics", async () => {
@@ -517,3 +581,123 @@ async function tokenFor(handle: string) {
   const { mintToken } = await import("../../src/platforms/sandbox/access");
   return mintToken(env, "linkedin", handle);
 }
+
+/** The platform's consent URL a service authorize URL redirects to, and its scope. */
+async function consentOf(authorizeUrl: string) {
+  const browser = new Browser();
+  const url = new URL(locationOf(await browser.get(authorizeUrl)));
+  return { url, scope: url.searchParams.get("scope"), browser };
+}
+
+/** LinkedIn's authorize URL on the emulator, asking for `scope`. */
+const authorizeWith = (scope: string) => {
+  const url = new URL(`${ORIGIN}/sandbox/linkedin/oauth/v2/authorization`);
+  url.searchParams.set("client_id", sandboxClient("linkedin").clientId);
+  url.searchParams.set("redirect_uri", `${ORIGIN}/api/oauth/delegate/callback`);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("scope", scope);
+  url.searchParams.set("state", "st-1");
+  return url.toString();
+};
+
+describe("LinkedIn app configurations (LINKEDIN_PRODUCTS)", () => {
+  it("member (the default): connect and delegation ask for Sign In and Share's scopes; the profile is the account", async () => {
+    delete vars.LINKEDIN_PRODUCTS;
+    expect(configuredDefinition(SPECS.linkedin, env).connect.scopes).toEqual([
+      "openid",
+      "profile",
+      "w_member_social",
+    ]);
+    const handle = `m${unique()}`;
+    // One channel (the profile): stored at once, no chooser.
+    const account = await connected("linkedin", handle);
+    const row = await accountRow(account.accountId);
+    expect(row.platform_user_id).toBe(`urn:li:person:${await sandboxPlatformId("linkedin", handle)}`);
+
+    const app = await createApp();
+    const delegation = await consentOf(await createSession(app, { platform: "linkedin" }));
+    expect(delegation.scope).toBe("openid profile");
+    const flow = await runFlow(await createSession(app, { platform: "linkedin" }), { handle });
+    expect(`${flow.landed.origin}${flow.landed.pathname}`).toBe(APP_CALLBACK);
+    expect(flow.landed.searchParams.get("platform_id")).toBe(await sandboxPlatformId("linkedin", handle));
+  });
+
+  it("member: the connect's consent URL carries no organization scope", async () => {
+    vars.LINKEDIN_PRODUCTS = "member";
+    const { key, workspace } = await connected("linkedin");
+    const started = await call("POST", "/api/v1/accounts/connect", {
+      key,
+      body: { workspace_id: workspace.id, platform: "linkedin", redirect_url: "https://app.example.test/c" },
+    });
+    expect(started.status).toBe(201);
+    expect((await consentOf(started.body.authorize_url)).scope).toBe("openid profile w_member_social");
+  });
+
+  it("community_management: its scopes only; delegation reads the basic profile; connect offers the pages", async () => {
+    vars.LINKEDIN_PRODUCTS = "community_management";
+    const app = await createApp();
+    const handle = `c${unique()}`;
+    const delegation = await consentOf(await createSession(app, { platform: "linkedin" }));
+    expect(delegation.scope).toBe("r_basicprofile");
+    const flow = await runFlow(await createSession(app, { platform: "linkedin" }), { handle });
+    expect(flow.landed.searchParams.get("platform_id")).toBe(await sandboxPlatformId("linkedin", handle));
+
+    // The chooser's first choice, the member's profile.
+    const { key, workspace } = await connected("linkedin", `x${unique()}`);
+    const start = async () => {
+      const started = await call("POST", "/api/v1/accounts/connect", {
+        key,
+        body: {
+          workspace_id: workspace.id,
+          platform: "linkedin",
+          redirect_url: "https://app.example.test/c",
+        },
+      });
+      expect(started.status).toBe(201);
+      return started.body.authorize_url as string;
+    };
+    const consent = await consentOf(await start());
+    expect(consent.scope?.split(" ")).toEqual([
+      "r_basicprofile",
+      "w_member_social",
+      "w_organization_social",
+      "r_organization_social",
+      "rw_organization_admin",
+    ]);
+    // Both channels on the chooser: the member and the page it administers.
+    const chosen = await runFlow(await start(), {
+      handle: `p${unique()}`,
+      channel: (labels) => labels.length - 1,
+    });
+    expect(chosen.steps.channelHtml).toBeDefined();
+    const row = await accountRow(Number(chosen.landed.searchParams.get("account_id")));
+    expect(row.platform_user_id).toMatch(/^urn:li:organization:\d+$/);
+  });
+
+  it("the emulator refuses a scope outside the app's products with unauthorized_scope_error", async () => {
+    vars.LINKEDIN_PRODUCTS = "member";
+    const refused = await new Browser().get(authorizeWith("openid profile w_organization_social"));
+    expect(refused.status).toBe(302);
+    const back = new URL(locationOf(refused));
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      error: "unauthorized_scope_error",
+      error_description: 'Scope "w_organization_social" is not authorized for your application',
+      state: "st-1",
+    });
+    expect((await new Browser().get(authorizeWith("openid profile w_member_social"))).status).toBe(200);
+
+    vars.LINKEDIN_PRODUCTS = "community_management";
+    const openid = new URL(locationOf(await new Browser().get(authorizeWith("openid profile"))));
+    expect(openid.searchParams.get("error")).toBe("unauthorized_scope_error");
+    expect((await new Browser().get(authorizeWith("r_basicprofile w_organization_social"))).status).toBe(200);
+    // Member post analytics only where the app was granted them (LINKEDIN_MEMBER_ANALYTICS).
+    const analytics = new URL(
+      locationOf(await new Browser().get(authorizeWith("r_basicprofile r_member_postAnalytics"))),
+    );
+    expect(analytics.searchParams.get("error")).toBe("unauthorized_scope_error");
+    vars.LINKEDIN_MEMBER_ANALYTICS = "true";
+    expect((await new Browser().get(authorizeWith("r_basicprofile r_member_postAnalytics"))).status).toBe(
+      200,
+    );
+  });
+});
