@@ -232,7 +232,7 @@ describe("TikTok on the emulator", () => {
     expect(JSON.parse(foreign.text).error.code).toBe("invalid_publish_id");
   });
 
-  it("names the public id only after moderation (90 s), as an int64 number, and never for SELF_ONLY", async () => {
+  it("names the public id only after moderation (90 s), as an int64 number, and only for PUBLIC_TO_EVERYONE", async () => {
     const connected = await connect();
     const token = await mintToken(env, "tiktok", connected.handle, 3600_000);
     const pull = (privacy: string) =>
@@ -242,6 +242,7 @@ describe("TikTok on the emulator", () => {
       });
     const open = JSON.parse((await pull("PUBLIC_TO_EVERYONE")).text).data.publish_id;
     const hidden = JSON.parse((await pull("SELF_ONLY")).text).data.publish_id;
+    const friends = JSON.parse((await pull("MUTUAL_FOLLOW_FRIENDS")).text).data.publish_id;
     const status = async (publishId: string) =>
       (await tiktok("POST", "/v2/post/publish/status/fetch/", token, { publish_id: publishId })).text;
     expect(JSON.parse(await status(open)).data).toEqual({
@@ -257,6 +258,7 @@ describe("TikTok on the emulator", () => {
     // Written as digits: a JSON number beyond 2^53, which the adapter quotes before parsing.
     expect(await status(open)).toContain(`"publicaly_available_post_id":[${publicPost.id}]`);
     expect(JSON.parse(await status(hidden)).data.publicaly_available_post_id).toEqual([]);
+    expect(JSON.parse(await status(friends)).data.publicaly_available_post_id).toEqual([]);
     // Only the public one is listed.
     const list = JSON.parse((await tiktok("POST", "/v2/video/list/?fields=id,title", token, {})).text);
     expect(list.data.videos).toEqual([{ id: publicPost.id, title: "Pulled PUBLIC_TO_EVERYONE" }]);

@@ -5,7 +5,7 @@
 
 import { accessToken, bearerGet, child, text } from "../adapter";
 import { definePlatform } from "../define";
-import type { AccountAuth, Publishing, PublishingContext } from "../types";
+import type { AccountAuth, PublishedPost, Publishing, PublishingContext } from "../types";
 import { HOSTS, tiktokApi, tokenOf } from "./api";
 import { DEFAULT_PACING, type Pacing, tiktokPublisher } from "./publish";
 import { noReply, revokeToken, tiktokReader } from "./read";
@@ -18,7 +18,12 @@ const SCOPES = ["user.info.basic", "user.info.profile"];
  * The publishing half: every call acts with the account's own token (async: a missing one rejects).
  * Status polls wait with the context's sleep, `pacing` apart.
  */
-export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DEFAULT_PACING): Publishing {
+export function tiktokPublishing(
+  context: PublishingContext,
+  pacing: Pacing = DEFAULT_PACING,
+): Publishing & {
+  resolve(account: AccountAuth, publishId: string, publishedAt?: number): Promise<PublishedPost | null>;
+} {
   const api = (account: AccountAuth) => tiktokApi(context, tokenOf(account));
   const publisher = (account: AccountAuth) => tiktokPublisher(api(account), context, pacing);
   return {
@@ -30,7 +35,9 @@ export function tiktokPublishing(context: PublishingContext, pacing: Pacing = DE
         : undefined;
       return recorded !== undefined ? recorded : tiktokReader(api(account)).find(account, lookup);
     },
-    resolve: async (account, publishId) => publisher(account).resolve(account, publishId),
+    // `publishedAt` (ms) bounds the wait for the public id; the engine does not pass it yet.
+    resolve: async (account: AccountAuth, publishId: string, publishedAt?: number) =>
+      publisher(account).resolve(account, publishId, publishedAt),
     insights: async (account, postId) => tiktokReader(api(account)).insights(account, postId),
     comments: async () => [],
     reply: noReply,

@@ -8,7 +8,7 @@
 // A publish is an object of the ledger (kind "publish") until TikTok has the whole video (or has pulled
 // the photos) and processed it: the post is stored then (`settle`), under the creator's handle, public
 // only for PUBLIC_TO_EVERYONE. Moderation takes 90 s more (on the sandbox's clock): only then does the
-// status name `publicaly_available_post_id`, and never for a SELF_ONLY post.
+// status name `publicaly_available_post_id`, and only for a PUBLIC_TO_EVERYONE post.
 import type { Context } from "hono";
 import { z } from "zod";
 import type { BareEnv } from "../../http/env";
@@ -593,8 +593,9 @@ tiktokEmulator
     } else if (publish.postMode === "MEDIA_UPLOAD") {
       data = JSON.stringify({ status: "SEND_TO_USER_INBOX" });
     } else {
+      // Only a post for public viewership is moderated into a public id (Get Post Status).
       const moderated =
-        publish.privacy !== "SELF_ONLY" &&
+        publish.privacy === "PUBLIC_TO_EVERYONE" &&
         emulated.now() >= (publish.completedAt ?? object.readyAt) + emulated.scaledMs(MODERATION_SECONDS);
       // The ids are int64 numbers in TikTok's JSON: written as digits, never as strings.
       data = `{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[${moderated ? publish.videoId : ""}]}`;

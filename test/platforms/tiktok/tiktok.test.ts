@@ -3,17 +3,31 @@
 // and every failure class.
 import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
+import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { SPECS } from "../../../src/platforms/catalog";
 import { memoryProgress } from "../../../src/platforms/progress";
 import { tiktokPublishing } from "../../../src/platforms/tiktok";
-import { PUBLISH_ID, UPLOAD, UPLOAD_URL_VALID_MS } from "../../../src/platforms/tiktok/publish";
+import {
+  PUBLIC_ID_WAIT_SECONDS,
+  PUBLISH_ID,
+  UPLOAD,
+  UPLOAD_URL_VALID_MS,
+} from "../../../src/platforms/tiktok/publish";
 import { CHUNK_BYTES, chunkPlan, MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/upload";
-import type { DraftItem, Fetch, PublishDraft } from "../../../src/platforms/types";
+import type { DraftItem, Fetch, PublishDraft, PublishingContext } from "../../../src/platforms/types";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { ACCESS, HANDLE, OPEN_ID, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
 
 const API = "https://open.tiktokapis.com/v2";
 const account = { handle: HANDLE, platformUserId: OPEN_ID, accessToken: ACCESS };
+/** The publishing half called directly, for what the engine's adapter does not pass through. */
+const CONTEXT: PublishingContext = {
+  fetch: () => Promise.reject(new Error("no call expected")),
+  credentials: CREDENTIALS,
+  now: () => Date.now(),
+  sleep: async () => {},
+  timeouts: DEFAULT_TIMEOUTS,
+};
 const SETTINGS = {
   privacy_level: "PUBLIC_TO_EVERYONE",
   title: null,
@@ -659,18 +673,27 @@ describe("tiktok publication across attempts (progress)", () => {
     expect(progress.values[PUBLISH_ID]).toBeUndefined();
   });
 
-  it("a SELF_ONLY post never awaits a public id", async () => {
-    const { fetch } = replay(
-      json(RECORDED.creatorInfo),
-      json(RECORDED.photoInit),
-      json(RECORDED.statusCompleteNoId),
-    );
-    const post = await adapterFor("tiktok", fetch).publish(
-      account,
-      draft([{ text: "Mine", media: [photo(1)] }], { privacy_level: "SELF_ONLY" }),
-    );
-    expect(post).toEqual({ id: RECORDED.photoInit.data.publish_id, url: null });
-  });
+  // Get Post Status: only a post for public viewership goes through moderation to a public id.
+  it.each(["SELF_ONLY", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR"])(
+    "a %s post never awaits a public id (published or reconciled)",
+    async (privacy) => {
+      const creator = structuredClone(RECORDED.creatorInfo);
+      creator.data.privacy_level_options.push("FOLLOWER_OF_CREATOR");
+      const { fetch } = replay(json(creator), json(RECORDED.photoInit), json(RECORDED.statusCompleteNoId));
+      const post = await adapterFor("tiktok", fetch).publish(
+        account,
+        draft([{ text: "Mine", media: [photo(1)] }], { privacy_level: privacy }),
+      );
+      expect(post).toEqual({ id: RECORDED.photoInit.data.publish_id, url: null });
+      const progress = memoryProgress({ [PUBLISH_ID]: PUBLISH });
+      const lookup = { fingerprint: "f", text: "Mine", progress, settings: { privacy_level: privacy } };
+      const found = replay(json(RECORDED.statusCompleteNoId));
+      expect(await adapterFor("tiktok", found.fetch).find(account, lookup)).toEqual({
+        id: PUBLISH,
+        url: null,
+      });
+    },
+  );
 
   it("find reconciles a recorded publish_id by its status only, never by text", async () => {
     const progress = memoryProgress({ [PUBLISH_ID]: PUBLISH });
@@ -704,6 +727,18 @@ describe("tiktok publication across attempts (progress)", () => {
       url: `https://www.tiktok.com/@${HANDLE}/video/${POST_ID}`,
     });
     expect(await adapter.resolve(account, PUBLISH)).toEqual({ id: PUBLISH, url: null });
+  });
+
+  it("resolve stops awaiting a week after publication: the post stays published, with no public URL", async () => {
+    const published = Date.UTC(2026, 0, 1);
+    const at = (ms: number) => {
+      const { fetch } = replay(json(RECORDED.statusCompleteNoId));
+      const context = { ...CONTEXT, fetch, now: () => ms };
+      return tiktokPublishing(context).resolve(account, PUBLISH, published);
+    };
+    expect(await at(published + PUBLIC_ID_WAIT_SECONDS * 1000 - 1)).toBeNull();
+    expect(await at(published + PUBLIC_ID_WAIT_SECONDS * 1000)).toEqual({ id: PUBLISH, url: null });
+    expect(PUBLIC_ID_WAIT_SECONDS).toBe(7 * 86_400);
   });
 
   it("chunk PUTs take the upload timeout, other calls the call timeout", async () => {
