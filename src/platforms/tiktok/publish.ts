@@ -29,8 +29,8 @@ import {
   type PublishingContext,
 } from "../types";
 import type { TiktokApi } from "./api";
+import { type ChunkPlan, chunkPlan, uploadChunk } from "./media";
 import { creatorInfo, photoInit, postStatus, videoInit } from "./schemas";
-import { type ChunkPlan, chunkPlan, uploadChunk } from "./upload";
 
 /** How long one attempt waits for the post: `attempts` status checks, `delayMs` apart (context.sleep). */
 export type Pacing = { attempts: number; delayMs: number };

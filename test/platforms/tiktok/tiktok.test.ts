@@ -7,13 +7,14 @@ import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { SPECS } from "../../../src/platforms/catalog";
 import { memoryProgress } from "../../../src/platforms/progress";
 import { tiktokPublishing } from "../../../src/platforms/tiktok";
+import { CHUNK_BYTES, chunkPlan } from "../../../src/platforms/tiktok/media";
 import {
   PUBLIC_ID_WAIT_SECONDS,
   PUBLISH_ID,
   UPLOAD,
   UPLOAD_URL_VALID_MS,
 } from "../../../src/platforms/tiktok/publish";
-import { CHUNK_BYTES, chunkPlan, MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/upload";
+import { MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/rules";
 import type { DraftItem, Fetch, PublishDraft, PublishingContext } from "../../../src/platforms/types";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { ACCESS, HANDLE, OPEN_ID, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
@@ -484,15 +485,10 @@ describe("tiktok find, insights, comments, reply, revoke", () => {
     });
   });
 
-  it("lists no comments and refuses replies, without calling TikTok", async () => {
-    const { fetch, requests } = replay();
-    const adapter = adapterFor("tiktok", fetch);
-    expect(await adapter.comments!(account, POST_ID)).toEqual([]);
-    await expect(adapter.reply!(account, POST_ID, "plug", "sp-plug-9")).rejects.toMatchObject({
-      kind: "permanent",
-      code: "not_supported",
-    });
-    expect(requests).toHaveLength(0);
+  it("has no comments nor replies: TikTok gives an app neither, so the methods are absent", () => {
+    const adapter = adapterFor("tiktok", replay().fetch);
+    expect(adapter.comments).toBeUndefined();
+    expect(adapter.reply).toBeUndefined();
   });
 
   it("revokes the token with the client credentials in a form", async () => {
