@@ -14,13 +14,16 @@ import { HOSTS, tiktokFailure, tokenOf } from "./api";
 export const SCOPES = ["user.info.basic", "user.info.profile"];
 export const CONNECT_SCOPES = [...SCOPES, "video.publish", "video.list"];
 
-/** Manage OAuth Access Tokens › Token lifetimes: an access token lives 24 hours (`expires_in`). */
-export const ACCESS_TOKEN_SECONDS = 86_400;
-/** A refresh token lives 365 days (`refresh_expires_in`), and each refresh replaces it. */
-export const REFRESH_TOKEN_SECONDS = 365 * 86_400;
+/**
+ * Manage OAuth Access Tokens › Token lifetimes (updated November 2026): an access token lives 2 hours
+ * (`expires_in`); the engine refreshes it on demand, from the answer's own `expires_in`.
+ */
+export const ACCESS_TOKEN_SECONDS = 2 * 3600;
+/** A refresh token lives 180 days (`refresh_expires_in`), and each refresh replaces it (rotation). */
+export const REFRESH_TOKEN_SECONDS = 180 * 86_400;
 /**
  * Refreshed monthly whatever the access token's expiry: an idle account's refresh token, replaced by
- * each refresh, never comes near the end of its life.
+ * each refresh, is at most 30 of its 180 days old.
  */
 export const KEEP_ALIVE: KeepAlive = { every: 30 * 86_400 };
 

@@ -22,9 +22,10 @@ export const tiktokShape: SandboxShape = {
     const hex = toHex(digest);
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
   },
-  accessTtl: DAY,
-  // A refresh answers a new refresh token; the old one stops working.
-  refresh: { ttl: 365 * DAY, rotates: true },
+  // Manage OAuth Access Tokens › Token lifetimes: access tokens live 2 hours, refresh tokens 180 days;
+  // Refresh a User Access Token: a refresh answers a new refresh token, and the old one stops working.
+  accessTtl: 2 * 3600,
+  refresh: { ttl: 180 * DAY, rotates: true },
   tokenResponse: (tokens, id) => ({
     access_token: tokens.accessToken,
     expires_in: tokens.expiresIn,

@@ -6,7 +6,7 @@ import { createAdapter } from "../../../src/platforms/adapter";
 import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { SPECS } from "../../../src/platforms/catalog";
 import { memoryProgress } from "../../../src/platforms/progress";
-import { tiktokPublishing } from "../../../src/platforms/tiktok";
+import { tiktok, tiktokPublishing } from "../../../src/platforms/tiktok";
 import { CHUNK_BYTES, chunkPlan } from "../../../src/platforms/tiktok/media";
 import {
   PUBLIC_ID_WAIT_SECONDS,
@@ -15,7 +15,9 @@ import {
   UPLOAD_URL_VALID_MS,
 } from "../../../src/platforms/tiktok/publish";
 import { MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/rules";
+import { ACCESS_TOKEN_SECONDS, KEEP_ALIVE, REFRESH_TOKEN_SECONDS } from "../../../src/platforms/tiktok/token";
 import type { DraftItem, Fetch, PublishDraft, PublishingContext } from "../../../src/platforms/types";
+import { tiktokShape } from "../../../src/sandbox/tiktok/token";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { ACCESS, HANDLE, OPEN_ID, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
 
@@ -94,12 +96,37 @@ describe("tiktok connect", () => {
     expect(url.searchParams.get("client_key")).toBe(CREDENTIALS.clientId);
   });
 
+  // Manage OAuth Access Tokens › Token lifetimes: access 2 hours, refresh 180 days, rotated by a refresh.
+  it("the emulator's token answer and the adapter's keep-alive follow TikTok's documented lifetimes", () => {
+    expect([ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS]).toEqual([7200, 180 * 86_400]);
+    expect(tiktokShape.accessTtl).toBe(ACCESS_TOKEN_SECONDS);
+    expect(tiktokShape.refresh).toEqual({ ttl: REFRESH_TOKEN_SECONDS, rotates: true });
+    const answer = tiktokShape.tokenResponse(
+      {
+        grant: "refresh_token",
+        accessToken: "act.new",
+        expiresIn: tiktokShape.accessTtl,
+        refreshToken: "rft.new",
+        refreshExpiresIn: tiktokShape.refresh!.ttl,
+      },
+      OPEN_ID,
+    );
+    expect(answer).toMatchObject({
+      expires_in: 7200,
+      refresh_expires_in: 15_552_000,
+      refresh_token: "rft.new",
+    });
+    // An idle account is refreshed several times within one refresh token's life, so it never lapses.
+    expect(tiktok.keepAlive).toEqual(KEEP_ALIVE);
+    expect("every" in KEEP_ALIVE && KEEP_ALIVE.every * 4 <= REFRESH_TOKEN_SECONDS).toBe(true);
+  });
+
   it("refreshes with the standard grant and keeps the rotated refresh token", async () => {
     const { fetch, requests } = replay(json(RECORDED.token));
     expect(await adapterFor("tiktok", fetch).refreshToken("rft.old")).toMatchObject({
       accessToken: ACCESS,
       refreshToken: RECORDED.token.refresh_token,
-      expiresIn: 86400,
+      expiresIn: 7200,
     });
     expect(Object.fromEntries(new URLSearchParams(await bodyOf(requests[0]!)))).toEqual({
       grant_type: "refresh_token",
