@@ -107,7 +107,7 @@ describe("TikTok on the emulator", () => {
     expect(result).toMatchObject({ acks: 1, retries: 0 });
     const [published] = await rowsOf(id);
     // Moderation has not named the public id yet: the publish id stands for the post, with no URL until
-    // the follow-up read (tiktok-publishing.system.test.ts) fills both in.
+    // the follow-up read ("TikTok publishing across attempts" below) fills both in.
     expect(published).toMatchObject({ status: "PUBLISHED", error: null, post_url: null });
     expect(published!.platform_post_id).toMatch(/^v_pub_file~v2-1\.\d+$/);
     // The publish id's page is the video's, before moderation names the public id.
