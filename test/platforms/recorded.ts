@@ -15,9 +15,9 @@ export const RECORDED: Record<Platform, Recorded> = {
   tiktok: {
     token: {
       access_token: "act.example12345Example12345Example",
-      expires_in: 86400,
+      expires_in: 7200,
       open_id: "afd97af1-b87b-48b9-ac98-410aghda5344",
-      refresh_expires_in: 31536000,
+      refresh_expires_in: 15552000,
       refresh_token: "rft.example12345Example12345Example",
       scope: "user.info.basic,user.info.profile",
       token_type: "Bearer",

@@ -12,7 +12,7 @@ import { COMMENT_MAX } from "../../src/platforms/linkedin/rules";
 import { CAROUSEL_MAX as PINTEREST_CAROUSEL } from "../../src/platforms/pinterest/publish";
 import type { CheckedItem } from "../../src/platforms/rules";
 import { PLATFORM_SETTINGS } from "../../src/platforms/settings";
-import { MAX_VIDEO_BYTES } from "../../src/platforms/tiktok/upload";
+import { MAX_VIDEO_BYTES } from "../../src/platforms/tiktok/rules";
 import { MAX_MEDIA_PER_POST } from "../../src/platforms/twitter/media";
 import { type DraftMedia, PlatformError } from "../../src/platforms/types";
 import { accountProblems } from "../../src/posts/validate";

@@ -13,7 +13,8 @@
 // reason is worth another try, the next attempt inits afresh (`failed` below).
 // PUBLISH_COMPLETE (or SEND_TO_USER_INBOX) makes the row PUBLISHED at once: with the public id when
 // moderation already gave it, else with the publish id, no URL, awaiting the public id (`resolve`
-// reads it later); a SELF_ONLY post never gets one and does not await it.
+// reads it later). Only a PUBLIC_TO_EVERYONE post is moderated into a public id: one for friends,
+// followers or the creator alone never gets one and does not await it. `resolve` waits a week at most.
 // developers.tiktok.com › Content Posting API › Direct Post; Photo; Get Post Status; Media Transfer Guide.
 import { pastDeadline, pollUntil, progressOf, stillProcessing } from "../progress";
 import {
@@ -28,8 +29,8 @@ import {
   type PublishingContext,
 } from "../types";
 import type { TiktokApi } from "./api";
+import { type ChunkPlan, chunkPlan, uploadChunk } from "./media";
 import { creatorInfo, photoInit, postStatus, videoInit } from "./schemas";
-import { type ChunkPlan, chunkPlan, uploadChunk } from "./upload";
 
 /** How long one attempt waits for the post: `attempts` status checks, `delayMs` apart (context.sleep). */
 export type Pacing = { attempts: number; delayMs: number };
@@ -45,6 +46,16 @@ const UPLOAD_RESUME_AFTER_SECONDS = 5;
  */
 export const UPLOAD_URL_VALID_MS = 60 * 60_000;
 const UPLOAD_URL_MARGIN_MS = 5 * 60_000;
+
+/**
+ * How long after publication `resolve` waits for the public id. Get Post Status: moderation "usually
+ * finishes within one minute", "in some cases ... a few hours"; a week on, none will come (a post made
+ * private or removed in the meantime), and the row stays published without a public URL.
+ */
+export const PUBLIC_ID_WAIT_SECONDS = 7 * 86_400;
+
+/** The privacy level TikTok moderates into a public post id (Get Post Status); no other gets one. */
+const PUBLIC = "PUBLIC_TO_EVERYONE";
 
 /** The keys this adapter keeps on the row (PublishDraft.progress). */
 export const PUBLISH_ID = "publish_id";
@@ -167,13 +178,12 @@ export function tiktokPublisher(
 
   /**
    * The post TikTok has accepted for good: its public id when moderation gave it; else the publish id,
-   * no URL, awaiting the public id; a SELF_ONLY post never gets one (Get Post Status), so it does not
-   * await it.
+   * no URL, awaiting the public id only for a public post: no other is ever given one (Get Post Status).
    */
   function accepted(account: AccountAuth, publishId: string, data: Status, privacy: string): PublishedPost {
     const id = data.publicaly_available_post_id?.[0];
     if (id) return { id, url: api.postUrl(account.handle, id) };
-    if (privacy === "SELF_ONLY") return { id: publishId, url: null };
+    if (privacy !== PUBLIC) return { id: publishId, url: null };
     return { id: publishId, url: null, awaiting: true };
   }
 
@@ -462,14 +472,22 @@ export function tiktokPublisher(
     /**
      * The follow-up read of a post published before moderation gave its public id: the post with it
      * once TikTok names it; null while it does not yet. A publish TikTok reports FAILED after accepting it
-     * (taken down in moderation) will never have one: it resolves to its publish id with no URL, so the
-     * row stops awaiting and keeps no address.
+     * (taken down in moderation) will never have one, nor will one still without it PUBLIC_ID_WAIT_SECONDS
+     * after `publishedAt` (ms, when known): it resolves to its publish id with no URL, so the row stops
+     * awaiting and keeps no address.
      */
-    async resolve(account: AccountAuth, publishId: string): Promise<PublishedPost | null> {
+    async resolve(
+      account: AccountAuth,
+      publishId: string,
+      publishedAt?: number,
+    ): Promise<PublishedPost | null> {
       const data = await status(publishId);
       if (data.status === "FAILED") return { id: publishId, url: null };
       const id = data.publicaly_available_post_id?.[0];
-      return id ? { id, url: api.postUrl(account.handle, id) } : null;
+      if (id) return { id, url: api.postUrl(account.handle, id) };
+      const waited =
+        publishedAt !== undefined && context.now() - publishedAt >= PUBLIC_ID_WAIT_SECONDS * 1000;
+      return waited ? { id: publishId, url: null } : null;
     },
   };
 }

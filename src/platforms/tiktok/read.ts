@@ -1,11 +1,9 @@
 // Reading back from TikTok with the Display API: `find` (an earlier attempt's post by its text among the
-// creator's 20 latest videos: TikTok keeps no hidden field for a fingerprint), a post's counts, and the
-// token's revocation. TikTok offers apps no comment listing outside its Research API, so `comments` is
-// empty, and no comment creation, so `reply` is refused.
-// developers.tiktok.com › Display API (List Videos, Query Videos); Login Kit › Revoke a User Access Token.
+// creator's 20 latest videos: TikTok keeps no hidden field for a fingerprint) and a post's counts.
+// TikTok offers apps no comment listing outside its Research API and no comment creation: the
+// definition has no `comments` nor `reply`.
+// developers.tiktok.com › Display API (List Videos, Query Videos).
 
-import { callPlatform } from "../call";
-import { platformClient } from "../client";
 import { withEngagement } from "../metrics";
 import {
   type AccountAuth,
@@ -13,9 +11,8 @@ import {
   PlatformError,
   type PostMetrics,
   type PublishedPost,
-  type PublishingContext,
 } from "../types";
-import { HOSTS, type TiktokApi, tiktokFailure, tokenOf } from "./api";
+import type { TiktokApi } from "./api";
 import { videoList } from "./schemas";
 
 /** The Display API keeps at most 150 characters of a title or description. */
@@ -71,34 +68,3 @@ export function tiktokReader(api: TiktokApi) {
     },
   };
 }
-
-/** POST /v2/oauth/revoke/: the app's client credentials and the user's token, as a form. */
-export async function revokeToken(context: PublishingContext, account: AccountAuth): Promise<void> {
-  const what = "TikTok token revocation";
-  const body = new URLSearchParams({
-    client_key: context.credentials.clientId,
-    client_secret: context.credentials.clientSecret,
-    token: tokenOf(account),
-  });
-  await callPlatform(
-    context.fetch,
-    what,
-    platformClient(context, HOSTS).url("api", "/v2/oauth/revoke/"),
-    {
-      method: "POST",
-      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-      body,
-    },
-    // An OAuth endpoint's text can echo what it was sent: never quoted.
-    { quoteErrors: false, classify: tiktokFailure(what, false) },
-  );
-}
-
-/** TikTok's public APIs cannot comment: the auto-plug has nowhere to go. */
-export const noReply = () =>
-  Promise.reject(
-    new PlatformError("TikTok's API cannot post comments, so there is no reply to publish.", {
-      kind: "permanent",
-      code: "not_supported",
-    }),
-  );

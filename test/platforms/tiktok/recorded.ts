@@ -17,9 +17,9 @@ const failure = (code: string, message: string) => ({
 export const RECORDED = {
   token: {
     access_token: ACCESS,
-    expires_in: 86400,
+    expires_in: 7200,
     open_id: OPEN_ID,
-    refresh_expires_in: 31536000,
+    refresh_expires_in: 15552000,
     refresh_token: "rft.example12345Example12345Example",
     scope: "user.info.basic,user.info.profile,video.publish,video.list",
     token_type: "Bearer",

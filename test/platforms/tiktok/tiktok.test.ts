@@ -3,17 +3,34 @@
 // and every failure class.
 import { describe, expect, it } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
+import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { SPECS } from "../../../src/platforms/catalog";
 import { memoryProgress } from "../../../src/platforms/progress";
-import { tiktokPublishing } from "../../../src/platforms/tiktok";
-import { PUBLISH_ID, UPLOAD, UPLOAD_URL_VALID_MS } from "../../../src/platforms/tiktok/publish";
-import { CHUNK_BYTES, chunkPlan, MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/upload";
-import type { DraftItem, Fetch, PublishDraft } from "../../../src/platforms/types";
+import { tiktok, tiktokPublishing } from "../../../src/platforms/tiktok";
+import { CHUNK_BYTES, chunkPlan } from "../../../src/platforms/tiktok/media";
+import {
+  PUBLIC_ID_WAIT_SECONDS,
+  PUBLISH_ID,
+  UPLOAD,
+  UPLOAD_URL_VALID_MS,
+} from "../../../src/platforms/tiktok/publish";
+import { MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/rules";
+import { ACCESS_TOKEN_SECONDS, KEEP_ALIVE, REFRESH_TOKEN_SECONDS } from "../../../src/platforms/tiktok/token";
+import type { DraftItem, Fetch, PublishDraft, PublishingContext } from "../../../src/platforms/types";
+import { tiktokShape } from "../../../src/sandbox/tiktok/token";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { ACCESS, HANDLE, OPEN_ID, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
 
 const API = "https://open.tiktokapis.com/v2";
 const account = { handle: HANDLE, platformUserId: OPEN_ID, accessToken: ACCESS };
+/** The publishing half called directly, for what the engine's adapter does not pass through. */
+const CONTEXT: PublishingContext = {
+  fetch: () => Promise.reject(new Error("no call expected")),
+  credentials: CREDENTIALS,
+  now: () => Date.now(),
+  sleep: async () => {},
+  timeouts: DEFAULT_TIMEOUTS,
+};
 const SETTINGS = {
   privacy_level: "PUBLIC_TO_EVERYONE",
   title: null,
@@ -79,12 +96,37 @@ describe("tiktok connect", () => {
     expect(url.searchParams.get("client_key")).toBe(CREDENTIALS.clientId);
   });
 
+  // Manage OAuth Access Tokens › Token lifetimes: access 2 hours, refresh 180 days, rotated by a refresh.
+  it("the emulator's token answer and the adapter's keep-alive follow TikTok's documented lifetimes", () => {
+    expect([ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS]).toEqual([7200, 180 * 86_400]);
+    expect(tiktokShape.accessTtl).toBe(ACCESS_TOKEN_SECONDS);
+    expect(tiktokShape.refresh).toEqual({ ttl: REFRESH_TOKEN_SECONDS, rotates: true });
+    const answer = tiktokShape.tokenResponse(
+      {
+        grant: "refresh_token",
+        accessToken: "act.new",
+        expiresIn: tiktokShape.accessTtl,
+        refreshToken: "rft.new",
+        refreshExpiresIn: tiktokShape.refresh!.ttl,
+      },
+      OPEN_ID,
+    );
+    expect(answer).toMatchObject({
+      expires_in: 7200,
+      refresh_expires_in: 15_552_000,
+      refresh_token: "rft.new",
+    });
+    // An idle account is refreshed several times within one refresh token's life, so it never lapses.
+    expect(tiktok.keepAlive).toEqual(KEEP_ALIVE);
+    expect("every" in KEEP_ALIVE && KEEP_ALIVE.every * 4 <= REFRESH_TOKEN_SECONDS).toBe(true);
+  });
+
   it("refreshes with the standard grant and keeps the rotated refresh token", async () => {
     const { fetch, requests } = replay(json(RECORDED.token));
     expect(await adapterFor("tiktok", fetch).refreshToken("rft.old")).toMatchObject({
       accessToken: ACCESS,
       refreshToken: RECORDED.token.refresh_token,
-      expiresIn: 86400,
+      expiresIn: 7200,
     });
     expect(Object.fromEntries(new URLSearchParams(await bodyOf(requests[0]!)))).toEqual({
       grant_type: "refresh_token",
@@ -470,15 +512,10 @@ describe("tiktok find, insights, comments, reply, revoke", () => {
     });
   });
 
-  it("lists no comments and refuses replies, without calling TikTok", async () => {
-    const { fetch, requests } = replay();
-    const adapter = adapterFor("tiktok", fetch);
-    expect(await adapter.comments!(account, POST_ID)).toEqual([]);
-    await expect(adapter.reply!(account, POST_ID, "plug", "sp-plug-9")).rejects.toMatchObject({
-      kind: "permanent",
-      code: "not_supported",
-    });
-    expect(requests).toHaveLength(0);
+  it("has no comments nor replies: TikTok gives an app neither, so the methods are absent", () => {
+    const adapter = adapterFor("tiktok", replay().fetch);
+    expect(adapter.comments).toBeUndefined();
+    expect(adapter.reply).toBeUndefined();
   });
 
   it("revokes the token with the client credentials in a form", async () => {
@@ -659,18 +696,27 @@ describe("tiktok publication across attempts (progress)", () => {
     expect(progress.values[PUBLISH_ID]).toBeUndefined();
   });
 
-  it("a SELF_ONLY post never awaits a public id", async () => {
-    const { fetch } = replay(
-      json(RECORDED.creatorInfo),
-      json(RECORDED.photoInit),
-      json(RECORDED.statusCompleteNoId),
-    );
-    const post = await adapterFor("tiktok", fetch).publish(
-      account,
-      draft([{ text: "Mine", media: [photo(1)] }], { privacy_level: "SELF_ONLY" }),
-    );
-    expect(post).toEqual({ id: RECORDED.photoInit.data.publish_id, url: null });
-  });
+  // Get Post Status: only a post for public viewership goes through moderation to a public id.
+  it.each(["SELF_ONLY", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR"])(
+    "a %s post never awaits a public id (published or reconciled)",
+    async (privacy) => {
+      const creator = structuredClone(RECORDED.creatorInfo);
+      creator.data.privacy_level_options.push("FOLLOWER_OF_CREATOR");
+      const { fetch } = replay(json(creator), json(RECORDED.photoInit), json(RECORDED.statusCompleteNoId));
+      const post = await adapterFor("tiktok", fetch).publish(
+        account,
+        draft([{ text: "Mine", media: [photo(1)] }], { privacy_level: privacy }),
+      );
+      expect(post).toEqual({ id: RECORDED.photoInit.data.publish_id, url: null });
+      const progress = memoryProgress({ [PUBLISH_ID]: PUBLISH });
+      const lookup = { fingerprint: "f", text: "Mine", progress, settings: { privacy_level: privacy } };
+      const found = replay(json(RECORDED.statusCompleteNoId));
+      expect(await adapterFor("tiktok", found.fetch).find(account, lookup)).toEqual({
+        id: PUBLISH,
+        url: null,
+      });
+    },
+  );
 
   it("find reconciles a recorded publish_id by its status only, never by text", async () => {
     const progress = memoryProgress({ [PUBLISH_ID]: PUBLISH });
@@ -704,6 +750,18 @@ describe("tiktok publication across attempts (progress)", () => {
       url: `https://www.tiktok.com/@${HANDLE}/video/${POST_ID}`,
     });
     expect(await adapter.resolve(account, PUBLISH)).toEqual({ id: PUBLISH, url: null });
+  });
+
+  it("resolve stops awaiting a week after publication: the post stays published, with no public URL", async () => {
+    const published = Date.UTC(2026, 0, 1);
+    const at = (ms: number) => {
+      const { fetch } = replay(json(RECORDED.statusCompleteNoId));
+      const context = { ...CONTEXT, fetch, now: () => ms };
+      return tiktokPublishing(context).resolve(account, PUBLISH, published);
+    };
+    expect(await at(published + PUBLIC_ID_WAIT_SECONDS * 1000 - 1)).toBeNull();
+    expect(await at(published + PUBLIC_ID_WAIT_SECONDS * 1000)).toEqual({ id: PUBLISH, url: null });
+    expect(PUBLIC_ID_WAIT_SECONDS).toBe(7 * 86_400);
   });
 
   it("chunk PUTs take the upload timeout, other calls the call timeout", async () => {

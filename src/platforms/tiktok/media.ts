@@ -13,8 +13,6 @@ import { MAX_VIDEO_BYTES } from "./rules";
  * chunks, far under TikTok's 1000.
  */
 export const CHUNK_BYTES = 16 * 1024 * 1024;
-/** TikTok's largest video. */
-export { MAX_VIDEO_BYTES } from "./rules";
 
 export type ChunkPlan = { chunkSize: number; count: number; ranges: ByteRange[] };
 
