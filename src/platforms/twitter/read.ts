@@ -11,6 +11,7 @@ import {
   type PublishedPost,
 } from "../types";
 import { LABEL, type XApi } from "./api";
+import { withoutLinks } from "./rules";
 import { postMetrics, searchPage, timeline, type XPost } from "./schemas";
 
 /** How many of the account's latest posts `find` looks through (X's maximum page is 100). */
@@ -25,12 +26,7 @@ const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">
  * Text as compared by `find`: X shortens every link to a t.co link (and appends one for attached media),
  * so links are left out; whitespace is collapsed and Unicode normalised.
  */
-export const comparable = (text: string) =>
-  text
-    .replace(/https?:\/\/\S+/gi, " ")
-    .normalize("NFC")
-    .replace(/\s+/g, " ")
-    .trim();
+export const comparable = (text: string) => withoutLinks(text).normalize("NFC").replace(/\s+/g, " ").trim();
 
 /** A post's text as X renders it, back to what was sent: X escapes &, < and > in `text`. */
 const sentText = (post: XPost) =>

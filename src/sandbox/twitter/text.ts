@@ -1,6 +1,6 @@
 // How X's API shows a post's text back (docs.x.com › X API › Posts): `&`, `<` and `>` escaped, links as
 // t.co links, and one more t.co link appended for a post with media.
-import { URL_PATTERN } from "../../platforms/twitter/text";
+import { linksOf } from "./rules";
 
 /** A stable t.co link for `seed` (a URL, or a post's media). */
 async function tco(seed: string): Promise<string> {
@@ -13,9 +13,13 @@ const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;"
 
 /** A post's `text` as X's API answers it: escaped, links shortened, a link to its media appended. */
 export async function shownText(id: string, text: string, hasMedia: boolean): Promise<string> {
-  const links = await Promise.all([...text.matchAll(URL_PATTERN)].map((match) => tco(match[0])));
-  let index = 0;
-  const shortened = text.replace(URL_PATTERN, () => links[index++]!);
+  let shortened = "";
+  let from = 0;
+  for (const link of linksOf(text)) {
+    shortened += `${text.slice(from, link.start)}${await tco(link.url)}`;
+    from = link.end;
+  }
+  shortened += text.slice(from);
   const escaped = shortened.replace(/[&<>]/g, (char) => ESCAPES[char]!);
   if (!hasMedia) return escaped;
   const media = await tco(`media:${id}`);

@@ -6,10 +6,10 @@
 // made-up comments appear as other users' replies.
 import { z } from "zod";
 import { sandboxPlatformId } from "../../platforms/sandbox/shapes";
-import { WEIGHTED_LIMIT, weightedLength } from "../../platforms/twitter/text";
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
 import { notFoundError } from "./errors";
 import { attachable, ownMedia } from "./media";
+import { WEIGHTED_LIMIT, weightedLength } from "./rules";
 import { shownText } from "./text";
 
 const xId = z.string().regex(/^\d{1,19}$/, "must be a numeric id of up to 19 digits");

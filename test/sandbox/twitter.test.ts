@@ -239,6 +239,19 @@ describe("the X emulator, through the real X adapter", () => {
     expect(await stats(handle)).toMatchObject({ publications: 2 });
   });
 
+  it("counts and shortens a link without a scheme as X does (23, a t.co link)", async () => {
+    const t = await createTenant();
+    const token = await tokenOf(await connect(t, freshHandle()));
+    // 260 + 1 + 23 = 284 for X, though 267 code points.
+    const over = await xCall("POST", "/2/tweets", token, { text: `${"a".repeat(260)} x.co/a` });
+    expect(over.status).toBe(403);
+    // 250 + 1 + 23 = 274 for X, though 303 code points.
+    const text = `${"b".repeat(250)} example.com/${"p".repeat(40)}`;
+    const fits = await xCall("POST", "/2/tweets", token, { text });
+    expect(fits.status).toBe(201);
+    expect(fits.body.data.text).toMatch(/^b{250} https:\/\/t\.co\/\w{10}$/);
+  });
+
   it("the check counts as X does: 141 CJK characters (282 for X) are refused before anything is sent", async () => {
     const t = await createTenant();
     const handle = freshHandle();
