@@ -252,6 +252,28 @@ describe("the X emulator, through the real X adapter", () => {
     expect(fits.body.data.text).toMatch(/^b{250} https:\/\/t\.co\/\w{10}$/);
   });
 
+  it("hands out Snowflake ids from its clock: posts and media ids grow with time", async () => {
+    const t = await createTenant();
+    const token = await tokenOf(await connect(t, freshHandle()));
+    const before = Date.now();
+    const first = await xCall("POST", "/2/tweets", token, { text: `First ${crypto.randomUUID()}` });
+    const second = await xCall("POST", "/2/tweets", token, { text: `Second ${crypto.randomUUID()}` });
+    const media = await xCall("POST", "/2/media/upload/initialize", token, {
+      media_type: "image/png",
+      total_bytes: 10,
+    });
+    const after = Date.now();
+    const ids = [first.body.data.id, second.body.data.id, media.body.data.id].map(BigInt);
+    expect(ids[1]! > ids[0]!).toBe(true);
+    expect(ids[2]! > ids[1]!).toBe(true);
+    // X's Snowflake: milliseconds since X's epoch (1288834974657) above 22 bits of worker and sequence.
+    for (const id of ids) {
+      const at = Number(id >> 22n) + 1288834974657;
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(after);
+    }
+  });
+
   it("the check counts as X does: 141 CJK characters (282 for X) are refused before anything is sent", async () => {
     const t = await createTenant();
     const handle = freshHandle();

@@ -9,9 +9,9 @@
 // 150 s, as Pinterest's emulator reads its upload's name.
 import { z } from "zod";
 import { readCapped } from "../../lib/capped-body";
-import { digits } from "../../platforms/sandbox/ids";
 import { type Emulated, isReady, type LedgerObject, refuse } from "../emulator";
 import { isSlow, SLOW_PROCESSING_MS } from "../triggers";
+import { snowflake } from "./rules";
 
 export const MEDIA_KIND = "x_media";
 /** How long a media id can be attached to a post (docs.x.com: `expires_after_secs`). */
@@ -131,7 +131,7 @@ export async function initialize(x: Emulated) {
   if (!(rules.types as readonly string[]).includes(body.media_type))
     refuse(400, "invalid_request", `The media type ${body.media_type} is not supported for ${category}.`);
   if (body.total_bytes > rules.max) refuse(400, "invalid_request", `File size exceeds ${rules.max} bytes.`);
-  const id = digits(crypto.getRandomValues(new Uint8Array(16)), 19);
+  const id = snowflake(x.now());
   const media: XMedia = {
     media_type: body.media_type,
     total_bytes: body.total_bytes,

@@ -9,7 +9,7 @@ import { sandboxPlatformId } from "../../platforms/sandbox/shapes";
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
 import { notFoundError } from "./errors";
 import { attachable, ownMedia } from "./media";
-import { WEIGHTED_LIMIT, weightedLength } from "./rules";
+import { snowflake, WEIGHTED_LIMIT, weightedLength } from "./rules";
 import { shownText } from "./text";
 
 const xId = z.string().regex(/^\d{1,19}$/, "must be a numeric id of up to 19 digits");
@@ -151,6 +151,7 @@ export async function createTweet(x: Emulated) {
   if (text.trim() !== "" && (await x.store.countTry(caller.handle, `text:${await digest(text.trim())}`)) > 1)
     refuse(403, "forbidden", DUPLICATE);
   const published = await x.publish({
+    id: snowflake(x.now()),
     handle: caller.handle,
     items: [{ text, media }],
     platformRequest: body,
