@@ -274,6 +274,54 @@ describe("the X emulator, through the real X adapter", () => {
     }
   });
 
+  it("names a post's media by the keys its uploads answered (attachments.media_keys, includes.media)", async () => {
+    const t = await createTenant();
+    const handle = freshHandle();
+    const token = await tokenOf(await connect(t, handle));
+    const init = await xCall("POST", "/2/media/upload/initialize", token, {
+      media_type: "video/mp4",
+      total_bytes: 4,
+      media_category: "amplify_video",
+    });
+    const { id, media_key: key } = init.body.data;
+    expect(key).toBe(`13_${id}`);
+    const form = new FormData();
+    form.set("segment_index", "0");
+    form.set("media", new Blob([new Uint8Array([1, 2, 3, 4])]), "a.mp4");
+    await fetchWorker(`${ORIGIN}${X}/2/media/upload/${id}/append`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    await xCall("POST", `/2/media/upload/${id}/finalize`, token);
+    await waitFor(
+      async () =>
+        (await xCall("GET", `/2/media/upload?command=STATUS&media_id=${id}`, token)).body.data.processing_info
+          ?.state === "succeeded",
+    );
+    const post = await xCall("POST", "/2/tweets", token, { media: { media_ids: [id] } });
+    expect(post.status).toBe(201);
+    const lookup = await xCall(
+      "GET",
+      `/2/tweets/${post.body.data.id}?expansions=attachments.media_keys`,
+      token,
+    );
+    expect(lookup.body).toMatchObject({
+      data: { id: post.body.data.id, attachments: { media_keys: [key] } },
+      includes: { media: [{ media_key: key, type: "video" }] },
+    });
+    const me = (await xCall("GET", "/2/users/me", token)).body.data.id;
+    const timeline = await xCall(
+      "GET",
+      `/2/users/${me}/tweets?expansions=attachments.media_keys&tweet.fields=attachments`,
+      token,
+    );
+    expect(timeline.body.data[0].attachments).toEqual({ media_keys: [key] });
+    expect(timeline.body.includes.media).toEqual([{ media_key: key, type: "video" }]);
+    const unknown = await xCall("GET", `/2/tweets/${post.body.data.id}?expansions=colour`, token);
+    expect(unknown.status).toBe(400);
+  });
+
   it("the check counts as X does: 141 CJK characters (282 for X) are refused before anything is sent", async () => {
     const t = await createTenant();
     const handle = freshHandle();

@@ -15,7 +15,14 @@ import {
   type PublishedPost,
 } from "../types";
 import { LABEL, type XApi } from "./api";
-import { mediaKey, processed, type UploadContext, type Uploaded, uploadMedia } from "./media";
+import {
+  mediaKey,
+  processed,
+  recordedMediaKeys,
+  type UploadContext,
+  type Uploaded,
+  uploadMedia,
+} from "./media";
 import { findPost } from "./read";
 import { createdPost } from "./schemas";
 import { settings as settingsSchema } from "./settings";
@@ -74,7 +81,28 @@ const createPost = async (api: XApi, account: AccountAuth, what: string, body: o
  * each item's post as it is created, in order; `sending`, the index of the item whose create was sent
  * last (its answer may have been lost).
  */
-export const THREAD = { items: "items", tweets: "tweets", sending: "sending" } as const;
+export const THREAD = {
+  items: "items",
+  tweets: "tweets",
+  sending: "sending",
+  reuploaded: "reuploaded",
+} as const;
+
+/** The items whose media were uploaded again after X refused their ids (once each: `reuploaded`). */
+const reuploadedItems = (progress: Progress): number[] => {
+  const value = progress.get(THREAD.reuploaded);
+  return Array.isArray(value) ? value.filter((index) => typeof index === "number") : [];
+};
+
+/**
+ * X's refusal of a post's media ids (`Your media IDs are invalid.`): an id past its expires_after_secs
+ * (docs.x.com › FINALIZE: "any attempt to use mediaId after this time period … will result in a Bad
+ * Request"), or one X lost. The files are uploaded again, once.
+ */
+const mediaIdsRefused = (error: unknown) =>
+  error instanceof PlatformError &&
+  error.kind === "permanent" &&
+  /media ?ids? (?:are|is) (?:invalid|expired)|media.{0,40}expired/i.test(error.message);
 
 export const recordedTweets = (progress: Progress): string[] => {
   const value = progress.get(THREAD.tweets);
@@ -147,25 +175,47 @@ export async function publishPost(
     const text = index === 0 ? firstText(items, settings) : items[index]!.text;
     // This item's create went out in an earlier attempt and its answer was lost: it may exist.
     if (sending === index && previous !== undefined) {
-      const found = await findPost(api, account, { fingerprint: draft.fingerprint, text, replyTo: previous });
+      const lookup = { fingerprint: draft.fingerprint, text, replyTo: previous };
+      const found = await findPost(api, account, lookup, recordedMediaKeys(progress, index));
       if (found) {
         tweets.push(found.id);
         await progress.set(THREAD.tweets, [...tweets]);
         continue;
       }
     }
-    const mediaIds = (uploads[index] ?? []).map(({ uploaded }) => uploaded.record.id);
-    const body = postBody(text, mediaIds, index, previous, settings);
     const what = items.length > 1 ? `${LABEL} publish (item ${index + 1})` : `${LABEL} publish`;
     await progress.set(THREAD.sending, index);
-    try {
-      tweets.push(await createPost(api, account, what, body));
-    } catch (error) {
-      throw tweets.length === 0 ? error : threadIncomplete(error, tweets, index, items.length);
+    for (;;) {
+      const mediaIds = (uploads[index] ?? []).map(({ uploaded }) => uploaded.record.id);
+      const body = postBody(text, mediaIds, index, previous, settings);
+      try {
+        tweets.push(await createPost(api, account, what, body));
+        break;
+      } catch (error) {
+        const reuploaded = reuploadedItems(progress);
+        if (mediaIds.length > 0 && mediaIdsRefused(error) && !reuploaded.includes(index)) {
+          await progress.set(THREAD.reuploaded, [...reuploaded, index]);
+          uploads[index] = await uploadAgain(upload, items[index]!, index);
+          continue;
+        }
+        throw tweets.length === 0 ? error : threadIncomplete(error, tweets, index, items.length);
+      }
     }
     await progress.set(THREAD.tweets, [...tweets]);
   }
   return api.publishedAs(account, tweets[0]!);
+}
+
+/** Forgets item `index`'s uploads and uploads (and waits for) its files again. */
+async function uploadAgain(upload: UploadContext, item: DraftItem, index: number) {
+  const done: Array<{ key: string; uploaded: Uploaded }> = [];
+  for (const [position, media] of item.media.entries()) {
+    const key = mediaKey(index, position);
+    await upload.progress.set(key, undefined);
+    done.push({ key, uploaded: await uploadMedia(upload, media, key) });
+  }
+  for (const { key, uploaded } of done) await processed(upload, key, uploaded);
+  return done;
 }
 
 /**
@@ -202,7 +252,7 @@ export async function findPublication(
     return typeof count === "number" && tweets.length < count ? null : api.publishedAs(account, tweets[0]!);
   }
   if (typeof count === "number" && progress.get(THREAD.sending) === undefined) return null;
-  const found = await findPost(api, account, lookup);
+  const found = await findPost(api, account, lookup, recordedMediaKeys(progress, 0));
   if (found && typeof count === "number" && count > 1) {
     await progress.set(THREAD.tweets, [found.id]);
     return null;

@@ -44,16 +44,23 @@ function postId(id: string): string {
   });
 }
 
+/**
+ * The account's post that an earlier attempt created: among its latest posts (replies to `replyTo` only,
+ * when set), the one showing the recorded `mediaKeys` (a media key is its uploader's and attached once;
+ * X names a post's media in `attachments.media_keys` with `expansions=attachments.media_keys`), else the
+ * one whose text is the text sent as X shows it. A post of media alone with no recorded key has nothing
+ * to recognise it by: null.
+ */
 export async function findPost(
   api: XApi,
   account: AccountAuth,
   lookup: FindLookup,
+  mediaKeys: string[] = [],
 ): Promise<PublishedPost | null> {
   // `settings.text` replaces the first item's text when it is set (publish.ts).
   const replaced = lookup.settings?.text;
   const wanted = comparable(typeof replaced === "string" && replaced !== "" ? replaced : lookup.text);
-  // A post of media alone has no text to recognise it by; any recent one would match.
-  if (wanted === "") return null;
+  if (wanted === "" && mediaKeys.length === 0) return null;
   if (!account.platformUserId) {
     throw new PlatformError(`${LABEL} find: the account has no X user id; reconnect it.`, {
       kind: "permanent",
@@ -64,12 +71,17 @@ export async function findPost(
   const query = new URLSearchParams({
     max_results: String(FIND_WINDOW),
     exclude: "retweets",
-    "tweet.fields": "referenced_tweets,note_tweet",
+    "tweet.fields": `referenced_tweets,note_tweet${mediaKeys.length > 0 ? ",attachments" : ""}`,
   });
+  if (mediaKeys.length > 0) query.set("expansions", "attachments.media_keys");
   const url = api.url(`/users/${encodeURIComponent(account.platformUserId)}/tweets`, query);
   const { data = [] } = await api.get(account, `${LABEL} find`, url, timeline);
+  const sameMedia = (post: XPost) =>
+    post.attachments?.media_keys?.some((key) => mediaKeys.includes(key)) ?? false;
   const hit = data.find(
-    (post) => (replyTo === undefined || repliesTo(post, replyTo)) && comparable(sentText(post)) === wanted,
+    (post) =>
+      (replyTo === undefined || repliesTo(post, replyTo)) &&
+      (mediaKeys.length > 0 ? sameMedia(post) : comparable(sentText(post)) === wanted),
   );
   return hit ? api.publishedAs(account, hit.id) : null;
 }

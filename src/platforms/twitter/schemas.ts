@@ -22,11 +22,13 @@ const processingInfo = z.object({
 export const mediaUpload = z.object({
   data: z.object({
     id: xId,
+    media_key: z.string().min(1).optional(),
     expires_after_secs: z.number().nonnegative().optional(),
     processing_info: processingInfo.optional(),
   }),
 });
 export type ProcessingInfo = z.infer<typeof processingInfo>;
+export type MediaUpload = z.infer<typeof mediaUpload>["data"];
 
 /** An append answers `{data: {expires_at}}` or nothing: either will do. */
 export const appended = z.unknown();
@@ -38,6 +40,8 @@ const post = z.object({
   author_id: z.string().optional(),
   created_at: z.string().optional(),
   referenced_tweets: z.array(z.object({ type: z.string(), id: z.string() })).optional(),
+  /** With `expansions=attachments.media_keys`: the keys of the post's media. */
+  attachments: z.object({ media_keys: z.array(z.string()).optional() }).optional(),
 });
 export type XPost = z.infer<typeof post>;
 

@@ -14,7 +14,11 @@ import { isSlow, SLOW_PROCESSING_MS } from "../triggers";
 import { snowflake } from "./rules";
 
 export const MEDIA_KIND = "x_media";
-/** How long a media id can be attached to a post (docs.x.com: `expires_after_secs`). */
+/**
+ * How long an upload session, then its finalized media id, lives: a day (`expires_after_secs`: 86400 in
+ * X's FINALIZE example, counted from the FINALIZE: "the returned media id is only valid for
+ * expires_after_secs seconds"; STATUS answers what is left, 3595 in its example).
+ */
 export const MEDIA_EXPIRES_SECONDS = 24 * 60 * 60;
 /** How long X takes to process a video or GIF in the emulator (#sandbox-slow: SLOW_PROCESSING_MS). */
 export const PROCESSING_MS = 1000;
@@ -75,14 +79,19 @@ export type XMedia = {
   slow?: boolean;
   /** Where the post's page shows it, once finalized. */
   url?: string;
+  /** When X drops it (ms): a day after its initialize, then a day after its finalize. */
+  expires_at?: number;
 };
 
 export const mediaOf = (object: LedgerObject) => object.data as unknown as XMedia;
 
 const processes = (media: XMedia) => media.category !== "tweet_image";
 
+const expiresAt = (object: LedgerObject) =>
+  mediaOf(object).expires_at ?? object.createdAt + MEDIA_EXPIRES_SECONDS * 1000;
+
 const expiresAfter = (object: LedgerObject) =>
-  Math.max(0, Math.floor((object.createdAt + MEDIA_EXPIRES_SECONDS * 1000 - Date.now()) / 1000));
+  Math.max(0, Math.floor((expiresAt(object) - Date.now()) / 1000));
 
 export const expired = (object: LedgerObject) => expiresAfter(object) <= 0;
 
@@ -141,6 +150,7 @@ export async function initialize(x: Emulated) {
     additional_owners: body.additional_owners ?? [],
     segments: {},
     finalized: false,
+    expires_at: x.now() + MEDIA_EXPIRES_SECONDS * 1000,
   };
   const object = await x.createObject({ id, handle: caller.handle, kind: MEDIA_KIND, data: media });
   return answer(object, media);
@@ -192,7 +202,7 @@ export async function append(x: Emulated, request: Request, id: string) {
   const slow = media.slow === true || (part !== null && typeof part !== "string" && isSlow(part.name));
   await x.storeMedia(partKey(id, index), bytes, "application/octet-stream");
   await x.updateObject(id, { segments: { ...media.segments, [String(index)]: bytes.byteLength }, slow });
-  return { data: { expires_at: Math.floor((object.createdAt + MEDIA_EXPIRES_SECONDS * 1000) / 1000) } };
+  return { data: { expires_at: Math.floor(expiresAt(object) / 1000) } };
 }
 
 /** Puts the segments together where the post's page finds the media; its URL. */
@@ -226,8 +236,10 @@ export async function finalize(x: Emulated, id: string) {
   const readyAt = processes(media)
     ? Date.now() + (media.slow ? SLOW_PROCESSING_MS : PROCESSING_MS)
     : Date.now();
-  const updated = await x.updateObject(id, { finalized: true, url }, readyAt);
-  const done = { ...media, finalized: true, url };
+  // The media id lives a day from now, whatever was left of the upload session's day.
+  const expires_at = Date.now() + MEDIA_EXPIRES_SECONDS * 1000;
+  const updated = await x.updateObject(id, { finalized: true, url, expires_at }, readyAt);
+  const done = { ...media, finalized: true, url, expires_at };
   return answer({ ...updated!, readyAt }, done, { size: media.total_bytes });
 }
 
@@ -242,6 +254,10 @@ export async function status(x: Emulated, query: URLSearchParams) {
   if (expired(object)) refuse(400, "invalid_request", "The media upload has expired.");
   return answer(object, media);
 }
+
+/** How X's Media object names the kind of an upload: `photo`, `animated_gif` or `video`. */
+export const mediaTypeOf = (media: XMedia) =>
+  media.category === "tweet_image" ? "photo" : media.category === "tweet_gif" ? "animated_gif" : "video";
 
 /** Whether a media id can be attached to a post now: finalized, processed, not expired. */
 export const attachable = (object: LedgerObject, media: XMedia) =>

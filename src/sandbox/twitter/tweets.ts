@@ -8,7 +8,7 @@ import { z } from "zod";
 import { sandboxPlatformId } from "../../platforms/sandbox/shapes";
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
 import { notFoundError } from "./errors";
-import { attachable, ownMedia } from "./media";
+import { attachable, MEDIA_KIND, mediaOf, mediaTypeOf, ownMedia } from "./media";
 import { snowflake, WEIGHTED_LIMIT, weightedLength } from "./rules";
 import { shownText } from "./text";
 
@@ -110,9 +110,6 @@ export async function postsOf(x: Emulated, handle: string, limit: number): Promi
 
 const textOf = (post: LedgerPost) => post.text[0] ?? "";
 
-/** The prefix of a media key: 3 a photo, 16 a GIF, 7 a video. */
-const mediaKeyPrefix = (type: string) => (type === "image/gif" ? 16 : type.startsWith("video/") ? 7 : 3);
-
 async function digest(text: string) {
   const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return [...bytes.slice(0, 12)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -209,6 +206,55 @@ const TWEET_FIELDS = new Set([
 ]);
 const PRIVATE_FIELDS = ["non_public_metrics", "organic_metrics", "promoted_metrics"];
 
+/** The expansions X documents for a post (docs.x.com › Fields and expansions). */
+const EXPANSIONS = new Set([
+  "attachments.poll_ids",
+  "attachments.media_keys",
+  "author_id",
+  "edit_history_tweet_ids",
+  "entities.mentions.username",
+  "geo.place_id",
+  "in_reply_to_user_id",
+  "referenced_tweets.id",
+  "referenced_tweets.id.author_id",
+]);
+
+/** The requested expansions, refused the way X refuses an unknown one. */
+export function expansionsOf(query: URLSearchParams): Set<string> {
+  const expansions = listOf(query.get("expansions") ?? undefined);
+  for (const expansion of expansions)
+    if (!EXPANSIONS.has(expansion))
+      refuse(
+        400,
+        "invalid_request",
+        `The \`expansions\` query parameter value [${expansion}] is not one of [${[...EXPANSIONS].join(",")}]`,
+      );
+  return expansions;
+}
+
+/** A post's media as X's Media objects name them: the key each upload answered, and its kind. */
+async function mediaOfTweet(x: Emulated, post: LedgerPost) {
+  const ids = ((post.platform_request ?? {}) as CreateBody).media?.media_ids ?? [];
+  const found = [];
+  for (const id of ids) {
+    const object = await x.object(id);
+    if (object?.kind === MEDIA_KIND) {
+      const media = mediaOf(object);
+      found.push({ media_key: media.media_key, type: mediaTypeOf(media) });
+    }
+  }
+  return found;
+}
+
+/**
+ * `includes.media` of an answer asked with `expansions=attachments.media_keys`: the Media object of every
+ * key the posts name (the post's `attachments.media_keys` come with the expansion).
+ */
+async function mediaIncludes(x: Emulated, posts: LedgerPost[]) {
+  const all = (await Promise.all(posts.map((post) => mediaOfTweet(x, post)))).flat();
+  return [...new Map(all.map((media) => [media.media_key, media])).values()];
+}
+
 /** The requested fields, refused the way X refuses an unknown one. */
 export function tweetFields(query: URLSearchParams): Set<string> {
   const fields = listOf(query.get("tweet.fields") ?? undefined);
@@ -239,6 +285,7 @@ export async function tweetOf(
   post: LedgerPost,
   fields: Set<string>,
   owner: boolean,
+  expansions: Set<string> = new Set(),
 ): Promise<Record<string, unknown>> {
   const request = (post.platform_request ?? {}) as CreateBody;
   const hasMedia = post.media.length > 0;
@@ -254,12 +301,8 @@ export async function tweetOf(
   if (fields.has("reply_settings")) tweet.reply_settings = request.reply_settings ?? "everyone";
   if (fields.has("lang")) tweet.lang = "en";
   if (fields.has("possibly_sensitive")) tweet.possibly_sensitive = false;
-  if (fields.has("attachments") && hasMedia)
-    tweet.attachments = {
-      media_keys: (request.media?.media_ids ?? []).map(
-        (id, index) => `${mediaKeyPrefix(post.media[index]?.type ?? "")}_${id}`,
-      ),
-    };
+  if ((fields.has("attachments") || expansions.has("attachments.media_keys")) && hasMedia)
+    tweet.attachments = { media_keys: (await mediaOfTweet(x, post)).map((media) => media.media_key) };
   const references = [
     ...(post.parent_id ? [{ type: "replied_to", id: post.parent_id }] : []),
     ...(request.quote_tweet_id ? [{ type: "quoted", id: request.quote_tweet_id }] : []),
@@ -315,12 +358,18 @@ export async function lookupTweet(x: Emulated, id: string, query: URLSearchParam
   if (!/^\d{1,19}$/.test(id))
     refuse(400, "invalid_request", `The \`id\` query parameter value [${id}] is not valid`);
   const fields = tweetFields(query);
+  const expansions = expansionsOf(query);
   const post = await x.post(id);
   if (!post) return { errors: [notFoundError("tweet", id)] };
   const owner = post.handle === caller.handle;
-  const data = await tweetOf(x, post, fields, owner);
+  const data = await tweetOf(x, post, fields, owner, expansions);
+  const media = expansions.has("attachments.media_keys") ? await mediaIncludes(x, [post]) : [];
   const errors = owner ? [] : fieldErrors(fields, id);
-  return errors.length > 0 ? { data, errors } : { data };
+  return {
+    data,
+    ...(media.length > 0 ? { includes: { media } } : {}),
+    ...(errors.length > 0 ? { errors } : {}),
+  };
 }
 
 /** `max_results` within X's bounds for the endpoint, else its 400. */
@@ -372,8 +421,11 @@ export async function userTimeline(x: Emulated, userId: string, query: URLSearch
   let posts = await postsOf(x, caller.handle, 800);
   if (exclude.has("replies")) posts = posts.filter((post) => !post.parent_id);
   const { items, next } = page(posts, query.get("pagination_token"), size);
-  const data = await Promise.all(items.map((post) => tweetOf(x, post, fields, true)));
-  return data.length > 0 ? { data, meta: meta(data, next, "next_token") } : { meta: { result_count: 0 } };
+  const expansions = expansionsOf(query);
+  const data = await Promise.all(items.map((post) => tweetOf(x, post, fields, true, expansions)));
+  if (data.length === 0) return { meta: { result_count: 0 } };
+  const media = expansions.has("attachments.media_keys") ? await mediaIncludes(x, items) : [];
+  return { data, ...(media.length > 0 ? { includes: { media } } : {}), meta: meta(data, next, "next_token") };
 }
 
 const RECENT_MS = 7 * 24 * 3_600_000;
