@@ -14,7 +14,7 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { LABEL, type XApi } from "./api";
+import { LABEL, postId, type XApi } from "./api";
 import {
   mediaKey,
   processed,
@@ -23,8 +23,8 @@ import {
   type Uploaded,
   uploadMedia,
 } from "./media";
-import { findPost } from "./read";
-import { createdPost } from "./schemas";
+import { withoutLinks } from "./rules";
+import { createdPost, sentText, timeline, type XPost } from "./schemas";
 import { settings as settingsSchema } from "./settings";
 
 type Settings = z.output<typeof settingsSchema>;
@@ -230,6 +230,59 @@ function threadIncomplete(error: unknown, tweets: string[], index: number, count
     { kind: "permanent", code: "thread_incomplete" },
   );
 }
+
+/** How many of the account's latest posts `find` looks through (X's maximum page is 100). */
+export const FIND_WINDOW = 50;
+/**
+ * The account's post that an earlier attempt created: among its latest posts (replies to `replyTo` only,
+ * when set), the one showing the recorded `mediaKeys` (a media key is its uploader's and attached once;
+ * X names a post's media in `attachments.media_keys` with `expansions=attachments.media_keys`), else the
+ * one whose text is the text sent as X shows it. A post of media alone with no recorded key has nothing
+ * to recognise it by: null.
+ */
+export async function findPost(
+  api: XApi,
+  account: AccountAuth,
+  lookup: FindLookup,
+  mediaKeys: string[] = [],
+): Promise<PublishedPost | null> {
+  // `settings.text` replaces the first item's text when it is set (publish.ts).
+  const replaced = lookup.settings?.text;
+  const wanted = comparable(typeof replaced === "string" && replaced !== "" ? replaced : lookup.text);
+  if (wanted === "" && mediaKeys.length === 0) return null;
+  if (!account.platformUserId) {
+    throw new PlatformError(`${LABEL} find: the account has no X user id; reconnect it.`, {
+      kind: "permanent",
+      code: "account_incomplete",
+    });
+  }
+  const replyTo = lookup.replyTo === undefined ? undefined : postId(lookup.replyTo);
+  const query = new URLSearchParams({
+    max_results: String(FIND_WINDOW),
+    exclude: "retweets",
+    "tweet.fields": `referenced_tweets,note_tweet${mediaKeys.length > 0 ? ",attachments" : ""}`,
+  });
+  if (mediaKeys.length > 0) query.set("expansions", "attachments.media_keys");
+  const url = api.url(`/users/${encodeURIComponent(account.platformUserId)}/tweets`, query);
+  const { data = [] } = await api.get(account, `${LABEL} find`, url, timeline);
+  const sameMedia = (post: XPost) =>
+    post.attachments?.media_keys?.some((key) => mediaKeys.includes(key)) ?? false;
+  const hit = data.find(
+    (post) =>
+      (replyTo === undefined || repliesTo(post, replyTo)) &&
+      (mediaKeys.length > 0 ? sameMedia(post) : comparable(sentText(post)) === wanted),
+  );
+  return hit ? api.publishedAs(account, hit.id) : null;
+}
+
+/**
+ * Text as compared by `find`: X shortens every link to a t.co link (and appends one for attached media),
+ * so links are left out; whitespace is collapsed and Unicode normalised.
+ */
+export const comparable = (text: string) => withoutLinks(text).normalize("NFC").replace(/\s+/g, " ").trim();
+
+const repliesTo = (post: XPost, id: string) =>
+  post.referenced_tweets?.some((ref) => ref.type === "replied_to" && ref.id === id) ?? false;
 
 /**
  * `find` for a publication: by what earlier attempts recorded before any text. A thread whose posts are

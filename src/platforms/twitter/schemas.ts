@@ -45,6 +45,12 @@ const post = z.object({
 });
 export type XPost = z.infer<typeof post>;
 
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">" };
+
+/** A post's text as X renders it, back to what was sent: X escapes &, < and > in `text`. */
+export const sentText = (post: XPost) =>
+  (post.note_tweet?.text ?? post.text).replace(/&(?:amp|lt|gt);/g, (entity) => ENTITIES[entity] ?? entity);
+
 /** GET /2/users/{id}/tweets: `{data?: [post], meta}` (no `data` when the user has none). */
 export const timeline = z.object({ data: z.array(post).optional() });
 
