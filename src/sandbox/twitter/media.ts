@@ -11,41 +11,21 @@ import { z } from "zod";
 import { readCapped } from "../../lib/capped-body";
 import { type Emulated, isReady, type LedgerObject, refuse } from "../emulator";
 import { isSlow, SLOW_PROCESSING_MS } from "../triggers";
-import { snowflake } from "./rules";
+import {
+  CATEGORIES,
+  type Category,
+  MAX_CHECK_AFTER_SECS,
+  MAX_SEGMENT_INDEX,
+  MEDIA_EXPIRES_SECONDS,
+  SEGMENT_MAX_BYTES,
+  snowflake,
+} from "./rules";
 
 export const MEDIA_KIND = "x_media";
-/**
- * How long an upload session, then its finalized media id, lives: a day (`expires_after_secs`: 86400 in
- * X's FINALIZE example, counted from the FINALIZE: "the returned media id is only valid for
- * expires_after_secs seconds"; STATUS answers what is left, 3595 in its example).
- */
-export const MEDIA_EXPIRES_SECONDS = 24 * 60 * 60;
 /** How long X takes to process a video or GIF in the emulator (#sandbox-slow: SLOW_PROCESSING_MS). */
 export const PROCESSING_MS = 1000;
-/**
- * The longest `check_after_secs` X answers while processing (its STATUS examples say 5 and 10 s): the
- * seconds left, at least 1 and at most this.
- */
-export const MAX_CHECK_AFTER_SECS = 10;
-/** X takes segments of up to 5 MB, at most 999 of them. */
-export const SEGMENT_MAX_BYTES = 5 * 1024 * 1024;
-const MAX_SEGMENT_INDEX = 999;
 /** Bytes put together to show on the post's page (above this, the first segment is shown). */
 const ASSEMBLE_MAX_BYTES = 24 * 1024 * 1024;
-
-const MB = 1024 * 1024;
-/** Each category's media types and size limit (docs.x.com › Media best practices). */
-const CATEGORIES = {
-  tweet_image: {
-    types: ["image/jpeg", "image/png", "image/webp", "image/bmp", "image/tiff"],
-    max: 5 * MB,
-    key: 3,
-  },
-  tweet_gif: { types: ["image/gif"], max: 15 * MB, key: 16 },
-  tweet_video: { types: ["video/mp4", "video/quicktime", "video/webm"], max: 512 * MB, key: 7 },
-  amplify_video: { types: ["video/mp4", "video/quicktime", "video/webm"], max: 512 * MB, key: 13 },
-} as const;
-type Category = keyof typeof CATEGORIES;
 
 /** The category X assumes when none is given, from the media type. */
 const categoryOf = (type: string): Category =>

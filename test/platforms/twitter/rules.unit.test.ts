@@ -2,8 +2,11 @@
 // which the adapter's check and the sandbox's X emulator each state: checked here against the doc's
 // examples and against each other.
 import { describe, expect, it } from "vitest";
+import { twitter } from "../../../src/platforms/twitter";
 import { WEIGHTED_LIMIT, weightedLength, withoutLinks } from "../../../src/platforms/twitter/rules";
+import { CONNECT_SCOPES } from "../../../src/platforms/twitter/token";
 import * as emulator from "../../../src/sandbox/twitter/rules";
+import { GRANTED_SCOPES, twitterShape } from "../../../src/sandbox/twitter/token";
 
 const EXAMPLES: Array<[string, number]> = [
   ["a".repeat(280), 280],
@@ -40,5 +43,27 @@ describe("weightedLength", () => {
     expect(emulator.linksOf("Read example.com/launch").map((link) => link.url)).toEqual([
       "example.com/launch",
     ]);
+  });
+});
+
+describe("the emulator's OAuth facts against the adapter's", () => {
+  it("grants every scope a connect asks for, refuses with a denial the adapter reads, answers a token it parses", () => {
+    for (const scope of CONNECT_SCOPES) expect(GRANTED_SCOPES).toContain(scope);
+    expect(twitter.denialErrors).toContain(twitterShape.denial);
+    const answer = twitterShape.tokenResponse(
+      {
+        grant: "authorization_code",
+        accessToken: "a",
+        expiresIn: 7200,
+        refreshToken: "r",
+        refreshExpiresIn: null,
+      },
+      "1",
+    );
+    expect(twitter.parseToken(answer)).toMatchObject({
+      accessToken: "a",
+      refreshToken: "r",
+      expiresIn: 7200,
+    });
   });
 });
