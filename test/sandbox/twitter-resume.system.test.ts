@@ -40,6 +40,51 @@ async function mediaFile(account: Connected, mime: string, size: number, name: s
   return id;
 }
 
+/** A call to the X emulator with a bearer token (a JSON body, a multipart form or none). */
+async function xCall(method: string, path: string, token: string, body?: object | FormData) {
+  const { exports } = await import("cloudflare:workers");
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined && !(body instanceof FormData)) headers["content-type"] = "application/json";
+  const payload = body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body);
+  const res = await exports.default.fetch(`https://api.example.test/sandbox/twitter${path}`, {
+    method,
+    headers,
+    body: payload,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** A fresh token of the account's handle (a new connect: the clock moved past the last one's life). */
+const freshToken = async (handle: string) =>
+  (await accountRow((await connected("twitter", handle)).accountId)).accessToken!;
+
+describe("the X emulator's media ids live as X documents", () => {
+  it("a media id lives expires_after_secs from its FINALIZE, not from its initialize", async () => {
+    const { handle } = await connected("twitter");
+    let token = await freshToken(handle);
+    const init = await xCall("POST", "/2/media/upload/initialize", token, {
+      media_type: "image/png",
+      total_bytes: 4,
+    });
+    const id = init.body.data.id as string;
+    const form = new FormData();
+    form.set("segment_index", "0");
+    form.set("media", new Blob([new Uint8Array([1, 2, 3, 4])]), "a.png");
+    expect((await xCall("POST", `/2/media/upload/${id}/append`, token, form)).status).toBe(200);
+    // Finalized 23 hours after its initialize: a day from now.
+    vi.setSystemTime(Date.now() + 23 * 3_600_000);
+    token = await freshToken(handle);
+    const finalized = await xCall("POST", `/2/media/upload/${id}/finalize`, token);
+    expect(finalized.status).toBe(200);
+    expect(finalized.body.data.expires_after_secs).toBeGreaterThan(86_400 - 60);
+    // Two hours later (25 after its initialize) it is still attachable.
+    vi.setSystemTime(Date.now() + 2 * 3_600_000);
+    token = await freshToken(handle);
+    const post = await xCall("POST", "/2/tweets", token, { media: { media_ids: [id] } });
+    expect(post.status).toBe(201);
+  });
+});
+
 describe("X publications resumed across attempts (emulator, real queue consumer)", () => {
   it("#sandbox-slow video: still_processing while X processes it, then published; uploaded once, published once", async () => {
     const account = await connected("twitter");

@@ -1,26 +1,36 @@
-// X (Twitter): OAuth 2.0 Authorization Code Flow with PKCE (required), confidential client (HTTP Basic on
-// the token endpoint), identity from GET /2/users/me. docs.x.com › OAuth 2.0 › User access token.
-// Publishing through the X API v2: publishing.ts.
-
-import { accessToken, bearerGet, child, flatIdentity, text } from "../adapter";
+// X (Twitter): the definition. OAuth (token.ts), publishing, find and the auto-plug (publish.ts, media
+// uploads in media.ts), insights and comments (read.ts), all through the X API v2 facade (api.ts).
 import { definePlatform } from "../define";
-import { HOSTS } from "./api";
-import { twitterPublishing } from "./publishing";
+import type { Publishing, PublishingContext } from "../types";
+import { HOSTS, LABEL, xApi } from "./api";
+import { findPublication, publishPost, replyTo } from "./publish";
+import { postComments, postInsights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
+import { CONNECT_SCOPES, identityRequest, parseIdentity, parseToken, revokeTokens, SCOPES } from "./token";
 
-const SCOPES = ["tweet.read", "users.read"];
-
-/**
- * A connect publishes posts and threads with media (tweet.write, media.write), reads them back for
- * `find`, metrics and replies (tweet.read, users.read), and keeps a refresh token (offline.access: without
- * it the access token dies after two hours).
- */
-const CONNECT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
+/** The context's `sleep` waits between media status polls (tests pass one that moves a fake clock). */
+export function twitterPublishing(context: PublishingContext): Publishing {
+  const api = xApi(context);
+  const publishing = {
+    api,
+    now: context.now,
+    sleep: (ms: number) => context.sleep(ms),
+    uploadTimeoutMs: context.timeouts.upload,
+  };
+  return {
+    publish: (account, draft) => publishPost(publishing, account, draft),
+    find: (account, lookup) => findPublication(api, account, lookup),
+    insights: (account, postId) => postInsights(api, account, postId),
+    comments: (account, postId) => postComments(api, account, postId, context.now),
+    reply: (account, postId, text) => replyTo(api, account, postId, text),
+    revoke: (account) => revokeTokens(api, account),
+  };
+}
 
 export const twitter = definePlatform({
   platform: "twitter",
-  label: "X (Twitter)",
+  label: LABEL,
   // Refresh tokens are single use (each refresh answers the next) and their life unused is not
   // documented: refreshed monthly, an idle account's grant never goes stale.
   keepAlive: { every: 30 * 86_400 },
@@ -36,20 +46,9 @@ export const twitter = definePlatform({
   clientIdParam: "client_id",
   tokenAuth: "basic",
   denialErrors: ["access_denied"],
-  parseToken: (body) => accessToken(body),
-  identityRequest: bearerGet(`?${new URLSearchParams({ "user.fields": "profile_image_url,verified" })}`),
-  parseIdentity: (body, token) => {
-    const user = child(body, "data");
-    const identity = flatIdentity("id", "username")(user, token);
-    if (!identity) return null;
-    const name = text(user, "name");
-    if (name) identity.name = name;
-    const avatar = text(user, "profile_image_url");
-    if (avatar) identity.avatar = avatar;
-    const verified = child(user, "verified");
-    if (typeof verified === "boolean") identity.verified = verified;
-    return identity;
-  },
+  parseToken,
+  identityRequest,
+  parseIdentity,
   publishing: (context) => twitterPublishing(context),
   hosts: HOSTS,
   capabilities: {

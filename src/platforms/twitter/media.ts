@@ -6,7 +6,7 @@
 import { pastDeadline, stillProcessing } from "../progress";
 import { type AccountAuth, type DraftMedia, PlatformError, type Progress } from "../types";
 import { LABEL, type XApi } from "./api";
-import { appended, mediaUpload, type ProcessingInfo } from "./schemas";
+import { appended, type MediaUpload, mediaUpload, type ProcessingInfo } from "./schemas";
 
 /** Bytes per append: X takes up to 5 MB per segment; 4 MB keeps one chunk's memory small. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -25,7 +25,9 @@ export const EXPIRY_MARGIN_MS = 5 * 60 * 1000;
 export const DEFAULT_EXPIRES_SECONDS = 60 * 60;
 
 /** X's documented limits, declared in rules.ts: four images, or one video or GIF. */
-export { MAX_MEDIA_PER_POST } from "./rules";
+import { MAX_MEDIA_PER_POST } from "./rules";
+
+export { MAX_MEDIA_PER_POST };
 
 const kindOf = (media: DraftMedia) =>
   media.kind === "video" ? "video" : media.mime === "image/gif" ? "gif" : ("image" as const);
@@ -71,11 +73,14 @@ async function readChunk(
  * is done: the id right after initialize, the count of appended segments after each append, `finalizing`
  * before the finalize is sent and `finalized` once it answered, `ready` once X's processing succeeded.
  * `expiresAt` (epoch ms) is when X stops accepting it: docs.x.com › Media upload (chunked) says "the
- * entire file must be uploaded before expires_after_secs seconds", and a media id used after its
- * `expires_after_secs` is refused.
+ * entire file must be uploaded before expires_after_secs seconds", and FINALIZE's page that "the returned
+ * media id is only valid for expires_after_secs seconds": it is renewed from the finalize answer and from
+ * every status answer after it.
  */
 export type MediaRecord = {
   id: string;
+  /** X's `media_key` (`3_<id>`, …): what a post's `attachments.media_keys` names it by (find). */
+  mediaKey?: string;
   expiresAt: number;
   segments: number;
   finalizing?: boolean;
@@ -97,7 +102,7 @@ export type UploadContext = {
   uploadTimeoutMs: number;
 };
 
-function recordOf(value: unknown): MediaRecord | undefined {
+export function recordOf(value: unknown): MediaRecord | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const record = value as Partial<MediaRecord>;
   return typeof record.id === "string" &&
@@ -105,6 +110,16 @@ function recordOf(value: unknown): MediaRecord | undefined {
     typeof record.segments === "number"
     ? (record as MediaRecord)
     : undefined;
+}
+
+/** The media keys recorded for item `item`'s files (find recognises a post of media alone by them). */
+export function recordedMediaKeys(progress: Progress, item: number): string[] {
+  const keys: string[] = [];
+  for (let position = 0; position < MAX_MEDIA_PER_POST; position++) {
+    const key = recordOf(progress.get(mediaKey(item, position)))?.mediaKey;
+    if (key) keys.push(key);
+  }
+  return keys;
 }
 
 const expiresAt = (now: number, seconds: number | undefined) =>
@@ -135,6 +150,7 @@ export async function uploadMedia(upload: UploadContext, media: DraftMedia, key:
     );
     record = {
       id: started.data.id,
+      ...(started.data.media_key ? { mediaKey: started.data.media_key } : {}),
       expiresAt: expiresAt(upload.now(), started.data.expires_after_secs),
       segments: 0,
     };
@@ -170,7 +186,7 @@ export async function uploadMedia(upload: UploadContext, media: DraftMedia, key:
       if (error instanceof PlatformError && error.kind === "permanent") return null;
       throw error;
     });
-    if (status) return finished(upload, key, record, status.data.processing_info);
+    if (status) return finished(upload, key, record, status.data);
   }
   record = { ...record, finalizing: true };
   await progress.set(key, record);
@@ -181,17 +197,24 @@ export async function uploadMedia(upload: UploadContext, media: DraftMedia, key:
     null,
     mediaUpload,
   );
-  return finished(upload, key, record, finalized.data.processing_info);
+  return finished(upload, key, record, finalized.data);
 }
+
+/** The record with the expiry X's answer renews (its `expires_after_secs` counts from now). */
+const renewed = (record: MediaRecord, answer: MediaUpload, now: number): MediaRecord =>
+  answer.expires_after_secs === undefined
+    ? record
+    : { ...record, expiresAt: expiresAt(now, answer.expires_after_secs) };
 
 /** Records a finalized upload: ready when X has nothing (more) to process. */
 async function finished(
   upload: UploadContext,
   key: string,
   record: MediaRecord,
-  info: ProcessingInfo | undefined,
+  answer: MediaUpload,
 ): Promise<Uploaded> {
-  const { finalizing: _, ...rest } = record;
+  const { finalizing: _, ...rest } = renewed(record, answer, upload.now());
+  const info = answer.processing_info;
   const done: MediaRecord = { ...rest, finalized: true };
   if (!info || info.state === "succeeded") done.ready = true;
   await upload.progress.set(key, done);
@@ -214,14 +237,19 @@ const statusOf = (api: XApi, account: AccountAuth, id: string) =>
  * file would fail the same way): the record is forgotten and the publication fails.
  */
 export async function processed(upload: UploadContext, key: string, uploaded: Uploaded): Promise<void> {
-  const { record } = uploaded;
+  let { record } = uploaded;
   if (record.ready) return;
   const { api, account } = upload;
   let waited = 0;
   // What this attempt's finalize answered; else (resuming) X is asked at once.
   let known = uploaded.info;
   for (let polls = 0; ; polls++) {
-    const info = known ?? (await statusOf(api, account, record.id)).data.processing_info;
+    let info = known;
+    if (!known) {
+      const status = (await statusOf(api, account, record.id)).data;
+      record = renewed(record, status, upload.now());
+      info = status.processing_info;
+    }
     known = undefined;
     if (!info || info.state === "succeeded") {
       await upload.progress.set(key, { ...record, ready: true });
@@ -234,8 +262,11 @@ export async function processed(upload: UploadContext, key: string, uploaded: Up
     }
     const wait = Math.max(info.check_after_secs ?? 1, 1);
     const late = upload.deadline !== undefined && upload.now() + wait * 1000 > upload.deadline;
-    if (polls >= MAX_STATUS_POLLS || waited + wait > MAX_WAIT_SECONDS || late)
+    if (polls >= MAX_STATUS_POLLS || waited + wait > MAX_WAIT_SECONDS || late) {
+      // The expiry the status answers renewed, for the next attempt's check.
+      await upload.progress.set(key, record);
       throw stillProcessing(`${LABEL} publish: X is still processing the media; it is polled again.`, wait);
+    }
     await upload.sleep(wait * 1000);
     waited += wait;
   }

@@ -14,10 +14,17 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { LABEL, type XApi } from "./api";
-import { mediaKey, processed, type UploadContext, type Uploaded, uploadMedia } from "./media";
-import { findPost } from "./read";
-import { createdPost } from "./schemas";
+import { LABEL, postId, type XApi } from "./api";
+import {
+  mediaKey,
+  processed,
+  recordedMediaKeys,
+  type UploadContext,
+  type Uploaded,
+  uploadMedia,
+} from "./media";
+import { withoutLinks } from "./rules";
+import { createdPost, sentText, timeline, type XPost } from "./schemas";
 import { settings as settingsSchema } from "./settings";
 
 type Settings = z.output<typeof settingsSchema>;
@@ -74,7 +81,28 @@ const createPost = async (api: XApi, account: AccountAuth, what: string, body: o
  * each item's post as it is created, in order; `sending`, the index of the item whose create was sent
  * last (its answer may have been lost).
  */
-export const THREAD = { items: "items", tweets: "tweets", sending: "sending" } as const;
+export const THREAD = {
+  items: "items",
+  tweets: "tweets",
+  sending: "sending",
+  reuploaded: "reuploaded",
+} as const;
+
+/** The items whose media were uploaded again after X refused their ids (once each: `reuploaded`). */
+const reuploadedItems = (progress: Progress): number[] => {
+  const value = progress.get(THREAD.reuploaded);
+  return Array.isArray(value) ? value.filter((index) => typeof index === "number") : [];
+};
+
+/**
+ * X's refusal of a post's media ids (`Your media IDs are invalid.`): an id past its expires_after_secs
+ * (docs.x.com › FINALIZE: "any attempt to use mediaId after this time period … will result in a Bad
+ * Request"), or one X lost. The files are uploaded again, once.
+ */
+const mediaIdsRefused = (error: unknown) =>
+  error instanceof PlatformError &&
+  error.kind === "permanent" &&
+  /media ?ids? (?:are|is) (?:invalid|expired)|media.{0,40}expired/i.test(error.message);
 
 export const recordedTweets = (progress: Progress): string[] => {
   const value = progress.get(THREAD.tweets);
@@ -147,25 +175,47 @@ export async function publishPost(
     const text = index === 0 ? firstText(items, settings) : items[index]!.text;
     // This item's create went out in an earlier attempt and its answer was lost: it may exist.
     if (sending === index && previous !== undefined) {
-      const found = await findPost(api, account, { fingerprint: draft.fingerprint, text, replyTo: previous });
+      const lookup = { fingerprint: draft.fingerprint, text, replyTo: previous };
+      const found = await findPost(api, account, lookup, recordedMediaKeys(progress, index));
       if (found) {
         tweets.push(found.id);
         await progress.set(THREAD.tweets, [...tweets]);
         continue;
       }
     }
-    const mediaIds = (uploads[index] ?? []).map(({ uploaded }) => uploaded.record.id);
-    const body = postBody(text, mediaIds, index, previous, settings);
     const what = items.length > 1 ? `${LABEL} publish (item ${index + 1})` : `${LABEL} publish`;
     await progress.set(THREAD.sending, index);
-    try {
-      tweets.push(await createPost(api, account, what, body));
-    } catch (error) {
-      throw tweets.length === 0 ? error : threadIncomplete(error, tweets, index, items.length);
+    for (;;) {
+      const mediaIds = (uploads[index] ?? []).map(({ uploaded }) => uploaded.record.id);
+      const body = postBody(text, mediaIds, index, previous, settings);
+      try {
+        tweets.push(await createPost(api, account, what, body));
+        break;
+      } catch (error) {
+        const reuploaded = reuploadedItems(progress);
+        if (mediaIds.length > 0 && mediaIdsRefused(error) && !reuploaded.includes(index)) {
+          await progress.set(THREAD.reuploaded, [...reuploaded, index]);
+          uploads[index] = await uploadAgain(upload, items[index]!, index);
+          continue;
+        }
+        throw tweets.length === 0 ? error : threadIncomplete(error, tweets, index, items.length);
+      }
     }
     await progress.set(THREAD.tweets, [...tweets]);
   }
   return api.publishedAs(account, tweets[0]!);
+}
+
+/** Forgets item `index`'s uploads and uploads (and waits for) its files again. */
+async function uploadAgain(upload: UploadContext, item: DraftItem, index: number) {
+  const done: Array<{ key: string; uploaded: Uploaded }> = [];
+  for (const [position, media] of item.media.entries()) {
+    const key = mediaKey(index, position);
+    await upload.progress.set(key, undefined);
+    done.push({ key, uploaded: await uploadMedia(upload, media, key) });
+  }
+  for (const { key, uploaded } of done) await processed(upload, key, uploaded);
+  return done;
 }
 
 /**
@@ -180,6 +230,59 @@ function threadIncomplete(error: unknown, tweets: string[], index: number, count
     { kind: "permanent", code: "thread_incomplete" },
   );
 }
+
+/** How many of the account's latest posts `find` looks through (X's maximum page is 100). */
+export const FIND_WINDOW = 50;
+/**
+ * The account's post that an earlier attempt created: among its latest posts (replies to `replyTo` only,
+ * when set), the one showing the recorded `mediaKeys` (a media key is its uploader's and attached once;
+ * X names a post's media in `attachments.media_keys` with `expansions=attachments.media_keys`), else the
+ * one whose text is the text sent as X shows it. A post of media alone with no recorded key has nothing
+ * to recognise it by: null.
+ */
+export async function findPost(
+  api: XApi,
+  account: AccountAuth,
+  lookup: FindLookup,
+  mediaKeys: string[] = [],
+): Promise<PublishedPost | null> {
+  // `settings.text` replaces the first item's text when it is set (publish.ts).
+  const replaced = lookup.settings?.text;
+  const wanted = comparable(typeof replaced === "string" && replaced !== "" ? replaced : lookup.text);
+  if (wanted === "" && mediaKeys.length === 0) return null;
+  if (!account.platformUserId) {
+    throw new PlatformError(`${LABEL} find: the account has no X user id; reconnect it.`, {
+      kind: "permanent",
+      code: "account_incomplete",
+    });
+  }
+  const replyTo = lookup.replyTo === undefined ? undefined : postId(lookup.replyTo);
+  const query = new URLSearchParams({
+    max_results: String(FIND_WINDOW),
+    exclude: "retweets",
+    "tweet.fields": `referenced_tweets,note_tweet${mediaKeys.length > 0 ? ",attachments" : ""}`,
+  });
+  if (mediaKeys.length > 0) query.set("expansions", "attachments.media_keys");
+  const url = api.url(`/users/${encodeURIComponent(account.platformUserId)}/tweets`, query);
+  const { data = [] } = await api.get(account, `${LABEL} find`, url, timeline);
+  const sameMedia = (post: XPost) =>
+    post.attachments?.media_keys?.some((key) => mediaKeys.includes(key)) ?? false;
+  const hit = data.find(
+    (post) =>
+      (replyTo === undefined || repliesTo(post, replyTo)) &&
+      (mediaKeys.length > 0 ? sameMedia(post) : comparable(sentText(post)) === wanted),
+  );
+  return hit ? api.publishedAs(account, hit.id) : null;
+}
+
+/**
+ * Text as compared by `find`: X shortens every link to a t.co link (and appends one for attached media),
+ * so links are left out; whitespace is collapsed and Unicode normalised.
+ */
+export const comparable = (text: string) => withoutLinks(text).normalize("NFC").replace(/\s+/g, " ").trim();
+
+const repliesTo = (post: XPost, id: string) =>
+  post.referenced_tweets?.some((ref) => ref.type === "replied_to" && ref.id === id) ?? false;
 
 /**
  * `find` for a publication: by what earlier attempts recorded before any text. A thread whose posts are
@@ -202,7 +305,7 @@ export async function findPublication(
     return typeof count === "number" && tweets.length < count ? null : api.publishedAs(account, tweets[0]!);
   }
   if (typeof count === "number" && progress.get(THREAD.sending) === undefined) return null;
-  const found = await findPost(api, account, lookup);
+  const found = await findPost(api, account, lookup, recordedMediaKeys(progress, 0));
   if (found && typeof count === "number" && count > 1) {
     await progress.set(THREAD.tweets, [found.id]);
     return null;

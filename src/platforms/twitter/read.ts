@@ -1,82 +1,13 @@
-// Reading from X: `find` (X keeps no hidden field with a post, so an earlier attempt is recognised by
-// its text among the account's latest posts), a post's public metrics, and the replies in its
-// conversation as comments (recent search: the last 7 days only).
+// Reading a published post on X: its public metrics, and the replies in its conversation as comments
+// (recent search: the last 7 days only).
 import { withEngagement } from "../metrics";
-import {
-  type AccountAuth,
-  type FindLookup,
-  type PlatformComment,
-  PlatformError,
-  type PostMetrics,
-  type PublishedPost,
-} from "../types";
-import { LABEL, type XApi } from "./api";
-import { postMetrics, searchPage, timeline, type XPost } from "./schemas";
+import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
+import { LABEL, postId, type XApi } from "./api";
+import { postMetrics, searchPage, sentText } from "./schemas";
 
-/** How many of the account's latest posts `find` looks through (X's maximum page is 100). */
-export const FIND_WINDOW = 50;
 /** At most this many comments are kept per post, newest first, from at most MAX_COMMENT_PAGES pages. */
 export const MAX_COMMENTS = 100;
 export const MAX_COMMENT_PAGES = 5;
-
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">" };
-
-/**
- * Text as compared by `find`: X shortens every link to a t.co link (and appends one for attached media),
- * so links are left out; whitespace is collapsed and Unicode normalised.
- */
-export const comparable = (text: string) =>
-  text
-    .replace(/https?:\/\/\S+/gi, " ")
-    .normalize("NFC")
-    .replace(/\s+/g, " ")
-    .trim();
-
-/** A post's text as X renders it, back to what was sent: X escapes &, < and > in `text`. */
-const sentText = (post: XPost) =>
-  (post.note_tweet?.text ?? post.text).replace(/&(?:amp|lt|gt);/g, (entity) => ENTITIES[entity] ?? entity);
-
-const repliesTo = (post: XPost, id: string) =>
-  post.referenced_tweets?.some((ref) => ref.type === "replied_to" && ref.id === id) ?? false;
-
-function postId(id: string): string {
-  // Goes into a URL path and a search query: only X's decimal ids.
-  if (/^\d{1,19}$/.test(id)) return id;
-  throw new PlatformError(`${LABEL}: "${id.slice(0, 40)}" is not an X post id`, {
-    kind: "permanent",
-    code: "invalid_post_id",
-  });
-}
-
-export async function findPost(
-  api: XApi,
-  account: AccountAuth,
-  lookup: FindLookup,
-): Promise<PublishedPost | null> {
-  // `settings.text` replaces the first item's text when it is set (publish.ts).
-  const replaced = lookup.settings?.text;
-  const wanted = comparable(typeof replaced === "string" && replaced !== "" ? replaced : lookup.text);
-  // A post of media alone has no text to recognise it by; any recent one would match.
-  if (wanted === "") return null;
-  if (!account.platformUserId) {
-    throw new PlatformError(`${LABEL} find: the account has no X user id; reconnect it.`, {
-      kind: "permanent",
-      code: "account_incomplete",
-    });
-  }
-  const replyTo = lookup.replyTo === undefined ? undefined : postId(lookup.replyTo);
-  const query = new URLSearchParams({
-    max_results: String(FIND_WINDOW),
-    exclude: "retweets",
-    "tweet.fields": "referenced_tweets,note_tweet",
-  });
-  const url = api.url(`/users/${encodeURIComponent(account.platformUserId)}/tweets`, query);
-  const { data = [] } = await api.get(account, `${LABEL} find`, url, timeline);
-  const hit = data.find(
-    (post) => (replyTo === undefined || repliesTo(post, replyTo)) && comparable(sentText(post)) === wanted,
-  );
-  return hit ? api.publishedAs(account, hit.id) : null;
-}
 
 export async function postInsights(
   api: XApi,

@@ -22,11 +22,13 @@ const processingInfo = z.object({
 export const mediaUpload = z.object({
   data: z.object({
     id: xId,
+    media_key: z.string().min(1).optional(),
     expires_after_secs: z.number().nonnegative().optional(),
     processing_info: processingInfo.optional(),
   }),
 });
 export type ProcessingInfo = z.infer<typeof processingInfo>;
+export type MediaUpload = z.infer<typeof mediaUpload>["data"];
 
 /** An append answers `{data: {expires_at}}` or nothing: either will do. */
 export const appended = z.unknown();
@@ -38,8 +40,16 @@ const post = z.object({
   author_id: z.string().optional(),
   created_at: z.string().optional(),
   referenced_tweets: z.array(z.object({ type: z.string(), id: z.string() })).optional(),
+  /** With `expansions=attachments.media_keys`: the keys of the post's media. */
+  attachments: z.object({ media_keys: z.array(z.string()).optional() }).optional(),
 });
 export type XPost = z.infer<typeof post>;
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">" };
+
+/** A post's text as X renders it, back to what was sent: X escapes &, < and > in `text`. */
+export const sentText = (post: XPost) =>
+  (post.note_tweet?.text ?? post.text).replace(/&(?:amp|lt|gt);/g, (entity) => ENTITIES[entity] ?? entity);
 
 /** GET /2/users/{id}/tweets: `{data?: [post], meta}` (no `data` when the user has none). */
 export const timeline = z.object({ data: z.array(post).optional() });

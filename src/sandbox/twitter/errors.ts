@@ -18,6 +18,19 @@ export function rateLimitHeaders(limit: number, remaining: number, resetAt: numb
   };
 }
 
+/**
+ * The answer with X's rate-limit headers for an endpoint allowing `limit` requests per 15 minutes on a
+ * user's token (docs.x.com › Rate limits): the window ends on the quarter hour.
+ */
+export function limited(limit: number, answer: Response): Response {
+  const window = WINDOW_SECONDS * 1000;
+  const resetAt = Math.ceil((Date.now() + 1) / window) * window;
+  const headers = new Headers(answer.headers);
+  for (const [name, value] of Object.entries(rateLimitHeaders(limit, limit - 1, resetAt)))
+    headers.set(name, value);
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
 const json = (body: object, status: number, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 

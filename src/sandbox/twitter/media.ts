@@ -9,39 +9,23 @@
 // 150 s, as Pinterest's emulator reads its upload's name.
 import { z } from "zod";
 import { readCapped } from "../../lib/capped-body";
-import { digits } from "../../platforms/sandbox/ids";
 import { type Emulated, isReady, type LedgerObject, refuse } from "../emulator";
 import { isSlow, SLOW_PROCESSING_MS } from "../triggers";
+import {
+  CATEGORIES,
+  type Category,
+  MAX_CHECK_AFTER_SECS,
+  MAX_SEGMENT_INDEX,
+  MEDIA_EXPIRES_SECONDS,
+  SEGMENT_MAX_BYTES,
+  snowflake,
+} from "./rules";
 
 export const MEDIA_KIND = "x_media";
-/** How long a media id can be attached to a post (docs.x.com: `expires_after_secs`). */
-export const MEDIA_EXPIRES_SECONDS = 24 * 60 * 60;
 /** How long X takes to process a video or GIF in the emulator (#sandbox-slow: SLOW_PROCESSING_MS). */
 export const PROCESSING_MS = 1000;
-/**
- * The longest `check_after_secs` X answers while processing (its STATUS examples say 5 and 10 s): the
- * seconds left, at least 1 and at most this.
- */
-export const MAX_CHECK_AFTER_SECS = 10;
-/** X takes segments of up to 5 MB, at most 999 of them. */
-export const SEGMENT_MAX_BYTES = 5 * 1024 * 1024;
-const MAX_SEGMENT_INDEX = 999;
 /** Bytes put together to show on the post's page (above this, the first segment is shown). */
 const ASSEMBLE_MAX_BYTES = 24 * 1024 * 1024;
-
-const MB = 1024 * 1024;
-/** Each category's media types and size limit (docs.x.com › Media best practices). */
-const CATEGORIES = {
-  tweet_image: {
-    types: ["image/jpeg", "image/png", "image/webp", "image/bmp", "image/tiff"],
-    max: 5 * MB,
-    key: 3,
-  },
-  tweet_gif: { types: ["image/gif"], max: 15 * MB, key: 16 },
-  tweet_video: { types: ["video/mp4", "video/quicktime", "video/webm"], max: 512 * MB, key: 7 },
-  amplify_video: { types: ["video/mp4", "video/quicktime", "video/webm"], max: 512 * MB, key: 13 },
-} as const;
-type Category = keyof typeof CATEGORIES;
 
 /** The category X assumes when none is given, from the media type. */
 const categoryOf = (type: string): Category =>
@@ -75,14 +59,19 @@ export type XMedia = {
   slow?: boolean;
   /** Where the post's page shows it, once finalized. */
   url?: string;
+  /** When X drops it (ms): a day after its initialize, then a day after its finalize. */
+  expires_at?: number;
 };
 
 export const mediaOf = (object: LedgerObject) => object.data as unknown as XMedia;
 
 const processes = (media: XMedia) => media.category !== "tweet_image";
 
+const expiresAt = (object: LedgerObject) =>
+  mediaOf(object).expires_at ?? object.createdAt + MEDIA_EXPIRES_SECONDS * 1000;
+
 const expiresAfter = (object: LedgerObject) =>
-  Math.max(0, Math.floor((object.createdAt + MEDIA_EXPIRES_SECONDS * 1000 - Date.now()) / 1000));
+  Math.max(0, Math.floor((expiresAt(object) - Date.now()) / 1000));
 
 export const expired = (object: LedgerObject) => expiresAfter(object) <= 0;
 
@@ -131,7 +120,7 @@ export async function initialize(x: Emulated) {
   if (!(rules.types as readonly string[]).includes(body.media_type))
     refuse(400, "invalid_request", `The media type ${body.media_type} is not supported for ${category}.`);
   if (body.total_bytes > rules.max) refuse(400, "invalid_request", `File size exceeds ${rules.max} bytes.`);
-  const id = digits(crypto.getRandomValues(new Uint8Array(16)), 19);
+  const id = snowflake(x.now());
   const media: XMedia = {
     media_type: body.media_type,
     total_bytes: body.total_bytes,
@@ -141,6 +130,7 @@ export async function initialize(x: Emulated) {
     additional_owners: body.additional_owners ?? [],
     segments: {},
     finalized: false,
+    expires_at: x.now() + MEDIA_EXPIRES_SECONDS * 1000,
   };
   const object = await x.createObject({ id, handle: caller.handle, kind: MEDIA_KIND, data: media });
   return answer(object, media);
@@ -192,7 +182,7 @@ export async function append(x: Emulated, request: Request, id: string) {
   const slow = media.slow === true || (part !== null && typeof part !== "string" && isSlow(part.name));
   await x.storeMedia(partKey(id, index), bytes, "application/octet-stream");
   await x.updateObject(id, { segments: { ...media.segments, [String(index)]: bytes.byteLength }, slow });
-  return { data: { expires_at: Math.floor((object.createdAt + MEDIA_EXPIRES_SECONDS * 1000) / 1000) } };
+  return { data: { expires_at: Math.floor(expiresAt(object) / 1000) } };
 }
 
 /** Puts the segments together where the post's page finds the media; its URL. */
@@ -226,8 +216,10 @@ export async function finalize(x: Emulated, id: string) {
   const readyAt = processes(media)
     ? Date.now() + (media.slow ? SLOW_PROCESSING_MS : PROCESSING_MS)
     : Date.now();
-  const updated = await x.updateObject(id, { finalized: true, url }, readyAt);
-  const done = { ...media, finalized: true, url };
+  // The media id lives a day from now, whatever was left of the upload session's day.
+  const expires_at = Date.now() + MEDIA_EXPIRES_SECONDS * 1000;
+  const updated = await x.updateObject(id, { finalized: true, url, expires_at }, readyAt);
+  const done = { ...media, finalized: true, url, expires_at };
   return answer({ ...updated!, readyAt }, done, { size: media.total_bytes });
 }
 
@@ -242,6 +234,10 @@ export async function status(x: Emulated, query: URLSearchParams) {
   if (expired(object)) refuse(400, "invalid_request", "The media upload has expired.");
   return answer(object, media);
 }
+
+/** How X's Media object names the kind of an upload: `photo`, `animated_gif` or `video`. */
+export const mediaTypeOf = (media: XMedia) =>
+  media.category === "tweet_image" ? "photo" : media.category === "tweet_gif" ? "animated_gif" : "video";
 
 /** Whether a media id can be attached to a post now: finalized, processed, not expired. */
 export const attachable = (object: LedgerObject, media: XMedia) =>

@@ -2,7 +2,7 @@
 // its own words, 5xx and timeouts, its rate limits (15-minute window, 24-hour posting limits, usage
 // caps) with their reset times, and an expired or revoked token.
 import { describe, expect, it } from "vitest";
-import { USAGE_CAP_RETRY_SECONDS } from "../../../src/platforms/twitter/errors";
+import { USAGE_CAP_RETRY_SECONDS } from "../../../src/platforms/twitter/api";
 import { json } from "../live/harness";
 import { adapterFor, replay } from "../replay";
 import {

@@ -33,6 +33,16 @@ describe("X find", () => {
     expect(found?.id).toBe("1880028106020515888");
   });
 
+  it("recognises a link without a scheme, which X shortens to t.co like any other", async () => {
+    const shown = { data: [{ id: "1880028106020515444", text: "Read https://t.co/Xa1b2C3d4E today" }] };
+    const { fetch } = replay(json(shown));
+    const found = await adapterFor("twitter", fetch).find(account, {
+      fingerprint: "sp-7-3",
+      text: "Read example.com/launch today",
+    });
+    expect(found?.id).toBe("1880028106020515444");
+  });
+
   it("answers null when no recent post has the text", async () => {
     const { fetch } = replay(json(userPosts));
     expect(

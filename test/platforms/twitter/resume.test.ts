@@ -202,4 +202,110 @@ describe("X publish resumes what earlier attempts recorded", () => {
     expect(await adapter.find(account, { fingerprint: "f", text: "One", progress: sent })).toBeNull();
     expect(sent.values.tweets).toEqual(["101"]);
   });
+
+  it("renews a media id's expiry from its finalize and status answers (X counts it from the finalize)", async () => {
+    const clip = mediaOf({ mime: "video/mp4", kind: "video", size: 100 });
+    const progress = memoryProgress();
+    const start = Date.now();
+    const { fetch } = replay(
+      // The upload session lives 10 minutes; the finalized id a day, then what STATUS says is left.
+      json({ data: { id: "9", media_key: "7_9", expires_after_secs: 600 } }),
+      json(appendedAnswer),
+      json(processing("9", "pending", 1, {}), 200),
+      json({
+        data: {
+          id: "9",
+          media_key: "7_9",
+          expires_after_secs: 86_000,
+          processing_info: { state: "succeeded" },
+        },
+      }),
+      json(
+        { title: "Service Unavailable", detail: "Service Unavailable", type: "about:blank", status: 503 },
+        503,
+      ),
+    );
+    await failureOf(
+      adapterWithSleeps(fetch).adapter.publish(
+        account,
+        withProgress(draftOf([item("x", [clip.media])]), progress),
+      ),
+    );
+    const record = progress.values["media.0.0"] as { expiresAt: number; mediaKey?: string };
+    expect(record.expiresAt).toBeGreaterThanOrEqual(start + 86_000 * 1000);
+    expect(record.mediaKey).toBe("7_9");
+  });
+
+  it("a media id X refuses as expired at the create is uploaded again once, then posted", async () => {
+    const photo = mediaOf({ mime: "image/png", kind: "image", size: 100 });
+    const progress = memoryProgress({
+      items: 1,
+      "media.0.0": { id: "9", expiresAt: Date.now() + 3_600_000, segments: 1, finalized: true, ready: true },
+    });
+    const invalidMedia = {
+      errors: [{ parameters: { "media.media_ids": ["9"] }, message: "Your media IDs are invalid." }],
+      title: "Invalid Request",
+      detail: "One or more parameters to your request was invalid.",
+      type: "https://api.twitter.com/2/problems/invalid-request",
+    };
+    const { fetch, requests } = replay(
+      json(invalidMedia, 400),
+      json(initialized("10")),
+      json(appendedAnswer),
+      json({ data: { id: "10", media_key: "3_10", expires_after_secs: 86400 } }),
+      json(created("77"), 201),
+    );
+    const post = await adapterWithSleeps(fetch).adapter.publish(
+      account,
+      withProgress(draftOf([item("x", [photo.media])]), progress),
+    );
+    expect(post.id).toBe("77");
+    expect(requests[1]!.url).toBe(`${UPLOAD}/initialize`);
+    expect(await jsonOf(requests[4]!)).toEqual({ text: "x", media: { media_ids: ["10"] } });
+    // A second refusal of the new id is final: nothing is uploaded a third time.
+    const again = replay(json(invalidMedia, 400), json(invalidMedia, 400));
+    const stale = memoryProgress({
+      items: 1,
+      "media.0.0": { id: "9", expiresAt: Date.now() + 3_600_000, segments: 1, finalized: true, ready: true },
+      reuploaded: [0],
+    });
+    const error = await failureOf(
+      adapterWithSleeps(again.fetch).adapter.publish(
+        account,
+        withProgress(draftOf([item("x", [photo.media])]), stale),
+      ),
+    );
+    expect(error.kind).toBe("permanent");
+    expect(again.requests).toHaveLength(1);
+  });
+
+  it("find: a post of media alone whose create answer was lost is found by its recorded media_key", async () => {
+    const timeline = {
+      data: [
+        { id: "120", text: "https://t.co/other", attachments: { media_keys: ["3_8"] } },
+        { id: "121", text: "https://t.co/mine", attachments: { media_keys: ["3_9"] } },
+      ],
+      includes: {
+        media: [
+          { media_key: "3_8", type: "photo" },
+          { media_key: "3_9", type: "photo" },
+        ],
+      },
+    };
+    const { fetch, requests } = replay(json(timeline));
+    const progress = memoryProgress({
+      items: 1,
+      sending: 0,
+      "media.0.0": { id: "9", mediaKey: "3_9", expiresAt: 0, segments: 1, finalized: true, ready: true },
+    });
+    const found = await adapterWithSleeps(fetch).adapter.find(account, {
+      fingerprint: "f",
+      text: "",
+      progress,
+    });
+    expect(found?.id).toBe("121");
+    const url = new URL(requests[0]!.url);
+    expect(url.pathname).toBe(`/2/users/${USER_ID}/tweets`);
+    expect(url.searchParams.get("expansions")).toBe("attachments.media_keys");
+  });
 });

@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import { createAdapter } from "../../../src/platforms/adapter";
 import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
 import { SPECS } from "../../../src/platforms/catalog";
-import { twitterPublishing } from "../../../src/platforms/twitter/publishing";
+import { twitterPublishing } from "../../../src/platforms/twitter";
 import { type DraftItem, type Fetch, PlatformError } from "../../../src/platforms/types";
 import { CREDENTIALS } from "../replay";
 import { HANDLE, TOKEN, USER_ID } from "./recorded";

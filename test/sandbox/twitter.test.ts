@@ -239,6 +239,89 @@ describe("the X emulator, through the real X adapter", () => {
     expect(await stats(handle)).toMatchObject({ publications: 2 });
   });
 
+  it("counts and shortens a link without a scheme as X does (23, a t.co link)", async () => {
+    const t = await createTenant();
+    const token = await tokenOf(await connect(t, freshHandle()));
+    // 260 + 1 + 23 = 284 for X, though 267 code points.
+    const over = await xCall("POST", "/2/tweets", token, { text: `${"a".repeat(260)} x.co/a` });
+    expect(over.status).toBe(403);
+    // 250 + 1 + 23 = 274 for X, though 303 code points.
+    const text = `${"b".repeat(250)} example.com/${"p".repeat(40)}`;
+    const fits = await xCall("POST", "/2/tweets", token, { text });
+    expect(fits.status).toBe(201);
+    expect(fits.body.data.text).toMatch(/^b{250} https:\/\/t\.co\/\w{10}$/);
+  });
+
+  it("hands out Snowflake ids from its clock: posts and media ids grow with time", async () => {
+    const t = await createTenant();
+    const token = await tokenOf(await connect(t, freshHandle()));
+    const before = Date.now();
+    const first = await xCall("POST", "/2/tweets", token, { text: `First ${crypto.randomUUID()}` });
+    const second = await xCall("POST", "/2/tweets", token, { text: `Second ${crypto.randomUUID()}` });
+    const media = await xCall("POST", "/2/media/upload/initialize", token, {
+      media_type: "image/png",
+      total_bytes: 10,
+    });
+    const after = Date.now();
+    const ids = [first.body.data.id, second.body.data.id, media.body.data.id].map(BigInt);
+    expect(ids[1]! > ids[0]!).toBe(true);
+    expect(ids[2]! > ids[1]!).toBe(true);
+    // X's Snowflake: milliseconds since X's epoch (1288834974657) above 22 bits of worker and sequence.
+    for (const id of ids) {
+      const at = Number(id >> 22n) + 1288834974657;
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(after);
+    }
+  });
+
+  it("names a post's media by the keys its uploads answered (attachments.media_keys, includes.media)", async () => {
+    const t = await createTenant();
+    const handle = freshHandle();
+    const token = await tokenOf(await connect(t, handle));
+    const init = await xCall("POST", "/2/media/upload/initialize", token, {
+      media_type: "video/mp4",
+      total_bytes: 4,
+      media_category: "amplify_video",
+    });
+    const { id, media_key: key } = init.body.data;
+    expect(key).toBe(`13_${id}`);
+    const form = new FormData();
+    form.set("segment_index", "0");
+    form.set("media", new Blob([new Uint8Array([1, 2, 3, 4])]), "a.mp4");
+    await fetchWorker(`${ORIGIN}${X}/2/media/upload/${id}/append`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    await xCall("POST", `/2/media/upload/${id}/finalize`, token);
+    await waitFor(
+      async () =>
+        (await xCall("GET", `/2/media/upload?command=STATUS&media_id=${id}`, token)).body.data.processing_info
+          ?.state === "succeeded",
+    );
+    const post = await xCall("POST", "/2/tweets", token, { media: { media_ids: [id] } });
+    expect(post.status).toBe(201);
+    const lookup = await xCall(
+      "GET",
+      `/2/tweets/${post.body.data.id}?expansions=attachments.media_keys`,
+      token,
+    );
+    expect(lookup.body).toMatchObject({
+      data: { id: post.body.data.id, attachments: { media_keys: [key] } },
+      includes: { media: [{ media_key: key, type: "video" }] },
+    });
+    const me = (await xCall("GET", "/2/users/me", token)).body.data.id;
+    const timeline = await xCall(
+      "GET",
+      `/2/users/${me}/tweets?expansions=attachments.media_keys&tweet.fields=attachments`,
+      token,
+    );
+    expect(timeline.body.data[0].attachments).toEqual({ media_keys: [key] });
+    expect(timeline.body.includes.media).toEqual([{ media_key: key, type: "video" }]);
+    const unknown = await xCall("GET", `/2/tweets/${post.body.data.id}?expansions=colour`, token);
+    expect(unknown.status).toBe(400);
+  });
+
   it("the check counts as X does: 141 CJK characters (282 for X) are refused before anything is sent", async () => {
     const t = await createTenant();
     const handle = freshHandle();

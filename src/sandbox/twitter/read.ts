@@ -1,92 +1,18 @@
-// X's posts (docs.x.com › X API › Posts): create (POST /2/tweets, validated as X validates it: 280
-// weighted characters, up to four media ids of the caller's, a poll apart from media, duplicate content
-// refused), look one up (GET /2/tweets/{id} with `tweet.fields`, `public_metrics` among them), a user's
-// timeline (GET /2/users/{id}/tweets, newest first, replies included unless excluded) and the recent
-// search of a conversation (GET /2/tweets/search/recent?query=conversation_id:{id}), where the emulator's
-// made-up comments appear as other users' replies.
-import { z } from "zod";
+// Reading X's posts (docs.x.com › X API › Posts): a post as X's Post object with the `tweet.fields` and
+// `expansions` asked for (its `public_metrics`, its media's keys), the lookup (GET /2/tweets/{id}) that
+// insights read, and the recent search of a conversation (GET /2/tweets/search/recent?query=
+// conversation_id:{id}) that comments read, where the emulator's made-up comments appear as other users'
+// replies; the account's posts and X's paging, which the timeline (publish.ts) shares.
 import { sandboxPlatformId } from "../../platforms/sandbox/shapes";
-import { WEIGHTED_LIMIT, weightedLength } from "../../platforms/twitter/text";
-import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
+import { type Emulated, type LedgerPost, refuse } from "../emulator";
 import { notFoundError } from "./errors";
-import { attachable, ownMedia } from "./media";
-import { shownText } from "./text";
+import { MEDIA_KIND, mediaOf, mediaTypeOf } from "./media";
+import { shownText } from "./rules";
 
-const xId = z.string().regex(/^\d{1,19}$/, "must be a numeric id of up to 19 digits");
+/** What a post's stored request (its POST /2/tweets body) says that its Post object shows. */
+type StoredRequest = { reply_settings?: string; quote_tweet_id?: string; media?: { media_ids?: string[] } };
 
-/** The POST /2/tweets body as X documents it (unknown fields refused). */
-export const createBody = z
-  .object({
-    text: z.string().max(25_000).optional(),
-    media: z
-      .object({
-        media_ids: z.array(xId).min(1).max(4),
-        tagged_user_ids: z.array(xId).max(10).optional(),
-      })
-      .strict()
-      .optional(),
-    reply: z
-      .object({ in_reply_to_tweet_id: xId, exclude_reply_user_ids: z.array(xId).optional() })
-      .strict()
-      .optional(),
-    quote_tweet_id: xId.optional(),
-    poll: z
-      .object({
-        options: z.array(z.string().min(1).max(25)).min(2).max(4),
-        duration_minutes: z.number().int().min(5).max(10_080),
-        reply_settings: z.enum(["following", "mentionedUsers", "subscribers", "verified"]).optional(),
-      })
-      .strict()
-      .optional(),
-    reply_settings: z.enum(["following", "mentionedUsers", "subscribers", "verified"]).optional(),
-    for_super_followers_only: z.boolean().optional(),
-    community_id: xId.optional(),
-    share_with_followers: z.boolean().optional(),
-    direct_message_deep_link: z.string().max(1000).optional(),
-    nullcast: z.boolean().optional(),
-    made_with_ai: z.boolean().optional(),
-    paid_partnership: z.boolean().optional(),
-    geo: z
-      .object({ place_id: z.string().max(100) })
-      .strict()
-      .optional(),
-  })
-  .strict();
-type CreateBody = z.infer<typeof createBody>;
-
-/** The body checked against `schema`, refused the way X refuses a parameter (`$.field: why`). */
-export async function readX<T>(x: Emulated, schema: z.ZodType<T>): Promise<T> {
-  const value = await x.json(z.unknown());
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = ["$", ...issue.path.map(String)].join(".");
-  const why =
-    issue.code === "unrecognized_keys"
-      ? `${issue.keys.join(", ")} is not defined in the schema and the schema does not allow additional properties`
-      : issue.message;
-  return refuse(400, "invalid_request", `${path}: ${why}`);
-}
-
-const DUPLICATE = "You are not allowed to create a Tweet with duplicate content.";
-
-/** The ledger's item of a post: the text X received and its media as the page shows them. */
-async function mediaOfPost(x: Emulated, caller: Caller, body: CreateBody) {
-  const ids = body.media?.media_ids ?? [];
-  const found = [];
-  for (const id of ids) {
-    const { object, media } = await ownMedia(x, id, caller.handle, caller.platformId).catch(() =>
-      refuse(400, "invalid_request", "Your media IDs are invalid."),
-    );
-    if (!attachable(object, media)) refuse(400, "invalid_request", "Your media IDs are invalid.");
-    found.push(media);
-  }
-  // Four images, or one video or GIF alone.
-  if (found.some((media) => media.category !== "tweet_image") && found.length > 1)
-    refuse(400, "invalid_request", "Your media IDs are invalid.");
-  if (new Set(ids).size !== ids.length) refuse(400, "invalid_request", "Your media IDs are invalid.");
-  return found.map((media) => ({ url: media.url ?? "", type: media.media_type }));
-}
+const textOf = (post: LedgerPost) => post.text[0] ?? "";
 
 /** Every post the account wrote (top-level and replies, its threads' items), newest first. */
 export async function postsOf(x: Emulated, handle: string, limit: number): Promise<LedgerPost[]> {
@@ -108,66 +34,8 @@ export async function postsOf(x: Emulated, handle: string, limit: number): Promi
     .map(({ post }) => post);
 }
 
-const textOf = (post: LedgerPost) => post.text[0] ?? "";
-
-/** The prefix of a media key: 3 a photo, 16 a GIF, 7 a video. */
-const mediaKeyPrefix = (type: string) => (type === "image/gif" ? 16 : type.startsWith("video/") ? 7 : 3);
-
-async function digest(text: string) {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return [...bytes.slice(0, 12)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** The key that counts attempts at the same post (X keeps no idempotency key: its text and place). */
-const attemptKey = (body: CreateBody) =>
-  digest(JSON.stringify([body.text ?? "", body.reply?.in_reply_to_tweet_id ?? "", body.media ?? null]));
-
-export async function createTweet(x: Emulated) {
-  const caller = await x.caller();
-  const body = await readX(x, createBody);
-  const text = body.text ?? "";
-  if (
-    text.trim() === "" &&
-    !body.media &&
-    !body.poll &&
-    !body.quote_tweet_id &&
-    !body.direct_message_deep_link
-  )
-    refuse(400, "invalid_request", "One or more of text, media, poll, quote_tweet_id is required.");
-  if (body.poll && (body.media || body.quote_tweet_id))
-    refuse(400, "invalid_request", "poll is mutually exclusive from media and quote_tweet_id.");
-  if (body.share_with_followers && !body.community_id)
-    refuse(400, "invalid_request", "share_with_followers requires community_id.");
-  if (weightedLength(text) > WEIGHTED_LIMIT) refuse(403, "forbidden", "Tweet needs to be a bit shorter.");
-  const media = await mediaOfPost(x, caller, body);
-  const parentId = body.reply?.in_reply_to_tweet_id;
-  if (parentId && !(await x.post(parentId)))
-    refuse(403, "forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.");
-  if (body.quote_tweet_id && !(await x.post(body.quote_tweet_id)))
-    refuse(403, "forbidden", "You attempted to quote a Tweet that is deleted or not visible to you.");
-
-  const outcome = await x.attempt(caller.handle, await attemptKey(body), text);
-  // The account's texts are remembered as they are published: the same text a second time is refused.
-  if (text.trim() !== "" && (await x.store.countTry(caller.handle, `text:${await digest(text.trim())}`)) > 1)
-    refuse(403, "forbidden", DUPLICATE);
-  const published = await x.publish({
-    handle: caller.handle,
-    items: [{ text, media }],
-    platformRequest: body,
-    parentId: parentId ?? null,
-  });
-  if (outcome === "lost") return lostAnswer(201);
-  const shown = await shownText(published.id, text, media.length > 0);
-  return Response.json(
-    { data: { id: published.id, text: shown, edit_history_tweet_ids: [published.id] } },
-    {
-      status: 201,
-    },
-  );
-}
-
 /** The `tweet.fields` (and `expansions`) a lookup asked for. */
-const listOf = (value: string | undefined) =>
+export const listOf = (value: string | undefined) =>
   new Set(
     (value ?? "")
       .split(",")
@@ -208,6 +76,55 @@ const TWEET_FIELDS = new Set([
 ]);
 const PRIVATE_FIELDS = ["non_public_metrics", "organic_metrics", "promoted_metrics"];
 
+/** The expansions X documents for a post (docs.x.com › Fields and expansions). */
+const EXPANSIONS = new Set([
+  "attachments.poll_ids",
+  "attachments.media_keys",
+  "author_id",
+  "edit_history_tweet_ids",
+  "entities.mentions.username",
+  "geo.place_id",
+  "in_reply_to_user_id",
+  "referenced_tweets.id",
+  "referenced_tweets.id.author_id",
+]);
+
+/** The requested expansions, refused the way X refuses an unknown one. */
+export function expansionsOf(query: URLSearchParams): Set<string> {
+  const expansions = listOf(query.get("expansions") ?? undefined);
+  for (const expansion of expansions)
+    if (!EXPANSIONS.has(expansion))
+      refuse(
+        400,
+        "invalid_request",
+        `The \`expansions\` query parameter value [${expansion}] is not one of [${[...EXPANSIONS].join(",")}]`,
+      );
+  return expansions;
+}
+
+/** A post's media as X's Media objects name them: the key each upload answered, and its kind. */
+async function mediaOfTweet(x: Emulated, post: LedgerPost) {
+  const ids = ((post.platform_request ?? {}) as StoredRequest).media?.media_ids ?? [];
+  const found = [];
+  for (const id of ids) {
+    const object = await x.object(id);
+    if (object?.kind === MEDIA_KIND) {
+      const media = mediaOf(object);
+      found.push({ media_key: media.media_key, type: mediaTypeOf(media) });
+    }
+  }
+  return found;
+}
+
+/**
+ * `includes.media` of an answer asked with `expansions=attachments.media_keys`: the Media object of every
+ * key the posts name (the post's `attachments.media_keys` come with the expansion).
+ */
+export async function mediaIncludes(x: Emulated, posts: LedgerPost[]) {
+  const all = (await Promise.all(posts.map((post) => mediaOfTweet(x, post)))).flat();
+  return [...new Map(all.map((media) => [media.media_key, media])).values()];
+}
+
 /** The requested fields, refused the way X refuses an unknown one. */
 export function tweetFields(query: URLSearchParams): Set<string> {
   const fields = listOf(query.get("tweet.fields") ?? undefined);
@@ -238,8 +155,9 @@ export async function tweetOf(
   post: LedgerPost,
   fields: Set<string>,
   owner: boolean,
+  expansions: Set<string> = new Set(),
 ): Promise<Record<string, unknown>> {
-  const request = (post.platform_request ?? {}) as CreateBody;
+  const request = (post.platform_request ?? {}) as StoredRequest;
   const hasMedia = post.media.length > 0;
   const tweet: Record<string, unknown> = {
     id: post.id,
@@ -253,12 +171,8 @@ export async function tweetOf(
   if (fields.has("reply_settings")) tweet.reply_settings = request.reply_settings ?? "everyone";
   if (fields.has("lang")) tweet.lang = "en";
   if (fields.has("possibly_sensitive")) tweet.possibly_sensitive = false;
-  if (fields.has("attachments") && hasMedia)
-    tweet.attachments = {
-      media_keys: (request.media?.media_ids ?? []).map(
-        (id, index) => `${mediaKeyPrefix(post.media[index]?.type ?? "")}_${id}`,
-      ),
-    };
+  if ((fields.has("attachments") || expansions.has("attachments.media_keys")) && hasMedia)
+    tweet.attachments = { media_keys: (await mediaOfTweet(x, post)).map((media) => media.media_key) };
   const references = [
     ...(post.parent_id ? [{ type: "replied_to", id: post.parent_id }] : []),
     ...(request.quote_tweet_id ? [{ type: "quoted", id: request.quote_tweet_id }] : []),
@@ -314,16 +228,22 @@ export async function lookupTweet(x: Emulated, id: string, query: URLSearchParam
   if (!/^\d{1,19}$/.test(id))
     refuse(400, "invalid_request", `The \`id\` query parameter value [${id}] is not valid`);
   const fields = tweetFields(query);
+  const expansions = expansionsOf(query);
   const post = await x.post(id);
   if (!post) return { errors: [notFoundError("tweet", id)] };
   const owner = post.handle === caller.handle;
-  const data = await tweetOf(x, post, fields, owner);
+  const data = await tweetOf(x, post, fields, owner, expansions);
+  const media = expansions.has("attachments.media_keys") ? await mediaIncludes(x, [post]) : [];
   const errors = owner ? [] : fieldErrors(fields, id);
-  return errors.length > 0 ? { data, errors } : { data };
+  return {
+    data,
+    ...(media.length > 0 ? { includes: { media } } : {}),
+    ...(errors.length > 0 ? { errors } : {}),
+  };
 }
 
 /** `max_results` within X's bounds for the endpoint, else its 400. */
-function maxResults(query: URLSearchParams, min: number, max: number, fallback: number): number {
+export function maxResults(query: URLSearchParams, min: number, max: number, fallback: number): number {
   const raw = query.get("max_results");
   if (raw === null) return fallback;
   const value = Number(raw);
@@ -337,7 +257,7 @@ function maxResults(query: URLSearchParams, min: number, max: number, fallback: 
 }
 
 /** A page of `all` from the `pagination_token`/`next_token` (an offset, as opaque to the caller as X's). */
-function page<T>(all: T[], token: string | null, size: number) {
+export function page<T>(all: T[], token: string | null, size: number) {
   const offset = token === null ? 0 : Number.parseInt(token, 36);
   if (token !== null && (!/^[0-9a-z]{1,10}$/.test(token) || !Number.isSafeInteger(offset)))
     refuse(400, "invalid_request", `The pagination token [${token}] is not valid`);
@@ -346,34 +266,11 @@ function page<T>(all: T[], token: string | null, size: number) {
   return { items, next };
 }
 
-const meta = (data: Array<Record<string, unknown>>, next: string | undefined, tokenName: string) => ({
+export const meta = (data: Array<Record<string, unknown>>, next: string | undefined, tokenName: string) => ({
   result_count: data.length,
   ...(data.length > 0 ? { newest_id: data[0]!.id, oldest_id: data[data.length - 1]!.id } : {}),
   ...(next ? { [tokenName]: next } : {}),
 });
-
-export async function userTimeline(x: Emulated, userId: string, query: URLSearchParams) {
-  const caller = await x.caller();
-  if (!/^\d{1,19}$/.test(userId))
-    refuse(400, "invalid_request", `The \`id\` query parameter value [${userId}] is not valid`);
-  // The emulator knows the handle of the caller's own id only (an id is a digest of the handle).
-  if (userId !== caller.platformId) return { errors: [notFoundError("user", userId)] };
-  const fields = tweetFields(query);
-  const size = maxResults(query, 5, 100, 10);
-  const exclude = listOf(query.get("exclude") ?? undefined);
-  for (const value of exclude)
-    if (value !== "replies" && value !== "retweets")
-      refuse(
-        400,
-        "invalid_request",
-        `The \`exclude\` query parameter value [${value}] is not one of [replies,retweets]`,
-      );
-  let posts = await postsOf(x, caller.handle, 800);
-  if (exclude.has("replies")) posts = posts.filter((post) => !post.parent_id);
-  const { items, next } = page(posts, query.get("pagination_token"), size);
-  const data = await Promise.all(items.map((post) => tweetOf(x, post, fields, true)));
-  return data.length > 0 ? { data, meta: meta(data, next, "next_token") } : { meta: { result_count: 0 } };
-}
 
 const RECENT_MS = 7 * 24 * 3_600_000;
 
