@@ -17,6 +17,9 @@ import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
 import { longLivedInstagramToken, refreshInstagramToken } from "./token";
 
+/** How long after publication a story has insights. */
+const STORY_INSIGHTS_SECONDS = 86_400;
+
 export const instagram = definePlatform({
   platform: "instagram",
   label: "Instagram",
@@ -52,6 +55,8 @@ export const instagram = definePlatform({
   // at half its life, so an idle account never reaches the end of it.
   keepAlive: { beforeExpiry: 30 * 86_400 },
   publishing: (context) => instagramPublishing(context),
+  // Story metrics are only available for 24 hours (Instagram Media Insights › Limitations).
+  insightsLifetime: (settings) => (settings.post_type === "story" ? STORY_INSIGHTS_SECONDS : undefined),
   hosts: HOSTS,
   capabilities: {
     text: false,

@@ -3,6 +3,8 @@
 // media; stories are not listed there; a reply by its text and author among the media's comments), the
 // metrics of a media, and its comments. developers.facebook.com › Instagram Platform › IG User Media;
 // Instagram Media Insights; IG Media Comments.
+
+import type { z } from "zod";
 import { collectPages, graphTime, node, postMetrics, sameText } from "../meta";
 import {
   type FindLookup,
@@ -82,25 +84,28 @@ const METRICS: Record<string, string> = {
 
 /**
  * Likes and comments from the media's own counts, views (else reach), shares and saves from its
- * insights. Insights Instagram will not give (too few viewers, a media inside an album, a metric it
- * does not have for that media) leave those at 0 rather than failing the sync.
+ * insights. Insights Instagram does not give now (an empty data set: a story past its 24 hours; a
+ * refusal: too few viewers, a media inside an album) answer null, so the row keeps what it stored
+ * rather than 0s (Instagram Media Insights › Limitations).
  */
-export async function mediaInsights(api: IgApi, mediaId: string): Promise<PostMetrics> {
+export async function mediaInsights(api: IgApi, mediaId: string): Promise<PostMetrics | null> {
   const fields = "like_count,comments_count,media_product_type";
   const counts = await api.graph.get("insights", node(mediaId), { fields }, mediaCounts);
   const metric = METRICS[counts.media_product_type ?? ""] ?? METRICS.DEFAULT!;
-  let values: Record<string, number> = {};
+  let answer: z.infer<typeof insights>;
   try {
-    const answer = await api.graph.get("insights", node(mediaId, "insights"), { metric }, insights);
-    values = Object.fromEntries(
-      answer.data.map((m) => {
-        const value = m.values?.[0]?.value ?? m.total_value?.value;
-        return [m.name, typeof value === "number" ? value : 0];
-      }),
-    );
+    answer = await api.graph.get("insights", node(mediaId, "insights"), { metric }, insights);
   } catch (error) {
-    if (!(error instanceof PlatformError) || error.kind !== "permanent") throw error;
+    if (error instanceof PlatformError && error.kind === "permanent") return null;
+    throw error;
   }
+  if (answer.data.length === 0) return null;
+  const values: Record<string, number> = Object.fromEntries(
+    answer.data.map((m) => {
+      const value = m.values?.[0]?.value ?? m.total_value?.value;
+      return [m.name, typeof value === "number" ? value : 0];
+    }),
+  );
   return postMetrics({
     likes: values.likes ?? counts.like_count,
     comments: values.comments ?? counts.comments_count,

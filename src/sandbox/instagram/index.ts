@@ -45,6 +45,8 @@ type Ctx = Context<BareEnv>;
 export const CAPTION_MAX = 2200;
 const HASHTAGS_MAX = 30;
 const MENTIONS_MAX = 20;
+/** How long a story has insights (Instagram Media Insights › Limitations). */
+const STORY_INSIGHTS_MS = 24 * 3_600_000;
 /** A carousel's children (IG User Media › children). */
 const CAROUSEL = { min: 2, max: 10 };
 /** API-published posts in a moving 24 hours (IG User Content Publishing Limit). */
@@ -310,6 +312,10 @@ instagramEmulator
           `(#100) metric[${index}] must be one of the following values: ${allowed.join(", ")}`,
         );
     });
+    // Story metrics are only available for 24 hours; unavailable insights are an empty data set, not
+    // 0s (Instagram Media Insights › Limitations).
+    if (product === "STORY" && Date.now() - Date.parse(post.published_at) > STORY_INSIGHTS_MS)
+      return c.json({ data: [] });
     const values = await insightValues(emu, post);
     return c.json({
       data: names.map((name) => ({
