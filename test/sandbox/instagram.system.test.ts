@@ -234,6 +234,31 @@ describe("Instagram on its emulator", () => {
     expect(late).toEqual(early);
   });
 
+  it("draws ids that grow with time, as Meta's do: containers and media in the order they were made", async () => {
+    const account = await connected("instagram");
+    const node = `${V}/${account.platformId}`;
+    const containers: string[] = [];
+    const media: string[] = [];
+    for (let n = 0; n < 6; n++) {
+      const made = await graph("instagram", "POST", `${node}/media`, account.handle, {
+        image_url: `https://cdn.example.test/${n}.jpg`,
+        caption: `Photo ${n}`,
+      });
+      containers.push(made.body.id);
+      const out = await graph("instagram", "POST", `${node}/media_publish`, account.handle, {
+        creation_id: made.body.id,
+      });
+      media.push(out.body.id);
+    }
+    const growing = (ids: string[]) => ids.every((id, n) => n === 0 || BigInt(id) > BigInt(ids[n - 1]!));
+    expect(containers.every((id) => /^\d{17}$/.test(id))).toBe(true);
+    expect(growing(containers)).toBe(true);
+    expect(growing(media)).toBe(true);
+    // The account's media edge, newest first, is in decreasing id order.
+    const listed = await graph("instagram", "GET", `${node}/media?fields=id`, account.handle);
+    expect(listed.body.data.map((m: { id: string }) => m.id)).toEqual([...media].reverse());
+  });
+
   it("#sandbox-fail: FAILED with Meta's refusal, nothing published", async () => {
     const account = await connected("instagram");
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });

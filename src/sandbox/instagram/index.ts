@@ -37,6 +37,7 @@ import {
   unsupported,
   VERSION,
 } from "../meta-graph";
+import { growingIds } from "../meta-ids";
 import { exchangeCode, exchangeToken, refreshToken } from "../meta-tokens";
 
 type Ctx = Context<BareEnv>;
@@ -97,8 +98,8 @@ export const INSTAGRAM_DIALECT: MetaDialect = {
   },
 };
 
-/** A fresh Instagram media id (17-18 digits, as Instagram's are). */
-const mediaId = () => `18${digits(crypto.getRandomValues(new Uint8Array(16)), 15)}`;
+/** A fresh Instagram media or container id: 17 digits, growing with time as Instagram's do. */
+const mediaId = growingIds("18", 17);
 
 type Container = {
   media_type: "IMAGE" | "VIDEO" | "REELS" | "STORIES" | "CAROUSEL";

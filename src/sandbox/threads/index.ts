@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { utf8 } from "../../lib/encoding";
-import { digits, letters } from "../../platforms/sandbox/ids";
+import { letters } from "../../platforms/sandbox/ids";
 import {
   type Caller,
   type Emulated,
@@ -37,6 +37,7 @@ import {
   unsupported,
   VERSION,
 } from "../meta-graph";
+import { growingIds } from "../meta-ids";
 import { exchangeCode, exchangeToken, refreshToken } from "../meta-tokens";
 
 type Ctx = Context<BareEnv>;
@@ -71,8 +72,8 @@ export const THREADS_DIALECT: MetaDialect = {
   },
 };
 
-/** A fresh Threads media id (17-18 digits, as Threads' are). */
-const mediaId = () => `17${digits(crypto.getRandomValues(new Uint8Array(16)), 16)}`;
+/** A fresh Threads post or container id: 18 digits, growing with time as Threads' do. */
+const mediaId = growingIds("17", 18);
 
 type Container = {
   media_type: "TEXT" | "IMAGE" | "VIDEO" | "CAROUSEL";
