@@ -2,12 +2,14 @@
 // POST /{user-id}/threads_publish. Media is pulled by Threads from our signed URLs; image, video and
 // carousel containers are polled (GET /{container-id}?fields=status) until FINISHED before publishing.
 // A thread is a chain: each next item is its own post with reply_to_id = the item before.
+// Also `find`: what earlier attempts recorded, else the post by its text (Threads keeps no hidden field).
 // developers.facebook.com › Threads › Posts; Reply Management; Troubleshooting (container status).
 import { pollUntil, progressOf } from "../progress";
 import type {
   AccountAuth,
   DraftItem,
   DraftMedia,
+  FindLookup,
   Progress,
   PublishDraft,
   PublishedPost,
@@ -339,3 +341,67 @@ const parseTime = (value: string) => {
   const time = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
   return Number.isNaN(time) ? 0 : time;
 };
+
+/** How many of the account's latest threads `find` looks through. */
+const RECENT = "25";
+
+/** A post's address: its permalink, else the profile (with the post's shortcode where known). */
+const urlOf = (
+  account: AccountAuth,
+  post: { permalink?: string | undefined; shortcode?: string | undefined },
+) => post.permalink ?? `${PROFILE}${account.handle}${post.shortcode ? `/post/${post.shortcode}` : ""}`;
+
+/**
+ * An earlier attempt's post by its exact text among the account's 25 latest threads, or a reply among
+ * the replies to the post it answered: Threads keeps no hidden field for a fingerprint.
+ * developers.facebook.com › Threads › Retrieve Posts; Retrieve and Manage Replies.
+ */
+async function findByText(api: ThreadsApi, account: AccountAuth, lookup: FindLookup) {
+  const text = lookup.text.trim();
+  const fields = "id,text,permalink,shortcode,username,is_reply_owned_by_me";
+  const list = lookup.replyTo
+    ? await api.get(
+        "find reply",
+        `${encodeURIComponent(lookup.replyTo)}/replies`,
+        { fields, reverse: "true" },
+        postList,
+      )
+    : await api.get("find", `${userPath(account)}/threads`, { fields, limit: RECENT }, postList);
+  const found = list.data.find(
+    (post) =>
+      (post.text ?? "").trim() === text &&
+      // Among replies, only the account's own.
+      (!lookup.replyTo || post.is_reply_owned_by_me === true || post.username === account.handle),
+  );
+  return found ? { id: found.id, url: urlOf(account, found) } : null;
+}
+
+/**
+ * `find` by what earlier attempts recorded before any text: the thread's first post once published
+ * (null while later items are still to publish, so that publish goes on after the last one), else the
+ * first item's container, whose PUBLISHED status means its threads_publish answer was lost (its post is
+ * then looked up and recorded); any other status is resumed by publish. Nothing recorded: by text.
+ */
+export async function findOnThreads(
+  api: ThreadsApi,
+  context: Pick<PublishingContext, "sleep" | "now">,
+  account: AccountAuth,
+  lookup: FindLookup,
+): Promise<PublishedPost | null> {
+  const state = lookup.replyTo ? {} : recorded(lookup.progress);
+  const items = state.items ?? [];
+  if (items.length === 0) return findByText(api, account, lookup);
+  const publisher = threadsPublisher(api, context);
+  const total = state.total ?? 1;
+  const first = items[0] ?? {};
+  let root = first.post;
+  if (!root) {
+    if (!first.container) return null;
+    if ((await publisher.status(first.container)).status !== "PUBLISHED") return null;
+    root = await publisher.publishedPost(account, lookup.text, undefined, first.at);
+    items[0] = { ...first, post: root };
+    await lookup.progress?.set(PROGRESS_KEY, { ...state, items });
+  }
+  const done = items.filter((item) => item?.post).length;
+  return done >= total || state.stopped ? publisher.link(account, root) : null;
+}
