@@ -1,14 +1,13 @@
 // Publishing on Threads: each post is a media container (POST /{user-id}/threads) published with
 // POST /{user-id}/threads_publish. Media is pulled by Threads from our signed URLs; image, video and
-// carousel containers are polled (GET /{container-id}?fields=status) until FINISHED before publishing.
+// carousel containers are polled until FINISHED before publishing (media.ts).
 // A thread is a chain: each next item is its own post with reply_to_id = the item before.
 // Also `find`: what earlier attempts recorded, else the post by its text (Threads keeps no hidden field).
 // developers.facebook.com › Threads › Posts; Reply Management; Troubleshooting (container status).
-import { pollUntil, progressOf } from "../progress";
+import { progressOf } from "../progress";
 import type {
   AccountAuth,
   DraftItem,
-  DraftMedia,
   FindLookup,
   Progress,
   PublishDraft,
@@ -17,14 +16,9 @@ import type {
 } from "../types";
 import { PlatformError } from "../types";
 import { PROFILE, type ThreadsApi, userPath } from "./api";
-import { containerStatus, created, mediaLink, postList } from "./schemas";
+import { containerState, createContainer, DeadContainer, mediaFields, whenReady } from "./media";
+import { created, mediaLink, postList } from "./schemas";
 
-/** Looks at a container this many times at most, POLL_INTERVAL_MS apart, before ending the attempt. */
-export const POLL_ATTEMPTS = 20;
-/** Up to a minute per attempt: images are ready in seconds, short videos in well under a minute. */
-export const POLL_INTERVAL_MS = 3_000;
-/** What a container still processing after the bound asks the engine to wait before the next attempt. */
-export const PROCESSING_RETRY_SECONDS = 60;
 /** How far before a container was made a post's timestamp may read (clocks differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -50,24 +44,8 @@ export const recorded = (progress: Progress | undefined): ThreadsProgress => {
   return typeof value === "object" && value !== null ? (value as ThreadsProgress) : {};
 };
 
-/** A recorded container Threads no longer takes (EXPIRED or ERROR). */
-class DeadContainer extends Error {
-  constructor(
-    readonly id: string,
-    readonly status: string,
-    readonly detail: string | undefined,
-  ) {
-    super(`Threads container ${id} ${status}`);
-  }
-}
-
 /** The post's fields every container of an item carries. */
 type PostFields = { replyControl?: string; topicTag?: string; replyTo?: string };
-
-const mediaFields = (media: DraftMedia): Record<string, string> =>
-  media.kind === "video"
-    ? { media_type: "VIDEO", video_url: media.url }
-    : { media_type: "IMAGE", image_url: media.url };
 
 /**
  * Once a post is out, a failure must not make the engine publish again: an `auth` failure would rerun
@@ -94,39 +72,10 @@ function threadIncomplete(error: unknown): unknown {
 }
 
 export function threadsPublisher(api: ThreadsApi, context: Pick<PublishingContext, "sleep" | "now">) {
-  const create = async (account: AccountAuth, fields: Record<string, string>) =>
-    (await api.post("container", `${userPath(account)}/threads`, fields, created)).id;
-
-  const status = (containerId: string) =>
-    api.get(
-      "container status",
-      encodeURIComponent(containerId),
-      { fields: "status,error_message" },
-      containerStatus,
-    );
-
-  /**
-   * Polls a container until Threads has fetched and processed its media (FINISHED), or answers that it
-   * is PUBLISHED already. ERROR and EXPIRED throw a DeadContainer; still IN_PROGRESS after the bound or
-   * past the attempt's deadline ends the attempt (`stillProcessing`): the next one polls the same
-   * recorded container, nothing is made again.
-   */
-  async function ready(containerId: string, deadline?: number): Promise<"FINISHED" | "PUBLISHED"> {
-    const polling = {
-      looks: POLL_ATTEMPTS,
-      intervalMs: POLL_INTERVAL_MS,
-      deadline,
-      message: "Threads is still processing the media; the next attempt goes on with the same container.",
-      retryAfterSeconds: PROCESSING_RETRY_SECONDS,
-    };
-    return pollUntil(context, polling, async () => {
-      const answer = await status(containerId);
-      if (answer.status === "FINISHED" || answer.status === "PUBLISHED") return answer.status;
-      if (answer.status === "ERROR" || answer.status === "EXPIRED")
-        throw new DeadContainer(containerId, answer.status, answer.error_message);
-      return undefined;
-    });
-  }
+  const create = (account: AccountAuth, fields: Record<string, string>) =>
+    createContainer(api, account, fields);
+  const status = (containerId: string) => containerState(api, containerId);
+  const ready = (containerId: string, deadline?: number) => whenReady(api, context, containerId, deadline);
 
   /**
    * The post a PUBLISHED container became (its threads_publish answer was lost; the container gives no
