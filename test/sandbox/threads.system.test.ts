@@ -55,6 +55,28 @@ describe("Threads on its emulator", () => {
     });
   });
 
+  it("draws ids that grow with time, as Meta's do: containers and posts in the order they were made", async () => {
+    const account = await connected("threads");
+    const node = `${V}/${account.platformId}`;
+    const containers: string[] = [];
+    const posts: string[] = [];
+    for (let n = 0; n < 6; n++) {
+      const made = await graph("threads", "POST", `${node}/threads`, account.handle, {
+        media_type: "TEXT",
+        text: `Post ${n}`,
+      });
+      containers.push(made.body.id);
+      const out = await graph("threads", "POST", `${node}/threads_publish`, account.handle, {
+        creation_id: made.body.id,
+      });
+      posts.push(out.body.id);
+    }
+    const growing = (ids: string[]) => ids.every((id, n) => n === 0 || BigInt(id) > BigInt(ids[n - 1]!));
+    expect(containers.every((id) => /^\d{18}$/.test(id))).toBe(true);
+    expect(growing(containers)).toBe(true);
+    expect(growing(posts)).toBe(true);
+  });
+
   it("publishes an image, a carousel, and a thread as a chain of replies", async () => {
     const account = await connected("threads");
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/png" });

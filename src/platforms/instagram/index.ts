@@ -11,11 +11,32 @@
 
 import { accessToken, bearerGet, child, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
-import { HOSTS } from "./api";
-import { instagramPublishing } from "./publishing";
+import type { AccountAuth, Publishing, PublishingContext } from "../types";
+import { HOSTS, igApi } from "./api";
+import { findOnInstagram, publishToInstagram, replyOnInstagram } from "./publish";
+import { mediaComments, mediaInsights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
 import { longLivedInstagramToken, refreshInstagramToken } from "./token";
+
+/**
+ * The publishing half: every call acts as the connected professional account with its Instagram user
+ * token (api.ts). The Instagram API with Instagram Login has no token revocation endpoint, so a
+ * disconnect only forgets the token: no `revoke`.
+ */
+export function instagramPublishing(context: PublishingContext): Publishing {
+  const api = (account: AccountAuth) => igApi(context, account);
+  return {
+    publish: async (account, draft) => publishToInstagram(api(account), draft),
+    find: async (account, lookup) => findOnInstagram(api(account), lookup),
+    insights: async (account, mediaId) => mediaInsights(api(account), mediaId),
+    comments: async (account, mediaId) => mediaComments(api(account), mediaId),
+    reply: async (account, mediaId, text) => replyOnInstagram(api(account), mediaId, text),
+  };
+}
+
+/** How long after publication a story has insights. */
+const STORY_INSIGHTS_SECONDS = 86_400;
 
 export const instagram = definePlatform({
   platform: "instagram",
@@ -52,6 +73,8 @@ export const instagram = definePlatform({
   // at half its life, so an idle account never reaches the end of it.
   keepAlive: { beforeExpiry: 30 * 86_400 },
   publishing: (context) => instagramPublishing(context),
+  // Story metrics are only available for 24 hours (Instagram Media Insights › Limitations).
+  insightsLifetime: (settings) => (settings.post_type === "story" ? STORY_INSIGHTS_SECONDS : undefined),
   hosts: HOSTS,
   capabilities: {
     text: false,

@@ -3,19 +3,25 @@
 // `settings.post_type` asks; its text is the caption. Instagram has no threads: each next item's text
 // becomes a comment by the account under the media, in order. Instagram cannot post text alone, and
 // comments cannot carry media: such drafts are refused before any call, with a clear permanent error.
-import { afterCreation, type GraphParams, node } from "../meta";
+// Also here: `find` (Instagram keeps no hidden field to carry a fingerprint, so an earlier attempt is
+// recognised by its exact caption among the account's 25 latest media; stories are not listed there; a
+// reply by its text and author among the media's comments) and the auto-plug `reply`.
+// developers.facebook.com › Instagram Platform › Content Publishing; IG User Media; IG Media Comments.
+import { afterCreation, type GraphParams, graphTime, node, sameText } from "../meta";
 import { progressOf } from "../progress";
 import {
   type DraftItem,
   type DraftMedia,
+  type FindLookup,
   PlatformError,
   type Progress,
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { type IgApi, permalinkOf } from "./api";
+import { type IgApi, permalinkOf, profileUrl } from "./api";
 import {
   checkPublishingQuota,
+  containerState,
   createContainer,
   DeadContainer,
   type IgProgress,
@@ -23,9 +29,8 @@ import {
   PROGRESS_KEY,
   recorded,
   whenFinished,
-} from "./containers";
-import { publishedMedia } from "./read";
-import { created, type InstagramSettings, instagramSettings } from "./schemas";
+} from "./media";
+import { commentsPage, created, type InstagramSettings, instagramSettings, recentMedia } from "./schemas";
 
 /** A carousel holds at most this many photos and videos. */
 export { CAROUSEL_MAX } from "./rules";
@@ -154,6 +159,12 @@ export async function commentAs(api: IgApi, mediaId: string, text: string): Prom
   return (await api.graph.post("comment", node(mediaId, "comments"), { message: text }, created)).id;
 }
 
+/** The auto-plug: a comment by the account (Instagram keeps nothing hidden with it; `find` reads its text). */
+export async function replyOnInstagram(api: IgApi, mediaId: string, text: string): Promise<PublishedPost> {
+  const id = await commentAs(api, mediaId, text);
+  return { id, url: await permalinkOf(api, mediaId) };
+}
+
 export async function publishToInstagram(api: IgApi, draft: PublishDraft): Promise<PublishedPost> {
   const settings = instagramSettings.parse(draft.settings);
   const problem = draftProblem(draft.items);
@@ -178,4 +189,60 @@ export async function publishToInstagram(api: IgApi, draft: PublishDraft): Promi
     for (const item of rest) await commentAs(api, published.id, item.text);
   });
   return { id: published.id, url };
+}
+
+/** How many of the account's latest media (or a media's comments) `find` looks through. */
+export const FIND_WINDOW = 25;
+const COMMENTS_PAGE = 50;
+
+/** How far before the first container was made a media's timestamp may read (clocks differ). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The media of a container Instagram reports PUBLISHED (its media_publish answer was lost): the IG
+ * Container gives no media id, so it is looked for among the account's latest media, by its caption,
+ * else as the newest media made since the container was; the id found is recorded. A story is not on
+ * that edge: the container id then stands for it (it is published; nothing is published again).
+ */
+export async function publishedMedia(
+  api: IgApi,
+  caption: string,
+  state: IgProgress,
+  progress: Progress | undefined,
+): Promise<PublishedPost> {
+  const query = { fields: "id,caption,permalink,timestamp", limit: String(FIND_WINDOW) };
+  const media = await api.graph.get("find", node(api.userId, "media"), query, recentMedia);
+  const since = (state.at ?? 0) - CLOCK_SKEW_MS;
+  const found =
+    media.data.find((m) => sameText(m.caption, caption)) ??
+    media.data.find((m) => m.timestamp !== undefined && graphTime(m.timestamp).getTime() >= since);
+  if (!found) return { id: state.container!, url: profileUrl(api.handle) };
+  await progress?.set(PROGRESS_KEY, { ...state, media: found.id });
+  return { id: found.id, url: found.permalink ?? profileUrl(api.handle) };
+}
+
+export async function findOnInstagram(api: IgApi, lookup: FindLookup): Promise<PublishedPost | null> {
+  // What an earlier attempt recorded answers first: its media, else its container's status (only a
+  // PUBLISHED container was published; any other is resumed by publish, with no text search).
+  const state = lookup.replyTo ? {} : recorded(lookup.progress);
+  if (state.media) return { id: state.media, url: await permalinkOf(api, state.media) };
+  // Only a carousel's children so far: nothing that could have been published.
+  if (state.children && !state.container) return null;
+  if (state.container) {
+    const { status_code } = await containerState(api, state.container);
+    return status_code === "PUBLISHED" ? publishedMedia(api, lookup.text, state, lookup.progress) : null;
+  }
+  if (lookup.replyTo) {
+    const query = { fields: "id,text,username", limit: String(COMMENTS_PAGE) };
+    const answer = await api.graph.get("find", node(lookup.replyTo, "comments"), query, commentsPage);
+    const handle = api.handle.toLowerCase();
+    const mine = answer.data.find(
+      (c) => sameText(c.text, lookup.text) && (!c.username || c.username.toLowerCase() === handle),
+    );
+    return mine ? { id: mine.id, url: await permalinkOf(api, lookup.replyTo) } : null;
+  }
+  const query = { fields: "id,caption,permalink", limit: String(FIND_WINDOW) };
+  const media = await api.graph.get("find", node(api.userId, "media"), query, recentMedia);
+  const found = media.data.find((m) => sameText(m.caption, lookup.text));
+  return found ? { id: found.id, url: found.permalink ?? profileUrl(api.handle) } : null;
 }

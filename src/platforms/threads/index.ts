@@ -4,47 +4,17 @@
 // in an `Authorization: Bearer` header rather than the documented access_token query parameter:
 // graph.threads.net is a Graph API host and reads either, and a header stays out of URL logs.
 // A connect asks for publishing, insights and replies, and swaps its one-hour token for a 60-day one
-// (tokens.ts); Threads has no endpoint that revokes a token, so `revoke` is absent.
+// (token.ts); Threads has no endpoint that revokes a token, so `revoke` is absent.
 
 import { accessToken, bearerGet, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
-import type { AccountAuth, FindLookup, Publishing, PublishingContext } from "../types";
-import { HOSTS, type ThreadsApi, threadsApi, tokenOf } from "./api";
-import { PROGRESS_KEY, recorded, threadsPublisher } from "./publish";
+import type { AccountAuth, Publishing, PublishingContext } from "../types";
+import { HOSTS, threadsApi, tokenOf } from "./api";
+import { findOnThreads, threadsPublisher } from "./publish";
 import { threadsReader } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
-import { exchangeForLongLived, refreshLongLived } from "./tokens";
-
-/**
- * `find` by what earlier attempts recorded before any text: the thread's first post once published
- * (null while later items are still to publish, so that publish goes on after the last one), else the
- * first item's container, whose PUBLISHED status means its threads_publish answer was lost (its post is
- * then looked up and recorded); any other status is resumed by publish. Nothing recorded: by text.
- */
-async function findRecorded(
-  context: PublishingContext,
-  api: ThreadsApi,
-  account: AccountAuth,
-  lookup: FindLookup,
-) {
-  const state = lookup.replyTo ? {} : recorded(lookup.progress);
-  const items = state.items ?? [];
-  if (items.length === 0) return threadsReader(api).find(account, lookup);
-  const publisher = threadsPublisher(api, context);
-  const total = state.total ?? 1;
-  const first = items[0] ?? {};
-  let root = first.post;
-  if (!root) {
-    if (!first.container) return null;
-    if ((await publisher.status(first.container)).status !== "PUBLISHED") return null;
-    root = await publisher.publishedPost(account, lookup.text, undefined, first.at);
-    items[0] = { ...first, post: root };
-    await lookup.progress?.set(PROGRESS_KEY, { ...state, items });
-  }
-  const done = items.filter((item) => item?.post).length;
-  return done >= total || state.stopped ? publisher.link(account, root) : null;
-}
+import { exchangeForLongLived, refreshLongLived } from "./token";
 
 /** The publishing half: every call acts with the account's own token (async: a missing one rejects). */
 export function threadsPublishing(context: PublishingContext): Publishing {
@@ -53,7 +23,7 @@ export function threadsPublishing(context: PublishingContext): Publishing {
     publish: async (account, draft) => threadsPublisher(api(account), context).publish(account, draft),
     reply: async (account, postId, text) =>
       threadsPublisher(api(account), context).reply(account, postId, text),
-    find: async (account, lookup) => findRecorded(context, api(account), account, lookup),
+    find: async (account, lookup) => findOnThreads(api(account), context, account, lookup),
     insights: async (account, postId) => threadsReader(api(account)).insights(account, postId),
     comments: async (account, postId) => threadsReader(api(account)).comments(account, postId),
   };

@@ -1,13 +1,14 @@
 // Publishing on Threads: each post is a media container (POST /{user-id}/threads) published with
 // POST /{user-id}/threads_publish. Media is pulled by Threads from our signed URLs; image, video and
-// carousel containers are polled (GET /{container-id}?fields=status) until FINISHED before publishing.
+// carousel containers are polled until FINISHED before publishing (media.ts).
 // A thread is a chain: each next item is its own post with reply_to_id = the item before.
+// Also `find`: what earlier attempts recorded, else the post by its text (Threads keeps no hidden field).
 // developers.facebook.com › Threads › Posts; Reply Management; Troubleshooting (container status).
-import { pollUntil, progressOf } from "../progress";
+import { progressOf } from "../progress";
 import type {
   AccountAuth,
   DraftItem,
-  DraftMedia,
+  FindLookup,
   Progress,
   PublishDraft,
   PublishedPost,
@@ -15,14 +16,9 @@ import type {
 } from "../types";
 import { PlatformError } from "../types";
 import { PROFILE, type ThreadsApi, userPath } from "./api";
-import { containerStatus, created, mediaLink, postList } from "./schemas";
+import { containerState, createContainer, DeadContainer, mediaFields, whenReady } from "./media";
+import { created, mediaLink, postList } from "./schemas";
 
-/** Looks at a container this many times at most, POLL_INTERVAL_MS apart, before ending the attempt. */
-export const POLL_ATTEMPTS = 20;
-/** Up to a minute per attempt: images are ready in seconds, short videos in well under a minute. */
-export const POLL_INTERVAL_MS = 3_000;
-/** What a container still processing after the bound asks the engine to wait before the next attempt. */
-export const PROCESSING_RETRY_SECONDS = 60;
 /** How far before a container was made a post's timestamp may read (clocks differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -48,24 +44,8 @@ export const recorded = (progress: Progress | undefined): ThreadsProgress => {
   return typeof value === "object" && value !== null ? (value as ThreadsProgress) : {};
 };
 
-/** A recorded container Threads no longer takes (EXPIRED or ERROR). */
-class DeadContainer extends Error {
-  constructor(
-    readonly id: string,
-    readonly status: string,
-    readonly detail: string | undefined,
-  ) {
-    super(`Threads container ${id} ${status}`);
-  }
-}
-
 /** The post's fields every container of an item carries. */
 type PostFields = { replyControl?: string; topicTag?: string; replyTo?: string };
-
-const mediaFields = (media: DraftMedia): Record<string, string> =>
-  media.kind === "video"
-    ? { media_type: "VIDEO", video_url: media.url }
-    : { media_type: "IMAGE", image_url: media.url };
 
 /**
  * Once a post is out, a failure must not make the engine publish again: an `auth` failure would rerun
@@ -92,39 +72,10 @@ function threadIncomplete(error: unknown): unknown {
 }
 
 export function threadsPublisher(api: ThreadsApi, context: Pick<PublishingContext, "sleep" | "now">) {
-  const create = async (account: AccountAuth, fields: Record<string, string>) =>
-    (await api.post("container", `${userPath(account)}/threads`, fields, created)).id;
-
-  const status = (containerId: string) =>
-    api.get(
-      "container status",
-      encodeURIComponent(containerId),
-      { fields: "status,error_message" },
-      containerStatus,
-    );
-
-  /**
-   * Polls a container until Threads has fetched and processed its media (FINISHED), or answers that it
-   * is PUBLISHED already. ERROR and EXPIRED throw a DeadContainer; still IN_PROGRESS after the bound or
-   * past the attempt's deadline ends the attempt (`stillProcessing`): the next one polls the same
-   * recorded container, nothing is made again.
-   */
-  async function ready(containerId: string, deadline?: number): Promise<"FINISHED" | "PUBLISHED"> {
-    const polling = {
-      looks: POLL_ATTEMPTS,
-      intervalMs: POLL_INTERVAL_MS,
-      deadline,
-      message: "Threads is still processing the media; the next attempt goes on with the same container.",
-      retryAfterSeconds: PROCESSING_RETRY_SECONDS,
-    };
-    return pollUntil(context, polling, async () => {
-      const answer = await status(containerId);
-      if (answer.status === "FINISHED" || answer.status === "PUBLISHED") return answer.status;
-      if (answer.status === "ERROR" || answer.status === "EXPIRED")
-        throw new DeadContainer(containerId, answer.status, answer.error_message);
-      return undefined;
-    });
-  }
+  const create = (account: AccountAuth, fields: Record<string, string>) =>
+    createContainer(api, account, fields);
+  const status = (containerId: string) => containerState(api, containerId);
+  const ready = (containerId: string, deadline?: number) => whenReady(api, context, containerId, deadline);
 
   /**
    * The post a PUBLISHED container became (its threads_publish answer was lost; the container gives no
@@ -339,3 +290,67 @@ const parseTime = (value: string) => {
   const time = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
   return Number.isNaN(time) ? 0 : time;
 };
+
+/** How many of the account's latest threads `find` looks through. */
+const RECENT = "25";
+
+/** A post's address: its permalink, else the profile (with the post's shortcode where known). */
+const urlOf = (
+  account: AccountAuth,
+  post: { permalink?: string | undefined; shortcode?: string | undefined },
+) => post.permalink ?? `${PROFILE}${account.handle}${post.shortcode ? `/post/${post.shortcode}` : ""}`;
+
+/**
+ * An earlier attempt's post by its exact text among the account's 25 latest threads, or a reply among
+ * the replies to the post it answered: Threads keeps no hidden field for a fingerprint.
+ * developers.facebook.com › Threads › Retrieve Posts; Retrieve and Manage Replies.
+ */
+async function findByText(api: ThreadsApi, account: AccountAuth, lookup: FindLookup) {
+  const text = lookup.text.trim();
+  const fields = "id,text,permalink,shortcode,username,is_reply_owned_by_me";
+  const list = lookup.replyTo
+    ? await api.get(
+        "find reply",
+        `${encodeURIComponent(lookup.replyTo)}/replies`,
+        { fields, reverse: "true" },
+        postList,
+      )
+    : await api.get("find", `${userPath(account)}/threads`, { fields, limit: RECENT }, postList);
+  const found = list.data.find(
+    (post) =>
+      (post.text ?? "").trim() === text &&
+      // Among replies, only the account's own.
+      (!lookup.replyTo || post.is_reply_owned_by_me === true || post.username === account.handle),
+  );
+  return found ? { id: found.id, url: urlOf(account, found) } : null;
+}
+
+/**
+ * `find` by what earlier attempts recorded before any text: the thread's first post once published
+ * (null while later items are still to publish, so that publish goes on after the last one), else the
+ * first item's container, whose PUBLISHED status means its threads_publish answer was lost (its post is
+ * then looked up and recorded); any other status is resumed by publish. Nothing recorded: by text.
+ */
+export async function findOnThreads(
+  api: ThreadsApi,
+  context: Pick<PublishingContext, "sleep" | "now">,
+  account: AccountAuth,
+  lookup: FindLookup,
+): Promise<PublishedPost | null> {
+  const state = lookup.replyTo ? {} : recorded(lookup.progress);
+  const items = state.items ?? [];
+  if (items.length === 0) return findByText(api, account, lookup);
+  const publisher = threadsPublisher(api, context);
+  const total = state.total ?? 1;
+  const first = items[0] ?? {};
+  let root = first.post;
+  if (!root) {
+    if (!first.container) return null;
+    if ((await publisher.status(first.container)).status !== "PUBLISHED") return null;
+    root = await publisher.publishedPost(account, lookup.text, undefined, first.at);
+    items[0] = { ...first, post: root };
+    await lookup.progress?.set(PROGRESS_KEY, { ...state, items });
+  }
+  const done = items.filter((item) => item?.post).length;
+  return done >= total || state.stopped ? publisher.link(account, root) : null;
+}

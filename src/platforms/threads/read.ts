@@ -1,14 +1,10 @@
-// Reading back from Threads: `find` (an earlier attempt's post, by its exact text among the account's
-// 25 latest threads, or a reply among the replies to the post it answered: Threads keeps no hidden
-// field for a fingerprint), the post's insights, and its replies as comments.
-// developers.facebook.com › Threads › Retrieve Posts; Insights; Retrieve and Manage Replies.
+// Reading a published post back from Threads: its insights, and its replies as comments.
+// developers.facebook.com › Threads › Insights; Retrieve and Manage Replies.
 import { withEngagement } from "../metrics";
-import type { AccountAuth, FindLookup, PlatformComment, PostMetrics, PublishedPost } from "../types";
-import { PROFILE, type ThreadsApi, userPath } from "./api";
-import { insightsAnswer, postList, replyPage } from "./schemas";
+import type { AccountAuth, PlatformComment, PostMetrics } from "../types";
+import { PROFILE, type ThreadsApi } from "./api";
+import { insightsAnswer, replyPage } from "./schemas";
 
-/** How many of the account's latest threads `find` looks through. */
-const RECENT = "25";
 /** The newest replies kept as comments, and the pages read to get them. */
 const COMMENTS_MAX = 100;
 const COMMENT_PAGES = 5;
@@ -20,32 +16,7 @@ const parseTime = (value: string | undefined) => {
 };
 
 export function threadsReader(api: ThreadsApi) {
-  const urlOf = (
-    account: AccountAuth,
-    post: { permalink?: string | undefined; shortcode?: string | undefined },
-  ) => post.permalink ?? `${PROFILE}${account.handle}${post.shortcode ? `/post/${post.shortcode}` : ""}`;
-
   return {
-    async find(account: AccountAuth, lookup: FindLookup): Promise<PublishedPost | null> {
-      const text = lookup.text.trim();
-      const fields = "id,text,permalink,shortcode,username,is_reply_owned_by_me";
-      const list = lookup.replyTo
-        ? await api.get(
-            "find reply",
-            `${encodeURIComponent(lookup.replyTo)}/replies`,
-            { fields, reverse: "true" },
-            postList,
-          )
-        : await api.get("find", `${userPath(account)}/threads`, { fields, limit: RECENT }, postList);
-      const found = list.data.find(
-        (post) =>
-          (post.text ?? "").trim() === text &&
-          // Among replies, only the account's own.
-          (!lookup.replyTo || post.is_reply_owned_by_me === true || post.username === account.handle),
-      );
-      return found ? { id: found.id, url: urlOf(account, found) } : null;
-    },
-
     async insights(_account: AccountAuth, postId: string): Promise<PostMetrics> {
       const answer = await api.get(
         "insights",

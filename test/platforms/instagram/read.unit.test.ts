@@ -2,6 +2,7 @@
 // insights of feed media and stories, comments with pagination, the auto-plug reply, no revoke, no
 // channels.
 import { describe, expect, it } from "vitest";
+import { instagram } from "../../../src/platforms/instagram/index";
 import { adapterFor, json, replay } from "../replay";
 import { HANDLE, IG_USER_ID, MEDIA_ID, PERMALINK, RECORDED } from "./recorded";
 import { account, expectGet, expectPost, GRAPH } from "./support";
@@ -70,18 +71,22 @@ describe("instagram insights", () => {
     expect(metrics).toMatchObject({ impressions: 80, shares: 1, likes: 12, comments: 3 });
   });
 
-  it("keeps the media's own counts when Instagram has no insights for it yet", async () => {
+  // Instagram Media Insights › Limitations: unavailable insights are an empty data set, not 0s; story
+  // metrics last 24 hours; "(#10) Not enough viewers for the media to show insights".
+  it("answers null (keep what is stored) when Instagram has no insights for the media now", async () => {
     const { fetch } = replay(json(RECORDED.counts("REELS")), json(RECORDED.errors.notEnoughViewers, 400));
-    const metrics = await adapterFor("instagram", fetch).insights(account, MEDIA_ID);
-    expect(metrics).toEqual({
-      impressions: 0,
-      likes: 12,
-      comments: 3,
-      shares: 0,
-      saves: 0,
-      quotes: 0,
-      engagement_rate: 0,
-    });
+    expect(await adapterFor("instagram", fetch).insights(account, MEDIA_ID)).toBeNull();
+  });
+
+  it("answers null for an empty data set (a story past its 24 hours), never 0s", async () => {
+    const { fetch } = replay(json(RECORDED.counts("STORY")), json({ data: [] }));
+    expect(await adapterFor("instagram", fetch).insights(account, MEDIA_ID)).toBeNull();
+  });
+
+  it("declares a story's insights lifetime of 24 hours, and none for other posts", () => {
+    expect(instagram.insightsLifetime?.({ post_type: "story" })).toBe(86_400);
+    expect(instagram.insightsLifetime?.({ post_type: "post" })).toBeUndefined();
+    expect(instagram.insightsLifetime?.({})).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@
 // sent, and an adapter whose container polling waits no time.
 import { expect } from "vitest";
 import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
-import { instagramPublishing } from "../../../src/platforms/instagram/publishing";
+import { instagramPublishing } from "../../../src/platforms/instagram/index";
 import type { DraftItem, Fetch } from "../../../src/platforms/types";
 import { CREDENTIALS } from "../replay";
 import { HANDLE, IG_TOKEN, IG_USER_ID } from "./recorded";

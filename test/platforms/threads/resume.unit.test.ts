@@ -13,7 +13,7 @@ import {
   POLL_ATTEMPTS,
   POLL_INTERVAL_MS,
   PROCESSING_RETRY_SECONDS,
-} from "../../../src/platforms/threads/publish";
+} from "../../../src/platforms/threads/media";
 import type { DraftItem, Fetch } from "../../../src/platforms/types";
 import { CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { HANDLE, LONG_LIVED, RECORDED, USER_ID } from "./recorded";

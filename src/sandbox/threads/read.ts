@@ -1,0 +1,127 @@
+import {
+  type Caller,
+  type Emulated,
+  emulate,
+  type emulatorRouter,
+  type LedgerPost,
+  refuse,
+} from "../emulator";
+import { graphTime, page, pick, required, VERSION } from "../meta-graph";
+import { knownPost, threadObject } from "./publish";
+import { METRICS } from "./rules";
+
+/** The emulator's router, as its route groups extend it. */
+type Router = ReturnType<typeof emulatorRouter>;
+
+/** Replies, conversation and insights. */
+export function readRoutes(app: Router): void {
+  app
+    .get(`/${VERSION}/:id/replies`, async (c) => {
+      const emu = emulate(c, "threads");
+      const caller = await emu.caller();
+      const post = await knownPost(emu, c.req.param("id"));
+      const replies = await repliesOf(emu, post, caller, false);
+      return c.json(
+        page(
+          c.req.url,
+          ordered(c.req.query("reverse"), replies).map((reply) => pick(reply, c.req.query("fields"), [])),
+        ),
+      );
+    })
+    .get(`/${VERSION}/:id/conversation`, async (c) => {
+      const emu = emulate(c, "threads");
+      const caller = await emu.caller();
+      const post = await knownPost(emu, c.req.param("id"));
+      const replies = await repliesOf(emu, post, caller, true);
+      return c.json(
+        page(
+          c.req.url,
+          ordered(c.req.query("reverse"), replies).map((reply) => pick(reply, c.req.query("fields"), [])),
+        ),
+      );
+    })
+    .get(`/${VERSION}/:id/insights`, async (c) => {
+      const emu = emulate(c, "threads");
+      const caller = await emu.caller();
+      const id = c.req.param("id");
+      const post = await knownPost(emu, id);
+      if (post.handle !== caller.handle)
+        return refuse(400, "forbidden", "Application does not have permission for this action", { code: 10 });
+      const metric = c.req.query("metric");
+      if (!metric) return required("metric");
+      const names = metric.split(",").map((name) => name.trim());
+      names.forEach((name, index) => {
+        if (!(METRICS as readonly string[]).includes(name))
+          refuse(
+            400,
+            "invalid_request",
+            `(#100) metric[${index}] must be one of the following values: ${METRICS.join(", ")}`,
+          );
+      });
+      const m = (await emu.metrics(id))!;
+      const reposts = Math.floor(m.shares / 2);
+      const values: Record<string, number> = {
+        views: m.impressions,
+        likes: m.likes,
+        replies: m.comments + (await emu.replies(id)).length,
+        reposts,
+        quotes: m.quotes,
+        shares: m.shares - reposts,
+      };
+      return c.json({
+        data: names.map((name) => ({
+          name,
+          period: "lifetime",
+          values: [{ value: values[name] ?? 0 }],
+          title: name[0]!.toUpperCase() + name.slice(1),
+          description: `The number of ${name} of the post.`,
+          id: `${id}/insights/${name}/lifetime`,
+        })),
+      });
+    });
+}
+
+type Reply = Record<string, unknown> & { at: number };
+
+/** The replies to a post (and, for a conversation, theirs, at any depth): everyone's and the account's. */
+async function repliesOf(emu: Emulated, post: LedgerPost, viewer: Caller, deep: boolean): Promise<Reply[]> {
+  const out: Reply[] = [];
+  const visit = async (parent: LedgerPost, depth: number) => {
+    for (const comment of (await emu.comments(parent.id)) ?? []) {
+      out.push({
+        id: comment.id,
+        text: comment.text,
+        username: comment.author.username,
+        timestamp: graphTime(comment.created_at),
+        media_type: "TEXT_POST",
+        is_reply: true,
+        is_reply_owned_by_me: false,
+        has_replies: false,
+        root_post: { id: post.id },
+        replied_to: { id: parent.id },
+        hide_status: "NOT_HUSHED",
+        at: comment.created_at,
+      });
+    }
+    for (const reply of await emu.replies(parent.id)) {
+      out.push({
+        ...(await threadObject(emu, reply, viewer)),
+        root_post: { id: post.id },
+        replied_to: { id: parent.id },
+        hide_status: "NOT_HUSHED",
+        at: Date.parse(reply.published_at),
+      });
+      if (deep && depth < 20) await visit(reply, depth + 1);
+    }
+  };
+  await visit(post, 0);
+  return out;
+}
+
+/** Newest first unless `reverse=false` asks for oldest first. */
+function ordered(reverse: string | undefined, replies: Reply[]) {
+  const oldestFirst = reverse === "false";
+  return replies
+    .sort((a, b) => (oldestFirst ? a.at - b.at : b.at - a.at))
+    .map(({ at: _at, ...reply }) => reply as Record<string, unknown>);
+}
