@@ -16,7 +16,8 @@ import { appSecretProof } from "../meta";
 import { GRAPH, HOSTS } from "./api";
 import { longLivedUserToken } from "./channels";
 import { facebookPublishing } from "./publishing";
-import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import { check, MEDIA, STORY_SECONDS, TEXT_LIMIT } from "./rules";
+import { facebookSettings } from "./schemas";
 import { settings, settingsShape } from "./settings";
 
 export const facebook = definePlatform({
@@ -57,6 +58,9 @@ export const facebook = definePlatform({
   parseIdentity: flatIdentity("id", "name"),
   connectToken: longLivedUserToken,
   publishing: facebookPublishing,
+  // A story's insights end with the story; a post, reel or video has them for as long as it exists.
+  insightsLifetime: (rowSettings) =>
+    facebookSettings.parse(rowSettings).post_type === "story" ? STORY_SECONDS : undefined,
   hosts: HOSTS,
   capabilities: {
     text: true,
