@@ -85,6 +85,10 @@ export async function hostedUpload(call: GraphCall) {
   return Response.json({ success: true });
 }
 
+/** Marks a post as a story, which Facebook removes 24 h after publication (rules.ts `expiredStory`). */
+const storyMarker = (e: Emulated, handle: string, id: string) =>
+  e.createObject({ id, handle, kind: "story", data: {}, upload: false });
+
 /** POST /{page-id}/photo_stories with an unpublished photo (Facebook Stories API › Photo Stories). */
 export async function photoStories(call: GraphCall) {
   const { e, params, pageId, handle } = await publishingCall(call);
@@ -94,7 +98,8 @@ export async function photoStories(call: GraphCall) {
     return refuse(400, "invalid_request", `(#100) Invalid photo_id: ${photoId ?? ""}`, { code: 100 });
   const decision = await attempt(e, handle, pageId, `story:${photo.id}`, "");
   const postId = `${pageId}_${freshId(e.now())}`;
-  await e.updateObject(photo.id, { post_id: postId });
+  await e.updateObject(photo.id, { post_id: postId, postId });
+  await storyMarker(e, handle, postId);
   return publishAs(
     e,
     decision,
@@ -121,12 +126,14 @@ export async function videoStories(call: GraphCall) {
   const session = await sessionToFinish(e, handle, "video_story", params.get("video_id"));
   const decision = await attempt(e, handle, pageId, `story:${session.id}`, "");
   await e.updateObject(session.id, { finished: true });
+  const storyId = `${pageId}_${freshId(e.now())}`;
+  await storyMarker(e, handle, storyId);
   return publishAs(
     e,
     decision,
     {
       handle,
-      id: `${pageId}_${freshId(e.now())}`,
+      id: storyId,
       items: [{ text: "", media: media(String(session.data.file_url), "video/*") }],
       platformRequest: [session.data.start, received(params)],
       visible: false,

@@ -109,7 +109,8 @@ export async function feed(call: GraphCall) {
     return refuse(400, "invalid_request", "(#100) Missing message or attachment.", { code: 100 });
   const decision = await attempt(e, handle, pageId, `feed:${message}`, message);
   const id = `${pageId}_${freshId(e.now())}`;
-  for (const photo of photos) await e.updateObject(photo.id, { post_id: id });
+  // `postId`: the sandbox's post page of a photo's id shows the post that published it.
+  for (const photo of photos) await e.updateObject(photo.id, { post_id: id, postId: id });
   return publishAs(
     e,
     decision,
@@ -145,7 +146,7 @@ export async function photos(call: GraphCall) {
   const decision = await attempt(e, handle, pageId, `photo:${message}`, message);
   const photo = await e.createObject({ id: freshId(e.now()), handle, kind: "photo", data: { url } });
   const postId = `${pageId}_${photo.id}`;
-  await e.updateObject(photo.id, { post_id: postId });
+  await e.updateObject(photo.id, { post_id: postId, postId });
   return publishAs(
     e,
     decision,

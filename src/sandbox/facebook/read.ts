@@ -2,10 +2,10 @@
 // Comment; Page Insights; Video API › Insights; Reels Publishing API › Insights): a node's fields, a
 // post's insights, a video's or reel's video_insights, a post's comments. Insights only go to the Page
 // (or its owner); comments are public. A story past its 24 h is gone, as Facebook removes it.
-import { type Caller, type Emulated, type LedgerPost, refuse } from "../emulator";
+import { type Caller, type Emulated, type LedgerObject, type LedgerPost, refuse } from "../emulator";
 import { owns } from "./channels";
 import { graphError, unsupported } from "./errors";
-import { fieldNames, graphTime, isVideoId, paged, pageName, pick, postNamed } from "./rules";
+import { expiredStory, fieldNames, graphTime, isVideoId, paged, pageName, pick, postNamed } from "./rules";
 import { callerOf, type GraphCall, paramsOf } from "./token";
 
 const REACTION_TYPES = ["like", "love", "wow", "haha", "sorry", "anger"] as const;
@@ -13,7 +13,7 @@ const REACTION_TYPES = ["like", "love", "wow", "haha", "sorry", "anger"] as cons
 /** A published post the caller may read the insights of (its Page or the Page's owner), else refused. */
 async function ownPost(e: Emulated, caller: Caller, id: string) {
   const post = await postNamed(e, id);
-  if (!post || post.parent_id !== null) return unsupported("get", id);
+  if (!post || post.parent_id !== null || (await expiredStory(e, post))) return unsupported("get", id);
   if (!(await owns(e, caller, post.handle)))
     return refuse(403, "forbidden", "(#10) Requires pages_read_engagement permission to manage the object", {
       code: 10,
@@ -42,6 +42,17 @@ async function commentsOf(e: Emulated, post: LedgerPost) {
   return [...generated, ...ours].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
 }
 
+/**
+ * A photo as Graph API › Photo reads it: `link` is "a link to the photo on Facebook" (in the sandbox,
+ * the post page of its id, which shows the post that published it).
+ */
+const photoNode = (e: Emulated, photo: LedgerObject) => ({
+  id: photo.id,
+  created_time: graphTime(photo.createdAt),
+  link: e.postUrl(photo.id),
+  ...(typeof photo.data.post_id === "string" ? { page_story_id: photo.data.post_id } : {}),
+});
+
 /** GET /{object-id}?fields=…: a post, video, reel or comment (Graph API › Page Post, Video, Comment). */
 export async function node(call: GraphCall) {
   const { e } = call;
@@ -49,8 +60,10 @@ export async function node(call: GraphCall) {
   await callerOf(e, params);
   const id = call.params.node!;
   const names = fieldNames(params.get("fields") ?? "id,created_time");
+  const photo = isVideoId(id) ? await e.object(id) : null;
+  if (photo?.kind === "photo") return Response.json(pick(photoNode(e, photo), names));
   const post = await postNamed(e, id);
-  if (!post) return unsupported("get", id);
+  if (!post || (await expiredStory(e, post))) return unsupported("get", id);
   if (post.parent_id !== null) {
     const parent = await e.post(post.parent_id);
     return Response.json(
@@ -164,7 +177,12 @@ export async function postInsights(call: GraphCall) {
   });
 }
 
-/** GET /{video-id}/video_insights?metric=… (Video API › Insights): total_video_views and its kin. */
+/**
+ * GET /{video-id}/video_insights (Video API › Insights): without `metric`, every metric the object has.
+ * A feed video has the video metrics (total_video_views and its kin); a reel the Reels metrics
+ * (Reels Publishing API › Insights: blue_reels_play_count for its plays); a metric of the other kind is
+ * Facebook's invalid-metric error.
+ */
 export async function videoInsights(call: GraphCall) {
   const { e } = call;
   const params = await paramsOf(call);
@@ -173,14 +191,22 @@ export async function videoInsights(call: GraphCall) {
   if (!isVideoId(id)) return unsupported("get", `${id}/video_insights`);
   const post = await ownPost(e, caller, id);
   const metrics = (await e.metrics(post.id))!;
-  const values: Record<string, number> = {
-    total_video_views: metrics.impressions,
-    total_video_views_unique: Math.floor(metrics.impressions * 0.8),
-    total_video_impressions: metrics.impressions,
-    total_video_reactions_by_type_total: metrics.likes,
-    blue_reels_play_count: metrics.impressions,
-  };
-  const requested = (params.get("metric") ?? "total_video_views").split(",").map((m) => m.trim());
+  const isReel = (await e.object(post.id))?.kind === "reel";
+  const values: Record<string, number> = isReel
+    ? {
+        blue_reels_play_count: metrics.impressions,
+        fb_reels_total_plays: metrics.impressions,
+        post_impressions_unique: Math.floor(metrics.impressions * 0.8),
+        post_video_likes_by_reaction_type: metrics.likes,
+      }
+    : {
+        total_video_views: metrics.impressions,
+        total_video_views_unique: Math.floor(metrics.impressions * 0.8),
+        total_video_impressions: metrics.impressions,
+        total_video_reactions_by_type_total: metrics.likes,
+      };
+  const asked = params.get("metric");
+  const requested = asked ? asked.split(",").map((m) => m.trim()) : Object.keys(values);
   if (requested.some((metric) => !(metric in values)))
     return refuse(400, "invalid_request", "(#100) The value must be a valid insights metric", { code: 100 });
   return Response.json({
