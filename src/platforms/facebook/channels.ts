@@ -1,46 +1,14 @@
-// A connect's two Facebook-specific steps. The code exchange gives a short-lived user token (about an
-// hour), which is swapped for a long-lived one (about 60 days) so the Page tokens read with it do not
-// expire (developers.facebook.com › Facebook Login › Access Tokens › Long-Lived; Page tokens). Then the
-// user picks one of their Pages (GET /me/accounts, and the Pages of their business portfolios): the
-// account publishes as that Page, with its Page token. The exchange is documented as a GET; the Graph API takes its parameters as a POST form too, so
-// the app secret and the token travel in a body, never in a URL.
+// The Pages a connect offers: the user picks one of their Pages (GET /me/accounts, and the Pages of their
+// business portfolios), and the account publishes as that Page, with its Page token (read with the
+// long-lived user token of token.ts, so it does not expire; developers.facebook.com › Pages API).
 import type { z } from "zod";
-import { accessToken } from "../adapter";
-import { callPlatform } from "../call";
-import { collectPages, graphClient, metaCall } from "../meta";
+import { collectPages, graphClient } from "../meta";
 import { type Channel, PlatformError, type PlatformToken, type PublishingContext } from "../types";
 import { GRAPH, LABEL } from "./api";
 import { businessList, pages } from "./schemas";
 
 /** At most this many Pages are offered (100 a page, as /me/accounts pages). */
 const MAX_PAGES_LISTED = 500;
-
-export async function longLivedUserToken(
-  token: PlatformToken,
-  context: PublishingContext,
-): Promise<PlatformToken> {
-  const what = `${LABEL} long-lived token exchange`;
-  const body = new URLSearchParams({
-    grant_type: "fb_exchange_token",
-    client_id: context.credentials.clientId,
-    client_secret: context.credentials.clientSecret,
-    fb_exchange_token: token.accessToken,
-  });
-  const answer = await callPlatform(
-    context.fetch,
-    what,
-    `${GRAPH}/oauth/access_token`,
-    {
-      method: "POST",
-      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-      body,
-    },
-    metaCall(what, false),
-  );
-  const long = accessToken(answer);
-  if (!long) throw new PlatformError(`${what}: the answer has no access token`, { code: "invalid_response" });
-  return { ...long, ...(token.userId ? { userId: token.userId } : {}) };
-}
 
 /** At most this many of the user's business portfolios are looked through for their Pages. */
 const MAX_BUSINESSES = 25;

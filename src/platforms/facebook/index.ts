@@ -10,14 +10,33 @@
 // A connect asks for the Pages permissions, swaps the user token for a long-lived one and lets the user
 // pick a Page (channels.ts): the account then publishes as that Page, with its Page token.
 
-import { accessToken, bearer, flatIdentity } from "../adapter";
+import { accessToken, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
-import { appSecretProof } from "../meta";
-import { GRAPH, HOSTS } from "./api";
-import { longLivedUserToken } from "./channels";
-import { facebookPublishing } from "./publishing";
-import { check, MEDIA, TEXT_LIMIT } from "./rules";
+import type { Publishing, PublishingContext } from "../types";
+import { GRAPH, HOSTS, pageApi, permalinkOf } from "./api";
+import { pageChannels } from "./channels";
+import { commentAs, publishToPage } from "./publish";
+import { findOnPage, postComments, postInsights } from "./read";
+import { check, MEDIA, STORY_SECONDS, TEXT_LIMIT } from "./rules";
+import { facebookSettings } from "./schemas";
 import { settings, settingsShape } from "./settings";
+import { CONNECT_SCOPES, identityRequest, longLivedUserToken, SCOPES } from "./token";
+
+export function facebookPublishing(context: PublishingContext): Publishing {
+  return {
+    publish: async (account, draft) => publishToPage(pageApi(context, account), draft),
+    find: async (account, lookup) => findOnPage(pageApi(context, account), lookup),
+    insights: async (account, postId) => postInsights(pageApi(context, account), postId),
+    comments: async (account, postId) => postComments(pageApi(context, account), postId),
+    async reply(account, postId, text) {
+      // Facebook keeps nothing hidden with a comment: the plug's text is how `find` recognises it.
+      const api = pageApi(context, account);
+      const id = await commentAs(api, postId, { text, media: [] });
+      return { id, url: await permalinkOf(api, id) };
+    },
+    channels: (token) => pageChannels(token, context),
+  };
+}
 
 export const facebook = definePlatform({
   platform: "facebook",
@@ -27,36 +46,21 @@ export const facebook = definePlatform({
     token: `${GRAPH}/oauth/access_token`,
     identity: `${GRAPH}/me`,
   },
-  scopes: ["public_profile"],
-  // developers.facebook.com › Pages API › Posts, Comments; Page Insights; Video API (publish_video).
-  connect: {
-    scopes: [
-      "pages_show_list",
-      "pages_read_engagement",
-      "pages_manage_posts",
-      "pages_read_user_content",
-      "pages_manage_engagement",
-      "read_insights",
-      "publish_video",
-      // The Pages of the user's business portfolios (GET /me/businesses → owned_pages, client_pages).
-      "business_management",
-    ],
-  },
+  scopes: SCOPES,
+  connect: { scopes: CONNECT_SCOPES },
   scopeSeparator: ",",
   pkce: false,
   clientIdParam: "client_id",
   tokenAuth: "body",
   denialErrors: ["access_denied"],
   parseToken: (body) => accessToken(body),
-  async identityRequest(endpoint, token, credentials) {
-    const proof = await appSecretProof(credentials.clientSecret, token.accessToken);
-    // The proof is an HMAC of the token: it proves the caller knows the app secret, and reveals neither.
-    const query = new URLSearchParams({ fields: "id,name", appsecret_proof: proof });
-    return { url: `${endpoint}?${query}`, headers: bearer(token) };
-  },
+  identityRequest,
   parseIdentity: flatIdentity("id", "name"),
   connectToken: longLivedUserToken,
   publishing: facebookPublishing,
+  // A story's insights end with the story; a post, reel or video has them for as long as it exists.
+  insightsLifetime: (rowSettings) =>
+    facebookSettings.parse(rowSettings).post_type === "story" ? STORY_SECONDS : undefined,
   hosts: HOSTS,
   capabilities: {
     text: true,

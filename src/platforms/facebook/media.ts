@@ -17,11 +17,15 @@ export async function feedPost(api: PageApi, message: string, link: string | nul
   return (await api.graph.post("post", node(api.pageId, "feed"), params, created)).id;
 }
 
-/** One published photo, the text as its caption: the answer names the post it made. */
-export async function photoPost(api: PageApi, media: DraftMedia, caption: string): Promise<string> {
+/** One published photo, the text as its caption: the answer names the photo and the post it made. */
+export async function photoPost(
+  api: PageApi,
+  media: DraftMedia,
+  caption: string,
+): Promise<{ postId: string; photoId: string }> {
   const params = { url: media.url, message: caption || undefined };
   const photo = await api.graph.post("photo", node(api.pageId, "photos"), params, photoCreated);
-  return photo.post_id ?? photo.id;
+  return { postId: photo.post_id ?? photo.id, photoId: photo.id };
 }
 
 /**
@@ -97,7 +101,8 @@ export async function albumPost(
 /** A feed video, pulled from `file_url`: its id is the video's. */
 export async function videoPost(api: PageApi, media: DraftMedia, description: string): Promise<string> {
   const params = { file_url: media.url, description: description || undefined };
-  return (await api.graph.post("video", node(api.pageId, "videos"), params, created)).id;
+  // Facebook fetches the file during this call: it takes the upload timeout.
+  return (await api.graph.post("video", node(api.pageId, "videos"), params, created, "upload")).id;
 }
 
 const uploaded = z.object({ success: z.boolean() });
@@ -123,7 +128,8 @@ async function hostedUpload(
       method: "POST",
       headers: { authorization: `OAuth ${api.token}`, file_url: media.url, accept: "application/json" },
     },
-    metaCall(what),
+    // Facebook fetches the file during this call: it takes the upload timeout.
+    { ...metaCall(what), timeoutMs: api.context.timeouts.upload },
   );
   if (!shaped(uploaded, reply.body, what, "POST").success) {
     throw new PlatformError(`${what}: Facebook did not accept the video file`, {

@@ -11,8 +11,8 @@ import {
   type PublishDraft,
   type PublishedPost,
 } from "../types";
-import { type PageApi, permalinkOf, reelUrl } from "./api";
-import { albumPost, feedPost, photoPost, reelPost, storyPost, videoPost } from "./media";
+import { type PageApi, permalinkOf, photoUrl, reelUrl } from "./api";
+import { albumPost, feedPost, photoPost, recorded, reelPost, storyPost, videoPost } from "./media";
 import { created, type FacebookSettings, facebookSettings } from "./schemas";
 
 const refuse = (message: string) =>
@@ -55,11 +55,19 @@ async function createPost(
   let id: string;
   if (!media) id = await feedPost(api, item.text, settings.link);
   else if (media.kind === "video") id = await videoPost(api, media, item.text);
-  else if (item.media.length === 1 && item.text.trim()) id = await photoPost(api, media, item.text);
+  else if (item.media.length === 1 && item.text.trim()) {
+    // A single-photo post is linked as its photo, as Facebook itself shows it.
+    const photo = await photoPost(api, media, item.text);
+    return { id: photo.postId, url: await photoUrl(api, photo.photoId) };
+  }
   // Several photos, or one without a caption: each uploaded unpublished and recorded first, then one feed
   // post attaching them, so a lost answer is reconciled by the photos (a captionless post has no text to
   // be found by).
-  else id = await albumPost(api, item.media, item.text, progress);
+  else {
+    id = await albumPost(api, item.media, item.text, progress);
+    const photos = recorded(progress).photos ?? [];
+    if (item.media.length === 1 && photos[0]) return { id, url: await photoUrl(api, photos[0]) };
+  }
   return { id, url: await permalinkOf(api, id) };
 }
 

@@ -103,43 +103,62 @@ export async function findOnPage(api: PageApi, lookup: FindLookup) {
   return reel ? reelFound(api, reel) : null;
 }
 
-/** The lifetime value of `metric` in an insights answer (0 when absent). */
+/** The lifetime value of the first of `metrics` the answer has (undefined: none of them). */
 function lifetime(
   answer: { data: Array<{ name: string; values?: Array<{ value: unknown }> }> },
-  metric: string,
-) {
-  const value = answer.data.find((m) => m.name === metric)?.values?.[0]?.value;
-  return typeof value === "number" ? value : 0;
+  metrics: string[],
+): number | undefined {
+  for (const metric of metrics) {
+    const value = answer.data.find((m) => m.name === metric)?.values?.[0]?.value;
+    if (typeof value === "number") return value;
+  }
+  return undefined;
 }
 
 /**
- * Insights are not there for every object (a Page under 100 likes, a story, a metric Facebook retired):
- * that refusal leaves the views at 0 rather than failing the sync; throttling and auth still fail it.
+ * A read Facebook refuses for good (the object gone: a story past its 24 h; insights not there: a Page
+ * under 100 likes, a retired metric) gives undefined: nothing to read now, so the row keeps what it
+ * stored instead of being overwritten with 0s. Throttling and auth still fail the sync.
  */
-async function optionalViews(read: () => Promise<number>): Promise<number> {
+async function unlessRefused<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof PlatformError && error.kind === "permanent") return 0;
+    if (error instanceof PlatformError && error.kind === "permanent") return undefined;
     throw error;
   }
 }
 
 /**
- * A Page post (`<page id>_<post id>`): reactions, comments and shares from the post, views from the
- * `post_media_view` insight (Facebook's replacement for the retired impressions). A video or reel
- * (a bare video id): reactions and comments from the video, views from `total_video_views`.
+ * A post's views: a Page post (`<page id>_<post id>`) from the `post_media_view` insight (Facebook's
+ * replacement for the retired impressions). A video or reel (a bare video id) from its video_insights
+ * read without a metric, which answers every metric the object has (Video API › Insights): a reel's
+ * plays are `blue_reels_play_count` (Reels Publishing API › Insights), a feed video's `total_video_views`.
  */
-export async function postInsights(api: PageApi, postId: string): Promise<PostMetrics> {
+async function viewsOf(api: PageApi, postId: string, isPost: boolean): Promise<number | undefined> {
+  if (isPost) {
+    const query = { metric: "post_media_view", period: "lifetime" };
+    const answer = await api.graph.get("insights", node(postId, "insights"), query, insights);
+    return lifetime(answer, ["post_media_view"]);
+  }
+  const query = { period: "lifetime" };
+  const answer = await api.graph.get("insights", node(postId, "video_insights"), query, insights);
+  return lifetime(answer, ["blue_reels_play_count", "total_video_views"]);
+}
+
+/**
+ * Reactions, comments (and a post's shares) from the object, views from its insights. Null when either
+ * read is refused or the insights answer is empty: the row keeps its stored metrics (a story's insights
+ * end with the story, 24 h after publication; `insightsLifetime` in index.ts stops asking by then).
+ */
+export async function postInsights(api: PageApi, postId: string): Promise<PostMetrics | null> {
   const isPost = postId.includes("_");
   const counts = "reactions.summary(true).limit(0),comments.summary(true).limit(0)";
   const fields = isPost ? `${counts},shares` : counts;
-  const post = await api.graph.get("insights", node(postId), { fields }, engagement);
-  const impressions = await optionalViews(async () => {
-    const [edge, metric] = isPost ? ["insights", "post_media_view"] : ["video_insights", "total_video_views"];
-    const query = { metric, period: "lifetime" };
-    return lifetime(await api.graph.get("insights", node(postId, edge), query, insights), metric);
-  });
+  const post = await unlessRefused(() => api.graph.get("insights", node(postId), { fields }, engagement));
+  if (!post) return null;
+  const impressions = await unlessRefused(() => viewsOf(api, postId, isPost));
+  if (impressions === undefined) return null;
   return postMetrics({
     likes: post.reactions?.summary?.total_count,
     comments: post.comments?.summary?.total_count,

@@ -5,6 +5,9 @@ import type { settings } from "./settings";
 
 export const TEXT_LIMIT = 63_206;
 
+/** A Page story is up for 24 h, and its insights go with it (Facebook Stories API). */
+export const STORY_SECONDS = 24 * 3600;
+
 export const MEDIA: PlatformRules = {
   thread: "comments",
   postTypes: true,

@@ -17,6 +17,8 @@ export const success = z.object({ success: z.boolean(), post_id: id.optional() }
 /** POST /{page-id}/video_reels | video_stories, upload_phase=start. */
 export const uploadStarted = z.object({ video_id: id, upload_url: z.string().optional() });
 export const permalink = z.object({ permalink_url: z.string().optional() });
+/** GET /{photo-id}?fields=link (Graph API › Photo). */
+export const photoLink = z.object({ link: z.string().optional() });
 
 /**
  * A post's Story Attachments, as `attachments{target{id},subattachments{target{id}}}` asks them (Graph API ›

@@ -2,8 +2,9 @@
 // `{error: {message, type, code, error_subcode, fbtrace_id}}`, an OAuthException (code 190) for a bad
 // token, and throttling as code 32 (Page-level) with the X-App-Usage and X-Business-Use-Case-Usage
 // headers saying when the app may call again (Graph API › Overview › Rate Limiting).
+
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Problem } from "../emulator";
+import { type Problem, refuse } from "../emulator";
 
 const traceId = () => `A${crypto.randomUUID().replaceAll("-", "").slice(0, 22)}`;
 
@@ -138,3 +139,30 @@ export function facebookError(problem: Problem): Response {
       return graphError({ status: 400, message: problem.message, type: "OAuthException", code: code ?? 100 });
   }
 }
+
+/** Code 100, subcode 33: the node does not exist, may not be read, or does not take this call. */
+export const unsupported = (method: string, id: string): never =>
+  refuse(
+    400,
+    "not_found",
+    `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+  );
+
+/** A throttled attempt, carried up to the route as the Page's code 32 answer (with its usage headers). */
+export class ThrottledPage extends Error {
+  constructor(readonly response: Response) {
+    super("throttled");
+  }
+}
+
+/** A route whose throttled attempt answers with the Page's usage headers. */
+export const throttled =
+  <T>(handler: (call: T) => Promise<Response>) =>
+  async (call: T): Promise<Response> => {
+    try {
+      return await handler(call);
+    } catch (error) {
+      if (error instanceof ThrottledPage) return error.response;
+      throw error;
+    }
+  };

@@ -19,7 +19,8 @@ import { LONG_LIVED, PAGE_ID, PAGE_TOKEN, RECORDED } from "./recorded";
 import { GRAPH } from "./support";
 
 const POST = RECORDED.photo.post_id;
-const POST_URL = `https://www.facebook.com/${PAGE_ID}/posts/1122334455667788`;
+/** A single-photo post is linked as its photo (Graph API › Photo › link). */
+const POST_URL = `https://www.facebook.com/photo/?fbid=${RECORDED.photo.id}`;
 const form = (seen: Seen) => Object.fromEntries(new URLSearchParams(seen.body));
 const fieldsOf = (seen: Seen) => new URL(seen.url).searchParams.get("fields");
 
@@ -41,6 +42,11 @@ function facebookServer() {
     { method: "GET", url: `${GRAPH}/me/businesses?`, reply: () => json(RECORDED.noBusinesses) },
     { method: "POST", url: `${GRAPH}/${PAGE_ID}/photos`, reply: () => json(RECORDED.photo) },
     {
+      method: "GET",
+      url: `${GRAPH}/${RECORDED.photo.id}?`,
+      reply: () => json({ id: RECORDED.photo.id, link: POST_URL }),
+    },
+    {
       method: "POST",
       url: `${GRAPH}/${POST}/comments`,
       reply: () => json(RECORDED.comment("1122334455667788_1")),
@@ -49,7 +55,7 @@ function facebookServer() {
       method: "GET",
       url: `${GRAPH}/${POST}?`,
       reply: (seen) =>
-        json(fieldsOf(seen) === "permalink_url" ? RECORDED.permalink(POST, POST_URL) : RECORDED.engagement),
+        json(fieldsOf(seen) === "permalink_url" ? RECORDED.permalink(POST) : RECORDED.engagement),
     },
     { method: "GET", url: `${GRAPH}/${POST}/insights?`, reply: () => json(RECORDED.insights) },
     { method: "GET", url: `${GRAPH}/${POST}/comments?`, reply: () => json(RECORDED.comments[1]) },

@@ -1,9 +1,11 @@
 // Publishing on a Facebook Page, request by request: a text or link post, one photo, several photos, a
 // video, a reel, photo and video stories, a thread (comments by the Page), and the drafts refused
 // before any call.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { createAdapter } from "../../../src/platforms/adapter";
+import { SPECS } from "../../../src/platforms/catalog";
 import { PlatformError } from "../../../src/platforms/types";
-import { adapterFor, json, mediaOf, replay } from "../replay";
+import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { PAGE_ID, PAGE_TOKEN, PERMALINK, POST_ID, RECORDED } from "./recorded";
 import { draftOf, expectGet, expectPost, GRAPH, page, textItem } from "./support";
 
@@ -32,19 +34,63 @@ describe("facebook publish", () => {
     expect(post).toEqual({ id: POST_ID, url: `https://www.facebook.com/${POST_ID}` });
   });
 
-  it("publishes one photo by its URL, the text as its caption", async () => {
+  it("publishes one photo by its URL, the text as its caption, linked as the photo Facebook shows", async () => {
     const photo = image(1);
-    const { fetch, requests } = replay(
-      json(RECORDED.photo),
-      json(RECORDED.permalink(RECORDED.photo.post_id)),
-    );
+    const link = `https://www.facebook.com/photo/?fbid=${RECORDED.photo.id}`;
+    const { fetch, requests } = replay(json(RECORDED.photo), json({ id: RECORDED.photo.id, link }));
     const post = await adapterFor("facebook", fetch).publish(
       page,
       draftOf([{ text: "Fresh rye", media: [photo] }]),
     );
-    expect(post.id).toBe(RECORDED.photo.post_id);
+    // The post's id (its insights and comments), the photo's address (Graph API › Photo › link).
+    expect(post).toEqual({ id: RECORDED.photo.post_id, url: link });
     await expectPost(requests[0]!, `${GRAPH}/${PAGE_ID}/photos`, { url: photo.url, message: "Fresh rye" });
-    await expectGet(requests[1]!, `${GRAPH}/${RECORDED.photo.post_id}`, { fields: "permalink_url" });
+    await expectGet(requests[1]!, `${GRAPH}/${RECORDED.photo.id}`, { fields: "link" });
+  });
+
+  it("links a single captionless photo as the photo too, the viewer's address when its link is unreadable", async () => {
+    const { fetch, requests } = replay(
+      json(RECORDED.unpublishedPhoto("777")),
+      json(RECORDED.feedPost),
+      json(RECORDED.errors.unknown, 500),
+    );
+    const post = await adapterFor("facebook", fetch).publish(
+      page,
+      draftOf([{ text: "", media: [image(1)] }]),
+    );
+    expect(post).toEqual({ id: POST_ID, url: "https://www.facebook.com/photo/?fbid=777" });
+    await expectGet(requests[2]!, `${GRAPH}/777`, { fields: "link" });
+  });
+
+  it("gives the calls during which Facebook fetches a file the upload timeout, the others the call timeout", async () => {
+    const timeouts = vi.spyOn(AbortSignal, "timeout");
+    try {
+      const context = { credentials: CREDENTIALS, timeouts: { call: 1_111, upload: 99_999 } };
+      const feedVideo = replay(json(RECORDED.video), json(RECORDED.permalink(RECORDED.video.id)));
+      await createAdapter(SPECS.facebook, { ...context, fetch: feedVideo.fetch }).publish(
+        page,
+        draftOf([{ text: "Baking", media: [video(3)] }]),
+      );
+      // POST /{page}/videos with file_url, then the permalink read.
+      expect(timeouts.mock.calls.map(([ms]) => ms)).toEqual([99_999, 1_111]);
+
+      timeouts.mockClear();
+      const videoId = "3344556677889900";
+      const reel = replay(
+        json(RECORDED.uploadStart(videoId)),
+        json(RECORDED.uploaded),
+        json(RECORDED.finished),
+        json(RECORDED.permalink(videoId)),
+      );
+      await createAdapter(SPECS.facebook, { ...context, fetch: reel.fetch }).publish(
+        page,
+        draftOf([{ text: "Kneading", media: [video(4)] }], { post_type: "reel" }),
+      );
+      // The session's start, the hosted-file upload, the finish, the permalink read.
+      expect(timeouts.mock.calls.map(([ms]) => ms)).toEqual([1_111, 99_999, 1_111, 1_111]);
+    } finally {
+      timeouts.mockRestore();
+    }
   });
 
   it("publishes several photos: each uploaded unpublished, then one post attaching them", async () => {

@@ -1,6 +1,7 @@
 // Reading a Page back: find (by text among the latest posts, then reels; a reply among a post's
 // comments), insights (post and video), comments with their pagination, the auto-plug reply, revoke.
 import { describe, expect, it } from "vitest";
+import { facebook } from "../../../src/platforms/facebook/index";
 import { adapterFor, json, replay } from "../replay";
 import { PAGE_ID, PERMALINK, POST_ID, RECORDED } from "./recorded";
 import { expectGet, expectPost, GRAPH, page } from "./support";
@@ -89,7 +90,7 @@ describe("facebook insights", () => {
     });
   });
 
-  it("reads a video's or reel's counts and its total video views", async () => {
+  it("reads a feed video's counts and its total video views: every metric the video has, in one read", async () => {
     const videoId = RECORDED.video.id;
     const counts = { ...RECORDED.engagement, shares: undefined, id: videoId };
     const { fetch, requests } = replay(json(counts), json(RECORDED.videoInsights));
@@ -98,24 +99,48 @@ describe("facebook insights", () => {
     await expectGet(requests[0]!, `${GRAPH}/${videoId}`, {
       fields: "reactions.summary(true).limit(0),comments.summary(true).limit(0)",
     });
-    await expectGet(requests[1]!, `${GRAPH}/${videoId}/video_insights`, {
-      metric: "total_video_views",
-      period: "lifetime",
-    });
+    await expectGet(requests[1]!, `${GRAPH}/${videoId}/video_insights`, { period: "lifetime" });
   });
 
-  it("keeps the counts with 0 views when Facebook refuses the insight (a small Page, a retired metric)", async () => {
+  it("reads a reel's plays from blue_reels_play_count, as the Reels insights name them", async () => {
+    const reelId = "3344556677889900";
+    const counts = { ...RECORDED.engagement, shares: undefined, id: reelId };
+    const plays = {
+      data: [
+        { name: "post_impressions_unique", period: "lifetime", values: [{ value: 310 }] },
+        { name: "blue_reels_play_count", period: "lifetime", values: [{ value: 512 }] },
+      ],
+    };
+    const { fetch } = replay(json(counts), json(plays));
+    const metrics = await adapterFor("facebook", fetch).insights(page, reelId);
+    expect(metrics).toMatchObject({ likes: 42, comments: 7, impressions: 512 });
+  });
+
+  it("answers null, never 0s, when Facebook refuses the insight (a small Page, a retired metric)", async () => {
     const { fetch } = replay(json(RECORDED.engagement), json(RECORDED.errors.invalid, 400));
-    const metrics = await adapterFor("facebook", fetch).insights(page, POST_ID);
-    expect(metrics).toEqual({
-      likes: 42,
-      comments: 7,
-      shares: 3,
-      impressions: 0,
-      quotes: 0,
-      saves: 0,
-      engagement_rate: 0,
-    });
+    expect(await adapterFor("facebook", fetch).insights(page, POST_ID)).toBeNull();
+  });
+
+  it("answers null when the insights answer is empty, or the object is gone (a story past its 24 h)", async () => {
+    const empty = replay(json(RECORDED.engagement), json({ data: [] }));
+    expect(await adapterFor("facebook", empty.fetch).insights(page, POST_ID)).toBeNull();
+    const gone = {
+      error: {
+        message: "Unsupported get request. Object with ID '1_2' does not exist",
+        type: "GraphMethodException",
+        code: 100,
+        error_subcode: 33,
+      },
+    };
+    const story = replay(json(gone, 400));
+    expect(await adapterFor("facebook", story.fetch).insights(page, POST_ID)).toBeNull();
+    expect(story.requests).toHaveLength(1);
+  });
+
+  it("declares a story's insights lifetime as 24 h, and none for other posts", () => {
+    expect(facebook.insightsLifetime?.({ post_type: "story", link: null })).toBe(86_400);
+    expect(facebook.insightsLifetime?.({ post_type: "post", link: null })).toBeUndefined();
+    expect(facebook.insightsLifetime?.({ post_type: "reel", link: null })).toBeUndefined();
   });
 
   it("still fails when the insight call is throttled", async () => {

@@ -8,7 +8,7 @@
 // Attachment, Video API › Reels Publishing API and Facebook Stories API show them.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TIMEOUTS } from "../../../src/platforms/call";
-import { facebookPublishing } from "../../../src/platforms/facebook/publishing";
+import { facebookPublishing } from "../../../src/platforms/facebook/index";
 import { memoryProgress } from "../../../src/platforms/progress";
 import type { Fetch } from "../../../src/platforms/types";
 import { CREDENTIALS, json, mediaOf, replay } from "../replay";

@@ -1,16 +1,25 @@
 // Facebook Pages end to end on the sandbox's emulator of the Graph API: the real adapter
 // (src/platforms/facebook/) connects, publishes, reconciles, reads insights and comments and replies,
-// every call answered by src/sandbox/facebook/ on Facebook's own paths and in its own shapes.
+// every call answered by src/sandbox/facebook/ on Facebook's own paths and in its own shapes; what was
+// uploaded is kept between attempts, and a lost final answer is reconciled by what was recorded; the
+// facts the emulator states from Meta's pages (appsecret_proof, ids that grow with time, a photo's
+// link, a reel's plays, a story's 24 h) checked against the adapter's reading of the same pages.
+// Nothing here moves a clock or replaces the global fetch: it runs in the shared runtime.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
 import { publishingAdapter } from "../../src/platforms/index";
+import { appSecretProof as adapterProof } from "../../src/platforms/meta";
 import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
+import { freshId } from "../../src/sandbox/facebook/rules";
+import { appSecretProof as emulatorProof } from "../../src/sandbox/facebook/token";
 import { runFlow } from "../delegation/support";
 import { deliver, handleOf, publishingPost, rowsOf } from "../publishing/support";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
+import { hmacHex } from "../support/hmac";
 import { createAccount, createTenant } from "../support/seed";
+import { emulatedDeps } from "./support";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -334,5 +343,242 @@ describe("Facebook on the Graph API emulator", () => {
     const after = await adapter.comments!(account, postId);
     expect(after.map((c) => c.content)).toContain("Thanks all");
     expect(after.length).toBe(comments.length + 1);
+  });
+});
+
+const sandbox = async (handle: string, what: "posts" | "stats") =>
+  (await call("GET", `/sandbox/facebook/accounts/${encodeURIComponent(handle)}/${what}`)).body;
+
+/** Delivers the post until its row is no longer PUBLISHING (a transient fault retries). */
+async function deliveredUntilDone(postId: number) {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await deliver([{ post_id: postId }], { attempts: attempt });
+    const [row] = await rowsOf(postId);
+    if (row!.status !== "PUBLISHING") return { row: row!, attempts: attempt };
+  }
+  throw new Error("still publishing after 5 attempts");
+}
+
+describe("Facebook: what was uploaded is kept between attempts", () => {
+  it("a multi-photo post whose feed post fails twice attaches the photos uploaded the first time", async () => {
+    const t = await pageTenant();
+    const a = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const b = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const id = await publishingPost(t, { content: [{ text: "Two views #sandbox-flaky", media: [a, b] }] });
+    const done = await deliveredUntilDone(id);
+    expect(done).toMatchObject({ row: { status: "PUBLISHED" }, attempts: 3 });
+    const handle = await handleOf(t.accounts[0]!.id);
+    const posts = await sandbox(handle, "posts");
+    expect(posts.data).toHaveLength(1);
+    expect(posts.data[0].media).toHaveLength(2);
+    expect(await sandbox(handle, "stats")).toMatchObject({ publications: 1, media_uploads: 2 });
+  });
+
+  it("a reel whose finish fails twice finishes the upload session started the first time", async () => {
+    const t = await pageTenant();
+    const clip = await insertMedia(t.workspace.id, { mime_type: "video/mp4", type: "video" });
+    const id = await publishingPost(t, {
+      content: [{ text: "Reel #sandbox-flaky", media: [clip] }],
+      settings: { facebook: { post_type: "reel" } },
+    });
+    const done = await deliveredUntilDone(id);
+    expect(done).toMatchObject({ row: { status: "PUBLISHED" }, attempts: 3 });
+    const handle = await handleOf(t.accounts[0]!.id);
+    expect((await sandbox(handle, "posts")).data).toHaveLength(1);
+    expect(await sandbox(handle, "stats")).toMatchObject({ publications: 1, media_uploads: 1 });
+  });
+});
+
+const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : String(input));
+const formOf = (init?: RequestInit) => new URLSearchParams(String(init?.body ?? ""));
+
+/** Lets the request that `matches` reach Facebook, then loses its answer as a dropped connection would. */
+const losingAnswerOf = (matches: (url: URL, form: URLSearchParams) => boolean) =>
+  emulatedDeps({
+    wrap: (inner) => async (input, init) => {
+      const url = new URL(urlOf(input));
+      if ((init?.method ?? "GET") !== "POST" || !matches(url, formOf(init))) return inner(input, init);
+      await inner(input, init);
+      throw new TypeError("Network connection lost.");
+    },
+  });
+
+describe("Facebook: a lost final answer is reconciled by what was recorded", () => {
+  it("a multi-photo post with no text whose feed post answer is lost is found by its photos, not mistaken for another", async () => {
+    const t = await pageTenant();
+    const a = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const b = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const id = await publishingPost(t, { content: [{ text: "", media: [a, b] }] });
+    const lost = losingAnswerOf((url) => url.pathname.endsWith("/feed"));
+    await deliver([{ post_id: id }], { attempts: 1, deps: lost });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING" });
+    const handle = await handleOf(t.accounts[0]!.id);
+    const [album] = (await sandbox(handle, "posts")).data;
+    expect(album.media).toHaveLength(2);
+
+    // Before the retry, another post with no text (a captionless photo) is published on the Page.
+    const c = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const other = await publishingPost(t, { content: [{ text: "", media: [c] }] });
+    await deliver([{ post_id: other }]);
+    expect((await rowsOf(other))[0]).toMatchObject({ status: "PUBLISHED" });
+
+    await deliver([{ post_id: id }], { attempts: 2 });
+    const [row] = await rowsOf(id);
+    const posts = (await sandbox(handle, "posts")).data;
+    expect(posts).toHaveLength(2);
+    expect(posts.filter((p: { media: unknown[] }) => p.media.length === 2)).toHaveLength(1);
+    expect(row).toMatchObject({ status: "PUBLISHED", platform_post_id: album.id });
+    expect(await sandbox(handle, "stats")).toMatchObject({ publications: 2, media_uploads: 3 });
+  });
+
+  it("a single photo with no caption whose post answer is lost is found by its recorded photo, published once", async () => {
+    const t = await pageTenant();
+    const a = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const id = await publishingPost(t, { content: [{ text: "", media: [a] }] });
+    const lost = losingAnswerOf((url) => url.pathname.endsWith("/feed"));
+    await deliver([{ post_id: id }], { attempts: 1, deps: lost });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING" });
+    const handle = await handleOf(t.accounts[0]!.id);
+    const [photo] = (await sandbox(handle, "posts")).data;
+
+    // Before the retry, another captionless photo is published on the Page.
+    const b = await insertMedia(t.workspace.id, { mime_type: "image/jpeg" });
+    const other = await publishingPost(t, { content: [{ text: "", media: [b] }] });
+    await deliver([{ post_id: other }]);
+    expect((await rowsOf(other))[0]).toMatchObject({ status: "PUBLISHED" });
+
+    await deliver([{ post_id: id }], { attempts: 2 });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHED", platform_post_id: photo.id });
+    expect((await rowsOf(other))[0]!.platform_post_id).not.toBe(photo.id);
+    expect((await sandbox(handle, "posts")).data).toHaveLength(2);
+  });
+
+  it("a reel whose finish answer is lost is found by its session's video id, not by a post of the same text", async () => {
+    const t = await pageTenant();
+    const clip = await insertMedia(t.workspace.id, { mime_type: "video/mp4", type: "video" });
+    const id = await publishingPost(t, {
+      content: [{ text: "Kneading, in 30 seconds", media: [clip] }],
+      settings: { facebook: { post_type: "reel" } },
+    });
+    const lost = losingAnswerOf(
+      (url, form) => url.pathname.endsWith("/video_reels") && form.get("upload_phase") === "finish",
+    );
+    await deliver([{ post_id: id }], { attempts: 1, deps: lost });
+    expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING" });
+    const handle = await handleOf(t.accounts[0]!.id);
+    const [reel] = (await sandbox(handle, "posts")).data;
+
+    // Before the retry, a text post with the same words is published on the Page.
+    const other = await publishingPost(t, { content: [{ text: "Kneading, in 30 seconds" }] });
+    await deliver([{ post_id: other }]);
+    expect((await rowsOf(other))[0]).toMatchObject({ status: "PUBLISHED" });
+
+    await deliver([{ post_id: id }], { attempts: 2 });
+    const [row] = await rowsOf(id);
+    expect((await sandbox(handle, "posts")).data).toHaveLength(2);
+    expect(row).toMatchObject({ status: "PUBLISHED", platform_post_id: reel.id });
+    expect(await sandbox(handle, "stats")).toMatchObject({ publications: 2, media_uploads: 1 });
+  });
+});
+
+describe("Facebook emulator: the facts it states from Meta's pages", () => {
+  const adapter = () => publishingAdapter(env, "facebook");
+  const pageAccount = (handle: string) => ({ handle, platformUserId: null, accessToken: null });
+  const bearerOf = async (handle: string) => {
+    const { mintToken } = await import("../../src/platforms/sandbox/access");
+    return { authorization: `Bearer ${await mintToken(env, "facebook", handle)}` };
+  };
+
+  it("computes appsecret_proof as Securing Requests defines it: the adapter's value and the emulator's agree", async () => {
+    for (const [secret, token] of [
+      ["secret-456", "EAAB-page-token"],
+      ["a long app secret with spaces", "EAAGm0PX4ZCpsBA"],
+    ] as const) {
+      const emulated = await emulatorProof(secret, token);
+      expect(emulated).toBe(await hmacHex(secret, token));
+      expect(await adapterProof(secret, token)).toBe(emulated);
+    }
+  });
+
+  it("draws post ids that grow with the emulator's clock, as Facebook's do", async () => {
+    expect(BigInt(freshId(1_700_000_000_001))).toBeGreaterThan(BigInt(freshId(1_700_000_000_000)));
+    const t = await pageTenant();
+    const before = Date.now();
+    const first = await publish(t, [{ text: "First of two" }]);
+    const second = await publish(t, [{ text: "Second of two" }]);
+    const after = Date.now();
+    const part = (id: string) => BigInt(id.split("_")[1]!);
+    const [a, b] = [part(first.row.platform_post_id!), part(second.row.platform_post_id!)];
+    expect(b).toBeGreaterThan(a);
+    // The post id begins with the time it was made, in ms.
+    expect(Number(a / 10_000n)).toBeGreaterThanOrEqual(before);
+    expect(Number(b / 10_000n)).toBeLessThanOrEqual(after);
+  });
+
+  it("answers a photo's link (Graph API › Photo), whose page shows the post that published it", async () => {
+    const t = await pageTenant();
+    const photo = await insertMedia(t.workspace.id, { mime_type: "image/png" });
+    const { row, handle } = await publish(t, [{ text: "Linked as a photo", media: [photo] }]);
+    // The sandbox shows every post at its own page (src/platforms/sandbox/emulated.ts); the adapter reads
+    // the photo's link (test/platforms/facebook/facebook.unit.test.ts), which the emulator answers.
+    const photoId = row.platform_post_id!.split("_")[1]!;
+    const read = await call("GET", `/sandbox/facebook/v25.0/${photoId}?fields=link`, {
+      headers: await bearerOf(handle),
+    });
+    const link = `https://api.example.test/sandbox/facebook/posts/${photoId}`;
+    expect(read.body).toEqual({ id: photoId, link });
+    const page = await call("GET", new URL(link).pathname, { headers: { accept: "application/json" } });
+    expect(page.body.id).toBe(row.platform_post_id);
+  });
+
+  it("answers a reel's plays as blue_reels_play_count (Reels insights), which the adapter reads as its views", async () => {
+    const t = await pageTenant();
+    const clip = await insertMedia(t.workspace.id, { mime_type: "video/mp4", type: "video" });
+    const { row, handle } = await publish(t, [{ text: "Plays of a reel", media: [clip] }], {
+      post_type: "reel",
+    });
+    const reelId = row.platform_post_id!;
+    const headers = await bearerOf(handle);
+    const wire = await call("GET", `/sandbox/facebook/v25.0/${reelId}/video_insights?period=lifetime`, {
+      headers,
+    });
+    const names = wire.body.data.map((m: { name: string }) => m.name);
+    expect(names).toContain("blue_reels_play_count");
+    expect(names).not.toContain("total_video_views");
+    const plays = wire.body.data.find((m: { name: string }) => m.name === "blue_reels_play_count");
+    const refused = await call(
+      "GET",
+      `/sandbox/facebook/v25.0/${reelId}/video_insights?metric=total_video_views`,
+      {
+        headers,
+      },
+    );
+    expect(refused.body.error).toMatchObject({ code: 100 });
+    const metrics = await adapter().insights(pageAccount(handle), reelId);
+    expect(metrics?.impressions).toBe(plays.values[0].value);
+  });
+
+  it("a story's fields and insights are gone 24 h after it was published; the adapter then answers null", async () => {
+    const t = await pageTenant();
+    const photo = await insertMedia(t.workspace.id, { mime_type: "image/png" });
+    const { row, handle } = await publish(t, [{ text: "", media: [photo] }], { post_type: "story" });
+    expect(row.status).toBe("PUBLISHED");
+    expect(await adapter().insights(pageAccount(handle), row.platform_post_id!)).not.toBeNull();
+
+    // A story of the same Page published a day and a minute ago, as the ledger keeps it.
+    const dayAgo = Date.now() - 86_460_000;
+    const storyId = `${await sandboxPlatformId("facebook", handle)}_${freshId(dayAgo)}`;
+    const store = env.SANDBOX_STORE.getByName("facebook");
+    await store.insertPost(
+      { handle, items: [{ text: "", media: [] }], platformRequest: "null", id: storyId, visible: false },
+      dayAgo,
+    );
+    await store.createObject({ id: storyId, handle, kind: "story", data: "{}", readyAt: dayAgo }, dayAgo);
+    const headers = await bearerOf(handle);
+    for (const path of [`${storyId}/insights?metric=post_media_view`, `${storyId}?fields=shares`]) {
+      const gone = await call("GET", `/sandbox/facebook/v25.0/${path}`, { headers });
+      expect(gone.body.error).toMatchObject({ code: 100, error_subcode: 33 });
+    }
+    expect(await adapter().insights(pageAccount(handle), storyId)).toBeNull();
   });
 });
