@@ -15,8 +15,8 @@ import { recordAccountExpired } from "../events/record";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import { SPECS } from "../platforms/catalog";
+import { platformClockMs } from "../platforms/clock";
 import type { KeepAlive } from "../platforms/define";
-import { platformClockMs } from "../platforms/sandbox/enabled";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
 
 /** A token expiring sooner than this (seconds, on the platform's clock) is refreshed before it is used. */

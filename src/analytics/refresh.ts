@@ -44,7 +44,7 @@ export const refreshInterval = (age: number) =>
 /** Every shard claims its own due rows: up to REFRESH_LIMIT each per run. */
 export async function refreshAnalytics(env: Env, now: Date): Promise<void> {
   await eachShard(env, async (db) =>
-    enqueueSync(env.ANALYTICS_SYNC_QUEUE, await claimDueRows(db, now.getTime())),
+    enqueueSync(env.ANALYTICS_SYNC_QUEUE, await claimDueRows(db, now.getTime(), REFRESH_LIMIT, env)),
   );
 }
 
@@ -57,6 +57,8 @@ export async function claimDueRows(
   db: Database,
   now: number,
   limit = REFRESH_LIMIT,
+  /** The platforms' clock (SANDBOX, SANDBOX_TIME_SCALE): real time unless given. */
+  env: Parameters<typeof insightsOver>[0] = {},
   lifetimeOf: LifetimeOf = catalogLifetime,
 ): Promise<number[]> {
   const claimed = await db
@@ -72,7 +74,7 @@ export async function claimDueRows(
       awaitingPublicId: postPlatforms.awaitingPublicId,
     });
   return claimed
-    .filter((row) => row.awaitingPublicId || !insightsOver(lifetimeOf(row.platform), row, now))
+    .filter((row) => row.awaitingPublicId || !insightsOver(env, lifetimeOf(row.platform), row, now))
     .map((row) => row.id)
     .sort((a, b) => a - b);
 }

@@ -97,7 +97,7 @@ export async function syncRow(
   // record the sync as done (the job the sync route counted ran; its metrics are final).
   if (
     !row.awaitingPublicId &&
-    insightsOver((deps.lifetimeOf ?? catalogLifetime)(row.platform), row, deps.now())
+    insightsOver(env, (deps.lifetimeOf ?? catalogLifetime)(row.platform), row, deps.now())
   ) {
     const now = new Date(deps.now());
     const [, recorded] = await db.batch([

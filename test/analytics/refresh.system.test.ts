@@ -124,7 +124,7 @@ describe("refreshAnalytics", () => {
     const alive = await row(t, now, 12 * HOUR, 20 * MINUTE);
     // Insights for a day after publication, as Instagram gives a story's.
     const lifetimeOf = () => ({ insightsLifetime: () => 86_400 });
-    expect(await claimDueRows(db, now, 10_000, lifetimeOf)).toEqual([alive]);
+    expect(await claimDueRows(db, now, 10_000, {}, lifetimeOf)).toEqual([alive]);
     // Claimed all the same: it waits its interval instead of filling every run's limit.
     expect((await readRow(dead)).analytics_synced_at).toBe(now);
     // Without a lifetime (every platform but the stories of Instagram and Facebook): read as before.
