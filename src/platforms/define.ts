@@ -76,6 +76,12 @@ export type PlatformDefinition = PlatformSpec & {
   /** Refreshing ahead of time (absent: tokens that never expire, or no refresh at all: Facebook Pages). */
   keepAlive?: KeepAlive;
   /**
+   * Seconds after it is issued before the platform lets a token be refreshed (Meta: a day). A 401 on a
+   * token younger than this is taken as passing (the call is retried later), never as the account's
+   * expiry (src/accounts/tokens.ts). Absent: a token is refreshable (or expired) as soon as it is refused.
+   */
+  refreshableAfter?: number;
+  /**
    * The definition as the environment configures it, where the operator chooses between app setups
    * (LinkedIn's LINKEDIN_PRODUCTS: which products, so which scopes and identity endpoint); absent: as is.
    */
