@@ -5,7 +5,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
-import { mintToken } from "../../src/platforms/sandbox/access";
+import { mintToken } from "../../src/sandbox/mint";
 import { runFlow } from "../delegation/support";
 import { jpegBytes, mp4Bytes } from "../media/support";
 import { syncPost, uploadMedia } from "../platforms/live/harness";
