@@ -123,17 +123,6 @@ const linkedinBase = definePlatform({
   // LINKEDIN_PRODUCTS picks the app's products (products.ts): their scopes, identity and channels.
   configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinProducts(env)),
   hosts: HOSTS,
-  capabilities: {
-    text: true,
-    images: true,
-    video: true,
-    carousels: true,
-    threads: "comments",
-    stories: false,
-    replies: true,
-    comments: true,
-    insights: true,
-  },
   settings,
   settingsShape,
   textLimit: TEXT_LIMIT,

@@ -82,17 +82,6 @@ export const youtube = definePlatform({
     return identity;
   },
   hosts: HOSTS,
-  capabilities: {
-    text: false,
-    images: false,
-    video: true,
-    carousels: false,
-    threads: "none",
-    stories: false,
-    replies: true,
-    comments: true,
-    insights: true,
-  },
   settings,
   settingsShape,
   textLimit: TEXT_LIMIT,
