@@ -14,8 +14,8 @@ import type { Platform } from "../db/enums";
 import { accounts } from "../db/schema";
 import { eachShard } from "../db/shards";
 import { SPECS } from "../platforms/catalog";
+import { platformClockMs } from "../platforms/clock";
 import type { KeepAlive } from "../platforms/define";
-import { platformClockMs } from "../platforms/sandbox/enabled";
 import { type RefreshResult, refreshSerialised } from "./tokens";
 
 /** At most this many accounts are refreshed per shard per cron run. */

@@ -2,7 +2,8 @@
 // decrypted, refreshed first when it expires within five minutes. Refreshes run in the account's
 // Coordinator (`account:<id>`), one at a time, so a platform that rotates refresh tokens (X, TikTok)
 // never sees two refreshes of one token. A refresh the platform refuses for good marks the account
-// expired (`expired_at`) until it is reconnected. Each refresh leaves its trace for the account's
+// expired (`expired_at`) until it is reconnected; a 401 on a token too young to be refreshed (Meta's first
+// day: `refreshableAfter`) is passing, retried later. Each refresh leaves its trace for the account's
 // health: a success sets `last_refreshed_at` and clears `last_error`; a failure records `last_error`.
 // The cron's keep-alive (keep-alive.ts) refreshes idle accounts ahead of time through the same path.
 import { and, eq, isNull } from "drizzle-orm";
@@ -15,8 +16,8 @@ import { recordAccountExpired } from "../events/record";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import { SPECS } from "../platforms/catalog";
-import type { KeepAlive } from "../platforms/define";
-import { platformClockMs } from "../platforms/sandbox/enabled";
+import { platformClockMs } from "../platforms/clock";
+import type { KeepAlive, PlatformDefinition } from "../platforms/define";
 import { type AccountAuth, type FailureKind, PlatformError, type PlatformToken } from "../platforms/types";
 
 /** A token expiring sooner than this (seconds, on the platform's clock) is refreshed before it is used. */
@@ -154,7 +155,12 @@ export type RefreshOptions = {
   keepAlive?: boolean;
   /** The platform's refresh call (tests put a step before it); the platform's adapter's by default. */
   refresh?: (platform: Platform, refreshToken: string) => Promise<PlatformToken>;
+  /** The token rules of the account's platform (tests give a platform some); the catalog's by default. */
+  rules?: Pick<PlatformDefinition, "keepAlive" | "refreshableAfter">;
 };
+
+/** The refusal of a token too young to be refreshed: passing, so the call is retried later. */
+export const TOKEN_TOO_YOUNG = "token_refused_too_young";
 
 const disconnected = (): RefreshResult => ({
   kind: "failed",
@@ -186,6 +192,7 @@ export async function refreshStoredToken(
       expiredAt: accounts.expiredAt,
       lastRefreshedAt: accounts.lastRefreshedAt,
       createdAt: accounts.createdAt,
+      updatedAt: accounts.updatedAt,
       disconnectedAt: accounts.disconnectedAt,
     })
     .from(accounts)
@@ -206,7 +213,8 @@ export async function refreshStoredToken(
   } catch {
     // Unreadable: refreshing is the only way to a usable token.
   }
-  const rule = SPECS[account.platform].keepAlive;
+  const rules = options.rules ?? SPECS[account.platform];
+  const rule = rules.keepAlive;
   const keepAliveDue = (): boolean => {
     const due = rule ? keepAliveDueAt(env, rule, account) : null;
     return due !== null && due <= now;
@@ -217,6 +225,26 @@ export async function refreshStoredToken(
     needsRefresh(env, account.tokenExpiresAt, account.refreshTokenEnc, now) ||
     (options.keepAlive === true && account.refreshTokenEnc !== null && keepAliveDue());
   if (!stillNeeded) return { kind: "ok", accessToken: current };
+  // Meta refuses to refresh a token less than a day old, and refuses a young token now and then in
+  // passing: a 401 on such a token (the one stored, not yet refreshable) is not taken as final. It is
+  // recorded and the call retried later; once the token is refreshable, a refusal refreshes it, and a
+  // refused refresh (or nothing to refresh with) expires the account as on any platform. The token's
+  // age is its account's `updated_at`: written only with its tokens (connect, reconnect, refresh,
+  // disconnect).
+  const tooYoung =
+    rules.refreshableAfter !== undefined &&
+    current !== null &&
+    current === rejected &&
+    now - account.updatedAt.getTime() < platformClockMs(env, rules.refreshableAfter);
+  if (tooYoung) {
+    const message =
+      "The platform refused the account's token, which it does not let be refreshed yet: retried later.";
+    await db
+      .update(accounts)
+      .set({ lastError: { code: TOKEN_TOO_YOUNG, message } })
+      .where(eq(accounts.id, accountId));
+    return { kind: "failed", failure: "transient", code: TOKEN_TOO_YOUNG, message };
+  }
   const markExpired = async (lastError: RefreshError): Promise<RefreshResult> => {
     // The mark and its account.expired event commit together; only the refresh that marked it records one.
     const [, , recorded] = await db.batch([

@@ -17,6 +17,7 @@ import { and, asc, eq, exists, inArray, isNotNull, isNull, lt, or, sql } from "d
 import type { Database } from "../db/client";
 import { postPlatforms, posts, subscriptions } from "../db/schema";
 import { eachShard } from "../db/shards";
+import { catalogLifetime, insightsOver, type LifetimeOf } from "./lifetime";
 import { enqueueSync } from "./messages";
 import { SYNCING_SUBSCRIPTIONS } from "./queries";
 
@@ -43,18 +44,39 @@ export const refreshInterval = (age: number) =>
 /** Every shard claims its own due rows: up to REFRESH_LIMIT each per run. */
 export async function refreshAnalytics(env: Env, now: Date): Promise<void> {
   await eachShard(env, async (db) =>
-    enqueueSync(env.ANALYTICS_SYNC_QUEUE, await claimDueRows(db, now.getTime())),
+    enqueueSync(env.ANALYTICS_SYNC_QUEUE, await claimDueRows(db, now.getTime(), REFRESH_LIMIT, env)),
   );
 }
 
-/** The due rows, claimed (their `analytics_synced_at` set to now). */
-export async function claimDueRows(db: Database, now: number, limit = REFRESH_LIMIT): Promise<number[]> {
+/**
+ * The due rows, claimed (their `analytics_synced_at` set to now), but for those past their platform's
+ * insights lifetime (a story after its day): claimed too, so they wait their interval instead of filling
+ * every run's limit, but not returned, so no job asks the platform for what it no longer gives.
+ */
+export async function claimDueRows(
+  db: Database,
+  now: number,
+  limit = REFRESH_LIMIT,
+  /** The platforms' clock (SANDBOX, SANDBOX_TIME_SCALE): real time unless given. */
+  env: Parameters<typeof insightsOver>[0] = {},
+  lifetimeOf: LifetimeOf = catalogLifetime,
+): Promise<number[]> {
   const claimed = await db
     .update(postPlatforms)
     .set({ analyticsSyncedAt: new Date(now) })
     .where(inArray(postPlatforms.id, dueRows(db, now, limit)))
-    .returning({ id: postPlatforms.id });
-  return claimed.map((row) => row.id).sort((a, b) => a - b);
+    .returning({
+      id: postPlatforms.id,
+      platform: postPlatforms.platform,
+      settings: postPlatforms.settings,
+      postedOn: postPlatforms.postedOn,
+      updatedAt: postPlatforms.updatedAt,
+      awaitingPublicId: postPlatforms.awaitingPublicId,
+    });
+  return claimed
+    .filter((row) => row.awaitingPublicId || !insightsOver(env, lifetimeOf(row.platform), row, now))
+    .map((row) => row.id)
+    .sort((a, b) => a - b);
 }
 
 /** `SELECT id` of at most `limit` due rows, oldest sync first. */

@@ -17,6 +17,7 @@ import {
   PlatformError,
   type PostMetrics,
 } from "../platforms/types";
+import { catalogLifetime, insightsOver, type LifetimeOf } from "./lifetime";
 import { COUNT_METRICS } from "./queries";
 
 /** What syncing needs from outside the database, injectable so tests can swap in a platform or a clock. */
@@ -24,6 +25,8 @@ export type SyncDeps = {
   /** May throw a PlatformError (a platform not configured). */
   adapterFor(env: Env, platform: Platform): PlatformAdapter;
   now(): number;
+  /** How long the platform gives insights for a row (tests give a platform one). */
+  lifetimeOf?: LifetimeOf;
 };
 
 export const defaultSyncDeps: SyncDeps = { adapterFor: publishingAdapter, now: () => Date.now() };
@@ -90,6 +93,23 @@ export async function syncRow(
   if (account.disconnectedAt) return null;
   // A post with no public address, and none to come (a TikTok post only its creator sees), has nothing to read.
   if (row.postUrl === null && !row.awaitingPublicId) return null;
+  // Past the platform's insights lifetime (a story after its day): ask nothing, keep what is stored, and
+  // record the sync as done (the job the sync route counted ran; its metrics are final).
+  if (
+    !row.awaitingPublicId &&
+    insightsOver(env, (deps.lifetimeOf ?? catalogLifetime)(row.platform), row, deps.now())
+  ) {
+    const now = new Date(deps.now());
+    const [, recorded] = await db.batch([
+      db
+        .update(postPlatforms)
+        .set({ analyticsSyncedAt: now })
+        .where(and(eq(postPlatforms.id, row.id), eq(postPlatforms.status, "PUBLISHED"))),
+      recordAnalyticsSynced(db, row.id, jobId, now.getTime()),
+    ]);
+    await announce(env, recorded);
+    return null;
+  }
   let platformPostId = row.platformPostId;
   const adapter = deps.adapterFor(env, row.platform);
   const tokens = { ...account, accountId: account.id };

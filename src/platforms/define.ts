@@ -1,9 +1,9 @@
 // What the registry holds for a platform: one definition, written in the platform's folder
 // (src/platforms/<platform>/index.ts) with `definePlatform`, that owns every fact about it: its OAuth
 // (the spec's endpoints, scopes, token parsing, and optionally its own authorize URL, code exchange
-// follow-up and refresh), its hosts (the base URL map every call is built from), what it can publish
-// (capabilities), its settings schema, its text and media rules and its one `check`, and its
-// publishing half (publish, find, insights, comments, reply, revoke, channels).
+// follow-up and refresh), its hosts (the base URL map every call is built from), its settings schema, its text and media rules and its one `check`, and its
+// publishing half (publish, find, insights, comments, reply, revoke, channels). What it can publish and
+// read is derived from these (capabilitiesOf, capabilities.ts), never declared apart.
 import type { z } from "zod";
 import type { Check, PlatformRules } from "./rules";
 import type { AuthorizeRequest, PlatformSpec, PublishingContext } from "./types";
@@ -14,24 +14,6 @@ import type { AuthorizeRequest, PlatformSpec, PublishingContext } from "./types"
  * `${origin}/sandbox/<platform>` for every host) points every call of the platform elsewhere.
  */
 export type Hosts = Readonly<Record<string, string>>;
-
-/** What the platform can publish and read, as docs/platforms.md's "At a glance" table says. */
-export type Capabilities = {
-  /** A post of text alone. */
-  text: boolean;
-  images: boolean;
-  video: boolean;
-  /** Several media in one post (a carousel, a multi-image post). */
-  carousels: boolean;
-  /** A post of several items: a reply chain, comments under the first, or none. */
-  threads: "chain" | "comments" | "none";
-  stories: boolean;
-  /** A reply under a published post (the auto-plug). */
-  replies: boolean;
-  /** Comments read back. */
-  comments: boolean;
-  insights: boolean;
-};
 
 /**
  * When the cron's keep-alive (src/accounts/keep-alive.ts) refreshes an idle account's tokens ahead of
@@ -51,7 +33,6 @@ export type PlatformDefinition = PlatformSpec & {
    * takes the `api` host's base from PINTEREST_API_BASE when it is set (an https URL).
    */
   hostsFromEnv?: Readonly<Record<string, string>>;
-  capabilities: Capabilities;
   /** The request schema of `settings.<platform>` (strict, every key defaulted). */
   settings: z.ZodType;
   /** The complete settings object a row of the platform renders (every key present), for the API doc. */
@@ -75,6 +56,12 @@ export type PlatformDefinition = PlatformSpec & {
   insightsLifetime?: (settings: Record<string, unknown>) => number | undefined;
   /** Refreshing ahead of time (absent: tokens that never expire, or no refresh at all: Facebook Pages). */
   keepAlive?: KeepAlive;
+  /**
+   * Seconds after it is issued before the platform lets a token be refreshed (Meta: a day). A 401 on a
+   * token younger than this is taken as passing (the call is retried later), never as the account's
+   * expiry (src/accounts/tokens.ts). Absent: a token is refreshable (or expired) as soon as it is refused.
+   */
+  refreshableAfter?: number;
   /**
    * The definition as the environment configures it, where the operator chooses between app setups
    * (LinkedIn's LINKEDIN_PRODUCTS: which products, so which scopes and identity endpoint); absent: as is.

@@ -46,7 +46,7 @@ export function lookupAdapter(
   const spec = configuredDefinition(registry[name]!, env);
   // The sandbox: the platform's own adapter, every call answered by its emulator in-process.
   if (sandboxEnabled(env))
-    return { kind: "ok", adapter: emulatedAdapter(env, spec, origin, sandboxFetch(origin)) };
+    return { kind: "ok", adapter: emulatedAdapter(spec, origin, sandboxFetch(origin)) };
   const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
   // The real hosts, but for those the operator points elsewhere (PINTEREST_API_BASE).

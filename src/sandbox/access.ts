@@ -1,6 +1,6 @@
 // Who a sandbox request acts for: the platform in its path, and the handle its access token was sealed
 // for. Tokens come from the sandbox's OAuth flow, or are minted by the sandbox adapter for accounts the
-// operator created without tokens (src/platforms/sandbox/access.ts); either way every route authenticates
+// operator created without tokens (mint.ts, the session route); either way every route authenticates
 // the handle like a platform, and refuses a token past its expiry.
 import type { Platform } from "../db/enums";
 import { routeNotFound } from "../http/errors";

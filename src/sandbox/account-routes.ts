@@ -5,9 +5,11 @@ import type { Context } from "hono";
 import type { BareEnv } from "../http/env";
 import { routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
+import { sandboxPlatformId } from "../platforms/sandbox/shapes";
 import { platformOf } from "./access";
 import { HANDLE_MAX } from "./consent";
 import type { LedgerPost } from "./ledger";
+import { mintToken } from "./mint";
 import { missingPostPage, postPage } from "./page";
 
 type Ctx = Context<BareEnv>;
@@ -81,6 +83,19 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
     if (handle === null) return notFound(c, "No such account.");
     await storeOf(c).revoke(handle);
     return c.json({ revoked: true, handle });
+  })
+  // A session for an account the operator created without tokens (the demo data, tests): what a connect
+  // would have given it, a short-lived access token and its platform id, asked for by the sandbox adapter
+  // before each call (src/platforms/sandbox/emulated.ts), so that side holds no emulator fact. Nothing is
+  // stored; the whole router exists only while SANDBOX is "true".
+  .post("/:platform/accounts/:handle/session", async (c) => {
+    const handle = handleOf(c);
+    if (handle === null) return notFound(c, "No such account.");
+    const { platform } = specOf(c);
+    return c.json({
+      access_token: await mintToken(c.env, platform, handle),
+      platform_id: await sandboxPlatformId(platform, handle),
+    });
   })
   .get("/:platform/media/:id", async (c) => {
     const id = c.req.param("id");

@@ -12,13 +12,12 @@ import { bearerToken } from "../http/auth";
 import type { BareEnv } from "../http/env";
 import { renderError } from "../http/errors";
 import { createRouter } from "../http/router";
-import { mintToken } from "../platforms/sandbox/access";
-import { sandboxChannels } from "../platforms/sandbox/channels";
 import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/seal";
 import { sandboxClient, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import type { Channel, PostMetrics } from "../platforms/types";
 import { checkToken, tokenRefusal } from "./access";
 import { isProblem, readBody, readForm, readJson } from "./body";
+import { sandboxChannels } from "./channels";
 import { lifetimeMs, scaledMs } from "./clock";
 import type {
   LedgerItem,
@@ -28,6 +27,7 @@ import type {
   LedgerPost as StoredPost,
 } from "./ledger";
 import type { SandboxComment } from "./metrics";
+import { mintToken } from "./mint";
 import { decide, isSlow, SLOW_PROCESSING_MS, triggerOf } from "./triggers";
 
 type Ctx = Context<BareEnv>;

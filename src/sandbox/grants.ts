@@ -4,7 +4,6 @@
 // client and, where the platform rotates them (X, TikTok), spent on use.
 import type { Platform } from "../db/enums";
 import { pkceChallenge } from "../platforms/adapter";
-import { mintToken } from "../platforms/sandbox/access";
 import {
   CODE_PURPOSE,
   type CodePayload,
@@ -19,6 +18,7 @@ import {
 import { type IssuedTokens, SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import { lifetimeMs } from "./clock";
 import type { AuthorizeRequest } from "./consent";
+import { mintToken } from "./mint";
 
 const CODE_TTL_MS = 10 * 60_000;
 

@@ -5,8 +5,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountAuth } from "../../src/accounts/tokens";
+import { accountAuth, refreshStoredToken, TOKEN_TOO_YOUNG } from "../../src/accounts/tokens";
 import { decryptSecret, encryptSecret } from "../../src/lib/crypto";
+import { PlatformError } from "../../src/platforms/types";
 import { deliver as deliverSync } from "../analytics/queue";
 import { runFlow } from "../delegation/support";
 import { deliver, publishingPost, rowsOf, sandboxPosts } from "../publishing/support";
@@ -194,5 +195,48 @@ describe("account tokens", () => {
     expect(synced!.analytics_synced_at).toBeGreaterThan(0);
     expect(JSON.parse(synced!.analytics!)).toHaveProperty("impressions");
     expect(await plain((await stored(id)).access_token_enc)).not.toBe("revoked-access-token");
+  });
+
+  it("takes a 401 on a Meta token younger than a day as passing: retried, the account kept; expired once refreshable", async () => {
+    const t = await createTenant();
+    const id = t.accounts[0]!.id;
+    const DAY = 86_400_000;
+    const token = "young-long-lived-token";
+    const enc = await encryptSecret(env.ENCRYPTION_KEY, token);
+    // An Instagram account connected an hour ago: its long-lived token is its own refresh token.
+    await env.DB.prepare(
+      "UPDATE accounts SET platform = 'instagram', access_token_enc = ?, refresh_token_enc = ?, token_expires_at = ?, updated_at = ? WHERE id = ?",
+    )
+      .bind(enc, enc, Date.now() + 60 * DAY, Date.now() - DAY / 24, id)
+      .run();
+    let refreshes = 0;
+    const options = {
+      rules: { refreshableAfter: 86_400 },
+      // Meta: "the token must be at least 24 hours old", or a token it no longer accepts.
+      refresh: async () => {
+        refreshes++;
+        throw new PlatformError("Instagram refused the token.", { kind: "auth", code: "token_rejected" });
+      },
+    };
+
+    expect(await refreshStoredToken(env, id, token, options)).toMatchObject({
+      kind: "failed",
+      failure: "transient",
+      code: TOKEN_TOO_YOUNG,
+    });
+    expect(refreshes).toBe(0);
+    const kept = await env.DB.prepare("SELECT expired_at, last_error FROM accounts WHERE id = ?")
+      .bind(id)
+      .first<{ expired_at: number | null; last_error: string }>();
+    expect(kept!.expired_at).toBeNull();
+    expect(JSON.parse(kept!.last_error)).toMatchObject({ code: TOKEN_TOO_YOUNG });
+
+    // A day on, the token is refreshable: refused again, and its refresh refused, the account expires.
+    await env.DB.prepare("UPDATE accounts SET updated_at = ? WHERE id = ?")
+      .bind(Date.now() - DAY - 60_000, id)
+      .run();
+    expect(await refreshStoredToken(env, id, token, options)).toEqual({ kind: "expired" });
+    expect(refreshes).toBe(1);
+    expect((await stored(id)).expired_at).toBeGreaterThan(0);
   });
 });

@@ -84,6 +84,33 @@ describe("storing", () => {
     expect(row.analytics).toEqual({ impressions: 61 });
   });
 
+  it("asks nothing past the platform's insights lifetime: the row keeps its metrics, the sync is recorded", async () => {
+    const { rowId } = await sandboxPostOf();
+    const DAY = 86_400_000;
+    await setRow(rowId, { analytics: { impressions: 61 }, posted_on: [Date.now() - 2 * DAY] });
+    const insights = vi.fn();
+    const comments = vi.fn();
+    // Insights for a day after publication, as Instagram gives a story's.
+    const deps = {
+      ...withAdapter({ insights, comments }),
+      lifetimeOf: () => ({ insightsLifetime: () => 86_400 }),
+    };
+    const before = Date.now();
+    const result = await deliver([rowId], { deps });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(insights).not.toHaveBeenCalled();
+    expect(comments).not.toHaveBeenCalled();
+    const row = await readRow(rowId);
+    expect(row.analytics).toEqual({ impressions: 61 });
+    expect(row.analytics_synced_at).toBeGreaterThanOrEqual(before);
+    // Within the lifetime, the row is read as any other.
+    await setRow(rowId, { posted_on: [Date.now() - DAY / 2] });
+    const within = await deliver([rowId], { deps: { ...deps, adapterFor: defaultSyncDeps.adapterFor } });
+    expect(within.explicitAcks).toHaveLength(1);
+    expect((await readRow(rowId)).analytics.impressions).toBeGreaterThan(0);
+    expect(Object.keys((await readRow(rowId)).analytics)).toContain("engagement_rate");
+  });
+
   it("changes nothing twice when a job is delivered again, or twice in one batch", async () => {
     const { postId, rowId } = await sandboxPostOf();
     await deliver([rowId]);

@@ -114,6 +114,23 @@ describe("refreshAnalytics", () => {
     expect(REFRESH_LIMIT).toBeLessThanOrEqual(100);
   });
 
+  it("claims but does not enqueue a row past its platform's insights lifetime", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const now = Date.now() + 400 * DAY;
+    const db = createDb(env.DB);
+    await claimDueRows(db, now, 10_000);
+    const dead = await row(t, now, 2 * DAY, 2 * HOUR);
+    const alive = await row(t, now, 12 * HOUR, 20 * MINUTE);
+    // Insights for a day after publication, as Instagram gives a story's.
+    const lifetimeOf = () => ({ insightsLifetime: () => 86_400 });
+    expect(await claimDueRows(db, now, 10_000, {}, lifetimeOf)).toEqual([alive]);
+    // Claimed all the same: it waits its interval instead of filling every run's limit.
+    expect((await readRow(dead)).analytics_synced_at).toBe(now);
+    // Without a lifetime (every platform but the stories of Instagram and Facebook): read as before.
+    expect(await claimDueRows(db, now + 2 * DAY, 10_000)).toEqual(expect.arrayContaining([dead, alive]));
+  });
+
   it("picks the rows through post_platforms_sync_idx, in its order", async () => {
     const query = dueRows(createDb(env.DB), Date.now(), REFRESH_LIMIT).toSQL();
     const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)

@@ -40,17 +40,6 @@ const bluesky = definePlatform({
   parseToken: (body) => accessToken(body),
   identityRequest: bearerGet(),
   parseIdentity: flatIdentity("did", "handle"),
-  capabilities: {
-    text: true,
-    images: true,
-    video: true,
-    carousels: true,
-    threads: "chain",
-    stories: false,
-    replies: false,
-    comments: false,
-    insights: true,
-  },
   settings: z.object({}).strict(),
   settingsShape: z.strictObject({}),
   textLimit: 300,
@@ -237,10 +226,6 @@ describe("the bases of the eight platforms", () => {
     for (const definition of Object.values(SPECS)) {
       expect(Object.keys(definition.hosts).length).toBeGreaterThan(0);
       expect(typeof definition.check).toBe("function");
-      // The declared capabilities say what the rules enforce.
-      expect(definition.capabilities.threads).toBe(definition.media.thread);
-      expect(definition.capabilities.text).toBe(definition.media.needs === undefined);
-      expect(definition.capabilities.stories).toBe(definition.media.postTypes === true);
       for (const endpoint of Object.values(definition.endpoints))
         expect(Object.values(definition.hosts).some((host) => endpoint.startsWith(`${host}/`))).toBe(true);
     }

@@ -2,8 +2,10 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { pkceChallenge } from "../../src/platforms/adapter";
+import { SPECS } from "../../src/platforms/catalog";
 import { lookupAdapter } from "../../src/platforms/index";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
+import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { type PlatformAdapter, PlatformError } from "../../src/platforms/types";
 import { formAction } from "../delegation/support";
 import { ORIGIN } from "../support/client";
@@ -224,6 +226,33 @@ describe("sandbox publishing with a token from its OAuth flow", () => {
 });
 
 describe("the in-process sandbox fetch", () => {
+  it("gives a tokenless account a session (token and platform id) the adapter publishes with, asked each call", async () => {
+    const res = await send("/sandbox/twitter/accounts/demo_user/session", { method: "POST" });
+    expect(res.status).toBe(200);
+    const session = (await res.json()) as { access_token: string; platform_id: string };
+    expect(session.platform_id).toMatch(/^\d{18}$/);
+    const again = (await (
+      await send("/sandbox/twitter/accounts/demo_user/session", { method: "POST" })
+    ).json()) as {
+      platform_id: string;
+    };
+    expect(again.platform_id).toBe(session.platform_id);
+    // The adapter asks it for an account stored without tokens, through its in-process fetch.
+    const asked: string[] = [];
+    const recorded = emulatedAdapter(SPECS.twitter, ORIGIN, (input, init) => {
+      asked.push(new Request(input, init).url);
+      return sandboxFetch(ORIGIN)(input, init);
+    });
+    const post = await recorded.publish(
+      { handle: "demo_user", platformUserId: null, accessToken: null },
+      { items: [{ text: "Hello from a session", media: [] }], settings: {}, fingerprint: "sp-session-1" },
+    );
+    expect(post.id).toBeTruthy();
+    expect(asked[0]).toBe(`${ORIGIN}/sandbox/twitter/accounts/demo_user/session`);
+    const listed = await send("/sandbox/twitter/accounts/demo_user/posts");
+    expect(((await listed.json()) as { data: { id: string }[] }).data.map((p) => p.id)).toContain(post.id);
+  });
+
   it("never reaches anything but the sandbox on the service's origin", async () => {
     const fetch = sandboxFetch(ORIGIN);
     await expect(fetch("https://api.x.com/2/users/me")).rejects.toThrow(/only reaches/);

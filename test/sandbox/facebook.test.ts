@@ -215,7 +215,7 @@ describe("Facebook on the Graph API emulator", () => {
   it("refuses an unsupported node the Graph API's way, and a user token posting as the Page with #200", async () => {
     const t = await pageTenant();
     const handle = await handleOf(t.accounts[0]!.id);
-    const { mintToken } = await import("../../src/platforms/sandbox/access");
+    const { mintToken } = await import("../../src/sandbox/mint");
     const token = await mintToken(env, "facebook", handle);
     const stranger = await formCall(
       "/sandbox/facebook/v25.0/123/feed",
@@ -255,7 +255,7 @@ describe("Facebook on the Graph API emulator", () => {
     const t = await pageTenant();
     const handle = await handleOf(t.accounts[0]!.id);
     const pageId = await sandboxPlatformId("facebook", handle);
-    const { mintToken } = await import("../../src/platforms/sandbox/access");
+    const { mintToken } = await import("../../src/sandbox/mint");
     const token = await mintToken(env, "facebook", handle);
     const direct = await formCall(
       `/sandbox/facebook/v25.0/${pageId}/feed`,
@@ -295,7 +295,7 @@ describe("Facebook on the Graph API emulator", () => {
     const metrics = (await adapter.insights(account, postId))!;
     expect(metrics.impressions).toBeGreaterThan(0);
 
-    const { mintToken } = await import("../../src/platforms/sandbox/access");
+    const { mintToken } = await import("../../src/sandbox/mint");
     const token = await mintToken(env, "facebook", handle);
     const auth = { authorization: `Bearer ${token}` };
     const wire = await call(
@@ -485,7 +485,7 @@ describe("Facebook emulator: the facts it states from Meta's pages", () => {
   const adapter = () => publishingAdapter(env, "facebook");
   const pageAccount = (handle: string) => ({ handle, platformUserId: null, accessToken: null });
   const bearerOf = async (handle: string) => {
-    const { mintToken } = await import("../../src/platforms/sandbox/access");
+    const { mintToken } = await import("../../src/sandbox/mint");
     return { authorization: `Bearer ${await mintToken(env, "facebook", handle)}` };
   };
 

@@ -9,11 +9,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { backgroundOrigin } from "../../src/lib/origin";
 import { SPECS } from "../../src/platforms/catalog";
 import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
-import { mintToken } from "../../src/platforms/sandbox/access";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
 import type { DraftMedia, Fetch } from "../../src/platforms/types";
+import { mintToken } from "../../src/sandbox/mint";
 import { call, ORIGIN } from "../support/client";
 import {
   type Connected,
@@ -229,7 +229,7 @@ describe("LinkedIn: upload timeout", () => {
       return sandboxFetch(backgroundOrigin(env))(input, init);
     };
   const adapterWith = (fetch: Fetch) =>
-    emulatedAdapter(env, SPECS.linkedin, backgroundOrigin(env), fetch, {
+    emulatedAdapter(SPECS.linkedin, backgroundOrigin(env), fetch, {
       sleep: clockSleep,
       timeouts: { call: 50, upload: 5000 },
     });

@@ -578,7 +578,7 @@ describe("LinkedIn on its emulator", () => {
 
 /** A token of the sandbox member `handle` (as the adapter mints for operator-created accounts). */
 async function tokenFor(handle: string) {
-  const { mintToken } = await import("../../src/platforms/sandbox/access");
+  const { mintToken } = await import("../../src/sandbox/mint");
   return mintToken(env, "linkedin", handle);
 }
 

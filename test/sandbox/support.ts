@@ -8,12 +8,12 @@ import { backgroundOrigin } from "../../src/lib/origin";
 import { SPECS } from "../../src/platforms/catalog";
 import { configuredDefinition } from "../../src/platforms/define";
 import { publishingAdapter } from "../../src/platforms/index";
-import { mintToken } from "../../src/platforms/sandbox/access";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
 import type { Fetch } from "../../src/platforms/types";
 import type { PublishDeps } from "../../src/publishing/deps";
+import { mintToken } from "../../src/sandbox/mint";
 import { runFlow } from "../delegation/support";
 import { deliver, type RowRecord, rowsOf, setStatus } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
@@ -66,14 +66,14 @@ export const clockSleep = async (ms: number) => {
  * test shortens, and every request going through `wrap` (a fault, a delay, a record of what was sent).
  */
 export function emulatedDeps(
-  options: NonNullable<Parameters<typeof emulatedAdapter>[4]> & { wrap?: (inner: Fetch) => Fetch } = {},
+  options: NonNullable<Parameters<typeof emulatedAdapter>[3]> & { wrap?: (inner: Fetch) => Fetch } = {},
 ): Partial<PublishDeps> {
   const { wrap = (inner) => inner, ...adapterOptions } = options;
   const origin = backgroundOrigin(env);
   const fetch = wrap(sandboxFetch(origin));
   return {
     adapterFor: (_env, platform) =>
-      emulatedAdapter(env, configuredDefinition(SPECS[platform], env), origin, fetch, {
+      emulatedAdapter(configuredDefinition(SPECS[platform], env), origin, fetch, {
         sleep: clockSleep,
         ...adapterOptions,
       }),

@@ -5,8 +5,8 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
-import { mintToken } from "../../src/platforms/sandbox/access";
 import type { Fetch } from "../../src/platforms/types";
+import { mintToken } from "../../src/sandbox/mint";
 import { deliver as deliverSync } from "../analytics/queue";
 import { runFlow } from "../delegation/support";
 import { jpegBytes, mp4Bytes } from "../media/support";

@@ -189,11 +189,11 @@ describe("X publications resumed across attempts (emulator, real queue consumer)
       open: async () => new Blob([new Uint8Array(100)]).stream(),
     };
     const draft = { items: [{ text: "Slow pipe", media: [media] }], settings: {}, fingerprint: "sp-t-1" };
-    const appendSlow = emulatedAdapter(env, SPECS.twitter, origin, delayed(/\/append$/), options);
+    const appendSlow = emulatedAdapter(SPECS.twitter, origin, delayed(/\/append$/), options);
     const post = await appendSlow.publish(auth, draft);
     expect(post.id).toMatch(/^\d{19}$/);
 
-    const initSlow = emulatedAdapter(env, SPECS.twitter, origin, delayed(/\/initialize$/), options);
+    const initSlow = emulatedAdapter(SPECS.twitter, origin, delayed(/\/initialize$/), options);
     const failure = await initSlow
       .publish(auth, { ...draft, items: [{ text: "Slow init", media: [media] }] })
       .catch((error: unknown) => error);

@@ -58,21 +58,12 @@ export const facebook = definePlatform({
   parseIdentity: flatIdentity("id", "name"),
   connectToken: longLivedUserToken,
   publishing: facebookPublishing,
+  // Meta refreshes a long-lived token only once it is a day old: a 401 before then is passing.
+  refreshableAfter: 86_400,
   // A story's insights end with the story; a post, reel or video has them for as long as it exists.
   insightsLifetime: (rowSettings) =>
     facebookSettings.parse(rowSettings).post_type === "story" ? STORY_SECONDS : undefined,
   hosts: HOSTS,
-  capabilities: {
-    text: true,
-    images: true,
-    video: true,
-    carousels: true,
-    threads: "comments",
-    stories: true,
-    replies: true,
-    comments: true,
-    insights: true,
-  },
   settings,
   settingsShape,
   textLimit: TEXT_LIMIT,

@@ -72,21 +72,12 @@ export const instagram = definePlatform({
   // A long-lived token lives 60 days and is renewed only while valid and at least a day old: renewed
   // at half its life, so an idle account never reaches the end of it.
   keepAlive: { beforeExpiry: 30 * 86_400 },
+  // Meta refreshes a long-lived token only once it is a day old: a 401 before then is passing.
+  refreshableAfter: 86_400,
   publishing: (context) => instagramPublishing(context),
   // Story metrics are only available for 24 hours (Instagram Media Insights › Limitations).
   insightsLifetime: (settings) => (settings.post_type === "story" ? STORY_INSIGHTS_SECONDS : undefined),
   hosts: HOSTS,
-  capabilities: {
-    text: false,
-    images: true,
-    video: true,
-    carousels: true,
-    threads: "comments",
-    stories: true,
-    replies: true,
-    comments: true,
-    insights: true,
-  },
   settings,
   settingsShape,
   textLimit: TEXT_LIMIT,

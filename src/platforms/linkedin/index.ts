@@ -89,17 +89,6 @@ const linkedinBase = definePlatform({
   // LINKEDIN_PRODUCTS picks the app's products (token.ts): their scopes, identity and channels.
   configured: (env: unknown): PlatformDefinition => linkedinFor(linkedinApp(env)),
   hosts: HOSTS,
-  capabilities: {
-    text: true,
-    images: true,
-    video: true,
-    carousels: true,
-    threads: "comments",
-    stories: false,
-    replies: true,
-    comments: true,
-    insights: true,
-  },
   settings,
   settingsShape,
   textLimit: TEXT_LIMIT,

@@ -47,17 +47,6 @@ export const pinterest = definePlatform({
   hosts: HOSTS,
   // Trial-access apps may create Pins only on https://api-sandbox.pinterest.com (error code 29 here).
   hostsFromEnv: { PINTEREST_API_BASE: "api" },
-  capabilities: {
-    text: false,
-    images: true,
-    video: true,
-    carousels: true,
-    threads: "none",
-    stories: false,
-    replies: false,
-    comments: false,
-    insights: true,
-  },
   settings,
   settingsShape,
   textLimit: TEXT_LIMIT,

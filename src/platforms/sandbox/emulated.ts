@@ -1,16 +1,36 @@
 // The real adapter of a platform, on the sandbox's emulator of its API (src/sandbox/<platform>/): the
 // platform's own definition and code, with every host pointed at `${origin}/sandbox/<platform>` and its
 // calls answered in-process. The one thing the sandbox adds: an account the operator created without
-// tokens (the demo data, tests) acts with a short-lived token minted for each call, and its platform id
-// is its handle's stable one, as if it had connected.
+// tokens (the demo data, tests) acts with a short-lived token and its handle's stable platform id, as if
+// it had connected, both asked of the emulator (`POST /sandbox/<platform>/accounts/<handle>/session`)
+// through the same in-process fetch before each call, never cached: this side knows no emulator fact.
 import { type AdapterContext, createAdapter } from "../adapter";
 import { everyHostAt, type PlatformDefinition } from "../define";
-import type { AccountAuth, Fetch, PlatformAdapter, PublishedPost } from "../types";
-import { mintToken } from "./access";
-import { sandboxClient, sandboxPlatformId } from "./shapes";
+import {
+  type AccountAuth,
+  type Fetch,
+  type PlatformAdapter,
+  PlatformError,
+  type PublishedPost,
+} from "../types";
+import { sandboxClient } from "./shapes";
+
+/** The emulator's session for a tokenless account: an access token and the account's platform id. */
+async function session(fetch: Fetch, base: string, handle: string) {
+  const response = await fetch(`${base}/accounts/${encodeURIComponent(handle)}/session`, { method: "POST" });
+  const body = (await response.json().catch(() => null)) as {
+    access_token?: unknown;
+    platform_id?: unknown;
+  } | null;
+  if (!response.ok || typeof body?.access_token !== "string" || typeof body.platform_id !== "string")
+    throw new PlatformError(`The sandbox gave no session for ${handle} (HTTP ${response.status}).`, {
+      kind: "transient",
+      code: "sandbox_session",
+    });
+  return { accessToken: body.access_token, platformId: body.platform_id };
+}
 
 export function emulatedAdapter(
-  env: Pick<Env, "ENCRYPTION_KEY">,
   definition: PlatformDefinition,
   origin: string,
   fetch: Fetch,
@@ -23,11 +43,16 @@ export function emulatedAdapter(
     fetch,
     hosts: everyHostAt(definition.hosts, `${origin}/sandbox/${platform}`),
   });
-  const signedIn = async (account: AccountAuth): Promise<AccountAuth> => ({
-    ...account,
-    platformUserId: account.platformUserId ?? (await sandboxPlatformId(platform, account.handle)),
-    accessToken: account.accessToken ?? (await mintToken(env, platform, account.handle)),
-  });
+  const base = `${origin}/sandbox/${platform}`;
+  const signedIn = async (account: AccountAuth): Promise<AccountAuth> => {
+    if (account.accessToken !== null && account.platformUserId !== null) return account;
+    const given = await session(fetch, base, account.handle);
+    return {
+      ...account,
+      platformUserId: account.platformUserId ?? given.platformId,
+      accessToken: account.accessToken ?? given.accessToken,
+    };
+  };
   // Every post's URL is the sandbox's page of it (ARCHITECTURE "Sandbox platform"), whatever the
   // platform's own URL would be (x.com/<handle>/status/<id>, youtube.com/watch?v=…).
   // A post without a public address yet (awaiting its public id) or ever (private) keeps its null URL.

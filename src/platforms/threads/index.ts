@@ -59,19 +59,10 @@ export const threads = definePlatform({
   refresh: refreshLongLived,
   // As Instagram: a 60-day long-lived token renewable while valid and a day old, renewed at half its life.
   keepAlive: { beforeExpiry: 30 * 86_400 },
+  // Meta refreshes a long-lived token only once it is a day old: a 401 before then is passing.
+  refreshableAfter: 86_400,
   publishing: (context) => threadsPublishing(context),
   hosts: HOSTS,
-  capabilities: {
-    text: true,
-    images: true,
-    video: true,
-    carousels: true,
-    threads: "chain",
-    stories: false,
-    replies: true,
-    comments: true,
-    insights: true,
-  },
   settings,
   settingsShape,
   textLimit: TEXT_LIMIT,

@@ -108,7 +108,7 @@ export function pick(object: Record<string, unknown>, names: string[]): Record<s
   return picked;
 }
 
-/** The user who owns a sandbox Page: `<user>-page` and `<user>-shop` (src/platforms/sandbox/channels.ts). */
+/** The user who owns a sandbox Page: `<user>-page` and `<user>-shop` (src/sandbox/channels.ts). */
 export const ownerOf = (handle: string) => /^(.+)-(page|shop)$/.exec(handle)?.[1] ?? null;
 
 /** A Page's display name, as /me/accounts gives it. */

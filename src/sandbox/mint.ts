@@ -1,9 +1,10 @@
-// Access tokens for the sandbox, sealed as its token endpoint issues them: the sandbox adapter mints a
-// short-lived one for each call of an account the operator created without tokens, and the sandbox's
-// channels carry Page tokens of their own. The sandbox's routes check them (src/sandbox/access.ts).
-import type { Platform } from "../../db/enums";
-import { seal, TOKEN_PURPOSE, type TokenPayload } from "./seal";
-import { sandboxClient } from "./shapes";
+// Access tokens for the sandbox, sealed as its token endpoint issues them: the session route mints a
+// short-lived one for each call the sandbox adapter makes for an account the operator created without
+// tokens (account-routes.ts), and the sandbox's channels carry Page tokens of their own. The sandbox's
+// routes check them (access.ts).
+import type { Platform } from "../db/enums";
+import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/seal";
+import { sandboxClient } from "../platforms/sandbox/shapes";
 
 /** Tokens minted for tokenless accounts live this long: one per call, never stored. */
 export const MINTED_TOKEN_TTL_MS = 5 * 60_000;
