@@ -90,7 +90,7 @@ export async function refreshSerialised(
   env: Env,
   accountId: number,
   rejected: string | null,
-  options: Pick<RefreshOptions, "keepAlive"> = {},
+  options: Pick<RefreshOptions, "keepAlive" | "revoked"> = {},
 ): Promise<RefreshResult> {
   const answer = await env.COORDINATOR.getByName(accountCoordinator(accountId)).exclusive(() =>
     refreshStoredToken(env, accountId, rejected, options),
@@ -101,8 +101,13 @@ export async function refreshSerialised(
   return answer as RefreshResult;
 }
 
-async function viaCoordinator(env: Env, accountId: number, rejected: string | null): Promise<string | null> {
-  const result = await refreshSerialised(env, accountId, rejected);
+async function viaCoordinator(
+  env: Env,
+  accountId: number,
+  rejected: string | null,
+  revoked = false,
+): Promise<string | null> {
+  const result = await refreshSerialised(env, accountId, rejected, { revoked });
   if (result.kind === "ok") return result.accessToken;
   if (result.kind === "expired") throw accountExpired();
   throw new PlatformError(result.message, { kind: result.failure, code: result.code });
@@ -142,7 +147,7 @@ export async function withFreshAuth<T>(
     if (!(error instanceof PlatformError) || error.kind !== "auth") throw error;
     // A token the sandbox minted for a tokenless account is nothing to refresh or expire.
     if (auth.accessToken === null) throw error;
-    const accessToken = await viaCoordinator(env, account.accountId, auth.accessToken);
+    const accessToken = await viaCoordinator(env, account.accountId, auth.accessToken, error.code === TOKEN_REVOKED);
     const fresh = { ...auth, accessToken };
     onAuth?.(fresh);
     return call(fresh);
@@ -155,9 +160,20 @@ export type RefreshOptions = {
   keepAlive?: boolean;
   /** The platform's refresh call (tests put a step before it); the platform's adapter's by default. */
   refresh?: (platform: Platform, refreshToken: string) => Promise<PlatformToken>;
+  /**
+   * The platform said the grant is gone for good (the user removed the app): not a passing refusal, even
+   * on a token too young to be refreshed.
+   */
+  revoked?: boolean;
   /** The token rules of the account's platform (tests give a platform some); the catalog's by default. */
   rules?: Pick<PlatformDefinition, "keepAlive" | "refreshableAfter">;
 };
+
+/**
+ * The code of an `auth` PlatformError by which the platform says the user removed the app (Meta's
+ * subcodes 458 and 460): the account expires at once, whatever its token's age.
+ */
+export const TOKEN_REVOKED = "token_revoked";
 
 /** The refusal of a token too young to be refreshed: passing, so the call is retried later. */
 export const TOKEN_TOO_YOUNG = "token_refused_too_young";
@@ -233,6 +249,7 @@ export async function refreshStoredToken(
   // disconnect).
   const tooYoung =
     rules.refreshableAfter !== undefined &&
+    options.revoked !== true &&
     current !== null &&
     current === rejected &&
     now - account.updatedAt.getTime() < platformClockMs(env, rules.refreshableAfter);

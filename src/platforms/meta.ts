@@ -91,7 +91,10 @@ export function metaFailure(what: string, response: Response, body: unknown, quo
   const code = error.code ?? Number.NaN;
   if (AUTH_CODES.has(code)) {
     const expired = code === 463 || error.error_subcode === 463;
-    return new PlatformError(message, { kind: "auth", code: expired ? "token_expired" : "token_invalid" });
+    // 458: the user removed the app; 460: they changed their password. Final, whatever the token's age.
+    const revoked = error.error_subcode === 458 || error.error_subcode === 460;
+    const kind = revoked ? "token_revoked" : expired ? "token_expired" : "token_invalid";
+    return new PlatformError(message, { kind: "auth", code: kind });
   }
   if (code === 4 && error.error_subcode === RESTRICTED_SUBCODE)
     return new PlatformError(message, { kind: "permanent", code: "restricted" });

@@ -3,17 +3,8 @@
 // operator created without tokens (mint.ts, the session route); either way every route authenticates
 // the handle like a platform, and refuses a token past its expiry.
 import type { Platform } from "../db/enums";
-import { routeNotFound } from "../http/errors";
-import { isPlatform, SPECS } from "../platforms/catalog";
 import { isGrant, TOKEN_PURPOSE, type TokenPayload, unseal } from "../platforms/sandbox/seal";
-import type { PlatformSpec } from "../platforms/types";
 import { revokedSince } from "./grants";
-
-/** The spec of the platform named in a path; a platform the sandbox does not fake is a 404. */
-export function platformOf(name: string | undefined): PlatformSpec {
-  if (!name || !isPlatform(name)) throw routeNotFound();
-  return SPECS[name];
-}
 
 export type TokenCheck =
   | {

@@ -5,12 +5,11 @@ import type { Context } from "hono";
 import type { BareEnv } from "../http/env";
 import { routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
-import { sandboxPlatformId } from "../platforms/sandbox/shapes";
-import { platformOf } from "./access";
 import { HANDLE_MAX } from "./consent";
 import type { LedgerPost } from "./ledger";
 import { mintToken } from "./mint";
 import { missingPostPage, postPage } from "./page";
+import { platformOf, sandboxPlatformId } from "./shapes";
 
 type Ctx = Context<BareEnv>;
 

@@ -4,9 +4,9 @@
 // channel (so the service skips its picker). Channels are sandbox accounts like any other: their handle
 // is what their posts are listed under.
 import type { Platform } from "../db/enums";
-import { sandboxPlatformId } from "../platforms/sandbox/shapes";
 import type { Channel } from "../platforms/types";
 import { mintToken } from "./mint";
+import { sandboxPlatformId } from "./shapes";
 
 /** A Page token lives this long (Meta's Page tokens from a long-lived user token do not expire). */
 export const PAGE_TOKEN_TTL_MS = 60 * 24 * 3_600_000;

@@ -4,8 +4,8 @@
 // it knows one client per platform (sandboxClient) and only redirects to the service's own origin,
 // where every sandbox client's callback lives: anything else is a 400 page, never a redirect.
 import { escapeHtml, htmlPage, redirectTo } from "../lib/html";
-import { sandboxClient } from "../platforms/sandbox/shapes";
-import type { PlatformSpec } from "../platforms/types";
+import { sandboxClient } from "../platforms/sandbox/credentials";
+import type { EmulatedPlatform } from "./shapes";
 
 export const HANDLE_MAX = 100;
 const REDIRECT_URI_MAX = 2048;
@@ -36,7 +36,7 @@ function redirectProblem(redirectUri: string, origin: string): string | null {
 
 /** The OAuth authorize request in the query, or what is wrong with it. */
 export function readAuthorizeRequest(
-  spec: PlatformSpec,
+  spec: EmulatedPlatform,
   query: URLSearchParams,
   origin: string,
 ): AuthorizeRequest | string {
@@ -69,7 +69,7 @@ export function backTo(redirectUri: string, params: Record<string, string | null
 }
 
 export function consentPage(
-  spec: PlatformSpec,
+  spec: EmulatedPlatform,
   request: AuthorizeRequest,
   action: string,
   error?: string,

@@ -12,8 +12,8 @@ import { bearerToken } from "../http/auth";
 import type { BareEnv } from "../http/env";
 import { renderError } from "../http/errors";
 import { createRouter } from "../http/router";
+import { sandboxClient } from "../platforms/sandbox/credentials";
 import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/seal";
-import { sandboxClient, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import type { Channel, PostMetrics } from "../platforms/types";
 import { checkToken, tokenRefusal } from "./access";
 import { isProblem, readBody, readForm, readJson } from "./body";
@@ -28,6 +28,7 @@ import type {
 } from "./ledger";
 import type { SandboxComment } from "./metrics";
 import { mintToken } from "./mint";
+import { sandboxPlatformId } from "./shapes";
 import { decide, isSlow, SLOW_PROCESSING_MS, triggerOf } from "./triggers";
 
 type Ctx = Context<BareEnv>;

@@ -15,10 +15,10 @@ import {
   seal,
   unseal,
 } from "../platforms/sandbox/seal";
-import { type IssuedTokens, SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
 import { lifetimeMs } from "./clock";
 import type { AuthorizeRequest } from "./consent";
 import { mintToken } from "./mint";
+import { type IssuedTokens, sandboxPlatformId, shapeOf } from "./shapes";
 
 const CODE_TTL_MS = 10 * 60_000;
 
@@ -82,7 +82,7 @@ async function answer(
   next: NextRefresh,
   now: number,
 ): Promise<object> {
-  const shape = SANDBOX_SHAPES[platform];
+  const shape = shapeOf(platform);
   // The documented lifetimes on the sandbox's clock (clock.ts); the answer says what it issued.
   const accessMs = lifetimeMs(env, shape.accessTtl);
   const tokens: IssuedTokens = {
@@ -153,7 +153,7 @@ export async function redeemRefresh(
   ledger: GrantLedger,
   now = Date.now(),
 ): Promise<GrantResult> {
-  const policy = SANDBOX_SHAPES[platform].refresh;
+  const policy = shapeOf(platform).refresh;
   if (!policy) return refused("unsupported_grant_type", "This platform issues no refresh tokens.");
   const presented = params.get("refresh_token");
   if (!presented) return refused("invalid_request", "The refresh_token parameter is missing.");

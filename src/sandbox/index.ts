@@ -2,7 +2,7 @@
 // payment provider's test mode, on which the production adapters run. Each platform's emulator
 // (<platform>/, table in emulators.ts) answers its API's own paths; what they share is here: the consent
 // page (consent.ts) and the token and identity answers in each platform's own shapes
-// (src/platforms/sandbox/shapes.ts), served on each platform's own authorize, token and identity paths
+// (shapes.ts, each stated by the platform's own token.ts), served on each platform's own authorize, token and identity paths
 // unless its emulator answers them itself, and the post pages, account lists, stats and revocation
 // (account-routes.ts). Codes and tokens are sealed (src/platforms/sandbox/seal.ts) and expire; codes and
 // rotating refresh tokens are spent once (spent.ts). Its OAuth endpoints fail the OAuth way,
@@ -18,20 +18,17 @@ import { createRouter } from "../http/router";
 import { invalidLinkPage } from "../lib/html";
 import { publicOrigin } from "../lib/origin";
 import { sandboxEnabled } from "../platforms/sandbox/enabled";
-import { SANDBOX_SHAPES, sandboxPlatformId } from "../platforms/sandbox/shapes";
-import { checkToken, platformOf, tokenRefusal } from "./access";
+import { checkToken, tokenRefusal } from "./access";
 import { sandboxAccountRoutes } from "./account-routes";
 import { isProblem, readForm } from "./body";
 import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./consent";
 import { EMULATORS } from "./emulators";
 import { issueCode } from "./grants";
 import { oauthError } from "./oauth-error";
+import { platformOf, sandboxPlatformId, shapeOf } from "./shapes";
 import { sandboxTokenRoutes, tokenEndpoint } from "./token-routes";
 
 const specOf = (c: Context<BareEnv>) => platformOf(c.req.param("platform"));
-
-/** The path of one of the platform's own endpoints (its authorize, token or identity URL). */
-const pathOf = (url: string) => (URL.canParse(url) ? new URL(url).pathname : null);
 
 /**
  * What the request's path is on the platform: the part after `/sandbox/<platform>`, for matching the
@@ -61,7 +58,7 @@ export const sandboxRouter = createRouter<BareEnv>()
   .route("/", sandboxAccountRoutes);
 
 // Each platform's emulator answers its API's own paths.
-for (const [platform, emulator] of Object.entries(EMULATORS)) sandboxRouter.route(`/${platform}`, emulator);
+for (const [platform, { router }] of Object.entries(EMULATORS)) sandboxRouter.route(`/${platform}`, router);
 
 sandboxRouter
   // The platform's own authorize, token and identity paths, where its emulator does not answer them.
@@ -69,7 +66,7 @@ sandboxRouter
     const spec = specOf(c);
     const path = platformPath(c, spec.platform);
     const method = c.req.method;
-    if (path === pathOf(spec.endpoints.authorize)) {
+    if (path === spec.paths.authorize) {
       if (method === "GET") return showConsent(c);
       if (method === "POST") {
         // The consent form, capped like at /oauth/authorize (only here: other paths take other bodies).
@@ -80,8 +77,8 @@ sandboxRouter
         return answer;
       }
     }
-    if (path === pathOf(spec.endpoints.token) && method === "POST") return tokenEndpoint(c, spec);
-    if (path === pathOf(spec.endpoints.identity) && method === "GET") return identity(c);
+    if (path === spec.paths.token && method === "POST") return tokenEndpoint(c, spec);
+    if (path === spec.paths.identity && method === "GET") return identity(c);
     await next();
   })
   // Who a token acts for, the same on every platform (the platform's own identity path answers its way).
@@ -104,7 +101,7 @@ async function decideConsent(c: Context<BareEnv>) {
   const decision = form.get("decision");
   if (decision === "deny") {
     return backTo(request.redirectUri, {
-      error: SANDBOX_SHAPES[spec.platform].denial,
+      error: spec.denial,
       error_description: "The user denied the request.",
       state: request.state,
     });
@@ -124,7 +121,7 @@ async function identity(c: Context<BareEnv>) {
   const check = await checkToken(c.env, spec.platform, token);
   if (check.kind !== "ok") return oauthError(401, "invalid_token", tokenRefusal(check));
   const id = await sandboxPlatformId(spec.platform, check.handle);
-  return c.json(SANDBOX_SHAPES[spec.platform].identityResponse(id, check.handle));
+  return c.json(shapeOf(spec.platform).identityResponse(id, check.handle));
 }
 
 /**

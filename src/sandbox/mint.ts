@@ -3,8 +3,8 @@
 // tokens (account-routes.ts), and the sandbox's channels carry Page tokens of their own. The sandbox's
 // routes check them (access.ts).
 import type { Platform } from "../db/enums";
+import { sandboxClient } from "../platforms/sandbox/credentials";
 import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/seal";
-import { sandboxClient } from "../platforms/sandbox/shapes";
 
 /** Tokens minted for tokenless accounts live this long: one per call, never stored. */
 export const MINTED_TOKEN_TTL_MS = 5 * 60_000;

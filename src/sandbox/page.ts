@@ -2,8 +2,8 @@
 // origin shown as images, the page's CSP loads nothing from elsewhere; anything else as a link), and its
 // replies. Every value is escaped, and only http(s) media URLs become links.
 import { escapeHtml, htmlPage } from "../lib/html";
-import type { PlatformSpec } from "../platforms/types";
 import type { LedgerPost } from "./ledger";
+import type { EmulatedPlatform } from "./shapes";
 
 /** What a post's page shows. */
 type PostView = Omit<LedgerPost, "platform_request" | "parent_id">;
@@ -21,7 +21,7 @@ function mediaLink(url: string, type: string, origin: string): string {
     : `<li>${label}</li>`;
 }
 
-export function postPage(spec: PlatformSpec, post: PostView, origin = ""): Response {
+export function postPage(spec: EmulatedPlatform, post: PostView, origin = ""): Response {
   const items = post.text
     .map((text, index) => {
       const media = post.media.filter((m) => m.item === index).map((m) => mediaLink(m.url, m.type, origin));
@@ -50,7 +50,7 @@ ${replies ? `<ul>${replies}</ul>` : '<p class="muted">No replies.</p>'}`,
 }
 
 /** The page for an id the platform does not know: a 404. */
-export function missingPostPage(spec: PlatformSpec): Response {
+export function missingPostPage(spec: EmulatedPlatform): Response {
   const page = htmlPage({
     title: `Sandbox ${spec.label}: post not found`,
     body: `<h1>Sandbox ${escapeHtml(spec.label)}</h1><p>This post does not exist.</p>`,

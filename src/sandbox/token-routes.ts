@@ -8,19 +8,18 @@ import type { Platform } from "../db/enums";
 import type { BareEnv } from "../http/env";
 import { createRouter } from "../http/router";
 import { timingSafeEqualText } from "../lib/crypto";
-import { sandboxClient } from "../platforms/sandbox/shapes";
-import type { PlatformSpec } from "../platforms/types";
-import { platformOf } from "./access";
+import { sandboxClient } from "../platforms/sandbox/credentials";
 import { isProblem, readForm } from "./body";
 import { type GrantLedger, type GrantResult, redeemCode, redeemRefresh } from "./grants";
 import { oauthError } from "./oauth-error";
+import { type EmulatedPlatform, platformOf } from "./shapes";
 
 type Client = { id: string; secret: string };
 
 /** The client credentials of a token request: HTTP Basic, else the parameters; null when unreadable. */
 function clientCredentials(
   authorization: string,
-  spec: PlatformSpec,
+  spec: EmulatedPlatform,
   params: URLSearchParams,
 ): Client | null {
   const basic = /^Basic\s+(\S+)\s*$/i.exec(authorization);
@@ -49,7 +48,7 @@ const answerWith = (result: GrantResult) =>
   result.ok ? Response.json(result.body) : oauthError(result.status, result.error, result.description);
 
 /** The platform's token endpoint: a code exchange or a refresh, answered in the platform's own shape. */
-export async function tokenEndpoint(c: Context<BareEnv>, spec: PlatformSpec): Promise<Response> {
+export async function tokenEndpoint(c: Context<BareEnv>, spec: EmulatedPlatform): Promise<Response> {
   const params = await readForm(c.req.raw);
   if (isProblem(params)) {
     const message = params.kind === "too_large" ? "The request body is too large." : params.message;

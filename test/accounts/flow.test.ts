@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Coordinator } from "../../src/coordinator";
 import { PLATFORMS } from "../../src/db/enums";
-import { SANDBOX_SHAPES } from "../../src/platforms/sandbox/shapes";
+import { EMULATORS } from "../../src/sandbox/emulators";
 import { runFlow } from "../delegation/support";
 import { call } from "../support/client";
 import { createTenant } from "../support/seed";
@@ -99,7 +99,7 @@ describe("connecting each platform through the sandbox", () => {
         return;
       }
       expect(row?.username).toBe(`user_${platform}`);
-      const shape = SANDBOX_SHAPES[platform];
+      const shape = EMULATORS[platform].shape;
       if (platform === "instagram" || platform === "threads") {
         // Their emulators swap the code's one-hour token for a 60-day one (ig_/th_exchange_token), which
         // is kept as its own refresh token.

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
 import { pkceChallenge } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
-import { SANDBOX_SHAPES } from "../../src/platforms/sandbox/shapes";
 import { PlatformError } from "../../src/platforms/types";
 import { hmacHex } from "../support/hmac";
 import { RECORDED } from "./recorded";
@@ -244,13 +243,6 @@ describe.each(PLATFORMS)("%s adapter", (platform) => {
         await expect(adapter.identity(token)).rejects.toBeInstanceOf(PlatformError);
       }
     }
-  });
-
-  it("recognises the platform's refusal error and nothing else as a denial", () => {
-    const adapter = adapterFor(platform, replay().fetch);
-    expect(adapter.isDenial(SANDBOX_SHAPES[platform].denial)).toBe(true);
-    expect(adapter.isDenial("server_error")).toBe(false);
-    expect(adapter.isDenial("invalid_scope")).toBe(false);
   });
 });
 

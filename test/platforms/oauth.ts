@@ -6,7 +6,7 @@ import type { Platform } from "../../src/db/enums";
 import { pkceChallenge } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
 import { lookupAdapter } from "../../src/platforms/index";
-import { sandboxClient } from "../../src/platforms/sandbox/shapes";
+import { sandboxClient } from "../../src/platforms/sandbox/credentials";
 import type { PlatformAdapter } from "../../src/platforms/types";
 import { formAction } from "../delegation/support";
 import { ORIGIN } from "../support/client";

@@ -7,8 +7,10 @@ import { lookupAdapter } from "../../src/platforms/index";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import { type PlatformAdapter, PlatformError } from "../../src/platforms/types";
+import { EMULATORS } from "../../src/sandbox/emulators";
 import { formAction } from "../delegation/support";
 import { ORIGIN } from "../support/client";
+import { adapterFor, replay } from "./replay";
 
 const REDIRECT_URI = "https://api.example.test/api/oauth/delegate/callback";
 const VERIFIER = "sandbox-test-verifier-".padEnd(43, "x");
@@ -260,4 +262,17 @@ describe("the in-process sandbox fetch", () => {
     await expect(fetch("https://evil.test/sandbox/twitter/me")).rejects.toThrow(/only reaches/);
     expect((await fetch(`${ORIGIN}/sandbox/twitter/me`)).status).toBe(401);
   });
+});
+
+describe("the adapter and its emulator read the same refusal", () => {
+  // Each states the `error` its platform redirects with when the user declines, from the platform's docs.
+  it.each(PLATFORMS)(
+    "%s: the emulator's denial is one the adapter recognises, and nothing else is",
+    (platform) => {
+      const adapter = adapterFor(platform, replay().fetch);
+      expect(adapter.isDenial(EMULATORS[platform].shape.denial)).toBe(true);
+      expect(adapter.isDenial("server_error")).toBe(false);
+      expect(adapter.isDenial("invalid_scope")).toBe(false);
+    },
+  );
 });

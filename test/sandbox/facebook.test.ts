@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
 import { publishingAdapter } from "../../src/platforms/index";
 import { appSecretProof as adapterProof } from "../../src/platforms/meta";
-import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
+import { sandboxPlatformId } from "../../src/sandbox/emulators";
 import { freshId } from "../../src/sandbox/facebook/rules";
 import { appSecretProof as emulatorProof } from "../../src/sandbox/facebook/token";
 import { runFlow } from "../delegation/support";

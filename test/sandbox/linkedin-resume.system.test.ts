@@ -11,8 +11,8 @@ import { SPECS } from "../../src/platforms/catalog";
 import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
-import { sandboxPlatformId } from "../../src/platforms/sandbox/shapes";
 import type { DraftMedia, Fetch } from "../../src/platforms/types";
+import { sandboxPlatformId } from "../../src/sandbox/emulators";
 import { mintToken } from "../../src/sandbox/mint";
 import { call, ORIGIN } from "../support/client";
 import {

@@ -98,7 +98,9 @@ describe("TikTok on the emulator", () => {
     // TikTok's open_id: a UUID-like id.
     expect(row.platform_user_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(row.refresh_token_enc).toMatch(/^v2:/);
-    expect(row.token_expires_at).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    // TikTok's access tokens last two hours (src/sandbox/tiktok/token.ts).
+    expect(row.token_expires_at).toBeGreaterThan(Date.now() + 7100_000);
+    expect(row.token_expires_at).toBeLessThanOrEqual(Date.now() + 7200_000);
 
     const { id, video } = await videoPost(connected, "Our launch, in fifteen seconds", {
       disable_comment: true,
@@ -422,8 +424,9 @@ describe("TikTok on the emulator", () => {
     expect(await decryptSecret(key, after.refresh_token_enc)).not.toBe(
       await decryptSecret(key, before.refresh_token_enc),
     );
-    // Two hours once the sandbox's registry issues tiktokShape's lifetimes (src/sandbox/tiktok/token.ts).
-    expect(after.token_expires_at).toBeGreaterThan(Date.now() + 3600_000);
+    // A fresh two hours.
+    expect(after.token_expires_at).toBeGreaterThan(Date.now() + 7100_000);
+    expect(after.token_expires_at).toBeLessThanOrEqual(Date.now() + 7200_000);
     expect(await stats(connected.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 1 });
   });
 

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
-import { sandboxClient } from "../../src/platforms/sandbox/shapes";
+import { sandboxClient } from "../../src/platforms/sandbox/credentials";
 import { deliver as deliverSync } from "../analytics/queue";
 import { runFlow } from "../delegation/support";
 import { deliver, publishingPost, rowsOf } from "../publishing/support";

@@ -4,8 +4,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
+import { sandboxClient } from "../../src/platforms/sandbox/credentials";
 import { CODE_PURPOSE, seal, TOKEN_PURPOSE } from "../../src/platforms/sandbox/seal";
-import { sandboxClient } from "../../src/platforms/sandbox/shapes";
 import { Browser, createApp, createSession, locationOf, runFlow } from "../delegation/support";
 import {
   accessTokenOf,

@@ -13,7 +13,7 @@ import {
   PlatformError,
   type PublishedPost,
 } from "../types";
-import { sandboxClient } from "./shapes";
+import { sandboxClient } from "./credentials";
 
 /** The emulator's session for a tokenless account: an access token and the account's platform id. */
 async function session(fetch: Fetch, base: string, handle: string) {

@@ -6,10 +6,10 @@
 import { readCapped } from "../../lib/capped-body";
 import { hmacKey, hmacSha256Hex, timingSafeEqualText } from "../../lib/crypto";
 import { digits } from "../../platforms/sandbox/ids";
-import type { SandboxShape } from "../../platforms/sandbox/shapes";
 import { POST_BODY_MAX_BYTES } from "../body";
 import { type Caller, type Emulated, refuse } from "../emulator";
 import { redeemCode, revokedSince } from "../grants";
+import type { SandboxShape } from "../shapes";
 import { grantLedger } from "../token-routes";
 import { graphError } from "./errors";
 import { fieldNames, ownerOf, pageName, pick } from "./rules";
@@ -21,6 +21,11 @@ import { fieldNames, ownerOf, pageName, pick } from "./rules";
  * token (a long-lived token is exchanged for instead); /me answers `id` and `name`.
  */
 export const facebookShape: SandboxShape = {
+  // The consent and token endpoints as Facebook Login › Manually Build a Login Flow names them.
+  label: "Facebook",
+  paths: { authorize: "/v25.0/dialog/oauth", token: "/v25.0/oauth/access_token", identity: "/v25.0/me" },
+  clientIdParam: "client_id",
+  pkce: false,
   denial: "access_denied",
   platformId: (digest) => digits(digest, 17),
   accessTtl: 3600,

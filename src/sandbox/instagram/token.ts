@@ -1,9 +1,9 @@
 import { utf8 } from "../../lib/encoding";
 import { digits } from "../../platforms/sandbox/ids";
-import type { SandboxShape } from "../../platforms/sandbox/shapes";
 import { emulate, type emulatorRouter } from "../emulator";
 import { pick, VERSION } from "../meta-graph";
 import { exchangeCode, exchangeToken, refreshToken } from "../meta-tokens";
+import type { SandboxShape } from "../shapes";
 
 /** The emulator's router, as its route groups extend it. */
 type Router = ReturnType<typeof emulatorRouter>;
@@ -13,6 +13,11 @@ const GRANTED = "instagram_business_basic";
 
 /** Instagram's OAuth facts: ids (178414 then 11 digits), the code's one-hour token, no refresh token. */
 export const instagramShape: SandboxShape = {
+  // The consent and token endpoints as Instagram API with Instagram Login › Business Login names them.
+  label: "Instagram",
+  paths: { authorize: "/oauth/authorize", token: "/oauth/access_token", identity: "/v25.0/me" },
+  clientIdParam: "client_id",
+  pkce: false,
   denial: "access_denied",
   platformId: (digest) => `178414${digits(digest, 11)}`,
   // The code yields a short-lived token (an hour); the answer does not say so.

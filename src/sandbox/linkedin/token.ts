@@ -8,11 +8,12 @@ import type { BareEnv } from "../../http/env";
 import { timingSafeEqualText } from "../../lib/crypto";
 import { publicOrigin } from "../../lib/origin";
 import { letters } from "../../platforms/sandbox/ids";
-import type { SandboxShape } from "../../platforms/sandbox/shapes";
-import { checkToken, platformOf } from "../access";
+import { checkToken } from "../access";
 import { backTo, readAuthorizeRequest } from "../consent";
 import type { Emulated } from "../emulator";
 import { oauthError } from "../oauth-error";
+import type { SandboxShape } from "../shapes";
+import { platformOf } from "../shapes";
 
 type Ctx = Context<BareEnv>;
 
@@ -67,6 +68,11 @@ const DAY = 86_400;
  * 10 letters (OpenID `sub`); a declined consent comes back `user_cancelled_authorize`.
  */
 export const linkedinShape: SandboxShape = {
+  // The consent and token endpoints as LinkedIn › Authorization Code Flow (3-legged OAuth) names them.
+  label: "LinkedIn",
+  paths: { authorize: "/oauth/v2/authorization", token: "/oauth/v2/accessToken", identity: "/v2/userinfo" },
+  clientIdParam: "client_id",
+  pkce: false,
   denial: "user_cancelled_authorize",
   platformId: (digest) => letters(digest, 10),
   accessTtl: 5_183_999,

@@ -5,10 +5,10 @@
 // Get user account; Scopes.
 import { timingSafeEqualText } from "../../lib/crypto";
 import { digits } from "../../platforms/sandbox/ids";
-import type { SandboxShape } from "../../platforms/sandbox/shapes";
 import { isProblem, readForm } from "../body";
 import { type Emulated, refuse } from "../emulator";
 import { redeemCode, redeemRefresh } from "../grants";
+import type { SandboxShape } from "../shapes";
 import { grantLedger } from "../token-routes";
 import { sandboxBoards } from "./publish";
 import { CODE, ID_DIGITS } from "./rules";
@@ -29,6 +29,11 @@ export const GRANTED_SCOPES = [
 
 /** Pinterest's tokens and answers, as its OAuth pages describe them. */
 export const pinterestShape: SandboxShape = {
+  // The consent and token endpoints as Pinterest › Authentication names them.
+  label: "Pinterest",
+  paths: { authorize: "/oauth/", token: "/v5/oauth/token", identity: "/v5/user_account" },
+  clientIdParam: "client_id",
+  pkce: false,
   denial: "access_denied",
   platformId: (digest) => digits(digest, ID_DIGITS.user),
   // Access tokens live 30 days.

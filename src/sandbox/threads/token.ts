@@ -1,14 +1,19 @@
 import { digits } from "../../platforms/sandbox/ids";
-import type { SandboxShape } from "../../platforms/sandbox/shapes";
 import { emulate, type emulatorRouter } from "../emulator";
 import { metaErrorResponse, pick, VERSION } from "../meta-graph";
 import { exchangeCode, exchangeToken, refreshToken } from "../meta-tokens";
+import type { SandboxShape } from "../shapes";
 
 /** The emulator's router, as its route groups extend it. */
 type Router = ReturnType<typeof emulatorRouter>;
 
 /** Threads' OAuth facts: 17-digit user ids, the code's one-hour token, no refresh token. */
 export const threadsShape: SandboxShape = {
+  // The consent and token endpoints as Threads API › Get Access Tokens and Permissions names them.
+  label: "Threads",
+  paths: { authorize: "/oauth/authorize", token: "/oauth/access_token", identity: "/v1.0/me" },
+  clientIdParam: "client_id",
+  pkce: false,
   denial: "access_denied",
   platformId: (digest) => digits(digest, 17),
   // A short-lived token (an hour), exchanged for a long-lived one outside OAuth's refresh grant.

@@ -3,11 +3,11 @@
 // sandbox's generic token endpoint, and TikTok's own user info and revocation routes.
 import { timingSafeEqualText } from "../../lib/crypto";
 import { toHex } from "../../lib/encoding";
-import type { SandboxShape } from "../../platforms/sandbox/shapes";
 import { checkToken } from "../access";
 import { isProblem, readForm } from "../body";
 import type { Emulated } from "../emulator";
 import { oauthError } from "../oauth-error";
+import type { SandboxShape } from "../shapes";
 import { ok } from "./errors";
 import { fieldsOf, pick } from "./read";
 
@@ -16,6 +16,11 @@ const DAY = 86_400;
 export const GRANTED_SCOPES = ["user.info.basic", "user.info.profile", "video.publish", "video.list"];
 
 export const tiktokShape: SandboxShape = {
+  // The consent and token endpoints as TikTok › Login Kit for Web names them.
+  label: "TikTok",
+  paths: { authorize: "/v2/auth/authorize/", token: "/v2/oauth/token/", identity: "/v2/user/info/" },
+  clientIdParam: "client_key",
+  pkce: false,
   denial: "access_denied",
   /** An open_id, as TikTok's examples write it: a UUID-like hex string. */
   platformId(digest) {

@@ -3,8 +3,9 @@
 // insights read, and the recent search of a conversation (GET /2/tweets/search/recent?query=
 // conversation_id:{id}) that comments read, where the emulator's made-up comments appear as other users'
 // replies; the account's posts and X's paging, which the timeline (publish.ts) shares.
-import { sandboxPlatformId } from "../../platforms/sandbox/shapes";
+
 import { type Emulated, type LedgerPost, refuse } from "../emulator";
+import { sandboxPlatformId } from "../shapes";
 import { notFoundError } from "./errors";
 import { MEDIA_KIND, mediaOf, mediaTypeOf } from "./media";
 import { shownText } from "./rules";

@@ -6,10 +6,10 @@
 import { timingSafeEqualText } from "../../lib/crypto";
 import { digits } from "../../platforms/sandbox/ids";
 import { isGrant, REFRESH_PURPOSE, unseal } from "../../platforms/sandbox/seal";
-import type { IssuedTokens, SandboxShape } from "../../platforms/sandbox/shapes";
 import { checkToken } from "../access";
 import type { Emulated } from "../emulator";
 import { oauthError } from "../oauth-error";
+import type { IssuedTokens, SandboxShape } from "../shapes";
 
 /**
  * The scopes the emulated app is granted (docs.x.com › OAuth 2.0 › Scopes): reading and writing posts,
@@ -20,6 +20,11 @@ export const GRANTED_SCOPES = ["tweet.read", "tweet.write", "users.read", "media
 const DAY = 86_400;
 
 export const twitterShape: SandboxShape = {
+  // The consent and token endpoints as X › OAuth 2.0 Authorization Code Flow with PKCE names them.
+  label: "X (Twitter)",
+  paths: { authorize: "/i/oauth2/authorize", token: "/2/oauth2/token", identity: "/2/users/me" },
+  clientIdParam: "client_id",
+  pkce: true,
   denial: "access_denied",
   // X's user ids: decimal (up to 19 digits).
   platformId: (digest) => digits(digest, 18),

@@ -2,8 +2,9 @@
 // sandbox's deterministic ones) and the channels' own, newest first, paged. The statistics are part of
 // the video resource (publish.ts, videos.list part=statistics).
 // developers.google.com › YouTube Data API › CommentThreads: list.
-import { sandboxPlatformId } from "../../platforms/sandbox/shapes";
+
 import { type Emulated, refuse } from "../emulator";
+import { sandboxPlatformId } from "../shapes";
 import { json } from "./errors";
 import { threadOf, visibleVideo } from "./publish";
 import { listAnswer, maxResultsOf, paged, partsOf, type Req } from "./rules";

@@ -6,11 +6,11 @@
 
 import { letters } from "../../platforms/sandbox/ids";
 import { isRefresh, REFRESH_PURPOSE, unseal } from "../../platforms/sandbox/seal";
-import type { SandboxShape } from "../../platforms/sandbox/shapes";
 import { checkToken } from "../access";
 import { isProblem, readForm } from "../body";
 import type { Emulated } from "../emulator";
 import { revokedSince } from "../grants";
+import type { SandboxShape } from "../shapes";
 import { json } from "./errors";
 import type { Req } from "./rules";
 
@@ -28,6 +28,11 @@ export const GRANTED_SCOPES = [
 
 /** Google's tokens and answers, as its OAuth page describes them; the identity is channels.list mine. */
 export const youtubeShape: SandboxShape = {
+  // The consent and token endpoints as Google › OAuth 2.0 for Web Server Applications names them.
+  label: "YouTube",
+  paths: { authorize: "/o/oauth2/v2/auth", token: "/token", identity: "/youtube/v3/channels" },
+  clientIdParam: "client_id",
+  pkce: true,
   denial: "access_denied",
   // A channel id: UC and 22 characters.
   platformId: (digest) => `UC${letters(digest, 22)}`,

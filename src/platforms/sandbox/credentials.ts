@@ -1,0 +1,10 @@
+// The app "registered" on every emulated platform: the client the sandbox adapters present (emulated.ts)
+// and the only one the emulators' consent and token endpoints know (src/sandbox/).
+/**
+ * The OAuth client the sandbox adapters present, and the only one the emulators' consent and token
+ * endpoints know: the app "registered" on every emulated platform.
+ */
+export const sandboxClient = (platform: string) => ({
+  clientId: `sandbox-${platform}-client`,
+  clientSecret: `sandbox-${platform}-secret`,
+});
