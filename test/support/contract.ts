@@ -110,7 +110,9 @@ export function routeContract(contract: RouteContract, shard = 0) {
   const prepared = (c: RouteContract, inShard = shard) => preparedIn(c, inShard);
   const unauthenticated = contract.coded ? { missing: "missing_api_key", invalid: "invalid_api_key" } : null;
 
-  describe(`${method} ${route}: route contract${shard ? ` in shard ${shard}` : ""}`, () => {
+  // The checks run side by side (up to Vitest's maxConcurrency): each makes its own tenants and reads only
+  // its own answers, so they overlap their waits on the worker instead of queueing behind each other.
+  describe.concurrent(`${method} ${route}: route contract${shard ? ` in shard ${shard}` : ""}`, () => {
     it(`answers ${contract.status} with its documented schema, within its budget`, async () => {
       const tenant = await prepared(contract);
       const request = await contract.request(tenant);

@@ -217,3 +217,19 @@ export const disconnect = (connected: Connected) =>
   call("DELETE", `/api/v1/accounts/${connected.accountId}`, { key: connected.tenant.key });
 
 export { ADMIN_TOKEN };
+
+/**
+ * One platform's end-to-end test, kept beside its recordings (`test/platforms/<p>/end-to-end.ts`) and run
+ * by the conformance suite (`test/platforms/end-to-end.system.test.ts`): the suite makes a fresh `server`,
+ * runs the worker against it (`useRealPlatform`, plus `vars` set for the test), connects an account with
+ * `connect`, hands both to `run`, and undoes it all afterwards.
+ */
+export type Scenario = {
+  /** The test's name. */
+  it: string;
+  server: () => PlatformServer;
+  connect?: Parameters<typeof connectAccount>[1];
+  /** Environment variables the test runs with, restored after it. */
+  vars?: Record<string, string>;
+  run: (connected: Connected, server: PlatformServer) => Promise<void>;
+};

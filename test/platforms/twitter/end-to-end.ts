@@ -3,17 +3,16 @@
 // through the publish queue, then sync its metrics and comments (and the auto-plug reply) through the
 // sync queue, asserting what X was sent at each step.
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import {
   accountOf,
   CLIENT,
-  connectAccount,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import {
   appendedAnswer,
@@ -64,19 +63,13 @@ const server = () => {
   ]);
 };
 
-describe("X end to end", () => {
-  let x: ReturnType<typeof server>;
-  let restore: () => void;
-  beforeEach(() => {
-    x = server();
-    restore = useRealPlatform("twitter", x);
-  });
-  afterEach(() => restore());
-
-  it("connects, publishes a thread with an image, then syncs metrics, comments and the auto-plug", async () => {
-    const connected = await connectAccount("twitter", {
-      scopes: ["tweet.write", "media.write", "offline.access"],
-    });
+export const scenario: Scenario = {
+  it: "connects, publishes a thread with an image, then syncs metrics, comments and the auto-plug",
+  server,
+  connect: {
+    scopes: ["tweet.write", "media.write", "offline.access"],
+  },
+  run: async (connected, x) => {
     expect(await accountOf(connected)).toMatchObject({
       platform: "twitter",
       username: "XDevelopers",
@@ -134,5 +127,5 @@ describe("X end to end", () => {
       .bind(shown.id)
       .first<{ plug_post_id: string }>();
     expect(row?.plug_post_id).toBe(posted[2]);
-  });
-});
+  },
+};

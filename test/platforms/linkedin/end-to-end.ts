@@ -5,17 +5,16 @@
 // queue, sync metrics and comments (and the auto-plug reply) through the sync queue, then disconnect,
 // which revokes the token; asserting what LinkedIn was sent at each step.
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import {
   accountOf,
-  connectAccount,
   disconnect,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import {
   ACCESS_TOKEN,
@@ -85,32 +84,21 @@ const server = () => {
   ]);
 };
 
-describe("LinkedIn end to end", () => {
-  let linkedin: ReturnType<typeof server>;
-  let restore: () => void;
-  const vars = env as unknown as Record<string, string | undefined>;
-  const products = vars.LINKEDIN_PRODUCTS;
-  beforeEach(() => {
-    linkedin = server();
-    restore = useRealPlatform("linkedin", linkedin);
-    vars.LINKEDIN_PRODUCTS = "community_management";
-  });
-  afterEach(() => {
-    restore();
-    vars.LINKEDIN_PRODUCTS = products;
-  });
-
-  it("connects an organization, publishes a thread with an image, syncs it, replies, and revokes on disconnect", async () => {
-    const connected = await connectAccount("linkedin", {
-      scopes: [
-        "r_basicprofile",
-        "w_member_social",
-        "w_organization_social",
-        "r_organization_social",
-        "rw_organization_admin",
-      ],
-      channel: ORG,
-    });
+export const scenario: Scenario = {
+  it: "connects an organization, publishes a thread with an image, syncs it, replies, and revokes on disconnect",
+  server,
+  vars: { LINKEDIN_PRODUCTS: "community_management" },
+  connect: {
+    scopes: [
+      "r_basicprofile",
+      "w_member_social",
+      "w_organization_social",
+      "r_organization_social",
+      "rw_organization_admin",
+    ],
+    channel: ORG,
+  },
+  run: async (connected, linkedin) => {
     expect(await accountOf(connected)).toMatchObject({
       platform: "linkedin",
       username: "devtestco",
@@ -187,5 +175,5 @@ describe("LinkedIn end to end", () => {
       client_secret: "secret-456",
       token: ACCESS_TOKEN,
     });
-  });
-});
+  },
+};

@@ -1,18 +1,17 @@
 // Instagram end to end through the worker, answered by the recorded API: a connect (long-lived token
 // swap, no channel step), a photo with collaborators and a comment as its thread published through the
 // engine, then its insights and comments synced.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { jpegBytes } from "../../media/support";
 import {
   accountOf,
-  connectAccount,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   type Seen,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import { RECORDED as OAUTH } from "../recorded";
 import { HANDLE, IG_USER_ID, LONG_LIVED, MEDIA_ID, PERMALINK, RECORDED } from "./recorded";
@@ -59,19 +58,13 @@ function instagramServer() {
   ]);
 }
 
-describe("instagram end to end", () => {
-  let server: ReturnType<typeof instagramServer>;
-  let restore: () => void;
-  beforeEach(() => {
-    server = instagramServer();
-    restore = useRealPlatform("instagram", server);
-  });
-  afterEach(() => restore());
-
-  it("connects, publishes a photo with a comment, and syncs its metrics and comments", async () => {
-    const connected = await connectAccount("instagram", {
-      scopes: ["instagram_business_content_publish", "instagram_business_manage_insights"],
-    });
+export const scenario: Scenario = {
+  it: "connects, publishes a photo with a comment, and syncs its metrics and comments",
+  server: instagramServer,
+  connect: {
+    scopes: ["instagram_business_content_publish", "instagram_business_manage_insights"],
+  },
+  run: async (connected, server) => {
     expect(await accountOf(connected)).toMatchObject({ platform: "instagram", username: HANDLE });
     expect(server.requests("https://graph.instagram.com/access_token")).toHaveLength(1);
 
@@ -121,5 +114,5 @@ describe("instagram end to end", () => {
     expect(synced.comments).toEqual([
       expect.objectContaining({ content: "Thanks all", author_name: HANDLE, platform: "instagram" }),
     ]);
-  });
-});
+  },
+};

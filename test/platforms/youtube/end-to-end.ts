@@ -1,19 +1,19 @@
 // YouTube end to end through the worker: connect (consent with offline access, token exchange, channel
 // identity, the one channel taken without a picker), publish a video through the engine (resumable
 // upload streamed from R2), then sync its statistics and comments, all answered by recorded answers.
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect } from "vitest";
 import { mp4Bytes } from "../../media/support";
 import { waitFor } from "../../support/wait";
 import {
   accountOf,
-  connectAccount,
+  type Connected,
   disconnect,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import * as R from "./recorded";
 
@@ -37,17 +37,7 @@ const server = platformServer([
   },
 ]);
 
-let restore: () => void;
-beforeEach(() => {
-  server.seen.length = 0;
-  restore = useRealPlatform("youtube", server);
-});
-afterEach(() => restore());
-
-it("connects a channel, publishes a video through the engine and syncs its statistics and comments", async () => {
-  const connected = await connectAccount("youtube", {
-    scopes: ["youtube.upload", "youtube.force-ssl"],
-  });
+async function run(connected: Connected) {
   const account = await accountOf(connected);
   expect(account).toMatchObject({
     platform: "youtube",
@@ -94,4 +84,15 @@ it("connects a channel, publishes a video through the engine and syncs its stati
   await waitFor(() => server.requests(R.REVOKE_URL).length > 0, { what: "the revoke call" });
   expect(server.requests(R.REVOKE_URL)).toHaveLength(1);
   expect(server.requests(R.REVOKE_URL)[0]!.body).toBe(`token=${encodeURIComponent(R.token.refresh_token)}`);
-});
+}
+
+export const scenario: Scenario = {
+  it: "connects a channel, publishes a video through the engine and syncs its statistics and comments",
+  // Each test starts with no request seen.
+  server: () => {
+    server.seen.length = 0;
+    return server;
+  },
+  connect: { scopes: ["youtube.upload", "youtube.force-ssl"] },
+  run,
+};

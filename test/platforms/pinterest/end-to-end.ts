@@ -2,17 +2,17 @@
 // Basic auth, identity), publish an image Pin and a video Pin through the engine (the image pulled by
 // Pinterest from the signed link, the video streamed from R2 to storage), then sync the Pin's
 // analytics, all answered by recorded answers.
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect } from "vitest";
 import { bytesOf, fetchLink, mp4Bytes, pngBytes } from "../../media/support";
 import {
   accountOf,
-  connectAccount,
+  type Connected,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import * as R from "./recorded";
 
@@ -27,19 +27,11 @@ const server = platformServer([
   { method: "GET", url: `${API}/pins/${R.PIN_ID}/analytics?`, reply: () => json(R.analytics) },
 ]);
 
-let restore: () => void;
-beforeEach(() => {
-  server.seen.length = 0;
-  restore = useRealPlatform("pinterest", server);
-});
-afterEach(() => restore());
-
 const settings = {
   pinterest: { board_id: R.BOARD_ID, title: "Launch day", link: "https://www.example.com/launch" },
 };
 
-it("connects, publishes an image Pin through the engine and syncs its analytics", async () => {
-  const connected = await connectAccount("pinterest", { scopes: ["pins:write", "boards:read"] });
+async function imagePin(connected: Connected) {
   expect(await accountOf(connected)).toMatchObject({ platform: "pinterest", username: "examplestudio" });
   const [exchange] = server.requests(`${API}/oauth/token`);
   expect(exchange!.headers.get("authorization")).toBe(`Basic ${btoa("client-123:secret-456")}`);
@@ -79,10 +71,9 @@ it("connects, publishes an image Pin through the engine and syncs its analytics"
     likes: 12,
   });
   expect(synced.comments).toEqual([]);
-});
+}
 
-it("publishes a video Pin: the bytes go from R2 to Pinterest's storage, then the Pin names the media", async () => {
-  const connected = await connectAccount("pinterest");
+async function videoPin(connected: Connected) {
   const mp4 = mp4Bytes(50_000);
   const mediaId = await uploadMedia(connected, "clip.mp4", "video/mp4", mp4);
   const post = await publishPost(connected, {
@@ -106,4 +97,24 @@ it("publishes a video Pin: the bytes go from R2 to Pinterest's storage, then the
     media_id: R.MEDIA_ID,
     cover_image_key_frame_time: 1,
   });
-});
+}
+
+/** Each test starts with no request seen. */
+const fresh = () => {
+  server.seen.length = 0;
+  return server;
+};
+
+export const scenario: Scenario[] = [
+  {
+    it: "connects, publishes an image Pin through the engine and syncs its analytics",
+    server: fresh,
+    connect: { scopes: ["pins:write", "boards:read"] },
+    run: imagePin,
+  },
+  {
+    it: "publishes a video Pin: the bytes go from R2 to Pinterest's storage, then the Pin names the media",
+    server: fresh,
+    run: videoPin,
+  },
+];

@@ -1,17 +1,16 @@
 // Threads end to end through the worker, answered by the recorded API: connect (long-lived token swap),
 // publish a two-item thread with an image through the engine, then sync its insights and comments.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { pngBytes } from "../../media/support";
 import {
   accountOf,
-  connectAccount,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   type Seen,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import { HANDLE, LONG_LIVED, RECORDED, USER_ID } from "./recorded";
 
@@ -49,19 +48,13 @@ function threadsServer() {
   ]);
 }
 
-describe("threads end to end", () => {
-  let server: ReturnType<typeof threadsServer>;
-  let restore: () => void;
-  beforeEach(() => {
-    server = threadsServer();
-    restore = useRealPlatform("threads", server);
-  });
-  afterEach(() => restore());
-
-  it("connects, publishes a thread with an image, and syncs its metrics and comments", async () => {
-    const connected = await connectAccount("threads", {
-      scopes: ["threads_content_publish", "threads_manage_insights"],
-    });
+export const scenario: Scenario = {
+  it: "connects, publishes a thread with an image, and syncs its metrics and comments",
+  server: threadsServer,
+  connect: {
+    scopes: ["threads_content_publish", "threads_manage_insights"],
+  },
+  run: async (connected, server) => {
     expect(await accountOf(connected)).toMatchObject({ platform: "threads", username: HANDLE });
     // The swap for a long-lived token went out with the app secret, once.
     expect(server.requests("https://graph.threads.net/access_token")).toHaveLength(1);
@@ -120,5 +113,5 @@ describe("threads end to end", () => {
         contact: expect.objectContaining({ username: "fan_two" }),
       }),
     ]);
-  });
-});
+  },
+};

@@ -1,16 +1,15 @@
 // TikTok end to end through the worker, answered by the recorded API: connect, publish a video through
 // the engine (creator info, init, the file PUT from R2, the post status), then sync its counts.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { mp4Bytes } from "../../media/support";
 import {
   accountOf,
-  connectAccount,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import { ACCESS, HANDLE, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
 
@@ -36,17 +35,11 @@ const tiktokServer = () =>
     { method: "POST", url: `${API}/video/query/`, reply: () => json(RECORDED.videoQuery) },
   ]);
 
-describe("tiktok end to end", () => {
-  let server: ReturnType<typeof tiktokServer>;
-  let restore: () => void;
-  beforeEach(() => {
-    server = tiktokServer();
-    restore = useRealPlatform("tiktok", server);
-  });
-  afterEach(() => restore());
-
-  it("connects, publishes a video streamed from the library, and syncs its counts", async () => {
-    const connected = await connectAccount("tiktok", { scopes: ["video.publish", "video.list"] });
+export const scenario: Scenario = {
+  it: "connects, publishes a video streamed from the library, and syncs its counts",
+  server: tiktokServer,
+  connect: { scopes: ["video.publish", "video.list"] },
+  run: async (connected, server) => {
     expect(await accountOf(connected)).toMatchObject({ platform: "tiktok", username: HANDLE });
 
     const video = mp4Bytes(64 * 1024);
@@ -101,5 +94,5 @@ describe("tiktok end to end", () => {
     });
     // TikTok lists no comments to apps.
     expect(synced.comments).toEqual([]);
-  });
-});
+  },
+};

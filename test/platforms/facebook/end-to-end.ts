@@ -1,18 +1,17 @@
 // Facebook end to end through the worker, answered by the recorded Graph API: a connect (long-lived
 // token swap, the Page picked among the user's Pages), a photo post with a comment as its thread
 // published through the engine, then its insights and comments synced.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect } from "vitest";
 import { pngBytes } from "../../media/support";
 import {
   accountOf,
-  connectAccount,
   json,
   platformServer,
   publishPost,
+  type Scenario,
   type Seen,
   syncPost,
   uploadMedia,
-  useRealPlatform,
 } from "../live/harness";
 import { RECORDED as OAUTH } from "../recorded";
 import { LONG_LIVED, PAGE_ID, PAGE_TOKEN, RECORDED } from "./recorded";
@@ -62,20 +61,14 @@ function facebookServer() {
   ]);
 }
 
-describe("facebook end to end", () => {
-  let server: ReturnType<typeof facebookServer>;
-  let restore: () => void;
-  beforeEach(() => {
-    server = facebookServer();
-    restore = useRealPlatform("facebook", server);
-  });
-  afterEach(() => restore());
-
-  it("connects a Page, publishes a photo with a comment, and syncs its metrics and comments", async () => {
-    const connected = await connectAccount("facebook", {
-      scopes: ["pages_manage_posts", "pages_read_engagement", "read_insights"],
-      channel: PAGE_ID,
-    });
+export const scenario: Scenario = {
+  it: "connects a Page, publishes a photo with a comment, and syncs its metrics and comments",
+  server: facebookServer,
+  connect: {
+    scopes: ["pages_manage_posts", "pages_read_engagement", "read_insights"],
+    channel: PAGE_ID,
+  },
+  run: async (connected, server) => {
     expect(await accountOf(connected)).toMatchObject({ platform: "facebook", username: "Ada's Bakery" });
     // The swap went out once, in a body; the Pages were listed with the long-lived token.
     const swaps = server
@@ -131,5 +124,5 @@ describe("facebook end to end", () => {
         platform: "facebook",
       }),
     ]);
-  });
-});
+  },
+};
