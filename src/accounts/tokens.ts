@@ -147,7 +147,12 @@ export async function withFreshAuth<T>(
     if (!(error instanceof PlatformError) || error.kind !== "auth") throw error;
     // A token the sandbox minted for a tokenless account is nothing to refresh or expire.
     if (auth.accessToken === null) throw error;
-    const accessToken = await viaCoordinator(env, account.accountId, auth.accessToken, error.code === TOKEN_REVOKED);
+    const accessToken = await viaCoordinator(
+      env,
+      account.accountId,
+      auth.accessToken,
+      error.code === TOKEN_REVOKED,
+    );
     const fresh = { ...auth, accessToken };
     onAuth?.(fresh);
     return call(fresh);

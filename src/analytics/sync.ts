@@ -17,7 +17,7 @@ import {
   PlatformError,
   type PostMetrics,
 } from "../platforms/types";
-import { catalogLifetime, insightsOver, type LifetimeOf } from "./lifetime";
+import { catalogLifetime, insightsOver, type LifetimeOf, publishedAt } from "./lifetime";
 import { COUNT_METRICS } from "./queries";
 
 /** What syncing needs from outside the database, injectable so tests can swap in a platform or a clock. */
@@ -196,7 +196,9 @@ async function resolvePublicId(
   tokens: Parameters<typeof withFreshAuth>[1],
   auth: AccountAuth,
 ): Promise<{ id: string; url: string | null } | null> {
-  const resolved = await withFreshAuth(env, tokens, auth, (used) => adapter.resolve(used, provisionalId));
+  const resolved = await withFreshAuth(env, tokens, auth, (used) =>
+    adapter.resolve(used, provisionalId, publishedAt(row)),
+  );
   if (!resolved || resolved.awaiting)
     throw new PlatformError("The platform has not given the post's public id yet; it will be read again.", {
       kind: "transient",

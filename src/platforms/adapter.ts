@@ -194,7 +194,8 @@ export function createAdapter(spec: AdapterSource, context: AdapterContext): Pla
       return publishing.publish(account, draft);
     },
     find: (account, lookup) => publishing.find(account, lookup),
-    resolve: async (account, postId) => (publishing.resolve ? publishing.resolve(account, postId) : null),
+    resolve: async (account, postId, publishedAt) =>
+      publishing.resolve ? publishing.resolve(account, postId, publishedAt) : null,
     insights: (account, postId) => publishing.insights(account, postId),
     ...(publishing.comments && { comments: publishing.comments }),
     ...(publishing.reply && { reply: publishing.reply }),

@@ -206,9 +206,10 @@ export interface PlatformAdapter {
   /**
    * The follow-up read of a post published `awaiting` its public id: the post with its public id and URL
    * once the platform gives them, null while it has not yet. Platforms that always answer with the
-   * public id never return `awaiting`, and answer null here.
+   * public id never return `awaiting`, and answer null here. `publishedAt` (Unix ms): when the row was
+   * published, so a platform can stop waiting for an id that will never come (TikTok: a week).
    */
-  resolve(account: AccountAuth, platformPostId: string): Promise<PublishedPost | null>;
+  resolve(account: AccountAuth, platformPostId: string, publishedAt?: number): Promise<PublishedPost | null>;
   /**
    * The post's metrics; null when the platform has none to give now (a story past its 24 h, insights
    * an app on trial access cannot read, an empty answer): the row keeps what it has stored.
@@ -254,7 +255,7 @@ export type Timeouts = { call: number; upload: number };
 /** The publishing half of an adapter. */
 export type Publishing = Pick<PlatformAdapter, "publish" | "find" | "insights" | "comments" | "reply"> & {
   /** The follow-up read of a post published `awaiting` its public id; absent where there is none. */
-  resolve?(account: AccountAuth, platformPostId: string): Promise<PublishedPost | null>;
+  resolve?(account: AccountAuth, platformPostId: string, publishedAt?: number): Promise<PublishedPost | null>;
   /** Revokes the account's token on disconnect, where the platform offers it; absent where it does not. */
   revoke?(account: AccountAuth): Promise<void>;
   /**

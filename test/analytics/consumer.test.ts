@@ -111,6 +111,22 @@ describe("storing", () => {
     expect(Object.keys((await readRow(rowId)).analytics)).toContain("engagement_rate");
   });
 
+  it("tells the follow-up read of an awaiting row when it was published, so a platform can stop waiting", async () => {
+    const { rowId } = await sandboxPostOf();
+    const postedAt = Date.now() - 8 * 86_400_000;
+    await setRow(rowId, { awaiting_public_id: 1, post_url: null, posted_on: [postedAt] });
+    const resolve = vi.fn(async (_account: unknown, id: string, _publishedAt?: number) => ({
+      id,
+      url: null,
+    }));
+    const result = await deliver([rowId], { deps: withAdapter({ resolve }) });
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(resolve).toHaveBeenCalledTimes(1);
+    expect(resolve.mock.calls[0]![2]).toBe(postedAt);
+    // Answered as published for good without a public address: nothing is awaited any more.
+    expect((await readRow(rowId)).awaiting_public_id).toBe(0);
+  });
+
   it("changes nothing twice when a job is delivered again, or twice in one batch", async () => {
     const { postId, rowId } = await sandboxPostOf();
     await deliver([rowId]);

@@ -62,6 +62,7 @@ export type RowState = {
   analytics_synced_at?: number | null;
   plugged_at?: number | null;
   plug_post_id?: string | null;
+  awaiting_public_id?: number;
 };
 
 /** Writes the given columns of a platform row (JSON columns serialized). */

@@ -67,8 +67,8 @@ export function emulatedAdapter(
       const found = await adapter.find(await signedIn(account), lookup);
       return found && paged(found);
     },
-    resolve: async (account, id) => {
-      const resolved = await adapter.resolve(await signedIn(account), id);
+    resolve: async (account, id, publishedAt) => {
+      const resolved = await adapter.resolve(await signedIn(account), id, publishedAt);
       return resolved && paged(resolved);
     },
     insights: async (account, id) => adapter.insights(await signedIn(account), id),
