@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Platform } from "../../src/db/enums";
 import { accessToken, bearerGet, createAdapter, flatIdentity } from "../../src/platforms/adapter";
-import { accessTokenOf, permanent } from "../../src/platforms/answers";
+import { accessTokenOf } from "../../src/platforms/answers";
+import { capabilitiesOf } from "../../src/platforms/capabilities";
 import { SPECS } from "../../src/platforms/catalog";
 import { platformClient } from "../../src/platforms/client";
 import { definePlatform, everyHostAt } from "../../src/platforms/define";
@@ -71,10 +72,6 @@ const bluesky = definePlatform({
       find: async () => null,
       insights: async () =>
         withEngagement({ likes: 3, comments: 1, shares: 0, quotes: 0, saves: 0, impressions: 200 }),
-      comments: async () => [],
-      reply: async () => {
-        throw permanent("not_supported", "Bluesky: replies are not published.");
-      },
     };
   },
 });
@@ -97,6 +94,26 @@ describe("a ninth platform", () => {
     expect(lookup.kind).toBe("ok");
     const unconfigured = lookupAdapter({} as Env, "bluesky", "https://svc.test", fetch, registry);
     expect(unconfigured).toEqual({ kind: "not_configured", label: "Bluesky" });
+  });
+
+  it("can do what it declares, and nothing it does not: no comments, no replies, no stubs", () => {
+    expect(capabilitiesOf(bluesky)).toEqual({
+      text: true,
+      images: true,
+      video: true,
+      carousels: true,
+      threads: "chain",
+      stories: false,
+      replies: false,
+      comments: false,
+      insights: true,
+    });
+    const { fetch } = replay();
+    const adapter = (
+      lookupAdapter(env, "bluesky", "https://svc.test", fetch, registry) as { adapter: PlatformAdapter }
+    ).adapter;
+    expect(adapter.comments).toBeUndefined();
+    expect(adapter.reply).toBeUndefined();
   });
 
   it("checks a draft by its own rules, in the API's words", () => {

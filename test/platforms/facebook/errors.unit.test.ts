@@ -50,8 +50,9 @@ describe("facebook errors", () => {
       kind: "auth",
       code: "token_expired",
     });
+    // Subcode 458: the user removed the app, final whatever the token's age (src/accounts/tokens.ts).
     const revoked = publishWith(json(RECORDED.errors.revoked, 400));
-    await expect(revoked).rejects.toMatchObject({ kind: "auth", code: "token_invalid" });
+    await expect(revoked).rejects.toMatchObject({ kind: "auth", code: "token_revoked" });
     await expect(revoked).rejects.not.toThrow(PAGE_TOKEN);
   });
 
