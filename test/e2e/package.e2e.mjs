@@ -1,6 +1,7 @@
 // The package as an application installs it: `npm pack` (which builds client/dist through `prepare`), the
-// tarball installed in a scratch folder without network (`npm install --offline`: its one dependency,
-// openapi-fetch, comes from npm's cache, as it does after the repository's own `npm ci`), then both
+// tarball installed in a scratch folder (`npm install --prefer-offline`: its one dependency, openapi-fetch,
+// comes from npm's cache after the repository's own `npm ci`, else from the registry: a cache that holds
+// the tarball but not the metadata npm asks for made `--offline` fail on some machines), then both
 // exports run under plain `node`: `social-publishing-api/verify-proof` checks a proof made by the
 // service's own signer (src/delegation/proof.ts), and `social-publishing-api/client` calls a stub server
 // on localhost. TypeScript then checks a file using the client's types against the installed package.
@@ -137,7 +138,7 @@ test("npm pack gives a package whose client and verifier run under plain node", 
   const app = join(dir, "app");
   run("mkdir", ["-p", app], dir);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  run(NPM, ["install", "--offline", "--no-audit", "--no-fund", join(dir, packed.filename)], app);
+  run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", join(dir, packed.filename)], app);
   // The worker's own dependencies are not the package's: only openapi-fetch comes along.
   assert.deepEqual(
     readdirSync(join(app, "node_modules"))
