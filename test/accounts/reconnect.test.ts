@@ -5,24 +5,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { refreshStoredToken } from "../../src/accounts/tokens";
 import { decryptSecret, encryptSecret } from "../../src/lib/crypto";
-import { APP_CALLBACK, createApp, createSession, runFlow } from "../delegation/support";
+import { APP_CALLBACK, connectInto, createApp, createSession, runFlow } from "../delegation/support";
 import { admin, call } from "../support/client";
 import { createPost, createTenant, inMinutes } from "../support/seed";
 
 const REDIRECT = "https://app.example.test/accounts/done";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
-
-async function connectX(t: Tenant, handle: string) {
-  const res = await call("POST", "/api/v1/accounts/connect", {
-    key: t.key,
-    body: { workspace_id: t.workspace.id, platform: "twitter", redirect_url: REDIRECT },
-  });
-  expect(res.status).toBe(201);
-  const { landed } = await runFlow(res.body.authorize_url, { handle });
-  expect(landed.searchParams.get("status")).toBe("connected");
-  return Number(landed.searchParams.get("account_id"));
-}
 
 async function reconnect(t: Tenant, id: number) {
   const res = await call<{ authorize_url: string; expires_in: number }>(
@@ -51,7 +40,7 @@ const getAccount = (t: Tenant, id: number) => call("GET", `/api/v1/accounts/${id
 describe("account health", () => {
   it("shows has_expired and health in GET /accounts/{id} and in the list, through refreshes", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "healthy");
+    const id = await connectInto(t, "healthy", "twitter", REDIRECT);
     const row = (await stored(id))!;
     const fresh = await getAccount(t, id);
     expect(fresh.status).toBe(200);
@@ -98,7 +87,7 @@ describe("account health", () => {
 
   it("records a transient refresh failure in last_error and keeps the status ok", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "flaky_refresh");
+    const id = await connectInto(t, "flaky_refresh", "twitter", REDIRECT);
     await env.DB.prepare("UPDATE accounts SET token_expires_at = ? WHERE id = ?")
       .bind(Date.now() + 60_000, id)
       .run();
@@ -132,7 +121,7 @@ describe("account health", () => {
 describe("POST /api/v1/accounts/{id}/reconnect", () => {
   it("reconnects the same identity: same id, posts kept, tokens refreshed, has_expired cleared", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "phoenix");
+    const id = await connectInto(t, "phoenix", "twitter", REDIRECT);
     const post = await createPost(t, { accounts: [id], scheduled_at: inMinutes(60) });
     await expire(id);
     const before = (await stored(id))!;
@@ -166,7 +155,7 @@ describe("POST /api/v1/accounts/{id}/reconnect", () => {
 
   it("brings a disconnected account back: GET is 404 once disconnected, a reconnect restores it", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "comeback");
+    const id = await connectInto(t, "comeback", "twitter", REDIRECT);
     const gone = await call("DELETE", `/api/v1/accounts/${id}`, { key: t.key });
     expect(gone.status).toBe(200);
     expect((await getAccount(t, id)).status).toBe(404);
@@ -187,7 +176,7 @@ describe("POST /api/v1/accounts/{id}/reconnect", () => {
 
   it("refuses another identity with connection_failed and leaves the account unchanged", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "original");
+    const id = await connectInto(t, "original", "twitter", REDIRECT);
     await expire(id);
     const before = (await stored(id))!;
     const { landed } = await runFlow((await reconnect(t, id)).authorize_url, { handle: "impostor" });
@@ -265,7 +254,7 @@ describe("a connect whose API key is revoked before its callback", () => {
 
   it("stores nothing for a reconnect either", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "revoker");
+    const id = await connectInto(t, "revoker", "twitter", REDIRECT);
     await expire(id);
     const before = (await stored(id))!;
     const { authorize_url } = await reconnect(t, id);

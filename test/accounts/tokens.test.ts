@@ -9,7 +9,7 @@ import { accountAuth, refreshStoredToken, TOKEN_TOO_YOUNG } from "../../src/acco
 import { decryptSecret, encryptSecret } from "../../src/lib/crypto";
 import { PlatformError } from "../../src/platforms/types";
 import { deliver as deliverSync } from "../analytics/queue";
-import { runFlow } from "../delegation/support";
+import { connectInto } from "../delegation/support";
 import { deliver, publishingPost, rowsOf, sandboxPosts } from "../publishing/support";
 import { call } from "../support/client";
 import { createTenant } from "../support/seed";
@@ -30,22 +30,6 @@ const stored = async (id: number) =>
   (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?").bind(id).first<Stored>())!;
 
 const plain = (encrypted: string | null) => decryptSecret(env.ENCRYPTION_KEY, encrypted!);
-
-/** Connects an X account through the sandbox's consent; answers its id. */
-async function connectX(t: Tenant, handle: string) {
-  const res = await call<{ authorize_url: string }>("POST", "/api/v1/accounts/connect", {
-    key: t.key,
-    body: {
-      workspace_id: t.workspace.id,
-      platform: "twitter",
-      redirect_url: "https://app.example.test/done",
-    },
-  });
-  expect(res.status).toBe(201);
-  const { landed } = await runFlow(res.body.authorize_url, { handle });
-  expect(landed.searchParams.get("status")).toBe("connected");
-  return Number(landed.searchParams.get("account_id"));
-}
 
 const expireIn = (id: number, ms: number) =>
   env.DB.prepare("UPDATE accounts SET token_expires_at = ? WHERE id = ?")
@@ -70,7 +54,7 @@ async function publishTo(t: Tenant, accountId: number) {
 describe("account tokens", () => {
   it("refreshes a token expiring within five minutes before publishing, and stores the new one", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "refresh_first");
+    const id = await connectInto(t, "refresh_first");
     const before = await stored(id);
     await expireIn(id, 60_000);
     const spent = await spentRefreshes();
@@ -89,7 +73,7 @@ describe("account tokens", () => {
 
   it("leaves a token far from expiry alone", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "fresh_enough");
+    const id = await connectInto(t, "fresh_enough");
     const before = await stored(id);
     const { rows } = await publishTo(t, id);
     expect(rows[0]!.status).toBe("PUBLISHED");
@@ -98,7 +82,7 @@ describe("account tokens", () => {
 
   it("sends one refresh to the platform for 10 parallel callers, and all get the new token", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "parallel");
+    const id = await connectInto(t, "parallel");
     await expireIn(id, 60_000);
     const row = await stored(id);
     const old = await plain(row.access_token_enc);
@@ -127,7 +111,7 @@ describe("account tokens", () => {
 
   it("refreshes once after a 401 and publishes once", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "rejected");
+    const id = await connectInto(t, "rejected");
     // A token X no longer accepts, though the account believes it has hours left.
     const bad = await encryptSecret(env.ENCRYPTION_KEY, "revoked-access-token");
     await env.DB.prepare("UPDATE accounts SET access_token_enc = ? WHERE id = ?").bind(bad, id).run();
@@ -144,7 +128,7 @@ describe("account tokens", () => {
 
   it("marks the account expired when its refresh token is refused, fails the row, and a reconnect clears it", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "revoked");
+    const id = await connectInto(t, "revoked");
     const bad = await encryptSecret(env.ENCRYPTION_KEY, "revoked-refresh-token");
     await env.DB.prepare("UPDATE accounts SET refresh_token_enc = ?, token_expires_at = ? WHERE id = ?")
       .bind(bad, Date.now() + 60_000, id)
@@ -167,7 +151,7 @@ describe("account tokens", () => {
     expect(again.rows[0]!.error).toMatchObject({ code: "account_expired" });
     expect(await spentRefreshes()).toBe(spent);
 
-    expect(await connectX(t, "revoked")).toBe(id);
+    expect(await connectInto(t, "revoked")).toBe(id);
     expect((await stored(id)).expired_at).toBeNull();
     const healed = await call("GET", `/api/v1/analytics/posts/${postId}`, { key: t.key });
     expect(healed.body.accounts[0].account).toMatchObject({ id, has_expired: false });
@@ -177,7 +161,7 @@ describe("account tokens", () => {
 
   it("refreshes once after a 401 in the analytics sync and reads the metrics", async () => {
     const t = await createTenant();
-    const id = await connectX(t, "sync_rejected");
+    const id = await connectInto(t, "sync_rejected");
     const { rows } = await publishTo(t, id);
     expect(rows[0]!.status).toBe("PUBLISHED");
     const bad = await encryptSecret(env.ENCRYPTION_KEY, "revoked-access-token");

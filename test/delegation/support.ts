@@ -160,6 +160,26 @@ export async function runFlow(
 }
 
 /** The proof's signed string, built by hand from the received (decoded) values. */
+/**
+ * Connects a sandbox account of `platform` into the tenant's workspace the way a user does (the API's
+ * authorize_url, consent as `handle`); answers the account's id.
+ */
+export async function connectInto(
+  tenant: { key: string; workspace: { id: number } },
+  handle: string,
+  platform = "twitter",
+  redirect = "https://app.example.test/done",
+) {
+  const res = await call<{ authorize_url: string }>("POST", "/api/v1/accounts/connect", {
+    key: tenant.key,
+    body: { workspace_id: tenant.workspace.id, platform, redirect_url: redirect },
+  });
+  expect(res.status).toBe(201);
+  const { landed } = await runFlow(res.body.authorize_url, { handle });
+  expect(landed.searchParams.get("status")).toBe("connected");
+  return Number(landed.searchParams.get("account_id"));
+}
+
 export const signedString = (q: URLSearchParams) =>
   `platform=${q.get("platform")}&platform_id=${q.get("platform_id")}&handle=${q.get("handle")}&state=${q.get("state")}&expires=${q.get("expires")}`;
 

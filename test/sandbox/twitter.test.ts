@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
 import { sandboxClient } from "../../src/platforms/sandbox/credentials";
 import { deliver as deliverSync } from "../analytics/queue";
-import { runFlow } from "../delegation/support";
+import { connectInto } from "../delegation/support";
 import { deliver, publishingPost, rowsOf } from "../publishing/support";
 import { call, ORIGIN } from "../support/client";
 import { insertMedia } from "../support/db";
@@ -30,22 +30,6 @@ type XPost = {
 
 const X = "/sandbox/twitter";
 const freshHandle = () => `x_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-
-/** Connects an X account through the sandbox's consent page (OAuth 2.0 with PKCE); its id. */
-async function connect(t: Tenant, handle: string) {
-  const res = await call<{ authorize_url: string }>("POST", "/api/v1/accounts/connect", {
-    key: t.key,
-    body: {
-      workspace_id: t.workspace.id,
-      platform: "twitter",
-      redirect_url: "https://app.example.test/done",
-    },
-  });
-  expect(res.status).toBe(201);
-  const { landed } = await runFlow(res.body.authorize_url, { handle });
-  expect(landed.searchParams.get("status")).toBe("connected");
-  return Number(landed.searchParams.get("account_id"));
-}
 
 const stored = async (id: number) =>
   (await env.DB.prepare("SELECT * FROM accounts WHERE id = ?").bind(id).first<Record<string, any>>())!;
@@ -98,7 +82,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("connects: code exchange with PKCE and Basic auth, then GET /2/users/me", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const row = await stored(accountId);
     expect(row.username).toBe(handle);
     expect(row.platform_user_id).toMatch(/^\d{18}$/);
@@ -115,7 +99,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("publishes text with X's own field names (settings.twitter.text is what X receives), once", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const { row } = await publishOn(t, accountId, {
       content: [{ text: "The long version for every other platform" }],
       settings: { twitter: { text: "Short, for X", reply_settings: "following" } },
@@ -137,7 +121,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("publishes a thread as a reply chain with an image and a video (chunked upload, processing polled)", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const png = bytesOf(3000, 13);
     const mp4 = bytesOf(5000, 29);
     const photo = await mediaFile(t, "image/png", png);
@@ -181,7 +165,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("answers X's refusals in X's format: 401, unknown field, over 280 weighted, others' media, duplicate", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const token = await tokenOf(accountId);
 
     const anonymous = await xCall("POST", "/2/tweets", null, { text: "hi" });
@@ -213,7 +197,7 @@ describe("the X emulator, through the real X adapter", () => {
       edit_history_tweet_ids: [full.body.data.id],
     });
 
-    const other = await connect(t, freshHandle());
+    const other = await connectInto(t, freshHandle());
     const init = await xCall("POST", "/2/media/upload/initialize", await tokenOf(other), {
       media_type: "image/png",
       total_bytes: 10,
@@ -241,7 +225,7 @@ describe("the X emulator, through the real X adapter", () => {
 
   it("counts and shortens a link without a scheme as X does (23, a t.co link)", async () => {
     const t = await createTenant();
-    const token = await tokenOf(await connect(t, freshHandle()));
+    const token = await tokenOf(await connectInto(t, freshHandle()));
     // 260 + 1 + 23 = 284 for X, though 267 code points.
     const over = await xCall("POST", "/2/tweets", token, { text: `${"a".repeat(260)} x.co/a` });
     expect(over.status).toBe(403);
@@ -254,7 +238,7 @@ describe("the X emulator, through the real X adapter", () => {
 
   it("hands out Snowflake ids from its clock: posts and media ids grow with time", async () => {
     const t = await createTenant();
-    const token = await tokenOf(await connect(t, freshHandle()));
+    const token = await tokenOf(await connectInto(t, freshHandle()));
     const before = Date.now();
     const first = await xCall("POST", "/2/tweets", token, { text: `First ${crypto.randomUUID()}` });
     const second = await xCall("POST", "/2/tweets", token, { text: `Second ${crypto.randomUUID()}` });
@@ -277,7 +261,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("names a post's media by the keys its uploads answered (attachments.media_keys, includes.media)", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const token = await tokenOf(await connect(t, handle));
+    const token = await tokenOf(await connectInto(t, handle));
     const init = await xCall("POST", "/2/media/upload/initialize", token, {
       media_type: "video/mp4",
       total_bytes: 4,
@@ -325,7 +309,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("the check counts as X does: 141 CJK characters (282 for X) are refused before anything is sent", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const { result, row } = await publishOn(t, accountId, {
       content: [{ text: "Fine for every other platform" }],
       settings: { twitter: { text: "字".repeat(141) } },
@@ -345,7 +329,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("reads posts back as X shows them: timeline, recent search by author, lookup with private metrics", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const token = await tokenOf(accountId);
     const userId = (await stored(accountId)).platform_user_id as string;
     const created = await xCall("POST", "/2/tweets", token, {
@@ -379,7 +363,7 @@ describe("the X emulator, through the real X adapter", () => {
       includes: { users: [{ id: userId, username: handle }] },
     });
 
-    const stranger = await tokenOf(await connect(t, freshHandle()));
+    const stranger = await tokenOf(await connectInto(t, freshHandle()));
     const peek = await xCall(
       "GET",
       `/2/tweets/${id}?tweet.fields=public_metrics,non_public_metrics`,
@@ -403,7 +387,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("#sandbox-fail: X's 403, FAILED at once, nothing published", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const { result, row } = await publishOn(t, accountId, { content: [{ text: "No #sandbox-fail" }] });
     expect(result).toMatchObject({ acks: 1, retries: 0 });
     expect(row).toMatchObject({ status: "FAILED", platform_post_id: null });
@@ -415,7 +399,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("#sandbox-ratelimit: X's 429 and x-rate-limit-reset drive the retry; then published once", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const direct = await xCall("POST", "/2/tweets", await tokenOf(accountId), {
       text: "Direct #sandbox-ratelimit",
     });
@@ -448,7 +432,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("#sandbox-lost: the answer is lost after X created the post; find reconciles it, published once", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const id = await publishingPost(t, {
       accounts: [accountId],
       content: [{ text: "Where did it go #sandbox-lost" }],
@@ -466,7 +450,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("syncs insights from public_metrics and comments from the conversation search; the auto-plug replies", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const { id, row } = await publishOn(t, accountId, {
       content: [{ text: "Measure me" }],
       auto_plug: { text: "Read the guide", metric: "impressions", threshold: 1 },
@@ -523,7 +507,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("refreshes an expiring token through the service's refresh path (X rotates refresh tokens)", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const before = await stored(accountId);
     await env.DB.prepare("UPDATE accounts SET token_expires_at = ? WHERE id = ?")
       .bind(Date.now() + 1000, accountId)
@@ -539,7 +523,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("the user revokes the app: X's 401, the refresh refused too, the account expired and the row failed", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const token = await tokenOf(accountId);
     expect((await call("POST", `${X}/accounts/${handle}/revoke`)).status).toBe(200);
     const refused = await xCall("GET", "/2/users/me", token);
@@ -556,7 +540,7 @@ describe("the X emulator, through the real X adapter", () => {
   it("a disconnect revokes the token at X (POST /2/oauth2/revoke): it stops working", async () => {
     const t = await createTenant();
     const handle = freshHandle();
-    const accountId = await connect(t, handle);
+    const accountId = await connectInto(t, handle);
     const token = await tokenOf(accountId);
     const before = await stored(accountId);
     expect((await xCall("GET", "/2/users/me", token)).status).toBe(200);

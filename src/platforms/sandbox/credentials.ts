@@ -1,5 +1,3 @@
-// The app "registered" on every emulated platform: the client the sandbox adapters present (emulated.ts)
-// and the only one the emulators' consent and token endpoints know (src/sandbox/).
 /**
  * The OAuth client the sandbox adapters present, and the only one the emulators' consent and token
  * endpoints know: the app "registered" on every emulated platform.
