@@ -30,6 +30,7 @@ import { sha256Hex } from "../lib/crypto";
 import { bearerToken, type LoadedKey, loadKey, MAX_KEY_LENGTH } from "./auth";
 import type { ApiEnv, DbEnv, HeldClaim, Principal } from "./env";
 import {
+  ApiError,
   expiredKey,
   forbidden,
   invalidApiKey,
@@ -46,9 +47,23 @@ export const RATE_WINDOW_MS = 60_000;
 /** `api`: `Unauthenticated.` / `Expired`; `coded`: the delegation session endpoint's codes. */
 type GateStyle = "api" | "coded";
 
-const refusal = (style: GateStyle, kind: "missing" | "invalid" | "expired") => {
-  if (style === "coded") return kind === "missing" ? missingApiKey() : invalidApiKey(kind === "expired");
-  return kind === "expired" ? expiredKey() : unauthenticated();
+type Refused = "missing" | "invalid" | "expired";
+
+/**
+ * Every bearer 401 challenges (RFC 6750 §3): `Bearer realm="api"`, with `error="invalid_token"` when a
+ * key was sent but is not one (unknown, revoked, expired). Without it, MCP clients (the inspector) take
+ * a bare 401 for an OAuth server's and start a login. The body stays the spec's.
+ */
+function challenged(error: ApiError, kind: Refused): ApiError {
+  const challenge = `Bearer realm="api"${kind === "missing" ? "" : ', error="invalid_token"'}`;
+  const options = { headers: { ...error.headers, "WWW-Authenticate": challenge } };
+  return new ApiError(401, error.body, error.code ? { ...options, code: error.code } : options);
+}
+
+const refusal = (style: GateStyle, kind: Refused) => {
+  if (style === "coded")
+    return challenged(kind === "missing" ? missingApiKey() : invalidApiKey(kind === "expired"), kind);
+  return challenged(kind === "expired" ? expiredKey() : unauthenticated(), kind);
 };
 
 const rateHeaders = (decision: Pick<RateDecision, "limit" | "remaining">) => ({
@@ -188,19 +203,20 @@ export type KeyEnv = { Bindings: Env; Variables: DbEnv["Variables"] & { principa
 export const keyCheck = createMiddleware<KeyEnv>(async (c, next) => {
   const now = Date.now();
   const token = bearerToken(c.req.header("authorization"));
-  if (!token || token.length > MAX_KEY_LENGTH) throw unauthenticated();
+  if (!token) throw refusal("api", "missing");
+  if (token.length > MAX_KEY_LENGTH) throw refusal("api", "invalid");
   const shard = shardOfKey(token);
-  if (shard === null || shard >= c.var.shards.count) throw unauthenticated();
+  if (shard === null || shard >= c.var.shards.count) throw refusal("api", "invalid");
   const hash = await sha256Hex(token);
-  if (unknownKeys.refuses(hash, now)) throw unauthenticated();
+  if (unknownKeys.refuses(hash, now)) throw refusal("api", "invalid");
   const found = await loadKey(c.var.shards.at(shard), hash);
   if (!found) {
     unknownKeys.miss(hash, now);
-    throw unauthenticated();
+    throw refusal("api", "invalid");
   }
   unknownKeys.forget(hash);
   const { expiresAt } = found.principal;
-  if (expiresAt !== null && expiresAt.getTime() <= now) throw expiredKey();
+  if (expiresAt !== null && expiresAt.getTime() <= now) throw refusal("api", "expired");
   c.set("principal", found.principal);
   await next();
 });

@@ -45,6 +45,17 @@ const SEAL_PURPOSE = "idempotency-answers-v1";
 /** 1 to 255 printable ASCII characters. */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
+/** Whether a value is a well-formed key (the MCP tools check their `idempotency_key` by this too). */
+export const isIdempotencyKey = (value: unknown): value is string =>
+  typeof value === "string" && KEY.test(value);
+
+/** The 422 of a malformed key. */
+export const malformedIdempotencyKey = () =>
+  invalidField(
+    IDEMPOTENCY_HEADER,
+    `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`,
+  );
+
 /**
  * Answers kept: successes and client errors, which a repeat would get again. Not kept: 401 and 403 (a
  * refusal before the operation: the key stays free), 409 and 429 (a state or a rate that may change),
@@ -179,7 +190,7 @@ async function claimOf(c: Context<ApiEnv>, key: string): Promise<BeginIdempotent
  */
 export async function claimFor(c: Context<ApiEnv>): Promise<BeginIdempotent | undefined> {
   const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined || !KEY.test(key)) return undefined;
+  if (!isIdempotencyKey(key)) return undefined;
   if (!matchedRoutes(c).some((route) => route.handler === idempotency)) return undefined;
   return claimOf(c, key);
 }
@@ -283,11 +294,7 @@ async function finish(c: Context<ApiEnv>, key: string, token: string) {
 export const idempotency = createMiddleware<ApiEnv>(async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) return next();
-  if (!KEY.test(key))
-    throw invalidField(
-      IDEMPOTENCY_HEADER,
-      `The ${IDEMPOTENCY_HEADER} header must be 1 to 255 printable ASCII characters.`,
-    );
+  if (!isIdempotencyKey(key)) throw malformedIdempotencyKey();
   const held = c.var.idempotency;
   if (!held) return claimHere(c, next, key);
   // The gate claimed the key with the admission: the handler runs alongside, and whatever it would do

@@ -6,17 +6,29 @@
 // Counting: the POST itself is authenticated (the key, read from D1: src/http/gate.ts keyCheck) but not
 // counted; each tool call is one request of the caller's rate window, as the REST call it makes is.
 // So initialize and tools/list are free, and an agent's 60 calls a minute are the REST API's 60.
+//
+// One message per POST: MCP 2025-06-18 has no JSON-RPC batches, and a batch would be work the rate
+// window never sees (thousands of calls in one request body), so an array is refused with a 400 before
+// the SDK reads it. A free message is therefore bounded: one key lookup and one small answer (the tool
+// list is built once per isolate), in a body capped by jsonBodyLimit.
 import { StreamableHTTPTransport } from "@hono/mcp";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { jsonBodyLimit } from "../http/body-limit";
 import { ApiError } from "../http/errors";
 import { type KeyEnv, keyCheck } from "../http/gate";
+import { isIdempotencyKey, malformedIdempotencyKey } from "../http/idempotency";
 import { createRouter } from "../http/router";
-import { toolRequest, toolResult } from "./call";
-import { toolInputSchema } from "./schema";
+import { refusalResult, toolRequest, toolResult } from "./call";
+import { IDEMPOTENCY_ARGUMENT, toolInputSchema } from "./schema";
 import { TOOLS } from "./tools";
 
 /** How a tool call reaches its route: the worker's own fetch, in-process (src/app.ts passes it). */
@@ -57,10 +69,13 @@ function serverFor(c: Context<KeyEnv>, dispatch: Dispatch, rate: Headers) {
       };
     const origin = new URL(c.req.url).origin;
     const authorization = c.req.header("authorization") ?? "";
-    const response = await dispatch(
-      toolRequest(spec, request.params.arguments ?? {}, origin, authorization),
-      c,
-    );
+    const args = request.params.arguments ?? {};
+    const key = spec.writes ? args[IDEMPOTENCY_ARGUMENT] : undefined;
+    // The idempotency middleware's 422, for a key that could not even be sent as a header.
+    if (key !== undefined && !isIdempotencyKey(key)) return refusalResult(malformedIdempotencyKey());
+    const routed = toolRequest(spec, args, origin, authorization);
+    if (routed instanceof ApiError) return refusalResult(routed);
+    const response = await dispatch(routed, c);
     for (const name of RATE_HEADERS) {
       const value = response.headers.get(name);
       if (value !== null) rate.set(name, value);
@@ -68,6 +83,45 @@ function serverFor(c: Context<KeyEnv>, dispatch: Dispatch, rate: Headers) {
     return toolResult(response);
   });
   return server;
+}
+
+/** A JSON-RPC error with no id (the request's could not be read), as a 400. */
+const rpcRefusal = (code: ErrorCode, message: string) =>
+  Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status: 400 });
+
+/**
+ * The one JSON-RPC message of the body, or the refusal of a body that is not one: not JSON (-32700), a
+ * batch, or not a JSON-RPC 2.0 message (-32600), each with a short fixed message (never the parser's
+ * issues). An unsupported `MCP-Protocol-Version` is a 400 as the specification says ("Protocol Version
+ * Header"); the transport would answer 404. A body that is not declared JSON is left to the transport
+ * (415).
+ */
+async function readMessage(c: Context<KeyEnv>): Promise<{ message?: unknown; refusal?: Response }> {
+  if (!c.req.header("content-type")?.includes("application/json")) return {};
+  const version = c.req.header("mcp-protocol-version");
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    return {
+      refusal: rpcRefusal(
+        ErrorCode.InvalidRequest,
+        `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}).`,
+      ),
+    };
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    return { refusal: rpcRefusal(ErrorCode.ParseError, "Parse error: the body is not JSON.") };
+  }
+  if (Array.isArray(body))
+    return {
+      refusal: rpcRefusal(
+        ErrorCode.InvalidRequest,
+        "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18); send one message per POST.",
+      ),
+    };
+  if (!JSONRPCMessageSchema.safeParse(body).success)
+    return { refusal: rpcRefusal(ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message.") };
+  return { message: body };
 }
 
 const notAllowed = () =>
@@ -81,6 +135,8 @@ export const mcpRouter = (dispatch: Dispatch) =>
   createRouter<KeyEnv>()
     .use("/", keyCheck)
     .post("/", jsonBodyLimit, async (c) => {
+      const { message, refusal } = await readMessage(c);
+      if (refusal) return refusal;
       const rate = new Headers();
       const server = serverFor(c, dispatch, rate);
       const transport = new StreamableHTTPTransport({
@@ -90,7 +146,7 @@ export const mcpRouter = (dispatch: Dispatch) =>
       await server.connect(transport);
       let response: Response;
       try {
-        response = (await transport.handleRequest(c)) ?? c.body(null, 202);
+        response = (await transport.handleRequest(c, message)) ?? c.body(null, 202);
       } catch (error) {
         // The transport's refusals (406, 415, a parse error) carry their JSON-RPC body: answered as is.
         if (error instanceof HTTPException && !(error instanceof ApiError)) return error.getResponse();

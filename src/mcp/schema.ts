@@ -1,7 +1,8 @@
 // A tool's input schema, written from its route's zod schemas: the path ids (positive integers), the
 // query's fields and the body's, side by side in one object, and `idempotency_key` on writes. The
 // route's own validation still decides (call.ts sends the arguments to it), so this schema only tells
-// the agent what to send.
+// the agent what to send. No tool takes an argument its schema does not name (`additionalProperties:
+// false`): the route or call.ts refuses it.
 import { z } from "zod";
 import { pathParams, type ToolSpec } from "./tools";
 
@@ -73,5 +74,6 @@ export function toolInputSchema(spec: ToolSpec): ToolInputSchema {
     type: "object",
     properties,
     ...(required.length ? { required } : {}),
+    additionalProperties: false,
   };
 }

@@ -265,3 +265,196 @@ describe("/mcp", () => {
     expect(res.status).toBe(405);
   });
 });
+
+/** One raw POST /mcp: what a client outside the SDK sends (a batch, a bad body, a header). */
+async function rawMcp(key: string | null, body: string, headers: Record<string, string> = {}) {
+  const res = await exports.default.fetch(`${ORIGIN}/mcp`, {
+    method: "POST",
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...headers,
+    },
+    body,
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+const remaining = async (key: string) =>
+  (await call("GET", "/api/v1/me", { key })).headers.get("X-RateLimit-Remaining");
+
+describe("/mcp: refusals of the transport", () => {
+  it("refuses a JSON-RPC batch (any length) with 400 before anything is dispatched", async () => {
+    const t = await createTenant();
+    const calls = Array.from({ length: 4000 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: i % 2 ? "tools/list" : "tools/call",
+      params: i % 2 ? {} : { name: "list_workspaces", arguments: {} },
+    }));
+    const started = Date.now();
+    const res = await rawMcp(t.key, JSON.stringify(calls));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(res.status).toBe(400);
+    expect(res.text.length).toBeLessThan(500);
+    const answer = JSON.parse(res.text);
+    expect(answer).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(answer.error.message).toContain("batches are not supported");
+    for (const body of ["[]", JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }])])
+      expect((await rawMcp(t.key, body)).status).toBe(400);
+    // None of the batch's tool calls ran: the REST call is the window's first.
+    expect(await remaining(t.key)).toBe("59");
+  });
+
+  it("answers a parse error and an invalid request with a short fixed message (-32700, -32600)", async () => {
+    const t = await createTenant();
+    const parse = await rawMcp(t.key, '{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(parse.status).toBe(400);
+    expect(JSON.parse(parse.text)).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error: the body is not JSON." },
+    });
+    for (const body of [
+      { jsonrpc: "2.0", id: 1 },
+      { jsonrpc: "1.0", id: 1, method: "tools/list" },
+      { id: { a: 1 }, method: "tools/list", jsonrpc: "2.0" },
+      "tools/list",
+    ]) {
+      const invalid = await rawMcp(t.key, JSON.stringify(body));
+      expect(invalid.status).toBe(400);
+      expect(JSON.parse(invalid.text)).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message." },
+      });
+    }
+  });
+
+  it("answers an unsupported MCP-Protocol-Version with 400 and a JSON-RPC error", async () => {
+    const t = await createTenant();
+    const res = await rawMcp(t.key, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), {
+      "mcp-protocol-version": "1999-01-01",
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(JSON.parse(res.text).error.message).toContain("2025-06-18");
+  });
+
+  it("challenges a 401 with WWW-Authenticate: Bearer (RFC 6750), the body unchanged", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const missing = await rawMcp(null, body);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get("WWW-Authenticate")).toBe('Bearer realm="api"');
+    expect(JSON.parse(missing.text)).toEqual({ message: "Unauthenticated." });
+    const invalid = await rawMcp("sk_live_not_a_key", body);
+    expect(invalid.status).toBe(401);
+    expect(invalid.headers.get("WWW-Authenticate")).toBe('Bearer realm="api", error="invalid_token"');
+    const rest = await call("GET", "/api/v1/me", { key: "sk_live_not_a_key" });
+    expect(rest.status).toBe(401);
+    expect(rest.headers.get("WWW-Authenticate")).toBe('Bearer realm="api", error="invalid_token"');
+    expect(rest.body).toEqual({ message: "Unauthenticated." });
+    expect((await call("GET", "/api/v1/me")).headers.get("WWW-Authenticate")).toBe('Bearer realm="api"');
+  });
+});
+
+describe("/mcp: malformed arguments are the route's 422", () => {
+  it("refuses a lone surrogate, a non-string or a missing id, never a -32603", async () => {
+    const t = await createTenant();
+    const client = await connect(t.key);
+    for (const id of ["\uD800", { a: 1 }, [1], true, "1/../2"]) {
+      const result = await client.callTool({ name: "get_post", arguments: { id } });
+      expect(result.isError).toBe(true);
+      expect(json(result)).toMatchObject({ status: 422, errors: { id: [expect.any(String)] } });
+    }
+    const missing = await client.callTool({ name: "get_post", arguments: {} });
+    expect(json(missing)).toEqual({
+      status: 422,
+      message: "The id field is required.",
+      errors: { id: ["The id field is required."] },
+    });
+    await client.close();
+  });
+
+  it("refuses a malformed idempotency_key (a newline, a lone surrogate, a number) as REST does", async () => {
+    const t = await createTenant();
+    const client = await connect(t.key);
+    const args = { workspace_id: t.workspace.id, accounts: [t.accounts[0]!.id], content: [{ text: "k" }] };
+    const rest = await call("POST", "/api/v1/posts", {
+      key: t.key,
+      body: args,
+      headers: { "Idempotency-Key": "a\tb" },
+    });
+    expect(rest.status).toBe(422);
+    for (const key of ["a\nb", "\uD800", 42, ""]) {
+      const result = await client.callTool({
+        name: "create_post",
+        arguments: { ...args, idempotency_key: key },
+      });
+      expect(result.isError).toBe(true);
+      expect(json(result)).toEqual({ status: 422, ...rest.body });
+    }
+    const update = await client.callTool({
+      name: "delete_post",
+      arguments: { id: 1, idempotency_key: "a\r\n" },
+    });
+    expect(json(update)).toEqual({ status: 422, ...rest.body });
+    const list = json(
+      await client.callTool({ name: "list_posts", arguments: { workspace_id: t.workspace.id } }),
+    );
+    expect(list.data).toEqual([]);
+    await client.close();
+  });
+
+  it("refuses unknown arguments of tools without a body, and idempotency_key on reads", async () => {
+    const t = await createTenant();
+    const client = await connect(t.key);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["retry_post", { id: 1, force: true }, "force"],
+      ["delete_post", { id: 1, cascade: true }, "cascade"],
+      ["list_workspaces", { verbose: true }, "verbose"],
+      ["get_me", { idempotency_key: "k" }, "idempotency_key"],
+      ["list_posts", { idempotency_key: "k" }, "idempotency_key"],
+    ];
+    for (const [name, args, field] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect(json(result), name).toMatchObject({
+        status: 422,
+        errors: { [field]: [`The ${field.replaceAll("_", " ")} field is not allowed.`] },
+      });
+    }
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+    await client.close();
+  });
+
+  it("replays a create whose arguments come in another key order", async () => {
+    const t = await createTenant();
+    const client = await connect(t.key);
+    const first = await client.callTool({
+      name: "create_post",
+      arguments: {
+        workspace_id: t.workspace.id,
+        accounts: [t.accounts[0]!.id],
+        content: [{ text: "Ordered", media: [] }],
+        idempotency_key: "order-1",
+      },
+    });
+    const second = await client.callTool({
+      name: "create_post",
+      arguments: {
+        idempotency_key: "order-1",
+        content: [{ media: [], text: "Ordered" }],
+        accounts: [t.accounts[0]!.id],
+        workspace_id: t.workspace.id,
+      },
+    });
+    expect(second.isError).toBeFalsy();
+    expect(json(second).id).toBe(json(first).id);
+    expect((second as Result)._meta).toMatchObject({ status: 201 });
+    await client.close();
+  });
+});
