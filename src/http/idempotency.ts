@@ -12,8 +12,11 @@
 // (AES-GCM under a key derived from ENCRYPTION_KEY for this purpose, bound to the user and the key),
 // so no answer's secret is ever stored in plain text. One too large to keep is recorded without it.
 //
-// The fingerprint a key is bound to: SHA-256 over the method, the path and the body. A JSON (or any
-// non-multipart) body is hashed as sent, with its Content-Type. A multipart body is hashed part by
+// The fingerprint a key is bound to: SHA-256 over the method, the path and the body. A JSON body is
+// hashed as canonical JSON (keys sorted at every depth, no whitespace), so the same body with its keys
+// in another order, or spaced otherwise, is the same request (an MCP client's arguments, a serializer
+// that does not keep key order); a body that does not parse is hashed as sent. Any other non-multipart
+// body is hashed as sent, with its Content-Type. A multipart body is hashed part by
 // part (name, filename, bytes), not as raw bytes: clients draw a new random boundary for every attempt,
 // so the raw bytes of a retry never match. At most FINGERPRINT_BYTES of a body are read before the
 // handler runs (that much is held in memory until the handler reads it); past that, a body counts by
@@ -122,6 +125,35 @@ async function multipartParts(body: ReadableStream<Uint8Array>, boundary: string
   return parts;
 }
 
+/**
+ * A JSON value written with its objects' keys sorted at every depth: the same value however its keys
+ * were ordered. Strings go through JSON.stringify (a `__proto__` key is just text here).
+ */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+}
+
+/**
+ * A JSON body's digest: of its canonical form, or of its bytes as sent when it is cut short, does not
+ * parse or nests too deep to write again.
+ */
+async function jsonDigest(body: ReadableStream<Uint8Array>): Promise<unknown[]> {
+  const { stream, state } = bounded(body, FINGERPRINT_BYTES);
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  if (!state.cut)
+    try {
+      return ["canonical", await sha256Hex(canonicalJson(JSON.parse(new TextDecoder().decode(bytes))))];
+    } catch {
+      // Not JSON after all (the route answers its 400): hashed as sent, below.
+    }
+  return [toHex(await crypto.subtle.digest("SHA-256", bytes)), bytes.byteLength, state.cut];
+}
+
+const isJson = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
+
 /** What a key is bound to (see the header comment). */
 export async function requestFingerprint(request: Request, path: string): Promise<string> {
   const contentType = request.headers.get("content-type") ?? "";
@@ -129,6 +161,7 @@ export async function requestFingerprint(request: Request, path: string): Promis
   const boundary = formBoundary(contentType);
   let content: unknown[] = [contentType];
   if (body && boundary) content = ["multipart/form-data", ...(await multipartParts(body, boundary))];
+  else if (body && isJson(contentType)) content = [contentType, ...(await jsonDigest(body))];
   else if (body) {
     const { stream, state } = bounded(body, FINGERPRINT_BYTES);
     content = [contentType, ...(await digestOf(stream)), state.cut];

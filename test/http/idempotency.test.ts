@@ -190,6 +190,38 @@ describe("Idempotency-Key: mismatches and malformed keys", () => {
     expect(await count("labels", t.workspace.id)).toBe(0);
   });
 
+  it("binds a key to the JSON body's value, not its key order or spacing; another value is a mismatch", async () => {
+    const t = await createTenant();
+    const key = newKey();
+    const send = (rawBody: string) =>
+      call("POST", "/api/v1/posts", {
+        key: t.key,
+        rawBody,
+        headers: { ...withKey(key), "content-type": "application/json" },
+      });
+    const first = await send(
+      JSON.stringify({
+        workspace_id: t.workspace.id,
+        accounts: [t.accounts[0]!.id],
+        content: [{ text: "Ordered", media: [] }],
+      }),
+    );
+    expect(first.status).toBe(201);
+    const reordered = `{ "content": [ {"media": [], "text": "Ordered"} ],
+      "accounts": [${t.accounts[0]!.id}], "workspace_id": ${t.workspace.id} }`;
+    expectReplayOf(await send(reordered), first);
+    // Another value is another request.
+    const other = await send(
+      JSON.stringify({
+        workspace_id: t.workspace.id,
+        accounts: [t.accounts[0]!.id],
+        content: [{ text: "Ordered!", media: [] }],
+      }),
+    );
+    expect(other.status).toBe(422);
+    expect(await count("posts", t.workspace.id)).toBe(1);
+  });
+
   it("accepts a key of 255 printable characters", async () => {
     const t = await createTenant();
     const key = `${"~ !".repeat(85)}`;
