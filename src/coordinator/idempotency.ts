@@ -5,6 +5,13 @@
 // records are deleted on the next begin and by the instance's alarm. The claim is made by the gate's
 // admission call (index.ts `admit`), so it costs no call of its own.
 //
+// At most once: a record in flight is never taken over, however old. Its first request may still be
+// running (an upload can outlast any lease: a Worker has no wall-time bound while its client sends), or
+// may have finished and lost its answer (the Coordinator call storing it failed), and nothing here can
+// tell those from a request that died before doing anything. So a repeat is refused (409) until the
+// first finishes or releases the key, or the record expires with the TTL; past IN_FLIGHT_LEASE_MS the
+// refusal says the first did not report back, and to look the result up or use a new key.
+//
 // Answers are kept sealed: the worker encrypts them (AES-GCM under a key derived from ENCRYPTION_KEY,
 // src/http/idempotency.ts) before they get here, so this storage never holds an answer's secrets (a
 // webhook's signing secret, an authorize link) in plain text. A success whose answer is too large to
@@ -13,9 +20,9 @@ import { hasTable } from "./tables";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
- * A record still in flight after this long belongs to a request that died without finishing (an
- * evicted isolate, a lost Coordinator call): the next request with the key takes it over. Longer than
- * any request runs (uploads are capped by the platform's body limit, imports by their 25 s budget).
+ * A record still in flight after this long probably belongs to a request that will not report back (an
+ * evicted isolate, a lost Coordinator call), or to a very long upload: a repeat is still refused, but
+ * told so instead of "retry in a second" (`stalled`). The key is never taken over (see above).
  */
 export const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
 
@@ -35,6 +42,8 @@ export type BeginResult =
   /** The first request finished with `status`, but its answer was not kept (too large). */
   | { kind: "unreplayable"; status: number }
   | { kind: "in_flight" }
+  /** In flight for longer than IN_FLIGHT_LEASE_MS: its outcome is unknown, and it is not run again. */
+  | { kind: "stalled" }
   | { kind: "mismatch" };
 
 /** The answer of the request holding `token`; without `sealed` when it was too large to keep. */
@@ -81,8 +90,9 @@ function upgrade(sql: SqlStorage) {
 
 /**
  * The first request with a key proceeds (and gets the token that finishes or releases it); a repeat
- * with the same fingerprint gets the stored answer (or learns it was not kept), or `in_flight` while
- * the first still runs; a repeat with another fingerprint is a mismatch, whatever the record's state.
+ * with the same fingerprint gets the stored answer (or learns it was not kept), or `in_flight` (then
+ * `stalled`) while the first has not finished; a repeat with another fingerprint is a mismatch,
+ * whatever the record's state.
  */
 export async function beginIdempotent(
   storage: DurableObjectStorage,
@@ -102,14 +112,12 @@ export async function beginIdempotent(
     return row.sealed === null
       ? { kind: "unreplayable", status: row.status ?? 200 }
       : { kind: "replay", status: row.status ?? 200, sealed: row.sealed };
-  if (row && now - row.started_at < IN_FLIGHT_LEASE_MS) return { kind: "in_flight" };
-  // A new key, or one whose first request was lost: this request is now the one that runs.
+  if (row) return now - row.started_at < IN_FLIGHT_LEASE_MS ? { kind: "in_flight" } : { kind: "stalled" };
+  // A new key: this request is the one that runs.
   const token = crypto.randomUUID();
   sql.exec(
     `INSERT INTO idempotency (key, fingerprint, request, state, token, created_at, started_at)
-     VALUES (?, ?, ?, 'in_flight', ?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET token = excluded.token, created_at = excluded.created_at,
-       started_at = excluded.started_at`,
+     VALUES (?, ?, ?, 'in_flight', ?, ?, ?)`,
     begin.key,
     begin.fingerprint,
     begin.request,

@@ -175,7 +175,7 @@ export const IDEMPOTENCY_PARAMETER = {
   in: "header",
   required: false,
   description:
-    "Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1`; a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters.",
+    "Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1` (after 5 minutes without its outcome, a 409 without it: the request is never run twice under one key); a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters.",
   schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
 } as const;
 
@@ -263,6 +263,10 @@ async function answerRepeat(
       `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry after it completes.`,
       { "Retry-After": "1" },
     );
+  if (begun.kind === "stalled")
+    throw conflict(
+      `A request with this ${IDEMPOTENCY_HEADER} started over 5 minutes ago and has not reported its outcome (it may still be running, or its answer was lost); it is not run again under this key. Look the result up, or send a new key for a new request.`,
+    );
   const kept = begun.kind === "replay" ? await openAnswer(c, key, begun.sealed) : null;
   if (begun.kind === "unreplayable" || !kept)
     throw conflict(
@@ -301,7 +305,7 @@ async function finish(c: Context<ApiEnv>, key: string, token: string) {
   const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
   const status = c.res.status;
   if (!keeps(status)) {
-    // A release that fails leaves the record in flight until its lease ends.
+    // A release that fails leaves the record in flight: repeats are refused (409) until it expires.
     await c.var.meter.gate(() => coordinator.releaseIdempotent(key, token)).catch(() => undefined);
     return;
   }
@@ -313,12 +317,16 @@ async function finish(c: Context<ApiEnv>, key: string, token: string) {
     answer.length <= MAX_STORED_BODY
       ? (await sealBytes(c.env.ENCRYPTION_KEY, SEAL_PURPOSE, utf8(answer), sealContext(c, key))).buffer
       : undefined;
-  try {
-    await c.var.meter.gate(() =>
+  const store = () =>
+    c.var.meter.gate(() =>
       coordinator.finishIdempotent({ key, token, status, ...(sealed ? { sealed } : {}) }),
     );
+  // Tried twice: an answer not stored leaves the record in flight, and every repeat is refused (409)
+  // until it expires, since nothing can tell it from a request still running (never run again).
+  try {
+    await store().catch(store);
   } catch (error) {
-    // The record stays in flight until its lease ends; the answer still goes to the client.
+    // The answer still goes to the client.
     console.error("idempotency: storing the answer failed", `${c.req.method} ${c.req.path}`, error);
   }
 }

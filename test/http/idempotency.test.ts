@@ -340,6 +340,82 @@ describe("Idempotency-Key: multipart uploads", () => {
   });
 });
 
+describe("Idempotency-Key: a create still running", () => {
+  /** An upload whose body the test holds open after its first 4 MiB and more: the handler is running. */
+  function heldUpload(t: Tenant, key: string, bytes: Uint8Array, contentType: string) {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const cut = bytes.byteLength - 64 * 1024;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(bytes.slice(0, cut));
+        await held;
+        controller.enqueue(bytes.slice(cut));
+        controller.close();
+      },
+    });
+    const answer = call("POST", "/api/v1/media/upload", {
+      key: t.key,
+      rawBody: body,
+      headers: { ...withKey(key), "content-type": contentType },
+    });
+    return { answer, release };
+  }
+
+  it("refuses a repeat while the first upload runs, and after its lease too: it is never run twice", async () => {
+    const t = await createTenant();
+    const key = newKey();
+    const request = new Request(ORIGIN, {
+      method: "POST",
+      body: form([
+        ["workspace_id", String(t.workspace.id)],
+        ["file", file(pngBytes(FINGERPRINT_BYTES + 256 * 1024), "slow.png", "image/png")],
+      ]),
+    });
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const contentType = request.headers.get("content-type")!;
+    const repeat = () =>
+      call("POST", "/api/v1/media/upload", {
+        key: t.key,
+        rawBody: bytes,
+        headers: { ...withKey(key), "content-type": contentType },
+      });
+    const first = heldUpload(t, key, bytes, contentType);
+    // The first has claimed the key once its record exists.
+    const claimed = async () =>
+      runInDurableObject(userInstance(t.user.id), (_, state) =>
+        state.storage.sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE name = 'idempotency'").one()
+          .n === 1
+          ? state.storage.sql.exec("SELECT count(*) AS n FROM idempotency WHERE key = ?", key).one().n
+          : 0,
+      );
+    for (let i = 0; i < 100 && (await claimed()) === 0; i++) await scheduler.wait(20);
+    const during = await repeat();
+    expect(during.status).toBe(409);
+    expect(during.headers.get("Retry-After")).toBe("1");
+    // The first outlasts its lease (or lost its answer): a repeat is still refused, not run.
+    await runInDurableObject(userInstance(t.user.id), (_, state) => {
+      state.storage.sql.exec(
+        "UPDATE idempotency SET started_at = started_at - ? WHERE key = ?",
+        IN_FLIGHT_LEASE_MS,
+        key,
+      );
+    });
+    const stalled = await repeat();
+    expect(stalled.status).toBe(409);
+    expect(stalled.headers.get("Retry-After")).toBeNull();
+    expect(stalled.body.message).toMatch(/not run again/);
+    expect(await count("media", t.workspace.id)).toBe(0);
+    first.release();
+    const done = await first.answer;
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expectReplayOf(await repeat(), done);
+    expect(await count("media", t.workspace.id)).toBe(1);
+  });
+});
+
 describe("Idempotency-Key: the delegation session endpoint", () => {
   it("replays the same authorize_url, and refuses another body with a coded 422", async () => {
     const app = await createApp();
@@ -368,7 +444,7 @@ describe("Idempotency-Key: the Coordinator's records", () => {
   const begin = (userId: number, key: string, fingerprint: string, now: number) =>
     userInstance(userId).beginIdempotent({ key, fingerprint, request: "POST /unit", now });
 
-  it("frees a released key, keeps a finished one, and takes over a lost one after its lease", async () => {
+  it("frees a released key, keeps a finished one, and never takes over one in flight", async () => {
     const userId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
     const now = Date.now();
     const first = await begin(userId, "k", "f1", now);
@@ -401,10 +477,13 @@ describe("Idempotency-Key: the Coordinator's records", () => {
     );
     expect(await begin(userId, "big", "f", now + 1)).toEqual({ kind: "unreplayable", status: 201 });
 
-    // A request that never finished holds its key only for the lease.
+    // A request that never reported back is never taken over: past its lease it is `stalled`, until the
+    // record expires with the TTL.
     expect((await begin(userId, "lost", "f", now)).kind).toBe("proceed");
     expect((await begin(userId, "lost", "f", now + IN_FLIGHT_LEASE_MS - 1)).kind).toBe("in_flight");
-    expect((await begin(userId, "lost", "f", now + IN_FLIGHT_LEASE_MS)).kind).toBe("proceed");
+    expect((await begin(userId, "lost", "f", now + IN_FLIGHT_LEASE_MS)).kind).toBe("stalled");
+    expect((await begin(userId, "lost", "f", now + IDEMPOTENCY_TTL_MS - 1)).kind).toBe("stalled");
+    expect((await begin(userId, "lost", "f", now + IDEMPOTENCY_TTL_MS)).kind).toBe("proceed");
   });
 
   it("erases the plain-text answers of a table written before answers were sealed: a repeat gets no replay, and no second run", async () => {
