@@ -16,8 +16,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
   JSONRPCMessageSchema,
   ListToolsRequestSchema,
+  PingRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Context } from "hono";
@@ -85,6 +88,14 @@ function serverFor(c: Context<KeyEnv>, dispatch: Dispatch, rate: Headers) {
   return server;
 }
 
+/** The requests this server answers, by method, as the SDK checks them. */
+const PARAMS = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequestSchema,
+};
+
 /** A JSON-RPC error with no id (the request's could not be read), as a 400. */
 const rpcRefusal = (code: ErrorCode, message: string) =>
   Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status: 400 });
@@ -121,6 +132,18 @@ async function readMessage(c: Context<KeyEnv>): Promise<{ message?: unknown; ref
     };
   if (!JSONRPCMessageSchema.safeParse(body).success)
     return { refusal: rpcRefusal(ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message.") };
+  // The SDK would answer a request's malformed params with -32603 and the parser's issues as its message.
+  if (isJSONRPCRequest(body) && Object.hasOwn(PARAMS, body.method)) {
+    const schema = PARAMS[body.method as keyof typeof PARAMS];
+    if (!schema.safeParse(body).success)
+      return {
+        refusal: Response.json({
+          jsonrpc: "2.0",
+          id: body.id,
+          error: { code: ErrorCode.InvalidParams, message: `Invalid params for ${body.method}.` },
+        }),
+      };
+  }
   return { message: body };
 }
 

@@ -333,6 +333,21 @@ describe("/mcp: refusals of the transport", () => {
     }
   });
 
+  it("answers a request's malformed params with -32602 and a fixed message, not the parser's issues", async () => {
+    const t = await createTenant();
+    for (const params of [{}, { name: "get_post", arguments: "x" }]) {
+      const res = await rawMcp(
+        t.key,
+        JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params }),
+      );
+      expect(JSON.parse(res.text)).toEqual({
+        jsonrpc: "2.0",
+        id: 9,
+        error: { code: -32602, message: "Invalid params for tools/call." },
+      });
+    }
+  });
+
   it("answers an unsupported MCP-Protocol-Version with 400 and a JSON-RPC error", async () => {
     const t = await createTenant();
     const res = await rawMcp(t.key, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), {
