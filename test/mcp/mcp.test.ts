@@ -152,7 +152,11 @@ describe("/mcp", () => {
     expect(json(workspaces).data.map((w: { id: number }) => w.id)).toEqual([t.workspace.id]);
     const result = await client.callTool({ name: "list_posts", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(json(result)).toEqual({ status: 403, message: "Forbidden - Insufficient permissions" });
+    expect(json(result)).toEqual({
+      status: 403,
+      message: "Forbidden - Insufficient permissions",
+      ability: "posts",
+    });
     await client.close();
   });
 
