@@ -67,8 +67,6 @@ export function issueMessage(issue: Issue, input: unknown): string {
       return `${field} format is invalid.`;
     case "invalid_value":
       return `The selected ${attribute} is invalid.`;
-    case "unrecognized_keys":
-      return `${field} has unknown keys: ${issue.keys.join(", ")}.`;
     case "custom":
       return issue.message;
     default:

@@ -4,8 +4,8 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { ADMIN_TOKEN, admin, call } from "../support/client";
 import { pngBytes } from "../media/support";
+import { ADMIN_TOKEN, admin, call } from "../support/client";
 import { createTenant } from "../support/seed";
 
 type Operation = { requestBody?: { content?: Record<string, unknown> } };
