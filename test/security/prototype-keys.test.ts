@@ -56,14 +56,19 @@ describe("inherited property names as input", () => {
       expect(res.body.errors[name], what).toEqual([`The ${SPOKEN.get(name)} field is not allowed.`]);
       expect(Object.getPrototypeOf(res.body.errors), what).toBe(Object.prototype);
     }
-    // A content item's own `constructor` in a post: its nested name, a 422 too.
+    // The names nested in a post (a content item, the settings and a platform's): each its own 422 field.
     const nested = await call("POST", "/api/v1/posts", {
       key: t.key,
-      rawBody: `{"workspace_id": ${t.workspace.id}, "accounts": [${t.accounts[0]!.id}], "content": [{"text": "x", "constructor": 1, "__proto__": 2}]}`,
+      rawBody: `{"workspace_id": ${t.workspace.id}, "accounts": [${t.accounts[0]!.id}], "content": [{"text": "x", "constructor": 1, "__proto__": 2}], "settings": {"toString": {}, "twitter": {"valueOf": 1}}}`,
       headers: { "content-type": "application/json" },
     });
     expect(nested.status).toBe(422);
-    expect(Object.keys(nested.body.errors).sort()).toEqual(["content.0.__proto__", "content.0.constructor"]);
+    expect(Object.keys(nested.body.errors).sort()).toEqual([
+      "content.0.__proto__",
+      "content.0.constructor",
+      "settings.toString",
+      "settings.twitter.valueOf",
+    ]);
     const crashes = errors.mock.calls.filter(([first]) => String(first).startsWith("unhandled error"));
     expect(crashes).toEqual([]);
   });
