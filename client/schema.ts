@@ -1452,6 +1452,20 @@ export interface components {
         };
         /**
          * @example {
+         *       "message": "Forbidden - Insufficient permissions",
+         *       "ability": "accounts"
+         *     }
+         */
+        ForbiddenError: {
+            message: string;
+            /**
+             * @description The ability the key lacks for this operation.
+             * @enum {string}
+             */
+            ability: "posts" | "workspaces" | "accounts" | "labels";
+        };
+        /**
+         * @example {
          *       "message": "The name field is required. (and 1 more error)",
          *       "errors": {
          *         "name": [
@@ -2360,7 +2374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -2370,12 +2384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
@@ -2444,7 +2453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -2454,12 +2463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
@@ -2528,7 +2532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -2538,12 +2542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -2643,7 +2642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -2653,12 +2652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -2801,7 +2795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -2811,12 +2805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -2997,7 +2986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -3007,12 +2996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -3181,7 +3165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -3191,12 +3175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description Field errors, Laravel style: the first message and every message by field. */
@@ -3303,7 +3282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -3313,12 +3292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -3492,7 +3466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -3502,12 +3476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -3646,7 +3615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -3656,12 +3625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -3783,7 +3747,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -3793,12 +3757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -3952,7 +3911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -3962,12 +3921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -4090,7 +4044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -4100,12 +4054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -4225,7 +4174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -4235,12 +4184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -4365,7 +4309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -4375,12 +4319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -4556,7 +4495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -4566,12 +4505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -4707,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -4717,12 +4651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -4826,7 +4755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -4836,12 +4765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -4966,7 +4890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -4976,12 +4900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -5160,7 +5079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -5170,12 +5089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -5366,7 +5280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -5376,12 +5290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -5542,7 +5451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -5552,12 +5461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -5657,7 +5561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -5667,12 +5571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -5788,7 +5687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -5798,12 +5697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
@@ -5872,7 +5766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -5882,12 +5776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -5990,7 +5879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6000,12 +5889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6105,7 +5989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6115,12 +5999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6220,7 +6099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6230,12 +6109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6337,7 +6211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6347,12 +6221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6477,7 +6346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6487,12 +6356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6646,7 +6510,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6656,12 +6520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6761,7 +6620,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6771,12 +6630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6876,7 +6730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -6886,12 +6740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -6991,7 +6840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -7001,12 +6850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -7108,7 +6952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -7118,12 +6962,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -7223,7 +7062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -7233,12 +7072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */
@@ -7357,7 +7191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key lacks the ability this operation needs. */
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
             403: {
                 headers: {
                     "Server-Timing": components["headers"]["ServerTiming"];
@@ -7367,12 +7201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Forbidden - Insufficient permissions"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
             /** @description No such record among the workspaces the key's user can access. */

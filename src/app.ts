@@ -2,6 +2,7 @@
 // error path. Every route is declared in its resource's folder (src/<resource>/index.ts).
 import { accountsRouter } from "./accounts";
 import { adminRouter } from "./admin";
+import { adminOnly } from "./admin/operator-routes";
 import { analyticsRouter } from "./analytics";
 import { delegationRouter } from "./delegation";
 import { docsRouter } from "./docs";
@@ -11,6 +12,7 @@ import { registerDocument } from "./http/document";
 import type { ApiEnv, BareEnv } from "./http/env";
 import { renderError, routeNotFound } from "./http/errors";
 import { apiGate } from "./http/gate";
+import { methodMatcher, unservedMethod } from "./http/methods";
 import { requestLog } from "./http/request-log";
 import { createRouter } from "./http/router";
 import { labelsRouter } from "./labels";
@@ -70,5 +72,18 @@ app
 registerDocument(app);
 registerWebhookEvents(app);
 
-app.notFound((c) => renderError(routeNotFound(), c));
+// A known path with a method it does not serve: 405 with `Allow`. On /api/v1 the gate has already
+// authenticated and counted the request (its middleware runs before this); the operator API checks its
+// token first (404 while ADMIN_TOKEN is unset, 401 without it); the sandbox's emulators answer their own.
+const servedMethods = methodMatcher(() => app.routes, ["/sandbox"]);
+app.notFound(async (c) => {
+  const refusal = unservedMethod(c.req.method, c.req.path, servedMethods(c.req.path));
+  if (!refusal) return renderError(routeNotFound(), c);
+  try {
+    if (c.req.path.startsWith("/admin/v1/")) await adminOnly(c as never, async () => {});
+  } catch (error) {
+    return renderError(error as Error, c);
+  }
+  return renderError(refusal, c);
+});
 app.onError(renderError);

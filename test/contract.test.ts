@@ -3,7 +3,9 @@
 // missing.
 import { describe, expect, it } from "vitest";
 import { CONTRACTS } from "./contracts";
+import { ADMIN_TOKEN, call } from "./support/client";
 import { documentedRoutes, routeContract } from "./support/contract";
+import { createTenant } from "./support/seed";
 
 for (const contract of CONTRACTS) routeContract(contract);
 
@@ -16,5 +18,43 @@ describe("the route contract covers the API", () => {
     const covered = new Set([...CONTRACTS.map((c) => `${c.method} ${c.route}`), ...PUBLIC_ROUTES]);
     const missing = documentedRoutes().filter((route) => !covered.has(route));
     expect(missing).toEqual([]);
+  });
+});
+
+describe("a method a documented path does not serve", () => {
+  it("is a 405 listing the path's methods, in Allow too", async () => {
+    const t = await createTenant();
+    const served = new Map<string, Set<string>>();
+    for (const [method, path] of documentedRoutes().map((route) => route.split(" ") as [string, string]))
+      served.set(path, (served.get(path) ?? new Set()).add(method));
+    const order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+    const answers = await Promise.all(
+      [...served].map(async ([path, methods]) => {
+        const method = ["PATCH", "PUT", "DELETE", "POST"].find((m) => !methods.has(m))!;
+        const key = path.startsWith("/admin/") ? ADMIN_TOKEN : path.startsWith("/api/v1/") ? t.key : null;
+        const concrete = path.replaceAll(/\{[^}]+\}/g, "1");
+        const res = await call(method, concrete, { key });
+        // Every documented path the concrete one matches (`/accounts/connect` is also `/accounts/{id}`).
+        const all = new Set(
+          [...served]
+            .filter(([other]) => new RegExp(`^${other.replaceAll(/\{[^}]+\}/g, "[^/]+")}$`).test(concrete))
+            .flatMap(([, m]) => [...m]),
+        );
+        const allow = order.filter((m) => all.has(m) || (m === "HEAD" && all.has("GET"))).join(", ");
+        return {
+          route: `${method} ${path}`,
+          status: res.status,
+          allow: res.headers.get("allow"),
+          expected: allow,
+          body: res.body,
+        };
+      }),
+    );
+    for (const answer of answers) {
+      expect([answer.route, answer.status, answer.allow]).toEqual([answer.route, 405, answer.expected]);
+      expect(answer.body.message).toMatch(
+        /^The [A-Z]+ method is not supported for route .+\. Supported methods: /,
+      );
+    }
   });
 });

@@ -67,7 +67,7 @@ export const CONNECT_PARAMS = [
   "state",
 ] as const;
 
-export const connectBody = z.object({
+export const connectBody = z.strictObject({
   workspace_id: bodyId().meta({ description: "The workspace the account joins." }),
   platform: z.enum(PLATFORMS).meta({ description: `One of: ${PLATFORMS.join(", ")}.`, example: "twitter" }),
   redirect_url: returnUrl("redirect url", CONNECT_PARAMS).meta({
@@ -79,7 +79,7 @@ export const connectBody = z.object({
 
 export const connectResponse = authorizeLinkSchema("AccountConnect");
 
-export const reconnectBody = z.object({
+export const reconnectBody = z.strictObject({
   redirect_url: connectBody.shape.redirect_url,
 });
 

@@ -11,7 +11,7 @@ const webUrl = () =>
 
 const name = () => z.string().trim().min(1).max(255);
 
-export const createUserBody = z.object({
+export const createUserBody = z.strictObject({
   name: name().meta({ example: "Ada Lovelace" }),
   email: z
     .email()
@@ -34,7 +34,7 @@ export const createUserBody = z.object({
   }),
 });
 
-export const findUserQuery = z.object({
+export const findUserQuery = z.strictObject({
   email: z
     .email()
     .transform((email) => email.toLowerCase())
@@ -54,7 +54,7 @@ const timezone = z.string().refine(
   { message: "The timezone must be a valid IANA time zone such as Europe/Paris." },
 );
 
-export const createWorkspaceBody = z.object({
+export const createWorkspaceBody = z.strictObject({
   user_id: bodyId(),
   name: name().meta({ example: "Acme" }),
   slug: z
@@ -76,9 +76,9 @@ export const createWorkspaceBody = z.object({
   logo: webUrl().nullable().default(null),
 });
 
-export const addMemberBody = z.object({ user_id: bodyId() });
+export const addMemberBody = z.strictObject({ user_id: bodyId() });
 
-export const createAccountBody = z.object({
+export const createAccountBody = z.strictObject({
   workspace_id: bodyId(),
   platform: z.enum(PLATFORMS),
   username: name(),
@@ -104,9 +104,9 @@ const callbackOrigin = z.string().refine(
 );
 
 export const callbackOrigins = z.array(callbackOrigin).max(20);
-export const callbackOriginsBody = z.object({ callback_origins: callbackOrigins });
+export const callbackOriginsBody = z.strictObject({ callback_origins: callbackOrigins });
 
-export const createApiKeyBody = z.object({
+export const createApiKeyBody = z.strictObject({
   user_id: bodyId(),
   callback_origins: callbackOrigins.default([]).meta({
     description: "Origins the key's delegation callback_url may use; empty: any https URL.",
@@ -118,7 +118,7 @@ export const createApiKeyBody = z.object({
 });
 
 export const updateApiKeyBody = z
-  .object({
+  .strictObject({
     abilities: z.array(z.enum(ABILITIES)).max(ABILITIES.length).optional(),
     expires_at: isoDateTime().nullable().optional(),
   })
@@ -127,7 +127,7 @@ export const updateApiKeyBody = z
     path: ["abilities"],
   });
 
-export const subscriptionBody = z.object({ status: z.enum(SUBSCRIPTION_STATUSES) });
+export const subscriptionBody = z.strictObject({ status: z.enum(SUBSCRIPTION_STATUSES) });
 
 export type NewUser = z.output<typeof createUserBody>;
 export type NewWorkspace = z.output<typeof createWorkspaceBody>;

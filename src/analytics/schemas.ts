@@ -75,7 +75,7 @@ export const accountPostsAnalyticsSchema = z
   })
   .meta({ id: "AccountPostsAnalytics" });
 
-export const accountReportQuery = z.object(pageQuery(100));
+export const accountReportQuery = z.strictObject(pageQuery(100));
 
 /** One account's totals inside a workspace or overall report. */
 export const accountTotalSchema = z

@@ -24,7 +24,7 @@ const callbackUrl = returnUrl("callback url", PROOF_PARAMS);
 
 // The platform is any short string here: an unknown one is the coded `unsupported_platform`, not a
 // field error, so it is checked in the handler.
-export const sessionBody = z.object({
+export const sessionBody = z.strictObject({
   platform: z
     .string()
     .min(1)

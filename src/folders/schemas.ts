@@ -6,7 +6,7 @@ import { bodyId, hexColor, textId, zonedTime } from "../lib/schemas";
 export const MAX_FOLDERS_PER_WORKSPACE = 1000;
 
 export const createFolderBody = z
-  .object({
+  .strictObject({
     workspace_id: bodyId(),
     name: z.string().trim().min(1).max(255).meta({ example: "Brand assets" }),
     color: hexColor().default(DEFAULTS.folderColor),
@@ -18,7 +18,7 @@ export const createFolderBody = z
     example: { workspace_id: 1, name: "Campaign visuals" },
   });
 
-export const listFoldersQuery = z.object({
+export const listFoldersQuery = z.strictObject({
   workspace_id: textId(),
   parent_id: z
     .union([z.literal("root"), textId()])

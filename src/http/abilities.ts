@@ -14,7 +14,7 @@ export const requireAbility = (ability: Ability) =>
     c.set("ability", ability);
     if (!c.var.principal.abilities.includes(ability)) {
       await c.var.admitted();
-      if (!c.var.principal.abilities.includes(ability)) throw forbidden();
+      if (!c.var.principal.abilities.includes(ability)) throw forbidden(ability);
     }
     await next();
   });

@@ -6,11 +6,11 @@ import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
-import { PLATFORMS } from "../db/enums";
+import { type Ability, PLATFORMS } from "../db/enums";
 import { htmlPage } from "../lib/html";
-import { messagesByField } from "./messages";
+import { messagesByField, notAllowedMessage } from "./messages";
 
-export type ErrorBody = { message: string; errors?: Record<string, string[]> };
+export type ErrorBody = { message: string; errors?: Record<string, string[]>; ability?: Ability };
 export type ErrorStyle = "json" | "coded" | "html";
 
 export class ApiError extends HTTPException {
@@ -33,10 +33,20 @@ export class ApiError extends HTTPException {
 
 export const unauthenticated = () => new ApiError(401, { message: "Unauthenticated." });
 export const expiredKey = () => new ApiError(401, { message: "Expired" });
-export const forbidden = (headers: Record<string, string> = {}) =>
-  new ApiError(403, { message: "Forbidden - Insufficient permissions" }, { headers });
+/** The key lacks `ability`: the spec's message, and the ability named so the integrator knows which. */
+export const forbidden = (ability: Ability, headers: Record<string, string> = {}) =>
+  new ApiError(403, { message: "Forbidden - Insufficient permissions", ability }, { headers });
 export const notFound = (what: string) => new ApiError(404, { message: `${what} not found.` });
 export const routeNotFound = () => new ApiError(404, { message: "Route not found." });
+/** Laravel's 405: the path (without its leading slash) and the methods it serves, in `Allow` too. */
+export const methodNotAllowed = (method: string, path: string, allowed: readonly string[]) =>
+  new ApiError(
+    405,
+    {
+      message: `The ${method} method is not supported for route ${path.replace(/^\/+|\/+$/g, "") || "/"}. Supported methods: ${allowed.join(", ")}.`,
+    },
+    { headers: { Allow: allowed.join(", ") } },
+  );
 export const badRequest = (message: string) => new ApiError(400, { message });
 export const conflict = (message: string, headers: Record<string, string> = {}) =>
   new ApiError(409, { message }, { headers });
@@ -65,6 +75,9 @@ export function validationFailed(errors: Record<string, string[]>): ApiError {
 
 /** A single-field 422, for rules checked against the database after the schema passed. */
 export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
+
+/** A 422 for a field the request's schema does not know (the upload's form parts; zod reports the rest). */
+export const unknownField = (name: string) => validationFailed({ [name]: [notAllowedMessage([name])] });
 
 /** The 422 of a failed zod parse. */
 export const invalidInput = (error: { issues: readonly z.core.$ZodIssue[] }, input: unknown) =>

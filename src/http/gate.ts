@@ -171,7 +171,7 @@ export const apiGate = (style: GateStyle) =>
     const admitted = async () => {
       await admission;
       const ability = c.var.ability;
-      if (ability && !c.var.principal.abilities.includes(ability)) throw forbidden();
+      if (ability && !c.var.principal.abilities.includes(ability)) throw forbidden(ability);
       if (held?.taken) await waitForClaim(held);
     };
     c.set("admitted", admitted);
@@ -187,7 +187,7 @@ export const apiGate = (style: GateStyle) =>
     const { headers } = await admission;
     const ability = c.var.ability;
     if (ability && !c.var.principal.abilities.includes(ability) && c.res.status !== 403)
-      throw forbidden(headers);
+      throw forbidden(ability, headers);
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   });
 

@@ -8,6 +8,8 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
   let cursor = data;
   for (const key of path) {
     if (cursor === null || typeof cursor !== "object") return undefined;
+    // Own keys only: `constructor` of a plain object is not the value sent.
+    if (!Object.hasOwn(cursor, key)) return undefined;
     cursor = (cursor as Record<PropertyKey, unknown>)[key];
   }
   return cursor;
@@ -23,7 +25,17 @@ const TYPE_NAMES: Record<string, string> = {
   object: "an object",
 };
 
-export const attributeOf = (path: PropertyKey[]) => path.map(String).join(".").replaceAll("_", " ") || "body";
+/** Laravel's displayable name of a field: snake case, then spaces (`publishNow`, `publish_now`: "publish now"). */
+export const attributeOf = (path: PropertyKey[]) =>
+  path
+    .map(String)
+    .join(".")
+    .replaceAll(/(.)(?=[A-Z])/g, "$1_")
+    .toLowerCase()
+    .replaceAll("_", " ") || "body";
+
+/** A field the request's schema does not know, at any depth: never dropped, always named. */
+export const notAllowedMessage = (path: PropertyKey[]) => `The ${attributeOf(path)} field is not allowed.`;
 
 export function issueMessage(issue: Issue, input: unknown): string {
   const attribute = attributeOf(issue.path);
@@ -55,8 +67,6 @@ export function issueMessage(issue: Issue, input: unknown): string {
       return `${field} format is invalid.`;
     case "invalid_value":
       return `The selected ${attribute} is invalid.`;
-    case "unrecognized_keys":
-      return `${field} has unknown keys: ${issue.keys.join(", ")}.`;
     case "custom":
       return issue.message;
     default:
@@ -64,25 +74,29 @@ export function issueMessage(issue: Issue, input: unknown): string {
   }
 }
 
-/** Every message by field (`content.0.media.1`), without repeats. */
+/**
+ * Every message by field (`content.0.media.1`), without repeats. The map has no prototype: its keys come
+ * from the request (`constructor`, `__proto__` are field names like any other).
+ */
 export function messagesByField(issues: readonly Issue[], input: unknown): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, string[]> = Object.create(null);
+  const add = (key: string, message: string) => {
+    const list = Object.hasOwn(errors, key) ? errors[key]! : [];
+    if (!list.includes(message)) list.push(message);
+    // defineProperty: a plain assignment to `__proto__` would not make a key, even here.
+    Object.defineProperty(errors, key, { value: list, enumerable: true, writable: true, configurable: true });
+  };
   for (const issue of issues) {
-    // Unknown top-level keys (a strict query: GET /api/v1/posts) are each their own field's error,
-    // `{"foo": ["The foo field is not allowed."]}`; nested ones stay on their object (`settings.twitter`).
-    if (issue.code === "unrecognized_keys" && issue.path.length === 0) {
+    // Each unknown key, at any depth, is its own field's error: `{"content.0.foo": ["The content.0.foo
+    // field is not allowed."]}`, as a strict query's (GET /api/v1/posts?foo=) or a top-level field's.
+    if (issue.code === "unrecognized_keys") {
       for (const name of issue.keys) {
         const path = [...issue.path, name];
-        const key = path.map(String).join(".");
-        errors[key] = [...(errors[key] ?? []), `The ${attributeOf(path)} field is not allowed.`];
+        add(path.map(String).join("."), notAllowedMessage(path));
       }
       continue;
     }
-    const key = issue.path.map(String).join(".") || "body";
-    const list = errors[key] ?? [];
-    const message = issueMessage(issue, input);
-    if (!list.includes(message)) list.push(message);
-    errors[key] = list;
+    add(issue.path.map(String).join(".") || "body", issueMessage(issue, input));
   }
   return errors;
 }

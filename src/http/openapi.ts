@@ -1,6 +1,7 @@
 // The parts of the OpenAPI document every route shares: the error bodies and the rate-limit headers.
 // The document itself (header, security schemes, the public and operator halves) is document.ts.
 import { z } from "zod";
+import { ABILITIES } from "../db/enums";
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 422 | 429;
 
@@ -12,6 +13,15 @@ const validation = z.object({ message: z.string(), errors: z.record(z.string(), 
     errors: { name: ["The name field is required."], color: ["The color field is required."] },
   },
 });
+const forbiddenError = z
+  .object({
+    message: z.string(),
+    ability: z.enum(ABILITIES).meta({ description: "The ability the key lacks for this operation." }),
+  })
+  .meta({
+    id: "ForbiddenError",
+    example: { message: "Forbidden - Insufficient permissions", ability: "accounts" },
+  });
 const codedError = z
   .object({
     code: z.string(),
@@ -39,7 +49,7 @@ const ERRORS: Record<ErrorStatus, { description: string; example: string }> = {
     example: "Unauthenticated.",
   },
   403: {
-    description: "The key lacks the ability this operation needs.",
+    description: "The key lacks the ability this operation needs; `ability` names it.",
     example: "Forbidden - Insufficient permissions",
   },
   404: {
@@ -154,13 +164,20 @@ export function errorResponses(statuses: readonly ErrorStatus[], audience: Error
     const { description, example } = ERRORS[status];
     // A 413 is refused before the route reads anything: `{message}` on every route, coded ones too.
     const plain = !coded || status === 413;
-    const schema = !plain ? codedError : status === 422 ? validation : message;
+    const insufficient = status === 403 && audience === "api";
+    const schema = !plain
+      ? codedError
+      : status === 422
+        ? validation
+        : insufficient
+          ? forbiddenError
+          : message;
     responses[status] = {
       description: (audience !== "api" && WORDING[audience][status]) || description,
       content: {
         "application/json": {
           schema,
-          ...(status !== 422 && plain ? { example: { message: example } } : {}),
+          ...(status !== 422 && plain && !insufficient ? { example: { message: example } } : {}),
         },
       },
       ...(status === 429

@@ -10,13 +10,13 @@ const labelFields = {
 /** Labels one workspace may hold, so the labels list stays bounded. */
 export const MAX_LABELS_PER_WORKSPACE = 500;
 
-export const listLabelsQuery = z.object({ workspace_id: textId().optional() });
+export const listLabelsQuery = z.strictObject({ workspace_id: textId().optional() });
 // Examples that work on the demo data of `npm run dev` (workspace 1, whose label is "Launch").
 export const createLabelBody = z
-  .object({ workspace_id: bodyId(), ...labelFields })
+  .strictObject({ workspace_id: bodyId(), ...labelFields })
   .meta({ id: "CreateLabelRequest", example: { workspace_id: 1, name: "Campaign", color: "#0EA5E9" } });
 export const updateLabelBody = z
-  .object(labelFields)
+  .strictObject(labelFields)
   .meta({ id: "UpdateLabelRequest", example: { name: "Campaign 2027", color: "#0EA5E9" } });
 
 export const labelSchema = z

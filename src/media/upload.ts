@@ -6,7 +6,13 @@
 // drops the reservation.
 import type { Database } from "../db/client";
 import { type Media, media } from "../db/schema";
-import { badRequest, invalidInput, unsupportedMediaType, validationFailed } from "../http/errors";
+import {
+  badRequest,
+  invalidInput,
+  unknownField,
+  unsupportedMediaType,
+  validationFailed,
+} from "../http/errors";
 import { type FormPart, formBoundary, MultipartError, readMultipart } from "../lib/multipart";
 import { type MediaLimits, quotaExceeded, quotaUsedUp } from "./config";
 import { mediaName } from "./names";
@@ -77,7 +83,9 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
       } else if (TEXT_FIELDS.has(part.name)) {
         fields[part.name] = await readText(part.body, part.name);
       } else {
+        // Never dropped silently: a misspelt `alt` would store an item without its text.
         await part.body.cancel();
+        throw unknownField(part.name);
       }
     }
 

@@ -23,7 +23,7 @@ const uniqueIds = (max: number) =>
     .refine((ids) => new Set(ids).size === ids.length, { message: "The ids must be distinct." });
 
 const contentItem = z
-  .object({
+  .strictObject({
     text: z
       .string()
       // A ceiling in UTF-16 units (an emoji counts two); the per-platform limits count characters.
@@ -103,7 +103,7 @@ const postFields = {
   auto_plug: autoPlugInput.nullable().optional(),
 };
 
-export const createPostBody = z.object({ workspace_id: bodyId(), ...postFields }).meta({
+export const createPostBody = z.strictObject({ workspace_id: bodyId(), ...postFields }).meta({
   id: "CreatePostRequest",
   description: "A new post; `POST /api/v1/posts/validate` takes the same body.",
   // Works as is on the demo data of `npm run dev` (workspace 1, accounts 1 to 3): a draft.
@@ -114,7 +114,7 @@ export const createPostBody = z.object({ workspace_id: bodyId(), ...postFields }
   },
 });
 export const updatePostBody = z
-  .object({
+  .strictObject({
     ...postFields,
     accounts: postFields.accounts.optional(),
     content: postFields.content.optional(),
@@ -161,7 +161,7 @@ export const listPostsQuery = z
     path: ["scheduled_to"],
     error: "The scheduled to field must be a date after or equal to scheduled from.",
   });
-export const getPostQuery = z.object({ include_comments: includeComments });
+export const getPostQuery = z.strictObject({ include_comments: includeComments });
 
 // Answers.
 

@@ -24,7 +24,7 @@ const eventTypes = z
   .transform((types) => [...new Set(types)])
   .meta({ example: ["post.published", "post.failed"] });
 
-export const createWebhookBody = z.object({
+export const createWebhookBody = z.strictObject({
   workspace_id: bodyId(),
   url: z.string().trim().min(1).max(MAX_URL_LENGTH).meta({
     description:
@@ -34,7 +34,7 @@ export const createWebhookBody = z.object({
   events: eventTypes,
 });
 
-export const listWebhooksQuery = z.object({ workspace_id: textId().optional() });
+export const listWebhooksQuery = z.strictObject({ workspace_id: textId().optional() });
 
 export const webhookSchema = z
   .strictObject({

@@ -162,7 +162,7 @@ describe("POST /api/v1/analytics/posts/{id}/sync", () => {
       expect([path, res.status, res.body]).toEqual([
         path,
         403,
-        { message: "Forbidden - Insufficient permissions" },
+        { message: "Forbidden - Insufficient permissions", ability: "posts" },
       ]);
     }
   });

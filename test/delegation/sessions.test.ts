@@ -312,8 +312,9 @@ describe("other methods and the admin token", () => {
     expect(res.body.code).toBe("invalid_api_key");
   });
 
-  it("404 for GET on the session endpoint", async () => {
+  it("405 with Allow for GET on the session endpoint", async () => {
     const res = await call("GET", SESSIONS);
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
   });
 });

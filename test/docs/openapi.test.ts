@@ -174,4 +174,38 @@ describe("GET /openapi.json and GET /admin/openapi.json", () => {
     });
     expect(schemas.PostPlatformTwitter.properties.platform.enum).toEqual(["twitter"]);
   });
+
+  it("close every object a request body can hold (additionalProperties: false), so no route drops a field", async () => {
+    type Schema = Record<string, unknown>;
+    const open: string[] = [];
+    for (const document of Object.values(await documents())) {
+      const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
+      const seen = new Set<Schema>();
+      const walk = (schema: unknown, where: string): void => {
+        if (typeof schema !== "object" || schema === null) return;
+        let node = schema as Schema;
+        if (typeof node.$ref === "string") {
+          const name = node.$ref.replace("#/components/schemas/", "");
+          node = components[name] as Schema;
+          where = name;
+        }
+        if (seen.has(node)) return;
+        seen.add(node);
+        if ((node.type === "object" || node.properties) && node.additionalProperties !== false)
+          open.push(where);
+        for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, unknown>))
+          walk(child, `${where}.${name}`);
+        walk(node.items, `${where}[]`);
+        if (typeof node.additionalProperties === "object") walk(node.additionalProperties, `${where}.*`);
+        for (const list of [node.anyOf, node.oneOf, node.allOf, node.prefixItems])
+          for (const child of (list ?? []) as unknown[]) walk(child, where);
+      };
+      for (const [name, operation] of operationsOf(document.paths)) {
+        const content = (operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } })
+          .requestBody?.content;
+        for (const [type, media] of Object.entries(content ?? {})) walk(media.schema, `${name} (${type})`);
+      }
+    }
+    expect(open).toEqual([]);
+  });
 });

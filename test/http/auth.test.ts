@@ -65,7 +65,7 @@ describe("abilities", () => {
     const { key } = await createKey(user.id, others);
     const res = await call("GET", path, { key });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions" });
+    expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions", ability });
   });
 
   it.each(ENDPOINTS)("200 on %s for a key with only the %s ability", async (path, ability) => {

@@ -127,6 +127,29 @@ describe("/mcp", () => {
     await client.close();
   });
 
+  it("refuses an argument create_post does not know (publishNow) with the route's 422 naming it", async () => {
+    const t = await createTenant();
+    const client = await connect(t.key);
+    const args = {
+      workspace_id: t.workspace.id,
+      accounts: [t.accounts[0]!.id],
+      content: [{ text: "Meant to go out now" }],
+      publishNow: true,
+    };
+    const result = await client.callTool({ name: "create_post", arguments: args });
+    expect(result.isError).toBe(true);
+    expect(json(result)).toEqual({
+      status: 422,
+      message: "The publish now field is not allowed.",
+      errors: { publishNow: ["The publish now field is not allowed."] },
+    });
+    const list = json(
+      await client.callTool({ name: "list_posts", arguments: { workspace_id: t.workspace.id } }),
+    );
+    expect(list.data).toEqual([]);
+    await client.close();
+  });
+
   it("answers a validation refusal with isError and the REST 422 message", async () => {
     const t = await createTenant();
     const client = await connect(t.key);
@@ -152,7 +175,11 @@ describe("/mcp", () => {
     expect(json(workspaces).data.map((w: { id: number }) => w.id)).toEqual([t.workspace.id]);
     const result = await client.callTool({ name: "list_posts", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(json(result)).toEqual({ status: 403, message: "Forbidden - Insufficient permissions" });
+    expect(json(result)).toEqual({
+      status: 403,
+      message: "Forbidden - Insufficient permissions",
+      ability: "posts",
+    });
     await client.close();
   });
 

@@ -468,7 +468,7 @@ describe("mixed batches, limits and validation", () => {
     const limited = await createKey(tenant.user.id, ["workspaces", "accounts", "labels"]);
     const forbidden = await importUrls(limited.key, body);
     expect(forbidden.status).toBe(403);
-    expect(forbidden.body).toEqual({ message: "Forbidden - Insufficient permissions" });
+    expect(forbidden.body).toEqual({ message: "Forbidden - Insufficient permissions", ability: "posts" });
     const malformed = await call("POST", "/api/v1/media/upload/url", {
       key: tenant.key,
       rawBody: "{not json",

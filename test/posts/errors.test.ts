@@ -48,8 +48,8 @@ describe("post validation", () => {
       { repeatable: true, repeatable_times: 101, repeatable_gap: 1, repeatable_gap_unit: "days" },
       "repeatable_times",
     ],
-    ["settings for an unknown platform", { settings: { myspace: {} } }, "settings"],
-    ["an unknown twitter setting", { settings: { twitter: { colour: "red" } } }, "settings.twitter"],
+    ["settings for an unknown platform", { settings: { myspace: {} } }, "settings.myspace"],
+    ["an unknown twitter setting", { settings: { twitter: { colour: "red" } } }, "settings.twitter.colour"],
     [
       "a bad reply_settings",
       { settings: { twitter: { reply_settings: "nobody" } } },

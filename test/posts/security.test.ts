@@ -96,7 +96,7 @@ describe("post abilities", () => {
         body: method === "POST" || method === "PUT" ? {} : undefined,
       });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions" });
+      expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions", ability: "posts" });
     }
   });
 });

@@ -181,7 +181,7 @@ export function routeContract(contract: RouteContract, shard = 0) {
         const res = await send(contract, await contract.request(tenant), key);
         expect(res.status).toBe(403);
         expectDocumented(method, route, res);
-        expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions" });
+        expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions", ability });
       });
     }
 
