@@ -12,6 +12,7 @@ import { apiKeys } from "../db/schema";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import type { Channel, Identity, PlatformToken } from "../platforms/types";
+import { type GrantOf, grantInUse } from "./grant";
 import { reconnectAccount, upsertAccount } from "./queries";
 
 /**
@@ -50,6 +51,7 @@ export async function storeConnectedAccount(
     userId: target.userId,
     platform,
     platformUserId: channel?.id ?? identity.platform_id,
+    grantUserId: identity.platform_id,
     username: handle,
     name,
     avatar: safeAvatar(channel ? channel.avatar : identity.avatar),
@@ -90,13 +92,12 @@ export const connectedLocation = (redirectUrl: string, accountId: number, platfo
 
 /**
  * Revokes a disconnected account's token at the platform, where the platform offers revocation, so
- * the service's grant ends with the account. Best effort: the account is already deleted, so a failure
+ * the service's grant ends with the account, unless another account may still rest on the grant. Best effort: the account is already deleted, so a failure
  * is only logged (the token then lives until the platform expires it).
  */
 export async function revokeDisconnected(
   env: Env,
-  account: {
-    platform: Platform;
+  account: GrantOf & {
     username: string;
     platformUserId: string | null;
     accessTokenEnc: string | null;
@@ -104,6 +105,8 @@ export async function revokeDisconnected(
   },
 ): Promise<void> {
   if (!account.accessTokenEnc) return;
+  // A grant another account still rests on (any tenant) is left alone: revoking it would end that one.
+  if (await grantInUse(env, account)) return;
   try {
     const [accessToken, refreshToken] = await Promise.all([
       decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc),

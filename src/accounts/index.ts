@@ -161,7 +161,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       tags,
       summary: "Disconnect an account",
       description:
-        "Disconnects (detaches) the account: it leaves the account lists and the workspaces' `accounts`, cannot be targeted by a post (a 422, as an unknown account) or published to, and its stored tokens are deleted; the token is also revoked at the platform where the platform offers revocation (after the answer, best effort), unless another connected account of the service holds the same platform identity (the same grant), whose connection it would end. Its rows not yet published are cancelled: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Its PUBLISHED rows stay, with their `platform_post_id`, `post_url`, `posted_on` and metrics, in every post, list and analytics answer. Connecting the same platform identity in the same workspace again brings the account back with the same `id` and its history. While a row of the account is PUBLISHING, the answer is a 409 and nothing changes: send it again once the row settled.",
+        "Disconnects (detaches) the account: it leaves the account lists and the workspaces' `accounts`, cannot be targeted by a post (a 422, as an unknown account) or published to, and its stored tokens are deleted; the token is also revoked at the platform where the platform offers revocation (after the answer, best effort), unless another connected account of the service, in any workspace, rests on the same grant (the same platform user signed in: a LinkedIn member's profile and the organisations connected through them, a Google account's channels), whose connection it would end; when that cannot be told, nothing is revoked. Its rows not yet published are cancelled: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Its PUBLISHED rows stay, with their `platform_post_id`, `post_url`, `posted_on` and metrics, in every post, list and analytics answer. Connecting the same platform identity in the same workspace again brings the account back with the same `id` and its history. While a row of the account is PUBLISHING, the answer is a 409 and nothing changes: send it again once the row settled.",
       request: { params: idParams },
       responses: { 200: jsonContent(messageSchema, "Disconnected.") },
       errors: [404, 409],
@@ -174,8 +174,8 @@ export const accountsRouter = createRouter<ApiEnv>()
       if (detached.length === 0)
         throw conflict("The account is being published to; disconnect it once the publication settled.");
       // After the answer: the account is detached either way, and a platform's slowness is not the
-      // client's. A grant another connected account still uses is not revoked (it would end that one).
-      if (!account.sharedGrant) c.executionCtx.waitUntil(revokeDisconnected(c.env, account));
+      // client's. A grant another account still rests on is not revoked (src/accounts/grant.ts).
+      c.executionCtx.waitUntil(revokeDisconnected(c.env, account));
       return c.json({ message: "Account disconnected successfully." }, 200);
     },
   );
