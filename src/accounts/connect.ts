@@ -71,15 +71,20 @@ export async function storeConnectedAccount(
 
 /**
  * Whether the API key that started a connect flow still stands when the flow finishes: a key revoked
- * (deleted) or expired meanwhile stores nothing. Read from the key's shard.
+ * (deleted), expired or stripped of the `accounts` ability meanwhile stores nothing, as it could not
+ * start the flow any more. Read from the key's shard.
  */
 export async function connectKeyValid(db: Database, keyId: number, now = Date.now()): Promise<boolean> {
   const key = await db
-    .select({ expiresAt: apiKeys.expiresAt })
+    .select({ expiresAt: apiKeys.expiresAt, abilities: apiKeys.abilities })
     .from(apiKeys)
     .where(eq(apiKeys.id, keyId))
     .get();
-  return key !== undefined && (key.expiresAt === null || key.expiresAt.getTime() > now);
+  return (
+    key !== undefined &&
+    (key.expiresAt === null || key.expiresAt.getTime() > now) &&
+    key.abilities.includes("accounts")
+  );
 }
 
 /** An avatar is shown by clients as an image link: only an https URL of sane length is kept. */

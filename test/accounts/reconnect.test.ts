@@ -252,6 +252,33 @@ describe("a connect whose API key is revoked before its callback", () => {
     expect(landed.searchParams.has("platform_id")).toBe(false);
   });
 
+  it("stores nothing when the key lost the accounts ability meanwhile (connect and reconnect)", async () => {
+    const t = await createTenant();
+    const id = await connectInto(t, "demoted", "twitter", REDIRECT);
+    await expire(id);
+    const before = (await stored(id))!;
+    const { authorize_url } = await reconnect(t, id);
+    const connect = await call("POST", "/api/v1/accounts/connect", {
+      key: t.key,
+      body: { workspace_id: t.workspace.id, platform: "twitter", redirect_url: REDIRECT },
+    });
+    expect(connect.status).toBe(201);
+    expect((await admin("PATCH", `/api-keys/${t.keyId}`, { abilities: ["posts"] })).status).toBe(200);
+    for (const [url, handle] of [
+      [authorize_url, "demoted"],
+      [connect.body.authorize_url, "demoted_new"],
+    ]) {
+      const { landed } = await runFlow(url, { handle });
+      expect(landed.searchParams.get("error")).toBe("connection_failed");
+      expect(landed.searchParams.get("error_description")).toMatch(/API key/);
+    }
+    expect(await stored(id)).toEqual(before);
+    const found = await env.DB.prepare("SELECT id FROM accounts WHERE workspace_id = ? AND username = ?")
+      .bind(t.workspace.id, "demoted_new")
+      .all();
+    expect(found.results).toEqual([]);
+  });
+
   it("stores nothing for a reconnect either", async () => {
     const t = await createTenant();
     const id = await connectInto(t, "revoker", "twitter", REDIRECT);
