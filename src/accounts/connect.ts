@@ -27,7 +27,9 @@ export type StoreResult =
   /** The user is no longer a member of the workspace (or, for a reconnect, the account is gone). */
   | { kind: "inaccessible" }
   /** A reconnect ended on another platform identity than the account's: nothing was stored. */
-  | { kind: "other_identity" };
+  | { kind: "other_identity" }
+  /** The account being reconnected was disconnected during the flow: nothing was stored or revived. */
+  | { kind: "disconnected" };
 
 export async function storeConnectedAccount(
   db: Database,
@@ -63,7 +65,8 @@ export async function storeConnectedAccount(
   if (target.accountId !== undefined) {
     const [[stored], updated] = await db.batch(reconnectAccount(db, target.accountId, account));
     if (updated[0]) return { kind: "ok", accountId: updated[0].id };
-    return stored ? { kind: "other_identity" } : { kind: "inaccessible" };
+    if (!stored) return { kind: "inaccessible" };
+    return stored.disconnectedAt ? { kind: "disconnected" } : { kind: "other_identity" };
   }
   const [rows] = await db.batch([upsertAccount(db, account)]);
   return rows[0] ? { kind: "ok", accountId: rows[0].id } : { kind: "inaccessible" };

@@ -180,10 +180,11 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
 
 /**
  * A reconnect (POST /api/v1/accounts/{id}/reconnect) ends on the account it named, in one batch: the
- * account's stored platform identity (empty when it is gone or its workspace is no longer the user's),
- * and the update of its profile and tokens, made only when the platform identity is the same and the
- * user is still a member of the workspace. Its `id`, posts and analytics stay; `expired_at` and
- * `last_error` clear, and a disconnected account is back (`disconnected_at` clears).
+ * account's stored platform identity and whether it was disconnected (empty when it is gone or its
+ * workspace is no longer the user's), and the update of its profile and tokens, made only when the
+ * platform identity is the same, the account still connected (a disconnect during the flow is not undone)
+ * and the user still a member of the workspace. Its `id`, posts and analytics stay; `expired_at` and
+ * `last_error` clear.
  */
 export function reconnectAccount(db: Database, accountId: number, a: ConnectedAccount) {
   const same = and(
@@ -193,7 +194,10 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
     inUserWorkspaces(db, accounts.workspaceId, a.userId),
   );
   return [
-    db.select({ platformUserId: accounts.platformUserId }).from(accounts).where(same),
+    db
+      .select({ platformUserId: accounts.platformUserId, disconnectedAt: accounts.disconnectedAt })
+      .from(accounts)
+      .where(same),
     db
       .update(accounts)
       .set({
@@ -207,10 +211,9 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
         grantUserId: a.grantUserId,
         expiredAt: null,
         lastError: null,
-        disconnectedAt: null,
         updatedAt: new Date(),
       })
-      .where(and(same, eq(accounts.platformUserId, a.platformUserId)))
+      .where(and(same, eq(accounts.platformUserId, a.platformUserId), isNull(accounts.disconnectedAt)))
       .returning({ id: accounts.id }),
   ] as const;
 }

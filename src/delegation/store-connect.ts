@@ -46,6 +46,13 @@ export async function storeConnect(
       `The ${platformLabel(platform)} account connected is not the one being reconnected. Sign in as that account and try again.`,
       clear,
     );
+  if (stored.kind === "disconnected")
+    return failed(
+      target,
+      "connection_failed",
+      `The ${platformLabel(platform)} account was disconnected before its reconnection finished; nothing was changed. Connect it again to bring it back.`,
+      clear,
+    );
   if (stored.kind === "inaccessible")
     return failed(
       target,

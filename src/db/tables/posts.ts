@@ -32,7 +32,7 @@ export const accounts = sqliteTable(
     lastRefreshedAt: integer("last_refreshed_at", { mode: "timestamp_ms" }),
     lastError: text("last_error", { mode: "json" }).$type<{ code: string; message: string }>(),
     // Set by a disconnect (DELETE /api/v1/accounts/{id}): the account leaves the lists and cannot be
-    // targeted or published to, its tokens are gone, its published rows stay; a reconnect of the same
+    // targeted or published to, its tokens are gone, its published rows stay; a connect of the same
     // identity in the same workspace clears it (src/accounts/queries.ts).
     disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
     // Who signed in to grant the account's token: the platform user of the consent (a LinkedIn member for
