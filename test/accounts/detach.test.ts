@@ -4,7 +4,7 @@
 // deletes).
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { grantInUse } from "../../src/accounts/grant";
 import { disconnectAccount } from "../../src/accounts/queries";
 import { createDb } from "../../src/db/client";
@@ -18,6 +18,10 @@ import { createPost, createTenant, inMinutes } from "../support/seed";
 import { waitFor } from "../support/wait";
 
 const REDIRECT = "https://app.example.test/accounts/done";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -216,8 +220,16 @@ describe("disconnecting settles the account's other rows", () => {
     expect(await grantInUse(env, account!)).toBe(true);
     expect((await call("DELETE", `/api/v1/accounts/${second}`, { key: other.key })).status).toBe(200);
     expect(await grantInUse(env, account!)).toBe(false);
-    // An account whose grant is unknown (connected before grants were recorded) is never revoked.
+    // An account whose grant is unknown (connected before grants were recorded) is never revoked,
+    // nor one whose other accounts cannot all be looked at (a shard that does not answer).
     expect(await grantInUse(env, { ...account!, grantUserId: null })).toBe(true);
+    const unreadable = {
+      prepare: () => {
+        throw new Error("D1 is unavailable");
+      },
+    };
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(await grantInUse({ ...env, DB_SHARD_1: unreadable } as unknown as Env, account!)).toBe(true);
   });
 });
 
