@@ -66,7 +66,7 @@ export interface paths {
         post?: never;
         /**
          * Disconnect an account
-         * @description Disconnects (detaches) the account: it leaves the account lists and the workspaces' `accounts`, cannot be targeted by a post (a 422, as an unknown account) or published to, and its stored tokens are deleted; the token is also revoked at the platform where the platform offers revocation (after the answer, best effort), unless another connected account of the service holds the same platform identity (the same grant), whose connection it would end. Its rows not yet published are cancelled: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Its PUBLISHED rows stay, with their `platform_post_id`, `post_url`, `posted_on` and metrics, in every post, list and analytics answer. Connecting the same platform identity in the same workspace again brings the account back with the same `id` and its history. While a row of the account is PUBLISHING, the answer is a 409 and nothing changes: send it again once the row settled.
+         * @description Disconnects (detaches) the account: it leaves the account lists and the workspaces' `accounts`, cannot be targeted by a post (a 422, as an unknown account) or published to, and its stored tokens are deleted; the token is also revoked at the platform where the platform offers revocation (after the answer, best effort), unless another connected account of the service, in any workspace, rests on the same grant (the same platform user signed in: a LinkedIn member's profile and the organisations connected through them, a Google account's channels), whose connection it would end; when that cannot be told, nothing is revoked. Its rows not yet published are cancelled: a SCHEDULED post left without any platform row becomes a DRAFT (it will not publish); a SCHEDULED post with rows on other accounts stays scheduled on those. Its PUBLISHED rows stay, with their `platform_post_id`, `post_url`, `posted_on` and metrics, in every post, list and analytics answer. Connecting the same platform identity in the same workspace again brings the account back with the same `id` and its history. While a row of the account is PUBLISHING, the answer is a 409 and nothing changes: send it again once the row settled.
          *
          *     Requires an API key with the `accounts` ability.
          */
@@ -91,7 +91,7 @@ export interface paths {
          *
          *     1. Call this endpoint; send the user's browser to `authorize_url`. It is single-use (of parallel opens, one proceeds) and expires after `expires_in` seconds (900); the service sends the browser on to the platform's consent page.
          *     2. The platform sends the browser back to the service, which stores the account and redirects the browser to `redirect_url` with `status=connected`, `account_id` and `platform`. Where the login is not itself the place posts go (a Facebook user's Pages, a LinkedIn member's profile and the organisations they administer, a Google account's YouTube channels), the service first shows a page listing them and stores the one the user picks (with a single one, it is stored at once); the pick is single use and bound to the browser that consented.
-         *     3. Otherwise `redirect_url` receives `error` and `error_description`: `access_denied` (the user declined), `connection_failed` (the platform failed, the flow took too long, it was finished in another browser, the workspace is no longer accessible, or the API key that started it was revoked or expired meanwhile: nothing is stored), `expired_request` (the link was already used or has expired).
+         *     3. Otherwise `redirect_url` receives `error` and `error_description`: `access_denied` (the user declined), `connection_failed` (the platform failed, the flow took too long, it was finished in another browser, the workspace is no longer accessible, or the API key that started it was revoked, expired or lost the `accounts` ability meanwhile: nothing is stored), `expired_request` (the link was already used or has expired).
          *
          *     The account is identified by (workspace, platform, the platform's user id, or the picked channel's id): connecting the same platform user again updates the same account (same `id`): its username, name, avatar and verified flag, and its tokens, so an expired account works again. A connect asks the platform for the scopes that publish, read insights and comments, and keep the account connected (a refresh token). Tokens are stored encrypted. When the API key has registered callback origins, `redirect_url` must be on one of them.
          *
@@ -119,7 +119,7 @@ export interface paths {
          * Reconnect an account
          * @description Repairs an account whose `health.status` is `reauth_required` (or renews its tokens at any time), keeping its `id`, its posts and its analytics.
          *
-         *     The same browser flow as connecting (POST /api/v1/accounts/connect): send the user's browser to `authorize_url` (single-use, expires after `expires_in` seconds); where the platform lists channels the user picks the account's own again. The user must sign in as the same platform account: then the account's tokens and profile are updated, `has_expired` clears and `health` is `ok` again, and `redirect_url` receives `status=connected`, `account_id` (this account's) and `platform`. Signed in as another platform account, nothing is stored and `redirect_url` receives `error=connection_failed` with an `error_description` saying so; the other errors are those of a connect. A flow whose API key was revoked or expired before it finished stores nothing (`connection_failed`).
+         *     The same browser flow as connecting (POST /api/v1/accounts/connect): send the user's browser to `authorize_url` (single-use, expires after `expires_in` seconds); where the platform lists channels the user picks the account's own again. The user must sign in as the same platform account: then the account's tokens and profile are updated, `has_expired` clears and `health` is `ok` again, and `redirect_url` receives `status=connected`, `account_id` (this account's) and `platform`. Signed in as another platform account, nothing is stored and `redirect_url` receives `error=connection_failed` with an `error_description` saying so; the other errors are those of a connect. A disconnected account cannot be reconnected (404, as any account outside the lists): connect it again (POST /api/v1/accounts/connect), which brings it back with its `id` and history. A reconnect that finishes after its account was disconnected stores nothing and revives nothing: `redirect_url` receives `error=connection_failed` with an `error_description` saying so. A flow whose API key was revoked, expired or lost the `accounts` ability before it finished stores nothing (`connection_failed`).
          *
          *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
          *
@@ -2231,7 +2231,16 @@ export interface components {
             /** @description The receiver's HTTP status; null if none. */
             response_status: number | null;
             duration_ms: number;
-            /** @example HTTP 500 */
+            /**
+             * @description Why the attempt failed; null when it succeeded. `timeout`: no answer within 10 s; `connection_failed`: could not connect: the connection was refused, failed or was cut off; `dns_failed`: could not connect: the host name did not resolve; `tls_failed`: could not connect: the TLS handshake failed (certificate or protocol); `invalid_target`: refused URL: the target is not a public address on port 443 or 80 (the reason follows); nothing was sent; `redirect`: HTTP 3xx: redirects are not followed; `http_status`: HTTP <status>, and `(<type> answer not quoted)` when the answer was neither text nor JSON.
+             * @example http_status
+             * @enum {string|null}
+             */
+            error_code: "timeout" | "connection_failed" | "dns_failed" | "tls_failed" | "invalid_target" | "redirect" | "http_status" | null;
+            /**
+             * @description The failure's message, in the words `error_code` lists.
+             * @example HTTP 500
+             */
             error: string | null;
             /** @description The first 200 characters of the receiver's answer when it is plain text or JSON (what a receiver writes to say why); null for any other answer, which is never read. The rest is never read. */
             response_excerpt: string | null;

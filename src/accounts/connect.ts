@@ -12,6 +12,7 @@ import { apiKeys } from "../db/schema";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
 import type { Channel, Identity, PlatformToken } from "../platforms/types";
+import { type GrantOf, grantInUse } from "./grant";
 import { reconnectAccount, upsertAccount } from "./queries";
 
 /**
@@ -26,7 +27,9 @@ export type StoreResult =
   /** The user is no longer a member of the workspace (or, for a reconnect, the account is gone). */
   | { kind: "inaccessible" }
   /** A reconnect ended on another platform identity than the account's: nothing was stored. */
-  | { kind: "other_identity" };
+  | { kind: "other_identity" }
+  /** The account being reconnected was disconnected during the flow: nothing was stored or revived. */
+  | { kind: "disconnected" };
 
 export async function storeConnectedAccount(
   db: Database,
@@ -50,6 +53,7 @@ export async function storeConnectedAccount(
     userId: target.userId,
     platform,
     platformUserId: channel?.id ?? identity.platform_id,
+    grantUserId: identity.platform_id,
     username: handle,
     name,
     avatar: safeAvatar(channel ? channel.avatar : identity.avatar),
@@ -61,7 +65,8 @@ export async function storeConnectedAccount(
   if (target.accountId !== undefined) {
     const [[stored], updated] = await db.batch(reconnectAccount(db, target.accountId, account));
     if (updated[0]) return { kind: "ok", accountId: updated[0].id };
-    return stored ? { kind: "other_identity" } : { kind: "inaccessible" };
+    if (!stored) return { kind: "inaccessible" };
+    return stored.disconnectedAt ? { kind: "disconnected" } : { kind: "other_identity" };
   }
   const [rows] = await db.batch([upsertAccount(db, account)]);
   return rows[0] ? { kind: "ok", accountId: rows[0].id } : { kind: "inaccessible" };
@@ -69,15 +74,20 @@ export async function storeConnectedAccount(
 
 /**
  * Whether the API key that started a connect flow still stands when the flow finishes: a key revoked
- * (deleted) or expired meanwhile stores nothing. Read from the key's shard.
+ * (deleted), expired or stripped of the `accounts` ability meanwhile stores nothing, as it could not
+ * start the flow any more. Read from the key's shard.
  */
 export async function connectKeyValid(db: Database, keyId: number, now = Date.now()): Promise<boolean> {
   const key = await db
-    .select({ expiresAt: apiKeys.expiresAt })
+    .select({ expiresAt: apiKeys.expiresAt, abilities: apiKeys.abilities })
     .from(apiKeys)
     .where(eq(apiKeys.id, keyId))
     .get();
-  return key !== undefined && (key.expiresAt === null || key.expiresAt.getTime() > now);
+  return (
+    key !== undefined &&
+    (key.expiresAt === null || key.expiresAt.getTime() > now) &&
+    key.abilities.includes("accounts")
+  );
 }
 
 /** An avatar is shown by clients as an image link: only an https URL of sane length is kept. */
@@ -90,13 +100,12 @@ export const connectedLocation = (redirectUrl: string, accountId: number, platfo
 
 /**
  * Revokes a disconnected account's token at the platform, where the platform offers revocation, so
- * the service's grant ends with the account. Best effort: the account is already deleted, so a failure
+ * the service's grant ends with the account, unless another account may still rest on the grant. Best effort: the account is already deleted, so a failure
  * is only logged (the token then lives until the platform expires it).
  */
 export async function revokeDisconnected(
   env: Env,
-  account: {
-    platform: Platform;
+  account: GrantOf & {
     username: string;
     platformUserId: string | null;
     accessTokenEnc: string | null;
@@ -104,6 +113,8 @@ export async function revokeDisconnected(
   },
 ): Promise<void> {
   if (!account.accessTokenEnc) return;
+  // A grant another account still rests on (any tenant) is left alone: revoking it would end that one.
+  if (await grantInUse(env, account)) return;
   try {
     const [accessToken, refreshToken] = await Promise.all([
       decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc),

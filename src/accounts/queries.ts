@@ -21,6 +21,8 @@ export type ConnectedAccount = {
   userId: number;
   platform: Platform;
   platformUserId: string;
+  /** Who signed in to grant the token (src/accounts/grant.ts). */
+  grantUserId: string;
   username: string;
   name: string;
   avatar: string | null;
@@ -66,6 +68,7 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           lastRefreshedAt: value(null, "last_refreshed_at"),
           lastError: value(null, "last_error"),
           disconnectedAt: value(null, "disconnected_at"),
+          grantUserId: value(a.grantUserId, "grant_user_id"),
         })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
@@ -80,6 +83,7 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
         accessTokenEnc: sql`excluded.access_token_enc`,
         refreshTokenEnc: sql`COALESCE(excluded.refresh_token_enc, accounts.refresh_token_enc)`,
         tokenExpiresAt: sql`excluded.token_expires_at`,
+        grantUserId: sql`excluded.grant_user_id`,
         // A reconnect gives the account working tokens again (and an expiry not yet told is moot).
         expiredAt: null,
         lastError: null,
@@ -94,9 +98,8 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
 /**
  * Disconnects (detaches) an account of the user's workspaces, in one batch (one transaction), unless one
  * of its platform rows is PUBLISHING (then nothing is written: the caller answers 409):
- * 1. the account and what its token revocation needs, whether a row of it is PUBLISHING, and whether
- *    another connected account of the service holds the same platform identity (the same grant: its
- *    token is then not revoked at the platform, src/accounts/index.ts);
+ * 1. the account and what its token revocation needs (its grant: src/accounts/grant.ts), and whether a
+ *    row of it is PUBLISHING;
  * 2. the SCHEDULED and FAILED posts with a row of this account that is not PUBLISHED settle again on
  *    what is left once 3. and 4. ran (the rows of other accounts, and this account's rows that published):
  *    nothing left, a DRAFT (a pending wake-up then finds it no longer scheduled and does nothing); only
@@ -136,7 +139,8 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
         accessTokenEnc: accounts.accessTokenEnc,
         refreshTokenEnc: accounts.refreshTokenEnc,
         publishing: sql<number>`NOT ${nonePublishing}`,
-        sharedGrant: sql<number>`EXISTS (SELECT 1 FROM accounts o WHERE o.platform = accounts.platform AND o.platform_user_id = accounts.platform_user_id AND o.id <> accounts.id AND o.disconnected_at IS NULL)`,
+        id: accounts.id,
+        grantUserId: accounts.grantUserId,
       })
       .from(accounts)
       .where(owned),
@@ -176,10 +180,11 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
 
 /**
  * A reconnect (POST /api/v1/accounts/{id}/reconnect) ends on the account it named, in one batch: the
- * account's stored platform identity (empty when it is gone or its workspace is no longer the user's),
- * and the update of its profile and tokens, made only when the platform identity is the same and the
- * user is still a member of the workspace. Its `id`, posts and analytics stay; `expired_at` and
- * `last_error` clear, and a disconnected account is back (`disconnected_at` clears).
+ * account's stored platform identity and whether it was disconnected (empty when it is gone or its
+ * workspace is no longer the user's), and the update of its profile and tokens, made only when the
+ * platform identity is the same, the account still connected (a disconnect during the flow is not undone)
+ * and the user still a member of the workspace. Its `id`, posts and analytics stay; `expired_at` and
+ * `last_error` clear.
  */
 export function reconnectAccount(db: Database, accountId: number, a: ConnectedAccount) {
   const same = and(
@@ -189,7 +194,10 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
     inUserWorkspaces(db, accounts.workspaceId, a.userId),
   );
   return [
-    db.select({ platformUserId: accounts.platformUserId }).from(accounts).where(same),
+    db
+      .select({ platformUserId: accounts.platformUserId, disconnectedAt: accounts.disconnectedAt })
+      .from(accounts)
+      .where(same),
     db
       .update(accounts)
       .set({
@@ -200,12 +208,12 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
         accessTokenEnc: a.accessTokenEnc,
         refreshTokenEnc: a.refreshTokenEnc === null ? sql`${accounts.refreshTokenEnc}` : a.refreshTokenEnc,
         tokenExpiresAt: a.tokenExpiresAt === null ? null : new Date(a.tokenExpiresAt),
+        grantUserId: a.grantUserId,
         expiredAt: null,
         lastError: null,
-        disconnectedAt: null,
         updatedAt: new Date(),
       })
-      .where(and(same, eq(accounts.platformUserId, a.platformUserId)))
+      .where(and(same, eq(accounts.platformUserId, a.platformUserId), isNull(accounts.disconnectedAt)))
       .returning({ id: accounts.id }),
   ] as const;
 }

@@ -10,8 +10,8 @@ import type { FlowOutcome } from "../oauth/outcome";
 import type { Channel, Identity, PlatformToken } from "../platforms/types";
 
 /**
- * Nothing is stored when the API key that started the flow was revoked or expired meanwhile, nor when a
- * reconnect ended on another platform identity than its account's.
+ * Nothing is stored when the API key that started the flow was revoked, expired or lost the `accounts`
+ * ability meanwhile, nor when a reconnect ended on another platform identity than its account's.
  */
 export async function storeConnect(
   shards: ShardDatabases,
@@ -27,7 +27,7 @@ export async function storeConnect(
     return failed(
       target,
       "connection_failed",
-      "The API key that requested this connection is no longer valid.",
+      "The API key that requested this connection is no longer valid (revoked, expired, or without the accounts ability).",
       clear,
     );
   const stored = await storeConnectedAccount(
@@ -44,6 +44,13 @@ export async function storeConnect(
       target,
       "connection_failed",
       `The ${platformLabel(platform)} account connected is not the one being reconnected. Sign in as that account and try again.`,
+      clear,
+    );
+  if (stored.kind === "disconnected")
+    return failed(
+      target,
+      "connection_failed",
+      `The ${platformLabel(platform)} account was disconnected before its reconnection finished; nothing was changed. Connect it again to bring it back.`,
       clear,
     );
   if (stored.kind === "inaccessible")

@@ -21,6 +21,7 @@ export async function failExhausted(db: Database, env: Env, body: PublishMessage
       .set({
         status: "FAILED",
         error: sql`json_object('code', 'retries_exhausted', 'message', 'Publishing was retried until the retries ran out; the last error: ' || ${lastMessage})`,
+        progress: null,
         attemptId: null,
         attemptStartedAt: null,
         updatedAt: new Date(now),

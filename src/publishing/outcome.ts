@@ -61,13 +61,15 @@ export function recordOutcome(db: Database, lease: Lease, outcome: Outcome, now:
           awaitingPublicId: outcome.post.awaiting === true,
           postedOn: sql`json_insert(${postPlatforms.postedOn}, '$[#]', ${now})`,
           error: null,
+          // Settled: nothing resumes it, and its sealed progress (an upload URL) is not kept.
+          progress: null,
           ...released,
           updatedAt: at,
         })
         .where(heldBy(lease));
     case "failed":
       return update
-        .set({ status: "FAILED", error: outcome.error, ...released, updatedAt: at })
+        .set({ status: "FAILED", error: outcome.error, progress: null, ...released, updatedAt: at })
         .where(heldBy(lease));
     case "retry":
       return update.set({ error: outcome.error, ...released, updatedAt: at }).where(heldBy(lease));

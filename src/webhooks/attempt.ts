@@ -4,14 +4,39 @@
 // why (the rest of the body is never read). Anything else (an HTML error page, an image: what a web
 // server or another service at that URL answers) is not quoted, so the log cannot be used to read what
 // other services answer to a POST.
+import { networkFault } from "../lib/fetch-failure";
 import { ATTEMPT_TIMEOUT_MS, EXCERPT_CHARS } from "./catalog";
 import { signedHeaders } from "./sign";
 import { resolveTarget, type TargetEnv } from "./target";
+
+/**
+ * Every way an attempt fails, as the deliveries log names it (`error_code`), with its `error` message:
+ * fixed for the network faults, whatever the runtime threw; the guard's reason for a refused target; the
+ * receiver's status for an answer. The API document lists the codes as an enum (schemas.ts).
+ */
+export const DELIVERY_FAILURES = {
+  timeout: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`,
+  connection_failed: "could not connect: the connection was refused, failed or was cut off",
+  dns_failed: "could not connect: the host name did not resolve",
+  tls_failed: "could not connect: the TLS handshake failed (certificate or protocol)",
+  invalid_target:
+    "refused URL: the target is not a public address on port 443 or 80 (the reason follows); nothing was sent",
+  redirect: "HTTP 3xx: redirects are not followed",
+  http_status: "HTTP <status>, and `(<type> answer not quoted)` when the answer was neither text nor JSON",
+} as const;
+
+export type DeliveryFailure = keyof typeof DELIVERY_FAILURES;
+
+export const DELIVERY_FAILURE_CODES = Object.keys(DELIVERY_FAILURES) as [
+  DeliveryFailure,
+  ...DeliveryFailure[],
+];
 
 export type AttemptResult = {
   ok: boolean;
   status: number | null;
   durationMs: number;
+  errorCode: DeliveryFailure | null;
   error: string | null;
   excerpt: string | null;
 };
@@ -70,7 +95,8 @@ export async function attemptDelivery(
       ok: false,
       status: null,
       durationMs: took(),
-      error: `refused URL: ${checked.reason}`,
+      errorCode: checked.dns ? "dns_failed" : "invalid_target",
+      error: checked.dns ? DELIVERY_FAILURES.dns_failed : `refused URL: ${checked.reason}`,
       excerpt: null,
     };
   const timestamp = Math.floor(now() / 1000);
@@ -89,14 +115,13 @@ export async function attemptDelivery(
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     });
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    const fault = networkFault(error);
     return {
       ok: false,
       status: null,
       durationMs: took(),
-      error: timedOut
-        ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
-        : `could not connect: ${String(error)}`,
+      errorCode: fault,
+      error: DELIVERY_FAILURES[fault],
       excerpt: null,
     };
   }
@@ -113,6 +138,7 @@ export async function attemptDelivery(
     ok,
     status: response.status,
     durationMs: took(),
+    errorCode: ok ? null : redirect ? "redirect" : "http_status",
     error: ok
       ? null
       : redirect
@@ -120,4 +146,24 @@ export async function attemptDelivery(
         : `HTTP ${response.status}${unquoted}`,
     excerpt,
   };
+}
+
+/**
+ * A logged attempt's failure in the vocabulary: as recorded, or, for an attempt logged before codes
+ * were kept, read from its message (whose runtime wording, "could not connect: TypeError: …", is
+ * replaced by the fixed one).
+ */
+export function loggedFailure(entry: { error: string | null; error_code?: string | null }): {
+  code: DeliveryFailure | null;
+  error: string | null;
+} {
+  const { error } = entry;
+  if (error === null) return { code: null, error: null };
+  if (entry.error_code && entry.error_code in DELIVERY_FAILURES)
+    return { code: entry.error_code as DeliveryFailure, error };
+  if (/^HTTP 3\d\d: redirects/.test(error)) return { code: "redirect", error };
+  if (/^HTTP \d{3}/.test(error)) return { code: "http_status", error };
+  if (error.startsWith("no answer within")) return { code: "timeout", error: DELIVERY_FAILURES.timeout };
+  if (error.startsWith("refused URL: ")) return { code: "invalid_target", error };
+  return { code: "connection_failed", error: DELIVERY_FAILURES.connection_failed };
 }

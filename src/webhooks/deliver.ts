@@ -141,6 +141,7 @@ export async function deliverOnce(
     at: now,
     response_status: result.status,
     duration_ms: result.durationMs,
+    error_code: result.errorCode,
     error: result.error,
     response_excerpt: result.excerpt,
   };

@@ -102,10 +102,10 @@ export async function redeliver(
   now = Date.now(),
 ) {
   const at = new Date(now);
-  const ofEndpoint = and(
-    eq(webhookDeliveries.id, deliveryId),
-    eq(webhookDeliveries.endpointId, ownedId(webhookEndpoints, userId, endpointId)),
-  );
+  // Found through the owned endpoint's (endpoint_id, id) index entries, never by the global id first:
+  // another tenant's delivery is not read and costs what an absent one does.
+  const ofEndpoint = sql`${webhookDeliveries.id} = (SELECT id FROM ${webhookDeliveries} INDEXED BY webhook_deliveries_endpoint_id_idx
+    WHERE endpoint_id = ${ownedId(webhookEndpoints, userId, endpointId)} AND id = ${deliveryId})`;
   const endpointEnabled = sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${webhookDeliveries.endpointId} AND ${webhookEndpoints.disabledAt} IS NULL)`;
   const keptLog = sql`(SELECT json_group_array(json(value)) FROM (SELECT key, value FROM (SELECT key, value FROM json_each(${webhookDeliveries.log}) ORDER BY key DESC LIMIT ${KEPT_ATTEMPTS}) ORDER BY key))`;
   const [reset, [row], [found]] = await db.batch([

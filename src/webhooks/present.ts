@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { WebhookDelivery, WebhookEndpoint } from "../db/schema";
 import { isoOrNull, toZonedIso } from "../lib/time";
+import { loggedFailure } from "./attempt";
 import type { DeliveredEventType } from "./catalog";
 import type { deliverySchema, webhookSchema } from "./schemas";
 
@@ -27,14 +28,18 @@ export const presentDelivery = (
   event_id: delivery.eventId,
   event_type: delivery.eventType,
   status: delivery.status,
-  attempts: delivery.log.map((entry) => ({
-    attempt: entry.attempt,
-    at: toZonedIso(new Date(entry.at), zone),
-    response_status: entry.response_status,
-    duration_ms: entry.duration_ms,
-    error: entry.error,
-    response_excerpt: entry.response_excerpt,
-  })),
+  attempts: delivery.log.map((entry) => {
+    const failure = loggedFailure(entry);
+    return {
+      attempt: entry.attempt,
+      at: toZonedIso(new Date(entry.at), zone),
+      response_status: entry.response_status,
+      duration_ms: entry.duration_ms,
+      error_code: failure.code,
+      error: failure.error,
+      response_excerpt: entry.response_excerpt,
+    };
+  }),
   next_attempt_at: delivery.status === "pending" ? isoOrNull(delivery.nextAttemptAt, zone) : null,
   created_at: toZonedIso(delivery.createdAt, zone),
   updated_at: toZonedIso(delivery.updatedAt, zone),

@@ -7,6 +7,7 @@ import { bodyId, textId, zonedTime } from "../lib/schemas";
 import { MAX_URL_LENGTH } from "../lib/url-guard";
 import { mediaItemSchema } from "../media/schemas";
 import { postSchema } from "../posts/schemas";
+import { DELIVERY_FAILURE_CODES, DELIVERY_FAILURES } from "./attempt";
 import {
   DELIVERED_EVENT_TYPES,
   DELIVERIES_LISTED,
@@ -69,7 +70,19 @@ const attemptSchema = z
     at: zonedTime(),
     response_status: z.int().nullable().meta({ description: "The receiver's HTTP status; null if none." }),
     duration_ms: z.int(),
-    error: z.string().nullable().meta({ example: "HTTP 500" }),
+    error_code: z
+      .enum(DELIVERY_FAILURE_CODES)
+      .nullable()
+      .meta({
+        description: `Why the attempt failed; null when it succeeded. ${Object.entries(DELIVERY_FAILURES)
+          .map(([code, message]) => `\`${code}\`: ${message}`)
+          .join("; ")}.`,
+        example: "http_status",
+      }),
+    error: z
+      .string()
+      .nullable()
+      .meta({ description: "The failure's message, in the words `error_code` lists.", example: "HTTP 500" }),
     response_excerpt: z.string().nullable().meta({
       description:
         "The first 200 characters of the receiver's answer when it is plain text or JSON (what a receiver writes to say why); null for any other answer, which is never read. The rest is never read.",

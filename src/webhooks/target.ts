@@ -8,7 +8,10 @@
 // the port it lists) too.
 import { addressRefusal, checkImportUrl, type ImportGuard, importGuard } from "../lib/url-guard";
 
-export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string; port?: string };
+export type TargetCheck =
+  | { ok: true; url: URL }
+  /** `dns`: the host did not resolve (or the resolver failed), rather than a refused address. */
+  | { ok: false; reason: string; port?: string; dns?: true };
 
 /** The ports a webhook may be sent to. */
 export const TARGET_PORTS = ["443", "80"] as const;
@@ -44,10 +47,11 @@ export async function resolveTarget(url: string, env: TargetEnv, guard: ImportGu
   let addresses: string[];
   try {
     addresses = await guard.resolve(host);
-  } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) } as const;
+  } catch {
+    // The resolver's own words stay out of the log (src/webhooks/attempt.ts DELIVERY_FAILURES).
+    return { ok: false, reason: `${host} could not be resolved`, dns: true } as const;
   }
-  if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve` } as const;
+  if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve`, dns: true } as const;
   for (const address of addresses) {
     const refusal = addressRefusal(address);
     if (refusal) return { ok: false, reason: `${host} ${refusal}` } as const;

@@ -2,15 +2,26 @@
 // targeted, its published history stays in posts and analytics, and connecting the same identity again
 // brings it back with the same id. And the 409s while a row is PUBLISHING (the post's and the account's
 // deletes).
-import { describe, expect, it } from "vitest";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { grantInUse } from "../../src/accounts/grant";
 import { disconnectAccount } from "../../src/accounts/queries";
 import { createDb } from "../../src/db/client";
+import worker from "../../src/index";
+import { decryptSecret } from "../../src/lib/crypto";
 import { runFlow } from "../delegation/support";
-import { call } from "../support/client";
+import { postOf } from "../publishing/support";
+import { call, ORIGIN } from "../support/client";
 import { d1Of, insertComment } from "../support/db";
 import { createPost, createTenant, inMinutes } from "../support/seed";
+import { waitFor } from "../support/wait";
 
 const REDIRECT = "https://app.example.test/accounts/done";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -202,11 +213,109 @@ describe("disconnecting settles the account's other rows", () => {
     const second = await connectTwitter(other, handle);
     expect(second).not.toBe(first);
     const database = createDb(db(t));
-    // Read only: the first statement of the disconnect batch says whether the grant is shared.
+    // Read only: the first statement of the disconnect batch reads the account's grant.
     const [read] = disconnectAccount(database, t.user.id, first);
-    expect((await read)[0]).toMatchObject({ sharedGrant: 1, publishing: 0 });
+    const [account] = await read;
+    expect(account).toMatchObject({ grantUserId: expect.any(String), publishing: 0 });
+    expect(await grantInUse(env, account!)).toBe(true);
     expect((await call("DELETE", `/api/v1/accounts/${second}`, { key: other.key })).status).toBe(200);
-    expect((await read)[0]).toMatchObject({ sharedGrant: 0 });
+    expect(await grantInUse(env, account!)).toBe(false);
+    // An account whose grant is unknown (connected before grants were recorded) is never revoked,
+    // nor one whose other accounts cannot all be looked at (a shard that does not answer).
+    expect(await grantInUse(env, { ...account!, grantUserId: null })).toBe(true);
+    const unreadable = {
+      prepare: () => {
+        throw new Error("D1 is unavailable");
+      },
+    };
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect(await grantInUse({ ...env, DB_SHARD_1: unreadable } as unknown as Env, account!)).toBe(true);
+  });
+});
+
+/** Connects a LinkedIn channel of `handle` (a Community Management app lists its organisation too). */
+async function connectLinkedIn(t: Tenant, handle: string, channel: "profile" | "organisation") {
+  const vars = env as unknown as Record<string, string | undefined>;
+  const products = vars.LINKEDIN_PRODUCTS;
+  vars.LINKEDIN_PRODUCTS = "community_management";
+  try {
+    const started = await call("POST", "/api/v1/accounts/connect", {
+      key: t.key,
+      body: { workspace_id: t.workspace.id, platform: "linkedin", redirect_url: REDIRECT },
+    });
+    const { landed } = await runFlow(started.body.authorize_url, {
+      handle,
+      channel: (labels) =>
+        channel === "profile" ? labels.indexOf(handle) : labels.indexOf(`${handle} Inc.`),
+    });
+    expect(landed.searchParams.get("status")).toBe("connected");
+    return Number(landed.searchParams.get("account_id"));
+  } finally {
+    vars.LINKEDIN_PRODUCTS = products;
+  }
+}
+
+/** DELETE through the worker with a context of our own, awaited to its end (the revocation after the answer). */
+async function disconnectAndSettle(t: Tenant, accountId: number) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`${ORIGIN}/api/v1/accounts/${accountId}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${t.key}` },
+    }),
+    env,
+    ctx,
+  );
+  expect(res.status).toBe(200);
+  await waitOnExecutionContext(ctx);
+}
+
+/** Publishes one post now on the account and answers the status it settles in. */
+async function publishOn(t: Tenant, accountId: number) {
+  const post = await createPost(t, {
+    accounts: [accountId],
+    content: [{ text: `Still connected ${crypto.randomUUID()}` }],
+    publish_now: true,
+  });
+  return waitFor(
+    async () => {
+      const status = (await postOf(post.id))?.status;
+      return status === "PUBLISHED" || status === "FAILED" ? status : undefined;
+    },
+    { what: `post ${post.id} settled` },
+  );
+}
+
+describe("disconnecting one account of a shared grant (a LinkedIn member and their organisation)", () => {
+  it("leaves another tenant's organisation account working when the member's is disconnected", async () => {
+    const handle = `mem_${crypto.randomUUID().slice(0, 8)}`;
+    const member = await createTenant();
+    const organisation = await createTenant();
+    const profile = await connectLinkedIn(member, handle, "profile");
+    const page = await connectLinkedIn(organisation, handle, "organisation");
+    await disconnectAndSettle(member, profile);
+    expect(await publishOn(organisation, page)).toBe("PUBLISHED");
+    // The last account of the grant gone, the grant is revoked at the platform.
+    const { access_token_enc } = (await db(organisation)
+      .prepare("SELECT access_token_enc FROM accounts WHERE id = ?")
+      .bind(page)
+      .first<{ access_token_enc: string }>())!;
+    const token = await decryptSecret(env.ENCRYPTION_KEY, access_token_enc);
+    await disconnectAndSettle(organisation, page);
+    const me = await call("GET", "/sandbox/linkedin/v2/userinfo", {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(me.status).toBe(401);
+  });
+
+  it("leaves another tenant's member account working when the organisation's is disconnected", async () => {
+    const handle = `org_${crypto.randomUUID().slice(0, 8)}`;
+    const member = await createTenant();
+    const organisation = await createTenant(undefined, 1);
+    const profile = await connectLinkedIn(member, handle, "profile");
+    const page = await connectLinkedIn(organisation, handle, "organisation");
+    await disconnectAndSettle(organisation, page);
+    expect(await publishOn(member, profile)).toBe("PUBLISHED");
   });
 });
 

@@ -153,7 +153,7 @@ describe("POST /api/v1/accounts/{id}/reconnect", () => {
     expect(count!.n).toBe(3);
   });
 
-  it("brings a disconnected account back: GET is 404 once disconnected, a reconnect restores it", async () => {
+  it("brings a disconnected account back: GET is 404 once disconnected, a new connect restores it", async () => {
     const t = await createTenant();
     const id = await connectInto(t, "comeback", "twitter", REDIRECT);
     const gone = await call("DELETE", `/api/v1/accounts/${id}`, { key: t.key });
@@ -162,10 +162,8 @@ describe("POST /api/v1/accounts/{id}/reconnect", () => {
     const listed = await call("GET", "/api/v1/accounts", { key: t.key });
     expect(listed.body.data.map((a: { id: number }) => a.id)).not.toContain(id);
 
-    const { authorize_url } = await reconnect(t, id);
-    const { landed } = await runFlow(authorize_url, { handle: "comeback" });
-    expect(landed.searchParams.get("status")).toBe("connected");
-    expect(Number(landed.searchParams.get("account_id"))).toBe(id);
+    // A connect of the same identity in the same workspace: the same account, its id and history.
+    expect(await connectInto(t, "comeback", "twitter", REDIRECT)).toBe(id);
     expect((await stored(id))!.disconnected_at).toBeNull();
     const back = await getAccount(t, id);
     expect(back.status).toBe(200);
@@ -252,6 +250,33 @@ describe("a connect whose API key is revoked before its callback", () => {
     expect(landed.searchParams.has("platform_id")).toBe(false);
   });
 
+  it("stores nothing when the key lost the accounts ability meanwhile (connect and reconnect)", async () => {
+    const t = await createTenant();
+    const id = await connectInto(t, "demoted", "twitter", REDIRECT);
+    await expire(id);
+    const before = (await stored(id))!;
+    const { authorize_url } = await reconnect(t, id);
+    const connect = await call("POST", "/api/v1/accounts/connect", {
+      key: t.key,
+      body: { workspace_id: t.workspace.id, platform: "twitter", redirect_url: REDIRECT },
+    });
+    expect(connect.status).toBe(201);
+    expect((await admin("PATCH", `/api-keys/${t.keyId}`, { abilities: ["posts"] })).status).toBe(200);
+    for (const [url, handle] of [
+      [authorize_url, "demoted"],
+      [connect.body.authorize_url, "demoted_new"],
+    ]) {
+      const { landed } = await runFlow(url, { handle });
+      expect(landed.searchParams.get("error")).toBe("connection_failed");
+      expect(landed.searchParams.get("error_description")).toMatch(/API key/);
+    }
+    expect(await stored(id)).toEqual(before);
+    const found = await env.DB.prepare("SELECT id FROM accounts WHERE workspace_id = ? AND username = ?")
+      .bind(t.workspace.id, "demoted_new")
+      .all();
+    expect(found.results).toEqual([]);
+  });
+
   it("stores nothing for a reconnect either", async () => {
     const t = await createTenant();
     const id = await connectInto(t, "revoker", "twitter", REDIRECT);
@@ -262,5 +287,33 @@ describe("a connect whose API key is revoked before its callback", () => {
     const { landed } = await runFlow(authorize_url, { handle: "revoker" });
     expect(landed.searchParams.get("error")).toBe("connection_failed");
     expect(await stored(id)).toEqual(before);
+  });
+});
+
+describe("reconnecting a disconnected account", () => {
+  it("is a 404, as for any account outside /accounts", async () => {
+    const t = await createTenant();
+    const id = await connectInto(t, "gone_before", "twitter", REDIRECT);
+    expect((await call("DELETE", `/api/v1/accounts/${id}`, { key: t.key })).status).toBe(200);
+    const res = await call("POST", `/api/v1/accounts/${id}/reconnect`, {
+      key: t.key,
+      body: { redirect_url: REDIRECT },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: "Account not found." });
+  });
+
+  it("a reconnect finishing after the disconnect revives nothing (connection_failed)", async () => {
+    const t = await createTenant();
+    const id = await connectInto(t, "gone_during", "twitter", REDIRECT);
+    const { authorize_url } = await reconnect(t, id);
+    expect((await call("DELETE", `/api/v1/accounts/${id}`, { key: t.key })).status).toBe(200);
+    const before = (await stored(id))!;
+    const { landed } = await runFlow(authorize_url, { handle: "gone_during" });
+    expect(landed.searchParams.get("error")).toBe("connection_failed");
+    expect(landed.searchParams.get("error_description")).toMatch(/disconnected/);
+    expect(await stored(id)).toEqual(before);
+    expect(before.disconnected_at).not.toBeNull();
+    expect(before.access_token_enc).toBeNull();
   });
 });

@@ -7,7 +7,12 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SyncDeps } from "../../src/analytics/sync";
 import { memoryProgress, stillProcessing } from "../../src/platforms/progress";
-import type { PlatformAdapter, PublishDraft, PublishedPost } from "../../src/platforms/types";
+import {
+  type PlatformAdapter,
+  PlatformError,
+  type PublishDraft,
+  type PublishedPost,
+} from "../../src/platforms/types";
 import { FOLLOW_UP_DELAY_SECONDS } from "../../src/publishing/follow-up";
 import { ATTEMPT_BUDGET_MS } from "../../src/publishing/lease";
 import { deliver as deliverSync } from "../analytics/queue";
@@ -131,6 +136,61 @@ describe("progress kept between attempts", () => {
     expect(refused).toMatchObject({ kind: "unknown_outcome", code: "lease_lost" });
     expect((await progressOf(row!.id)).progress).toBeNull();
     expect((await rowsOf(id))[0]).toMatchObject({ status: "PUBLISHING", attempt_id: "other" });
+  });
+
+  it("is cleared when the row settles, published or failed, in the write that settles it", async () => {
+    const t = await createTenant();
+    const published = await publishingPost(t);
+    const failed = await publishingPost(t);
+    const record = (draft: PublishDraft) => draft.progress!.set("upload", "m-5");
+    const ok = fakePlatform([
+      async (draft) => {
+        await record(draft);
+        return { id: "p-5", url: "https://x.example/p-5" };
+      },
+    ]);
+    await deliver([{ post_id: published }], { deps: ok.deps });
+    const refused = fakePlatform([
+      async (draft) => {
+        await record(draft);
+        throw new PlatformError("Refused.", { kind: "permanent", code: "refused" });
+      },
+    ]);
+    await deliver([{ post_id: failed }], { deps: refused.deps });
+    const [done] = await rowsOf(published);
+    const [gaveUp] = await rowsOf(failed);
+    expect([done!.status, gaveUp!.status]).toEqual(["PUBLISHED", "FAILED"]);
+    expect((await progressOf(done!.id)).raw).toBeNull();
+    expect((await progressOf(gaveUp!.id)).raw).toBeNull();
+  });
+
+  it("is bound to its row: a sealed value copied onto another row is not opened there", async () => {
+    const t = await createTenant();
+    const source = await publishingPost(t);
+    const target = await publishingPost(t);
+    const [from] = await rowsOf(source);
+    const [to] = await rowsOf(target);
+    const recording = fakePlatform([
+      async (draft) => {
+        await draft.progress!.set("upload", "secret-upload-url");
+        throw stillProcessing("Still processing.", 30);
+      },
+    ]);
+    await deliver([{ post_id: source }], { deps: recording.deps });
+    const raw = JSON.parse((await progressOf(from!.id)).raw!) as { fingerprint: string };
+    // Copied with the target's own fingerprint, as someone with write access to D1 could.
+    await env.DB.prepare("UPDATE post_platforms SET progress = ? WHERE id = ?")
+      .bind(JSON.stringify({ ...raw, fingerprint: `sp-${to!.id}-1` }), to!.id)
+      .run();
+    let seen: unknown = "unset";
+    const reading = fakePlatform([
+      async (draft) => {
+        seen = draft.progress!.get("upload");
+        return { id: "p-6", url: "https://x.example/p-6" };
+      },
+    ]);
+    await deliver([{ post_id: target }], { deps: reading.deps });
+    expect(seen).toBeUndefined();
   });
 
   it("new content makes it stale: editing a failed post forgets it", async () => {

@@ -7,11 +7,10 @@ import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import type { Platform } from "../../src/db/enums";
 import worker from "../../src/index";
-import { encryptSecret } from "../../src/lib/crypto";
 import type { AccountAuth, PlatformAdapter, PublishDraft, PublishedPost } from "../../src/platforms/types";
 import { deadLetterBatch, publishBatch } from "../../src/publishing/consumer";
 import { defaultDeps, type PublishDeps } from "../../src/publishing/deps";
-import { openProgress } from "../../src/publishing/progress";
+import { openProgress, sealProgress } from "../../src/publishing/progress";
 import { call } from "../support/client";
 import { createPost, type createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -170,13 +169,13 @@ export async function storedProgress(rowId: number): Promise<Record<string, any>
     .first<{ progress: string | null }>();
   if (!row?.progress) return null;
   const stored = JSON.parse(row.progress) as { fingerprint: string };
-  return { fingerprint: stored.fingerprint, ...(await openProgress(env, stored, stored.fingerprint)) };
+  return { fingerprint: stored.fingerprint, ...(await openProgress(env, stored, rowId, stored.fingerprint)) };
 }
 
 /** Stores `values` as the row's progress for the publication `fingerprint` (sealed, as the engine does). */
 export async function seedProgress(rowId: number, fingerprint: string, values: Record<string, unknown>) {
-  const sealed = await encryptSecret(env.ENCRYPTION_KEY, JSON.stringify(values));
+  const stored = await sealProgress(env, rowId, fingerprint, values);
   await env.DB.prepare("UPDATE post_platforms SET progress = ? WHERE id = ?")
-    .bind(JSON.stringify({ fingerprint, sealed }), rowId)
+    .bind(JSON.stringify(stored), rowId)
     .run();
 }

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DELIVERY_FAILURES } from "../../src/webhooks/attempt";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "../../src/webhooks/catalog";
 import type { Origins } from "../media/support";
 import { call } from "../support/client";
@@ -124,11 +125,17 @@ describe("retries", () => {
     await dueNow(deliveryId);
     await deliver([deliveryId], { attempts: 2 });
     const [listed] = await deliveriesOf(t.key, hook.id);
+    // In the log's own words: the runtime's exception is not quoted.
     expect(listed.attempts[0]).toMatchObject({
       response_status: null,
-      error: expect.stringContaining("could not connect"),
+      error_code: "connection_failed",
+      error: DELIVERY_FAILURES.connection_failed,
     });
-    expect(listed.attempts[1]).toMatchObject({ response_status: 400, error: "HTTP 400" });
+    expect(listed.attempts[1]).toMatchObject({
+      response_status: 400,
+      error_code: "http_status",
+      error: "HTTP 400",
+    });
     expect(listed.attempts[1].response_excerpt).toBe("x".repeat(200));
   });
 

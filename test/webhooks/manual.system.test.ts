@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Origins } from "../media/support";
-import { call } from "../support/client";
+import { call, serverTiming } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
 import {
@@ -146,5 +146,21 @@ describe("POST /api/v1/webhooks/{id}/deliveries/{delivery}/redeliver", () => {
     expect(foreign.body).toEqual({ message: "Webhook not found." });
     const bad = await call("POST", `/api/v1/webhooks/${hook.id}/deliveries/abc/redeliver`, { key: t.key });
     expect(bad.status).toBe(422);
+  });
+
+  it("reads another tenant's delivery no more than an absent one (rows in Server-Timing)", async () => {
+    const { t } = await endpoint([200]);
+    const [deliveryId] = await emitCaptured(testEvent(t.workspace.id));
+    await env.DB.prepare("UPDATE webhook_deliveries SET status = 'failed' WHERE id = ?")
+      .bind(deliveryId)
+      .run();
+    const other = await endpoint([200]);
+    const attempt = (id: number) =>
+      call("POST", `/api/v1/webhooks/${other.hook.id}/deliveries/${id}/redeliver`, { key: other.t.key });
+    const foreign = await attempt(deliveryId!);
+    const absent = await attempt(deliveryId! + 1_000_000);
+    expect([foreign.status, absent.status]).toEqual([404, 404]);
+    expect(foreign.body).toEqual(absent.body);
+    expect(serverTiming(foreign.headers).rowsRead).toBe(serverTiming(absent.headers).rowsRead);
   });
 });

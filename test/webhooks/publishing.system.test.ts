@@ -78,6 +78,7 @@ describe("post events", () => {
             at: expect.any(String),
             response_status: 200,
             duration_ms: expect.any(Number),
+            error_code: null,
             error: null,
             response_excerpt: "answer 200",
           },

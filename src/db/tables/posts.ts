@@ -32,12 +32,19 @@ export const accounts = sqliteTable(
     lastRefreshedAt: integer("last_refreshed_at", { mode: "timestamp_ms" }),
     lastError: text("last_error", { mode: "json" }).$type<{ code: string; message: string }>(),
     // Set by a disconnect (DELETE /api/v1/accounts/{id}): the account leaves the lists and cannot be
-    // targeted or published to, its tokens are gone, its published rows stay; a reconnect of the same
+    // targeted or published to, its tokens are gone, its published rows stay; a connect of the same
     // identity in the same workspace clears it (src/accounts/queries.ts).
     disconnectedAt: integer("disconnected_at", { mode: "timestamp_ms" }),
+    // Who signed in to grant the account's token: the platform user of the consent (a LinkedIn member for
+    // their profile and every organisation connected through them, a Facebook user for their Pages, a
+    // Google account for its channels). Accounts resting on one grant share it, in any tenant; null for
+    // an account connected before it was recorded or created by the operator (src/accounts/grant.ts).
+    grantUserId: text("grant_user_id"),
   },
   (t) => [
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
+    // Whether a grant is still used when one of its accounts is disconnected (src/accounts/grant.ts).
+    index("accounts_grant_idx").on(t.platform, t.grantUserId),
     // A connect upserts by the platform's user (src/accounts/queries.ts); NULLs (accounts created
     // without one) never collide.
     uniqueIndex("accounts_identity_idx").on(t.workspaceId, t.platform, t.platformUserId),

@@ -51,6 +51,8 @@ export type DeliveryAttempt = {
   at: number;
   response_status: number | null;
   duration_ms: number;
+  /** One of src/webhooks/attempt.ts DELIVERY_FAILURES; absent on attempts logged before it was kept. */
+  error_code?: string | null;
   error: string | null;
   response_excerpt: string | null;
 };
