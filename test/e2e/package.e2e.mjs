@@ -1,10 +1,12 @@
-// The package as an application installs it: `npm pack` (which builds client/dist through `prepare`), the
+// The package as an application installs it: `npm pack` (which builds client/dist through `prepack`), the
 // tarball installed in a scratch folder (`npm install --prefer-offline`: its one dependency, openapi-fetch,
 // comes from npm's cache after the repository's own `npm ci`, else from the registry: a cache that holds
 // the tarball but not the metadata npm asks for made `--offline` fail on some machines), then both
 // exports run under plain `node`: `social-publishing-api/verify-proof` checks a proof made by the
 // service's own signer (src/delegation/proof.ts), and `social-publishing-api/client` calls a stub server
-// on localhost. TypeScript then checks a file using the client's types against the installed package.
+// on localhost. TypeScript then checks a file using the client's types against the installed package
+// (request fields with defaults optional, the proof's platform a union), and a CommonJS application in
+// TypeScript compiles ("module": "commonjs", and "node16") and runs against the same tarball.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
