@@ -92,15 +92,12 @@ async function seedContent(baseUrl, key, workspaceId) {
 }
 
 /** Writes the demo content as the seeder, a member of the workspace, with a key revoked afterwards. */
-async function seedAsSeeder(baseUrl, call, user, workspaceId) {
+async function seedAsSeeder(baseUrl, call, workspaceId) {
   const found = await call("GET", `/users?email=${encodeURIComponent(SEEDER_EMAIL)}`);
   const seeder =
     found.data[0] ??
-    (await call("POST", "/users", {
-      name: "Demo seeder (npm run dev)",
-      email: SEEDER_EMAIL,
-      ...(user.shard === undefined ? {} : { shard: user.shard }),
-    }));
+    // In the demo user's shard: both take NEW_USER_SHARD, as members of one workspace must share one.
+    (await call("POST", "/users", { name: "Demo seeder (npm run dev)", email: SEEDER_EMAIL }));
   await call("PUT", `/users/${seeder.id}/subscription`, { status: "active" });
   await call("POST", `/workspaces/${workspaceId}/members`, { user_id: seeder.id });
   const key = await call("POST", "/api-keys", {
@@ -156,7 +153,7 @@ export async function seedDemo(baseUrl, adminToken) {
     abilities: ABILITIES,
   });
   const { signing_secret } = await call("POST", `/api-keys/${apiKey.id}/signing-secret`);
-  if (fresh) await seedAsSeeder(baseUrl, call, user, workspace.id);
+  if (fresh) await seedAsSeeder(baseUrl, call, workspace.id);
   const state = { user_id: user.id, key_id: apiKey.id, key: apiKey.key, signing_secret };
   mkdirSync(".wrangler", { recursive: true });
   writeFileSync(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
