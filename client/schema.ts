@@ -983,6 +983,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by `POST /api/v1/webhooks/{id}/test` to that endpoint only, whatever it subscribes to (no endpoint subscribes to it). `data` names the endpoint.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["webhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1583,12 +1605,12 @@ export interface components {
                  * @description At most each target platform's own maximum (see the guide's table).
                  * @default
                  */
-                text: string;
+                text?: string;
                 /**
                  * @description Ids of media library items of the post's workspace, in order.
                  * @default []
                  */
-                media: number[];
+                media?: number[];
             }[];
             /**
              * Format: date-time
@@ -1604,37 +1626,37 @@ export interface components {
             settings?: {
                 twitter?: {
                     /** @default false */
-                    for_super_followers_only: boolean;
+                    for_super_followers_only?: boolean;
                     /**
                      * @default everyone
                      * @enum {string}
                      */
-                    reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
+                    reply_settings?: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
                     /** @default null */
-                    quote_tweet_id: string | null;
+                    quote_tweet_id?: string | null;
                     /**
                      * @default {
                      *       "in_reply_to_tweet_id": null
                      *     }
                      */
-                    reply: {
+                    reply?: {
                         /** @default null */
-                        in_reply_to_tweet_id: string | null;
+                        in_reply_to_tweet_id?: string | null;
                     };
                     /** @default null */
-                    community_id: string | null;
+                    community_id?: string | null;
                     /** @default false */
-                    share_with_followers: boolean;
+                    share_with_followers?: boolean;
                     /** @default null */
-                    text: string | null;
+                    text?: string | null;
                     /**
                      * @default {
                      *       "enabled": false
                      *     }
                      */
-                    poll: {
+                    poll?: {
                         /** @default false */
-                        enabled: boolean;
+                        enabled?: boolean;
                         options?: string[];
                         duration_minutes?: number;
                     };
@@ -1645,94 +1667,94 @@ export interface components {
                      * @default null
                      * @enum {string|null}
                      */
-                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY" | null;
+                    privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY" | null;
                     /** @default null */
-                    title: string | null;
+                    title?: string | null;
                     /** @default false */
-                    disable_duet: boolean;
+                    disable_duet?: boolean;
                     /** @default false */
-                    disable_stitch: boolean;
+                    disable_stitch?: boolean;
                     /** @default false */
-                    disable_comment: boolean;
+                    disable_comment?: boolean;
                     /** @default false */
-                    brand_content_toggle: boolean;
+                    brand_content_toggle?: boolean;
                     /** @default false */
-                    brand_organic_toggle: boolean;
+                    brand_organic_toggle?: boolean;
                     /** @default false */
-                    is_aigc: boolean;
+                    is_aigc?: boolean;
                 };
                 youtube?: {
                     /** @default null */
-                    title: string | null;
+                    title?: string | null;
                     /**
                      * @default public
                      * @enum {string}
                      */
-                    privacy_status: "public" | "unlisted" | "private";
+                    privacy_status?: "public" | "unlisted" | "private";
                     /** @default false */
-                    made_for_kids: boolean;
+                    made_for_kids?: boolean;
                     /** @default [] */
-                    tags: string[];
+                    tags?: string[];
                     /** @default null */
-                    category_id: string | null;
+                    category_id?: string | null;
                 };
                 pinterest?: {
                     /** @default null */
-                    board_id: string | null;
+                    board_id?: string | null;
                     /** @default null */
-                    title: string | null;
+                    title?: string | null;
                     /**
                      * Format: uri
                      * @default null
                      */
-                    link: string | null;
+                    link?: string | null;
                     /** @default null */
-                    alt_text: string | null;
+                    alt_text?: string | null;
                 };
                 instagram?: {
                     /**
                      * @default post
                      * @enum {string}
                      */
-                    post_type: "post" | "reel" | "story";
+                    post_type?: "post" | "reel" | "story";
                     /** @default true */
-                    share_to_feed: boolean;
+                    share_to_feed?: boolean;
                     /** @default [] */
-                    collaborators: string[];
+                    collaborators?: string[];
                     /** @default null */
-                    location_id: string | null;
+                    location_id?: string | null;
                 };
                 facebook?: {
                     /**
                      * @default post
                      * @enum {string}
                      */
-                    post_type: "post" | "reel" | "story";
+                    post_type?: "post" | "reel" | "story";
                     /**
                      * Format: uri
                      * @default null
                      */
-                    link: string | null;
+                    link?: string | null;
                 };
                 linkedin?: {
                     /**
                      * @default PUBLIC
                      * @enum {string}
                      */
-                    visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                    visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
                     /** @default false */
-                    disable_reshare: boolean;
+                    disable_reshare?: boolean;
                     /** @default null */
-                    document_title: string | null;
+                    document_title?: string | null;
                 };
                 threads?: {
                     /**
                      * @default everyone
                      * @enum {string}
                      */
-                    reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
+                    reply_control?: "everyone" | "accounts_you_follow" | "mentioned_only";
                     /** @default null */
-                    topic_tag: string | null;
+                    topic_tag?: string | null;
                 };
             };
             /** @description Publish again `repeatable_times` times, `repeatable_gap` units apart. */
@@ -1753,7 +1775,7 @@ export interface components {
                  * @default likes
                  * @enum {string}
                  */
-                metric: "likes" | "comments" | "shares" | "impressions";
+                metric?: "likes" | "comments" | "shares" | "impressions";
                 threshold: number;
             } | null;
         };
@@ -1811,12 +1833,12 @@ export interface components {
                  * @description At most each target platform's own maximum (see the guide's table).
                  * @default
                  */
-                text: string;
+                text?: string;
                 /**
                  * @description Ids of media library items of the post's workspace, in order.
                  * @default []
                  */
-                media: number[];
+                media?: number[];
             }[];
             /**
              * Format: date-time
@@ -1832,37 +1854,37 @@ export interface components {
             settings?: {
                 twitter?: {
                     /** @default false */
-                    for_super_followers_only: boolean;
+                    for_super_followers_only?: boolean;
                     /**
                      * @default everyone
                      * @enum {string}
                      */
-                    reply_settings: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
+                    reply_settings?: "everyone" | "following" | "mentionedUsers" | "subscribers" | "verified";
                     /** @default null */
-                    quote_tweet_id: string | null;
+                    quote_tweet_id?: string | null;
                     /**
                      * @default {
                      *       "in_reply_to_tweet_id": null
                      *     }
                      */
-                    reply: {
+                    reply?: {
                         /** @default null */
-                        in_reply_to_tweet_id: string | null;
+                        in_reply_to_tweet_id?: string | null;
                     };
                     /** @default null */
-                    community_id: string | null;
+                    community_id?: string | null;
                     /** @default false */
-                    share_with_followers: boolean;
+                    share_with_followers?: boolean;
                     /** @default null */
-                    text: string | null;
+                    text?: string | null;
                     /**
                      * @default {
                      *       "enabled": false
                      *     }
                      */
-                    poll: {
+                    poll?: {
                         /** @default false */
-                        enabled: boolean;
+                        enabled?: boolean;
                         options?: string[];
                         duration_minutes?: number;
                     };
@@ -1873,94 +1895,94 @@ export interface components {
                      * @default null
                      * @enum {string|null}
                      */
-                    privacy_level: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY" | null;
+                    privacy_level?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY" | null;
                     /** @default null */
-                    title: string | null;
+                    title?: string | null;
                     /** @default false */
-                    disable_duet: boolean;
+                    disable_duet?: boolean;
                     /** @default false */
-                    disable_stitch: boolean;
+                    disable_stitch?: boolean;
                     /** @default false */
-                    disable_comment: boolean;
+                    disable_comment?: boolean;
                     /** @default false */
-                    brand_content_toggle: boolean;
+                    brand_content_toggle?: boolean;
                     /** @default false */
-                    brand_organic_toggle: boolean;
+                    brand_organic_toggle?: boolean;
                     /** @default false */
-                    is_aigc: boolean;
+                    is_aigc?: boolean;
                 };
                 youtube?: {
                     /** @default null */
-                    title: string | null;
+                    title?: string | null;
                     /**
                      * @default public
                      * @enum {string}
                      */
-                    privacy_status: "public" | "unlisted" | "private";
+                    privacy_status?: "public" | "unlisted" | "private";
                     /** @default false */
-                    made_for_kids: boolean;
+                    made_for_kids?: boolean;
                     /** @default [] */
-                    tags: string[];
+                    tags?: string[];
                     /** @default null */
-                    category_id: string | null;
+                    category_id?: string | null;
                 };
                 pinterest?: {
                     /** @default null */
-                    board_id: string | null;
+                    board_id?: string | null;
                     /** @default null */
-                    title: string | null;
+                    title?: string | null;
                     /**
                      * Format: uri
                      * @default null
                      */
-                    link: string | null;
+                    link?: string | null;
                     /** @default null */
-                    alt_text: string | null;
+                    alt_text?: string | null;
                 };
                 instagram?: {
                     /**
                      * @default post
                      * @enum {string}
                      */
-                    post_type: "post" | "reel" | "story";
+                    post_type?: "post" | "reel" | "story";
                     /** @default true */
-                    share_to_feed: boolean;
+                    share_to_feed?: boolean;
                     /** @default [] */
-                    collaborators: string[];
+                    collaborators?: string[];
                     /** @default null */
-                    location_id: string | null;
+                    location_id?: string | null;
                 };
                 facebook?: {
                     /**
                      * @default post
                      * @enum {string}
                      */
-                    post_type: "post" | "reel" | "story";
+                    post_type?: "post" | "reel" | "story";
                     /**
                      * Format: uri
                      * @default null
                      */
-                    link: string | null;
+                    link?: string | null;
                 };
                 linkedin?: {
                     /**
                      * @default PUBLIC
                      * @enum {string}
                      */
-                    visibility: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                    visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
                     /** @default false */
-                    disable_reshare: boolean;
+                    disable_reshare?: boolean;
                     /** @default null */
-                    document_title: string | null;
+                    document_title?: string | null;
                 };
                 threads?: {
                     /**
                      * @default everyone
                      * @enum {string}
                      */
-                    reply_control: "everyone" | "accounts_you_follow" | "mentioned_only";
+                    reply_control?: "everyone" | "accounts_you_follow" | "mentioned_only";
                     /** @default null */
-                    topic_tag: string | null;
+                    topic_tag?: string | null;
                 };
             };
             /** @description Publish again `repeatable_times` times, `repeatable_gap` units apart. */
@@ -1981,7 +2003,7 @@ export interface components {
                  * @default likes
                  * @enum {string}
                  */
-                metric: "likes" | "comments" | "shares" | "impressions";
+                metric?: "likes" | "comments" | "shares" | "impressions";
                 threshold: number;
             } | null;
         };
@@ -2048,13 +2070,13 @@ export interface components {
              * @default #4F46E5
              * @example #4F46E5
              */
-            color: string;
+            color?: string;
             /**
              * @description A folder of the same workspace.
              * @default null
              * @example 1
              */
-            parent_id: number | null;
+            parent_id?: number | null;
         };
         MediaImport: {
             media: components["schemas"]["MediaItem"][];
@@ -7883,6 +7905,47 @@ export interface operations {
                     /** @description When it happened, ISO 8601 in UTC. */
                     created_at: string;
                     data: components["schemas"]["PostAnalytics"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_webhook.test_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "webhook.test";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: {
+                        /** @description The endpoint the test was sent to. */
+                        webhook_id: number;
+                        message: string;
+                    };
                 };
             };
         };

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Operator CLI over /admin/v1. Usage: npm run admin -- <command> [--flag value ...]
-// Target: --url or ADMIN_URL (default http://localhost:8787); token: --token, ADMIN_TOKEN or .dev.vars.
-import { adminCall, readVars } from "./lib.mjs";
+// Target: --url or ADMIN_URL, else the local dev server (http://localhost:$PORT, 8787 without PORT, as
+// `npm run dev` listens); token: --token, ADMIN_TOKEN or .dev.vars.
+import { adminCall, localBaseUrl, readVars } from "./lib.mjs";
 
 const COMMANDS = {
   // --shard: the D1 database the user and their workspaces live in (docs/scaling.md); default NEW_USER_SHARD.
@@ -111,7 +112,7 @@ if (!spec) {
 }
 try {
   const flags = parseFlags(rest);
-  const baseUrl = flags.url ?? process.env.ADMIN_URL ?? "http://localhost:8787";
+  const baseUrl = flags.url ?? process.env.ADMIN_URL ?? localBaseUrl();
   const token = flags.token ?? process.env.ADMIN_TOKEN ?? readVars(".dev.vars").ADMIN_TOKEN;
   if (!token) throw new Error("no admin token: pass --token, set ADMIN_TOKEN, or create .dev.vars");
   // Commands whose flags only fill the path send no body.

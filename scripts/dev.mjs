@@ -2,11 +2,12 @@
 // `npm run dev`: local vars, local D1 migrations, `wrangler dev`, then demo data and a printed key.
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync } from "node:fs";
-import { readVars } from "./lib.mjs";
+import { localBaseUrl, readVars } from "./lib.mjs";
 import { seedDemo } from "./seed.mjs";
 
-const PORT = Number(process.env.PORT ?? 8787);
-const BASE_URL = `http://localhost:${PORT}`;
+// The admin CLI finds this server the same way (PORT).
+const BASE_URL = localBaseUrl();
+const PORT = new URL(BASE_URL).port;
 // Offline by design: no usage metrics, and no download of the Request.cf sample (a placeholder is used).
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
@@ -15,18 +16,28 @@ if (!existsSync(".dev.vars")) {
   console.warn("created .dev.vars from .dev.vars.example");
 }
 
+// Quietly: wrangler prints a table per migration (hundreds of lines on a first run), shown only when
+// applying them fails.
+process.stdout.write("applying local D1 migrations… ");
 const migrate = spawnSync("wrangler", ["d1", "migrations", "apply", "DB", "--local"], {
-  stdio: "inherit",
+  encoding: "utf8",
   env: { ...env, CI: "true" },
 });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+if (migrate.status !== 0) {
+  process.stdout.write("failed:\n");
+  process.stdout.write(migrate.stdout ?? "");
+  process.stderr.write(migrate.stderr ?? "");
+  if (migrate.error) console.error(migrate.error.message);
+  process.exit(migrate.status ?? 1);
+}
+process.stdout.write("done\n");
 
 // Background work builds URLs on PUBLIC_BASE_URL; left empty, it is this dev server's own origin.
 const publicBase = readVars(".dev.vars").PUBLIC_BASE_URL ? [] : ["--var", `PUBLIC_BASE_URL:${BASE_URL}`];
 // --test-scheduled lets this script run the cron's handler: wrangler dev never fires Cron Triggers.
 const wrangler = spawn(
   "wrangler",
-  ["dev", "--port", String(PORT), "--test-scheduled", ...publicBase, ...process.argv.slice(2)],
+  ["dev", "--port", PORT, "--test-scheduled", ...publicBase, ...process.argv.slice(2)],
   {
     stdio: "inherit",
     env,

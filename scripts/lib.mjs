@@ -12,6 +12,9 @@ export function readVars(path) {
   return vars;
 }
 
+/** The local dev server's origin: `npm run dev` listens on PORT (default 8787); the admin CLI follows it. */
+export const localBaseUrl = (env = process.env) => `http://localhost:${Number(env.PORT || 8787)}`;
+
 /** Calls the operator API; throws with the answer's body on a non-2xx status. */
 export async function adminCall(baseUrl, token, method, path, body) {
   const response = await fetch(new URL(`/admin/v1${path}`, baseUrl), {

@@ -1,18 +1,25 @@
 // Demo data for local development, created through the operator API. Safe to run again: the key is
-// kept in .wrangler/demo.json and reused while it still works; otherwise the demo is (re)built.
+// kept in .wrangler/demo.json and reused while the operator API still lists it; otherwise the demo is
+// (re)built. The demo content is written through the public API by a second user of the demo workspace
+// (the seeder), whose key is revoked afterwards: the rate limit counts per user, so the demo user's first
+// minute is whole (their key's first request shows X-RateLimit-Remaining: 59).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { adminCall } from "./lib.mjs";
 
 const STATE_FILE = ".wrangler/demo.json";
 const DEMO_EMAIL = "demo@example.com";
+const SEEDER_EMAIL = "demo-seeder@example.com";
+const ABILITIES = ["posts", "workspaces", "accounts", "labels"];
 
-async function keyStillWorks(baseUrl, key) {
-  const response = await fetch(new URL("/api/v1/workspaces", baseUrl), {
-    headers: { authorization: `Bearer ${key}` },
-  });
-  if (!response.ok) return false;
-  const body = await response.json();
-  return body.data.length > 0;
+/** Whether the operator API still lists the demo key, unexpired (never a request with the key itself). */
+async function keyStillListed(call, state) {
+  try {
+    const { data } = await call("GET", `/users/${state.user_id}/api-keys`);
+    const key = data.find((k) => k.id === state.key_id);
+    return key !== undefined && (key.expires_at === null || Date.parse(key.expires_at) > Date.now());
+  } catch {
+    return false;
+  }
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,12 +91,33 @@ async function seedContent(baseUrl, key, workspaceId) {
   }
 }
 
+/** Writes the demo content as the seeder, a member of the workspace, with a key revoked afterwards. */
+async function seedAsSeeder(baseUrl, call, workspaceId) {
+  const found = await call("GET", `/users?email=${encodeURIComponent(SEEDER_EMAIL)}`);
+  const seeder =
+    found.data[0] ??
+    // In the demo user's shard: both take NEW_USER_SHARD, as members of one workspace must share one.
+    (await call("POST", "/users", { name: "Demo seeder (npm run dev)", email: SEEDER_EMAIL }));
+  await call("PUT", `/users/${seeder.id}/subscription`, { status: "active" });
+  await call("POST", `/workspaces/${workspaceId}/members`, { user_id: seeder.id });
+  const key = await call("POST", "/api-keys", {
+    user_id: seeder.id,
+    name: "Demo seed",
+    abilities: ABILITIES,
+  });
+  try {
+    await seedContent(baseUrl, key.key, workspaceId);
+  } finally {
+    await call("DELETE", `/api-keys/${key.id}`).catch(() => undefined);
+  }
+}
+
 export async function seedDemo(baseUrl, adminToken) {
+  const call = (method, path, body) => adminCall(baseUrl, adminToken, method, path, body);
   if (existsSync(STATE_FILE)) {
     const state = JSON.parse(readFileSync(STATE_FILE, "utf8"));
-    if (await keyStillWorks(baseUrl, state.key)) return state;
+    if (await keyStillListed(call, state)) return state;
   }
-  const call = (method, path, body) => adminCall(baseUrl, adminToken, method, path, body);
   const found = await call("GET", `/users?email=${encodeURIComponent(DEMO_EMAIL)}`);
   let user = found.data[0];
   let workspace;
@@ -122,10 +150,10 @@ export async function seedDemo(baseUrl, adminToken) {
   const apiKey = await call("POST", "/api-keys", {
     user_id: user.id,
     name: "Demo key",
-    abilities: ["posts", "workspaces", "accounts", "labels"],
+    abilities: ABILITIES,
   });
   const { signing_secret } = await call("POST", `/api-keys/${apiKey.id}/signing-secret`);
-  if (fresh) await seedContent(baseUrl, apiKey.key, workspace.id);
+  if (fresh) await seedAsSeeder(baseUrl, call, workspace.id);
   const state = { user_id: user.id, key_id: apiKey.id, key: apiKey.key, signing_secret };
   mkdirSync(".wrangler", { recursive: true });
   writeFileSync(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);

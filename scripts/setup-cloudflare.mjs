@@ -38,10 +38,13 @@ const steps = [
   ...(withAdmin
     ? [
         {
-          what: "secret ADMIN_TOKEN (the operator API's token; printed once below when run)",
+          what: "secret ADMIN_TOKEN (the operator API's token; shown once at the end: store it)",
           args: ["secret", "put", "ADMIN_TOKEN"],
           input: randomBytes(32).toString("base64url"),
-          shown: "$(openssl rand -base64 32)",
+          // Run by hand, the command keeps the token it makes in a variable and shows it.
+          prefix:
+            'ADMIN_TOKEN="$(openssl rand -base64 32)"; echo "ADMIN_TOKEN=$ADMIN_TOKEN  (store it now)"; ',
+          shown: "$ADMIN_TOKEN",
           reveal: true,
         },
       ]
@@ -51,7 +54,7 @@ const steps = [
 const quoted = (step) =>
   step.input === undefined
     ? `npx wrangler ${step.args.join(" ")}`
-    : `echo "${step.shown}" | npx wrangler ${step.args.join(" ")}`;
+    : `${step.prefix ?? ""}echo "${step.shown}" | npx wrangler ${step.args.join(" ")}`;
 
 if (!run) {
   say("# The commands that create this worker's Cloudflare resources (nothing was run).");
@@ -75,6 +78,21 @@ for (const step of steps) {
     );
     process.exit(result.status ?? 1);
   }
-  if (step.reveal) say(`ADMIN_TOKEN=${step.input}  (store it now: it is not shown again)`);
 }
 say("\nDone. Next: the database_id into wrangler.toml, npm run db:migrate:remote, npm run deploy.");
+// The token, once, after every step's output: Cloudflare never shows a secret again.
+const admin = steps.find((step) => step.reveal);
+if (admin)
+  say(
+    [
+      "",
+      "The operator API's token (ADMIN_TOKEN), shown this once:",
+      "",
+      `    ${admin.input}`,
+      "",
+      "Store it now in your password manager or secrets store; Cloudflare keeps it but never shows it again",
+      "(lost: set a new one with `npx wrangler secret put ADMIN_TOKEN`). Use it as",
+      `    ADMIN_TOKEN=<the token> npm run admin -- --url https://<your worker> <command>`,
+      "",
+    ].join("\n"),
+  );

@@ -11,8 +11,22 @@
 // The state check is delegated to the caller (`consumeState`) and runs last, so a forged or stale
 // request cannot burn a user's pending state.
 
+/** The platforms the service delegates for; a proof naming anything else was not made by it. */
+export const PROOF_PLATFORMS = [
+  "tiktok",
+  "instagram",
+  "twitter",
+  "linkedin",
+  "youtube",
+  "facebook",
+  "pinterest",
+  "threads",
+] as const;
+
+export type ProofPlatform = (typeof PROOF_PLATFORMS)[number];
+
 export type Proof = {
-  platform: string;
+  platform: ProofPlatform;
   platform_id: string;
   handle: string;
   state: string;
@@ -20,7 +34,8 @@ export type Proof = {
   sig: string;
 };
 
-export type ProofFields = Omit<Proof, "sig">;
+/** What the service signs: the fields of a proof, the platform as its delegation flow stored it. */
+export type ProofFields = Omit<Proof, "sig" | "platform"> & { platform: string };
 
 export type VerifyFailure =
   /** The service redirected with `error` (access_denied, connection_failed, expired_request). */
@@ -56,18 +71,6 @@ export type VerifyOptions = {
 };
 
 const FIELDS = ["platform", "platform_id", "handle", "state", "expires"] as const;
-
-/** The platforms the service delegates for; a proof naming anything else was not made by it. */
-export const PROOF_PLATFORMS = [
-  "tiktok",
-  "instagram",
-  "twitter",
-  "linkedin",
-  "youtube",
-  "facebook",
-  "pinterest",
-  "threads",
-] as const;
 
 /**
  * The signed string joins raw values with `&` and `=`, so a value holding either could move the
@@ -131,12 +134,12 @@ export async function verifyProof(
     values[name] = all[0] as string;
   }
   if (!/^\d{1,15}$/.test(values.expires ?? "")) return { ok: false, reason: "malformed" };
-  if (!(PROOF_PLATFORMS as readonly string[]).includes(values.platform as string))
-    return { ok: false, reason: "malformed" };
+  const platform = PROOF_PLATFORMS.find((name) => name === values.platform);
+  if (!platform) return { ok: false, reason: "malformed" };
   if (FIELDS.some((name) => !isSignableValue(values[name] as string)))
     return { ok: false, reason: "malformed" };
   const proof: Proof = {
-    platform: values.platform as string,
+    platform,
     platform_id: values.platform_id as string,
     handle: values.handle as string,
     state: values.state as string,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { accounts, postPlatforms, posts, workspaceMembers } from "../db/schema";
@@ -184,7 +184,8 @@ export function disconnectAccount(db: Database, userId: number, accountId: numbe
  * workspace is no longer the user's), and the update of its profile and tokens, made only when the
  * platform identity is the same, the account still connected (a disconnect during the flow is not undone)
  * and the user still a member of the workspace. Its `id`, posts and analytics stay; `expired_at` and
- * `last_error` clear.
+ * `last_error` clear. An account the operator created without tokens or platform identity (the sandbox's
+ * demo data) takes the identity of its first reconnect.
  */
 export function reconnectAccount(db: Database, accountId: number, a: ConnectedAccount) {
   const same = and(
@@ -205,6 +206,7 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
         name: a.name,
         avatar: a.avatar === null ? sql`${accounts.avatar}` : a.avatar,
         isVerified: a.isVerified,
+        platformUserId: a.platformUserId,
         accessTokenEnc: a.accessTokenEnc,
         refreshTokenEnc: a.refreshTokenEnc === null ? sql`${accounts.refreshTokenEnc}` : a.refreshTokenEnc,
         tokenExpiresAt: a.tokenExpiresAt === null ? null : new Date(a.tokenExpiresAt),
@@ -213,7 +215,16 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
         lastError: null,
         updatedAt: new Date(),
       })
-      .where(and(same, eq(accounts.platformUserId, a.platformUserId), isNull(accounts.disconnectedAt)))
+      .where(
+        and(
+          same,
+          isNull(accounts.disconnectedAt),
+          or(
+            eq(accounts.platformUserId, a.platformUserId),
+            and(isNull(accounts.platformUserId), isNull(accounts.accessTokenEnc)),
+          ),
+        ),
+      )
       .returning({ id: accounts.id }),
   ] as const;
 }

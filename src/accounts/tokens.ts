@@ -119,8 +119,8 @@ async function viaCoordinator(
  */
 export async function accountAuth(env: Env, account: AccountTokens, now = Date.now()): Promise<AccountAuth> {
   const base = { handle: account.username, platformUserId: account.platformUserId };
-  if (!account.accessTokenEnc) return { ...base, accessToken: null };
   if (account.expiredAt) throw accountExpired();
+  if (!account.accessTokenEnc) return { ...base, accessToken: null };
   const accessToken = needsRefresh(env, account.tokenExpiresAt, account.refreshTokenEnc, now)
     ? await viaCoordinator(env, account.accountId, null)
     : await decryptToken(env, account.accessTokenEnc);
@@ -145,8 +145,9 @@ export async function withFreshAuth<T>(
     return await call(auth);
   } catch (error) {
     if (!(error instanceof PlatformError) || error.kind !== "auth") throw error;
-    // A token the sandbox minted for a tokenless account is nothing to refresh or expire.
-    if (auth.accessToken === null) throw error;
+    // A token the sandbox minted for a tokenless account is nothing to refresh; only a revoked grant
+    // (the sandbox's user removed the app) expires it.
+    if (auth.accessToken === null && error.code !== TOKEN_REVOKED) throw error;
     const accessToken = await viaCoordinator(
       env,
       account.accountId,
@@ -227,10 +228,11 @@ export async function refreshStoredToken(
     };
   if (account.disconnectedAt) return disconnected();
   if (account.expiredAt) return { kind: "expired" };
-  if (!account.accessTokenEnc) return { kind: "ok", accessToken: null };
+  // A tokenless account (the sandbox's demo data) has nothing to refresh; a revoked grant expires it below.
+  if (!account.accessTokenEnc && options.revoked !== true) return { kind: "ok", accessToken: null };
   let current: string | null = null;
   try {
-    current = await decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc);
+    if (account.accessTokenEnc) current = await decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc);
   } catch {
     // Unreadable: refreshing is the only way to a usable token.
   }
@@ -285,7 +287,7 @@ export async function refreshStoredToken(
   // that cannot be read is only brought back by a reconnect.
   if (!account.refreshTokenEnc) {
     return markExpired(
-      current === null
+      current === null && account.accessTokenEnc
         ? { code: "token_unreadable", message: "The account's access token cannot be used." }
         : {
             code: "token_rejected",

@@ -7,7 +7,7 @@ import { routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
 import { HANDLE_MAX } from "./consent";
 import type { LedgerPost } from "./ledger";
-import { mintToken } from "./mint";
+import { mintToken, SESSION_REVOKED } from "./mint";
 import { missingPostPage, postPage } from "./page";
 import { platformOf, sandboxPlatformId } from "./shapes";
 
@@ -86,11 +86,18 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
   // A session for an account the operator created without tokens (the demo data, tests): what a connect
   // would have given it, a short-lived access token and its platform id, asked for by the sandbox adapter
   // before each call (src/platforms/sandbox/emulated.ts), so that side holds no emulator fact. Nothing is
-  // stored; the whole router exists only while SANDBOX is "true".
+  // stored; the whole router exists only while SANDBOX is "true". Once the handle's user removed the app
+  // (revoke), its implicit grant is gone too: 401 `token_revoked`, which the adapter reports as the
+  // platform's revoked grant (the account expires; a reconnect gives it tokens of its own).
   .post("/:platform/accounts/:handle/session", async (c) => {
     const handle = handleOf(c);
     if (handle === null) return notFound(c, "No such account.");
     const { platform } = specOf(c);
+    if ((await storeOf(c).revokedAt(handle)) !== null)
+      return c.json(
+        { error: { code: SESSION_REVOKED, message: "The user has revoked the application's access." } },
+        401,
+      );
     return c.json({
       access_token: await mintToken(c.env, platform, handle),
       platform_id: await sandboxPlatformId(platform, handle),

@@ -12,6 +12,7 @@ import { bearerToken } from "../http/auth";
 import type { BareEnv } from "../http/env";
 import { renderError } from "../http/errors";
 import { createRouter } from "../http/router";
+import { readCapped } from "../lib/capped-body";
 import { sandboxClient } from "../platforms/sandbox/credentials";
 import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/seal";
 import type { Channel, PostMetrics } from "../platforms/types";
@@ -19,12 +20,13 @@ import { checkToken, tokenRefusal } from "./access";
 import { isProblem, readBody, readForm, readJson } from "./body";
 import { sandboxChannels } from "./channels";
 import { lifetimeMs, scaledMs } from "./clock";
-import type {
-  LedgerItem,
-  NewLedgerPost,
-  Stat,
-  LedgerObject as StoredObject,
-  LedgerPost as StoredPost,
+import {
+  type LedgerItem,
+  type NewLedgerPost,
+  SANDBOX_LIMITS,
+  type Stat,
+  type LedgerObject as StoredObject,
+  type LedgerPost as StoredPost,
 } from "./ledger";
 import type { SandboxComment } from "./metrics";
 import { mintToken } from "./mint";
@@ -138,6 +140,8 @@ export function emulate(c: Ctx, platform: Platform) {
   const store = env.SANDBOX_STORE.getByName(platform);
   const origin = new URL(c.req.url).origin;
   const base = `${origin}/sandbox/${platform}`;
+  /** The account the request's access token acts for, once `caller()` checked it. */
+  let actingFor: string | null = null;
 
   return {
     platform,
@@ -166,6 +170,7 @@ export function emulate(c: Ctx, platform: Platform) {
               : "invalid_token";
         return refuse(401, reason, tokenRefusal(check));
       }
+      actingFor = check.handle;
       return {
         handle: check.handle,
         platformId: await sandboxPlatformId(platform, check.handle),
@@ -280,10 +285,38 @@ export function emulate(c: Ctx, platform: Platform) {
       (await store.listObjects(handle, kind)).map(objectOf),
     bump: (handle: string, stat: Stat) => store.bump(handle, stat),
 
-    /** Stores uploaded bytes so the post's page can show them; the URL it is served at. */
-    async storeMedia(id: string, body: ReadableStream | ArrayBuffer | Uint8Array | string, type: string) {
-      await env.MEDIA.put(`sandbox/${platform}/${id}`, body, { httpMetadata: { contentType: type } });
+    /**
+     * Stores uploaded bytes so the post's page can show them; the URL it is served at. Bounded
+     * (SANDBOX_LIMITS): a 413 above the bytes one upload may store, and the account's (`handle`, else
+     * the caller's) and the platform's oldest media deleted past their totals.
+     */
+    async storeMedia(
+      id: string,
+      body: ReadableStream | ArrayBuffer | Uint8Array | string,
+      type: string,
+      handle: string | null = actingFor,
+    ) {
+      const max = SANDBOX_LIMITS.mediaBytesPerUpload;
+      const bytes =
+        body instanceof ReadableStream
+          ? await readCapped(new Request(base, { method: "PUT", body }), max)
+          : typeof body === "string"
+            ? new TextEncoder().encode(body)
+            : new Uint8Array(body);
+      if (bytes === null) return refuse(400, "invalid_request", "The upload broke off.");
+      if (bytes === "too_large" || bytes.byteLength > max)
+        return refuse(413, "too_large", `The sandbox stores at most ${max / 1024 / 1024} MB per upload.`);
+      const key = `sandbox/${platform}/${id}`;
+      await env.MEDIA.put(key, bytes, { httpMetadata: { contentType: type } });
+      const evicted = await store.keepMedia(handle ?? "", key, bytes.byteLength);
+      if (evicted.length > 0) await env.MEDIA.delete(evicted);
       return `${base}/media/${encodeURIComponent(id)}`;
+    },
+    /** Deletes stored media (by their ids) and forgets them. */
+    async dropMedia(ids: string[]) {
+      const keys = ids.map((id) => `sandbox/${platform}/${id}`);
+      await env.MEDIA.delete(keys);
+      await store.dropMedia(keys);
     },
 
     /** A post's metrics now (generic names: each emulator renames them its platform's way). */

@@ -6,6 +6,37 @@
 // call at a time, so counts and read-check-writes are exact under any concurrency.
 import { digits } from "../platforms/sandbox/ids";
 
+/**
+ * What one platform's store keeps at most. Anyone may mint tokens and upload while SANDBOX is on, so
+ * every table is bounded: past a cap the oldest rows go (a revoked handle forgotten, an old post's page
+ * gone, a spent code id forgotten, which its seal's own 10-minute expiry still bounds), and stored media
+ * are bounded in bytes per account and per platform, the oldest files deleted first.
+ */
+export const SANDBOX_LIMITS = {
+  /** Rows of each table of one platform's store. */
+  rows: 20_000,
+  /** Uploads, containers and upload sessions of one account. */
+  objectsPerHandle: 500,
+  /** Bytes one upload request may store (the platforms' own caps are checked before, in their format). */
+  mediaBytesPerUpload: 32 * 1024 * 1024,
+  /** Stored media bytes of one account. */
+  mediaBytesPerHandle: 64 * 1024 * 1024,
+  /** Stored media bytes of one platform. */
+  mediaBytes: 512 * 1024 * 1024,
+};
+export type SandboxLimits = typeof SANDBOX_LIMITS;
+
+/** The tables bounded by SANDBOX_LIMITS.rows. */
+type Table = "publications" | "objects" | "counters" | "revocations" | "tries" | "spent" | "media";
+
+/**
+ * Keeps the `cap` newest rows of `table` (by rowid: a new row takes the next one): one indexed delete,
+ * run after each insert.
+ */
+export function bound(sql: SqlStorage, table: Table, cap: number) {
+  sql.exec(`DELETE FROM ${table} WHERE rowid <= (SELECT MAX(rowid) FROM ${table}) - ?`, cap);
+}
+
 export type Stat = "publications" | "media_uploads" | "token_refreshes";
 export type Stats = Record<Stat, number>;
 
@@ -94,6 +125,14 @@ export function createLedgerTables(sql: SqlStorage) {
     handle TEXT PRIMARY KEY,
     revoked_at INTEGER NOT NULL
   )`);
+  sql.exec("CREATE INDEX IF NOT EXISTS objects_account_idx ON objects (handle)");
+  // Stored media (R2 keys under sandbox/<platform>/), by account, for the bounds of SANDBOX_LIMITS.
+  sql.exec(`CREATE TABLE IF NOT EXISTS media (
+    key TEXT PRIMARY KEY,
+    handle TEXT NOT NULL,
+    bytes INTEGER NOT NULL
+  )`);
+  sql.exec("CREATE INDEX IF NOT EXISTS media_account_idx ON media (handle)");
   sql.exec(`CREATE TABLE IF NOT EXISTS tries (
     handle TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -103,18 +142,31 @@ export function createLedgerTables(sql: SqlStorage) {
 }
 
 /** Counts one attempt of (handle, key) and returns its number, from 1. */
-export function countTry(sql: SqlStorage, handle: string, key: string): number {
-  return sql
+export function countTry(
+  sql: SqlStorage,
+  handle: string,
+  key: string,
+  limits: SandboxLimits = SANDBOX_LIMITS,
+): number {
+  const { count } = sql
     .exec<{ count: number }>(
       `INSERT INTO tries (handle, key, count) VALUES (?, ?, 1)
        ON CONFLICT (handle, key) DO UPDATE SET count = count + 1 RETURNING count`,
       handle,
       key,
     )
-    .one().count;
+    .one();
+  bound(sql, "tries", limits.rows);
+  return count;
 }
 
-export function bump(sql: SqlStorage, handle: string, stat: Stat, by = 1) {
+export function bump(
+  sql: SqlStorage,
+  handle: string,
+  stat: Stat,
+  by = 1,
+  limits: SandboxLimits = SANDBOX_LIMITS,
+) {
   sql.exec(
     `INSERT INTO counters (handle, stat, count) VALUES (?, ?, ?)
      ON CONFLICT (handle, stat) DO UPDATE SET count = count + excluded.count`,
@@ -122,6 +174,7 @@ export function bump(sql: SqlStorage, handle: string, stat: Stat, by = 1) {
     stat,
     by,
   );
+  bound(sql, "counters", limits.rows);
 }
 
 export function statsOf(sql: SqlStorage, handle: string): Stats {
@@ -133,13 +186,14 @@ export function statsOf(sql: SqlStorage, handle: string): Stats {
   return stats;
 }
 
-export function revoke(sql: SqlStorage, handle: string, now: number) {
+export function revoke(sql: SqlStorage, handle: string, now: number, limits: SandboxLimits = SANDBOX_LIMITS) {
   sql.exec(
     `INSERT INTO revocations (handle, revoked_at) VALUES (?, ?)
      ON CONFLICT (handle) DO UPDATE SET revoked_at = excluded.revoked_at`,
     handle,
     now,
   );
+  bound(sql, "revocations", limits.rows);
 }
 
 export function revokedAt(sql: SqlStorage, handle: string): number | null {
@@ -162,7 +216,12 @@ export function freshId(sql: SqlStorage, table: "publications" | "objects", leng
 }
 
 /** Stores a published post (or reply) and counts the publication; its id and time. */
-export function insertPost(sql: SqlStorage, post: NewLedgerPost, now: number) {
+export function insertPost(
+  sql: SqlStorage,
+  post: NewLedgerPost,
+  now: number,
+  limits: SandboxLimits = SANDBOX_LIMITS,
+) {
   const id = post.id && !exists(sql, "publications", post.id) ? post.id : freshId(sql, "publications");
   sql.exec(
     `INSERT INTO publications (id, handle, parent_id, items, request, published_at, visible)
@@ -175,7 +234,8 @@ export function insertPost(sql: SqlStorage, post: NewLedgerPost, now: number) {
     now,
     post.visible === false ? 0 : 1,
   );
-  bump(sql, post.handle, "publications");
+  bound(sql, "publications", limits.rows);
+  bump(sql, post.handle, "publications", 1, limits);
   return { id, publishedAt: now };
 }
 
@@ -262,6 +322,7 @@ export function createObject(
   sql: SqlStorage,
   object: { id?: string; handle: string; kind: string; data: string; readyAt: number },
   now: number,
+  limits: SandboxLimits = SANDBOX_LIMITS,
 ): LedgerObject {
   const id = object.id && !exists(sql, "objects", object.id) ? object.id : freshId(sql, "objects", 17);
   sql.exec(
@@ -273,6 +334,15 @@ export function createObject(
     now,
     object.readyAt,
   );
+  // The account's oldest go first, then the store's.
+  sql.exec(
+    `DELETE FROM objects WHERE handle = ? AND rowid <= (
+       SELECT rowid FROM objects WHERE handle = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)`,
+    object.handle,
+    object.handle,
+    limits.objectsPerHandle,
+  );
+  bound(sql, "objects", limits.rows);
   return {
     id,
     handle: object.handle,
@@ -312,4 +382,54 @@ export function listObjects(sql: SqlStorage, handle: string, kind: string): Ledg
     )
     .toArray()
     .map(objectOf);
+}
+
+/**
+ * Records `bytes` stored at `key` for the account, then forgets the oldest media (never `key`) until the
+ * account and the platform are within SANDBOX_LIMITS; the keys forgotten, whose files the caller deletes.
+ */
+export function keepMedia(
+  sql: SqlStorage,
+  handle: string,
+  key: string,
+  bytes: number,
+  limits: SandboxLimits = SANDBOX_LIMITS,
+): string[] {
+  sql.exec(
+    `INSERT INTO media (key, handle, bytes) VALUES (?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET handle = excluded.handle, bytes = excluded.bytes`,
+    key,
+    handle,
+    bytes,
+  );
+  const evicted: string[] = [];
+  const evict = (where: string, args: string[], cap: number, count: number) => {
+    for (;;) {
+      const { total, rows } = sql
+        .exec<{ total: number; rows: number }>(
+          `SELECT COALESCE(SUM(bytes), 0) AS total, COUNT(*) AS rows FROM media WHERE ${where}`,
+          ...args,
+        )
+        .one();
+      if (total <= cap && rows <= count) return;
+      const oldest = sql
+        .exec<{ key: string }>(
+          `SELECT key FROM media WHERE ${where} AND key != ? ORDER BY rowid LIMIT 1`,
+          ...args,
+          key,
+        )
+        .toArray()[0];
+      if (!oldest) return;
+      sql.exec("DELETE FROM media WHERE key = ?", oldest.key);
+      evicted.push(oldest.key);
+    }
+  };
+  evict("handle = ?", [handle], limits.mediaBytesPerHandle, limits.objectsPerHandle);
+  evict("1 = 1", [], limits.mediaBytes, limits.rows);
+  return evicted;
+}
+
+/** Forgets media whose files were deleted (X's segments once put together). */
+export function dropMedia(sql: SqlStorage, keys: string[]) {
+  for (const key of keys) sql.exec("DELETE FROM media WHERE key = ?", key);
 }

@@ -6,6 +6,12 @@ import type { Platform } from "../db/enums";
 import { sandboxClient } from "../platforms/sandbox/credentials";
 import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/seal";
 
+/**
+ * The session route's refusal once the handle's user removed the app; the sandbox adapter reports it as
+ * the platform's revoked grant (src/accounts/tokens.ts TOKEN_REVOKED, the same word).
+ */
+export const SESSION_REVOKED = "token_revoked";
+
 /** Tokens minted for tokenless accounts live this long: one per call, never stored. */
 export const MINTED_TOKEN_TTL_MS = 5 * 60_000;
 

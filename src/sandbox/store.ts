@@ -10,8 +10,10 @@ import {
   countTry,
   createLedgerTables,
   createObject,
+  dropMedia,
   getObject,
   insertPost,
+  keepMedia,
   type LedgerObject,
   type LedgerPost,
   listObjects,
@@ -111,6 +113,15 @@ export class SandboxStore extends DurableObject<Env> {
     if (!post) return null;
     const minutes = minutesSince(Date.parse(post.published_at), now);
     return metricsAt(platform, await postSeed(platform, id), minutes);
+  }
+
+  /** Records stored media of the account; the keys of older media to delete (SANDBOX_LIMITS). */
+  keepMedia(handle: string, key: string, bytes: number): string[] {
+    return keepMedia(this.ctx.storage.sql, handle, key, bytes);
+  }
+
+  dropMedia(keys: string[]): void {
+    dropMedia(this.ctx.storage.sql, keys);
   }
 
   /** Spends a code or a rotating refresh token by its id: true for the one caller that got to it first. */

@@ -2,10 +2,10 @@
 // receiver gets, the three signature headers and what its answer means.
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Env as HonoEnv } from "hono";
-import { MAX_ATTEMPTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./catalog";
+import { DELIVERED_EVENT_TYPES, type DeliveredEventType, MAX_ATTEMPTS } from "./catalog";
 import { eventSchema } from "./schemas";
 
-const WHEN: Record<WebhookEventType, string> = {
+const WHEN: Record<DeliveredEventType, string> = {
   "post.published":
     "A post published on every one of its accounts (for a repeatable post, each occurrence). `data` is the post as `GET /api/v1/posts/{id}` answers it.",
   "post.failed":
@@ -18,6 +18,8 @@ const WHEN: Record<WebhookEventType, string> = {
   "media.failed": "A media import failed for good. `data` is the media item.",
   "analytics.synced":
     "A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{id}` answers it.",
+  "webhook.test":
+    "Sent by `POST /api/v1/webhooks/{id}/test` to that endpoint only, whatever it subscribes to (no endpoint subscribes to it). `data` names the endpoint.",
 };
 
 const header = (description: string) => ({
@@ -27,7 +29,8 @@ const header = (description: string) => ({
 });
 
 export function registerWebhookEvents<E extends HonoEnv>(app: OpenAPIHono<E>) {
-  for (const type of WEBHOOK_EVENT_TYPES) {
+  // Every type a delivery can carry, the test event included.
+  for (const type of DELIVERED_EVENT_TYPES) {
     app.openAPIRegistry.registerWebhook({
       method: "post",
       path: type,

@@ -12,9 +12,9 @@ import {
   DELIVERED_EVENT_TYPES,
   DELIVERIES_LISTED,
   DELIVERY_STATUSES,
+  type DeliveredEventType,
   MAX_ATTEMPTS,
   WEBHOOK_EVENT_TYPES,
-  type WebhookEventType,
 } from "./catalog";
 
 const eventTypes = z
@@ -111,7 +111,7 @@ export const deliveriesSchema = z
   .strictObject({ data: z.array(deliverySchema) })
   .meta({ description: `The endpoint's last ${DELIVERIES_LISTED} deliveries, newest first.` });
 
-/** What `data` holds for each event type: the record as the API answers it. */
+/** What `data` holds for each event type: the record as the API answers it (the test event: a note). */
 export const EVENT_DATA = {
   "post.published": postSchema,
   "post.failed": postSchema,
@@ -120,10 +120,14 @@ export const EVENT_DATA = {
   "media.ready": mediaItemSchema,
   "media.failed": mediaItemSchema,
   "analytics.synced": postAnalyticsSchema,
-} satisfies Record<WebhookEventType, z.ZodType>;
+  "webhook.test": z.strictObject({
+    webhook_id: z.number().int().meta({ description: "The endpoint the test was sent to." }),
+    message: z.string(),
+  }),
+} satisfies Record<DeliveredEventType, z.ZodType>;
 
 /** The body of an event of `type`. */
-export const eventSchema = (type: WebhookEventType) =>
+export const eventSchema = (type: DeliveredEventType) =>
   z.strictObject({
     id: z.string().meta({ example: `evt_${type}_42_1795000000000` }),
     type: z.literal(type),

@@ -48,6 +48,22 @@ test("/docs renders the API reference from the worker's own origin", { timeout: 
   const cwd = process.cwd();
   process.chdir(demoDir);
   const demo = await seedDemo(base, ADMIN_TOKEN).finally(() => process.chdir(cwd));
+  // Seeding spent none of the demo user's rate limit: the key's first request leaves 59 of 60.
+  const first = await fetch(`${base}/api/v1/workspaces`, {
+    headers: { authorization: `Bearer ${demo.key}` },
+    signal: AbortSignal.timeout(30_000),
+  });
+  assert.equal(first.status, 200);
+  assert.equal(first.headers.get("x-ratelimit-remaining"), "59");
+  const [workspace] = (await first.json()).data;
+  assert.equal(workspace?.name, "Demo Workspace");
+  // The demo content is there, published and scheduled, in the demo user's workspace.
+  const demoPosts = await fetch(`${base}/api/v1/posts?workspace_id=${workspace.id}`, {
+    headers: { authorization: `Bearer ${demo.key}` },
+    signal: AbortSignal.timeout(30_000),
+  });
+  const statuses = (await demoPosts.json()).data.map((post) => post.status).sort();
+  assert.ok(statuses.includes("SCHEDULED") && statuses.includes("DRAFT"), statuses.join());
 
   const documentAnswer = await fetch(`${base}/openapi.json`, { signal: AbortSignal.timeout(30_000) });
   assert.equal(documentAnswer.status, 200);

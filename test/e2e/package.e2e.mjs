@@ -1,13 +1,15 @@
-// The package as an application installs it: `npm pack` (which builds client/dist through `prepare`), the
+// The package as an application installs it: `npm pack` (which builds client/dist through `prepack`), the
 // tarball installed in a scratch folder (`npm install --prefer-offline`: its one dependency, openapi-fetch,
 // comes from npm's cache after the repository's own `npm ci`, else from the registry: a cache that holds
 // the tarball but not the metadata npm asks for made `--offline` fail on some machines), then both
 // exports run under plain `node`: `social-publishing-api/verify-proof` checks a proof made by the
 // service's own signer (src/delegation/proof.ts), and `social-publishing-api/client` calls a stub server
-// on localhost. TypeScript then checks a file using the client's types against the installed package.
+// on localhost. TypeScript then checks a file using the client's types against the installed package
+// (request fields with defaults optional, the proof's platform a union), and a CommonJS application in
+// TypeScript compiles ("module": "commonjs", and "node16") and runs against the same tarball.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -107,13 +109,45 @@ if (row?.platform === "twitter") {
   const settings: Schema<"TwitterSettings"> = row.settings;
   void settings;
 }
+// Fields with defaults are optional in a request body (media, settings' fields); answers keep them.
+await api.POST("/api/v1/posts", { body: { workspace_id: 1, accounts: [1], content: [{ text: "hi" }] } });
+await api.POST("/api/v1/posts", {
+  body: { workspace_id: 1, accounts: [1], content: [{ text: "hi" }], settings: { twitter: { reply_settings: "following" } } },
+});
+const item: { text: string; media: unknown[] } | undefined = data?.content[0];
 // @ts-expect-error: no such path
 await api.GET("/api/v1/nothing");
 // @ts-expect-error: content must be an array of items
 await api.POST("/api/v1/posts", { body: { workspace_id: 1, accounts: [1], content: "text" } });
 const result: VerifyResult = await verifyProof("", { signingSecret: "s", consumeState: () => true });
+type Platform = "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+// The platform union, not string.
+const platform: Platform | undefined = result.ok ? result.proof.platform : undefined;
 void likes;
+void item;
 void result;
+void platform;
+`;
+
+// A CommonJS application in TypeScript: compiled with "module": "commonjs" (so `require` at run time and
+// node10 resolution at compile time), then run under plain node. The same file must also compile under
+// "module": "node16" (the `require` conditions of the package's exports).
+const CJS = `
+import { createClient } from "social-publishing-api/client";
+import { verifyProof } from "social-publishing-api/verify-proof";
+
+declare const process: { argv: string[] };
+
+async function main() {
+  const [baseUrl, apiKey] = process.argv.slice(2) as [string, string];
+  const api = createClient({ baseUrl, apiKey });
+  const created = await api.POST("/api/v1/posts", {
+    body: { workspace_id: 7, accounts: [3], content: [{ text: "From CommonJS" }] },
+  });
+  const proof = await verifyProof("https://app.example/cb?platform=x", { signingSecret: "s", consumeState: () => true });
+  console.log(JSON.stringify({ status: created.response.status, data: created.data, proof: proof.ok ? "ok" : proof.reason }));
+}
+void main();
 `;
 
 test("npm pack gives a package whose client and verifier run under plain node", {
@@ -195,6 +229,15 @@ test("npm pack gives a package whose client and verifier run under plain node", 
     content: [{ text: "Hello", media: [] }],
   });
 
+  // Installing ran none of the package's scripts: the tarball carries client/dist already built.
+  const installed = JSON.parse(
+    readFileSync(join(app, "node_modules/social-publishing-api/package.json"), "utf8"),
+  );
+  assert.deepEqual(
+    Object.keys(installed.scripts ?? {}).filter((name) => /^(pre|post)?(install|prepare)$/.test(name)),
+    [],
+  );
+
   writeFileSync(join(app, "typed.ts"), TYPED);
   const compilerOptions = {
     strict: true,
@@ -206,5 +249,52 @@ test("npm pack gives a package whose client and verifier run under plain node", 
     types: [],
   };
   writeFileSync(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["typed.ts"] }));
-  run(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], app);
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  run(process.execPath, [tsc, "-p", "tsconfig.json"], app);
+
+  const cjs = join(dir, "cjs-app");
+  run("mkdir", ["-p", cjs], dir);
+  writeFileSync(join(cjs, "package.json"), JSON.stringify({ name: "cjs-app", private: true }));
+  run(NPM, ["install", "--prefer-offline", "--no-audit", "--no-fund", join(dir, packed.filename)], cjs);
+  writeFileSync(join(cjs, "main.ts"), CJS);
+  const cjsOptions = {
+    strict: true,
+    skipLibCheck: true,
+    target: "es2022",
+    lib: ["es2022", "dom"],
+    types: [],
+  };
+  writeFileSync(
+    join(cjs, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { ...cjsOptions, module: "commonjs", outDir: "out" },
+      files: ["main.ts"],
+    }),
+  );
+  writeFileSync(
+    join(cjs, "tsconfig.node16.json"),
+    JSON.stringify({
+      compilerOptions: { ...cjsOptions, module: "node16", noEmit: true },
+      files: ["main.ts"],
+    }),
+  );
+  run(process.execPath, [tsc, "-p", "tsconfig.json"], cjs);
+  run(process.execPath, [tsc, "-p", "tsconfig.node16.json"], cjs);
+  assert.match(readFileSync(join(cjs, "out/main.js"), "utf8"), /require\("social-publishing-api\/client"\)/);
+  const cjsOut = await new Promise((resolve, reject) => {
+    import("node:child_process").then(({ execFile }) =>
+      execFile(
+        process.execPath,
+        ["out/main.js", api.origin, "spk_cjs"],
+        { cwd: cjs, timeout: 60_000 },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+  });
+  assert.deepEqual(JSON.parse(cjsOut), {
+    status: 201,
+    data: { id: 99, status: "DRAFT" },
+    proof: "malformed",
+  });
 });

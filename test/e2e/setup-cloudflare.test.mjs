@@ -3,7 +3,9 @@
 // deploy would otherwise wipe). Plain Node, no worker.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 
 const toml = readFileSync("wrangler.toml", "utf8");
@@ -37,6 +39,34 @@ describe("npm run setup:cloudflare", () => {
     const result = script("--yes");
     assert.notEqual(result.status, 0);
     assert.match(result.stderr, /stopped: `npx wrangler d1 create/);
+  });
+
+  it("shows the ADMIN_TOKEN it sets: once, at the end, with how to store it; the printed commands show theirs", () => {
+    // A stand-in npx on the PATH: every wrangler command succeeds, and the secret's stdin is recorded.
+    const bin = mkdtempSync(join(tmpdir(), "setup-cf-"));
+    try {
+      writeFileSync(
+        join(bin, "npx"),
+        `#!/bin/sh\ncase "$*" in *"secret put ADMIN_TOKEN"*) cat > "${bin}/admin-secret";; *) cat > /dev/null;; esac\n`,
+      );
+      chmodSync(join(bin, "npx"), 0o755);
+      const result = spawnSync(process.execPath, ["scripts/setup-cloudflare.mjs", "--yes"], {
+        encoding: "utf8",
+        env: { PATH: `${bin}:/usr/bin:/bin` },
+      });
+      assert.equal(result.status, 0, result.stderr);
+      const token = readFileSync(join(bin, "admin-secret"), "utf8").trim();
+      assert.ok(token.length >= 32);
+      assert.equal(result.stdout.split(token).length - 1, 1, "the token is shown exactly once");
+      const tail = result.stdout.slice(result.stdout.lastIndexOf("Done."));
+      assert.ok(tail.includes(token), "shown at the end, after every step");
+      assert.match(tail, /password manager/);
+      assert.match(tail, /ADMIN_TOKEN=.+ npm run admin -- --url https:\/\//);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+    // Without --yes, the printed command keeps the token it makes in a variable and shows it.
+    assert.match(script().stdout, /echo "ADMIN_TOKEN=\$ADMIN_TOKEN/);
   });
 
   it("keeps dashboard vars through a deploy; PUBLIC_BASE_URL is not declared empty", () => {

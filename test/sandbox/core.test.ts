@@ -2,10 +2,21 @@
 // received, uploads and containers, counters, revocations, attempt counts), and the routes the sandbox
 // serves on every platform: post pages and JSON, an account's posts and stats, the user removing the app,
 // stored media, and tokens that stop working when revoked.
+
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { publishingAdapter } from "../../src/platforms/index";
 import { sandboxInProcess } from "../../src/sandbox/index";
+import {
+  countTry,
+  createObject,
+  insertPost,
+  keepMedia,
+  revoke,
+  SANDBOX_LIMITS,
+} from "../../src/sandbox/ledger";
+import { spend } from "../../src/sandbox/spent";
 import { accessTokenOf, codeFor, exchange, tokenRequest } from "../platforms/oauth";
 import { accountOf, draftOf, freshHandle, send } from "../platforms/support";
 import { ORIGIN } from "../support/client";
@@ -134,6 +145,60 @@ describe("the routes every platform shares", () => {
 
 /** YouTube's identity call, as its adapter makes it, on its emulator. */
 const CHANNELS = "/sandbox/youtube/youtube/v3/channels?part=id,snippet&mine=true";
+
+describe("the store's bounds (anyone may mint tokens and upload while SANDBOX is on)", () => {
+  it("a flood of revocations, codes, attempts, posts, uploads and media keeps every table and the bytes bounded", async () => {
+    // A store of its own, with small limits: the same functions the platforms' stores run.
+    const stub = env.SANDBOX_STORE.getByName(`bounds-${crypto.randomUUID()}`);
+    const limits = {
+      ...SANDBOX_LIMITS,
+      rows: 40,
+      objectsPerHandle: 5,
+      mediaBytesPerHandle: 1000,
+      mediaBytes: 2500,
+    };
+    const sizes = await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      const now = Date.now();
+      const evicted: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        const handle = `flood${i % 10}`;
+        revoke(sql, `h${i}`, now, limits);
+        spend(sql, `code-${i}`, now + 600_000, now, limits.rows);
+        countTry(sql, handle, `k${i}`, limits);
+        insertPost(sql, { handle, items: [{ text: "x", media: [] }], platformRequest: "{}" }, now, limits);
+        createObject(sql, { handle, kind: "upload", data: "{}", readyAt: now }, now, limits);
+        evicted.push(...keepMedia(sql, handle, `sandbox/x/${i}`, 300, limits));
+      }
+      const count = (table: string, where = "1 = 1") =>
+        sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).one().n;
+      const bytes = (where = "1 = 1") =>
+        sql.exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM media WHERE ${where}`).one().n;
+      return {
+        tables: Object.fromEntries(
+          ["revocations", "spent", "tries", "publications", "objects", "counters", "media"].map((t) => [
+            t,
+            count(t),
+          ]),
+        ),
+        objectsOfOne: count("objects", "handle = 'flood3'"),
+        bytes: bytes(),
+        bytesOfOne: bytes("handle = 'flood9'"),
+        evicted: evicted.length,
+        newestKept: count("media", "key = 'sandbox/x/199'"),
+        newestRevocation: count("revocations", "handle = 'h199'"),
+      };
+    });
+    for (const [table, rows] of Object.entries(sizes.tables)) expect(rows, table).toBeLessThanOrEqual(40);
+    expect(sizes.objectsOfOne).toBeLessThanOrEqual(5);
+    expect(sizes.bytes).toBeLessThanOrEqual(2500);
+    expect(sizes.bytesOfOne).toBeLessThanOrEqual(1000);
+    // Every forgotten file is answered for deletion, and the newest rows stay.
+    expect(sizes.evicted).toBe(200 - sizes.tables.media!);
+    expect(sizes.newestKept).toBe(1);
+    expect(sizes.newestRevocation).toBe(1);
+  });
+});
 
 describe("revoking the app", () => {
   it("stops every token issued before it, refresh tokens included, and counts refreshes", async () => {

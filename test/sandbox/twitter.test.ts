@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
 import { sandboxClient } from "../../src/platforms/sandbox/credentials";
 import { deliver as deliverSync } from "../analytics/queue";
-import { connectInto } from "../delegation/support";
+import { connectInto, runFlow } from "../delegation/support";
 import { deliver, publishingPost, rowsOf } from "../publishing/support";
-import { call, ORIGIN } from "../support/client";
+import { admin, call, ORIGIN } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -535,6 +535,57 @@ describe("the X emulator, through the real X adapter", () => {
     expect(row.error!.message).toContain("reconnect");
     expect((await stored(accountId)).expired_at).toBeGreaterThan(0);
     expect(await stats(handle)).toMatchObject({ publications: 0 });
+  });
+
+  it("the guide's walkthrough on a demo account (operator-created, tokenless): revoke, reauth_required once, a reconnect brings it back", async () => {
+    const t = await createTenant();
+    const handle = freshHandle();
+    const created = await admin("POST", "/accounts", {
+      workspace_id: t.workspace.id,
+      platform: "twitter",
+      username: handle,
+      name: handle,
+    });
+    expect(created.status).toBe(201);
+    const accountId = created.body.id as number;
+    expect((await stored(accountId)).access_token_enc).toBeNull();
+    expect((await publishOn(t, accountId, { content: [{ text: "Before" }] })).row.status).toBe("PUBLISHED");
+
+    expect((await call("POST", `${X}/accounts/${handle}/revoke`)).status).toBe(200);
+    const { row } = await publishOn(t, accountId, { content: [{ text: "After revocation" }] });
+    expect(row).toMatchObject({ status: "FAILED", error: { code: "account_expired" } });
+    const expiredAt = (await stored(accountId)).expired_at;
+    expect(expiredAt).toBeGreaterThan(0);
+    const health = await call("GET", `/api/v1/accounts/${accountId}`, { key: t.key });
+    expect(health.body).toMatchObject({ has_expired: true, health: { status: "reauth_required" } });
+    // The next call is refused at once; the account expired once (one account.expired, one time).
+    const again = await publishOn(t, accountId, { content: [{ text: "Still revoked" }] });
+    expect(again.row).toMatchObject({ status: "FAILED", error: { code: "account_expired" } });
+    expect((await stored(accountId)).expired_at).toBe(expiredAt);
+    const events = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM webhook_events WHERE type = 'account.expired' AND id LIKE ?",
+    )
+      .bind(`evt_account.expired_${accountId}_%`)
+      .first<{ n: number }>();
+    expect(events?.n ?? 0).toBeLessThanOrEqual(1);
+    expect(await stats(handle)).toMatchObject({ publications: 1 });
+
+    const reconnect = await call<{ authorize_url: string }>(
+      "POST",
+      `/api/v1/accounts/${accountId}/reconnect`,
+      {
+        key: t.key,
+        body: { redirect_url: "https://app.example.test/done" },
+      },
+    );
+    expect(reconnect.status).toBe(201);
+    const { landed } = await runFlow(reconnect.body.authorize_url, { handle });
+    expect(landed.searchParams.get("status")).toBe("connected");
+    expect(Number(landed.searchParams.get("account_id"))).toBe(accountId);
+    expect((await stored(accountId)).expired_at).toBeNull();
+    const back = await publishOn(t, accountId, { content: [{ text: "Reconnected" }] });
+    expect(back.row.status).toBe("PUBLISHED");
+    expect(await stats(handle)).toMatchObject({ publications: 2 });
   });
 
   it("a disconnect revokes the token at X (POST /2/oauth2/revoke): it stops working", async () => {

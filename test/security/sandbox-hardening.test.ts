@@ -4,8 +4,11 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PLATFORMS, type Platform } from "../../src/db/enums";
+import { LINKEDIN_VERSION } from "../../src/platforms/linkedin/api";
 import { sandboxClient } from "../../src/platforms/sandbox/credentials";
 import { CODE_PURPOSE, seal, TOKEN_PURPOSE } from "../../src/platforms/sandbox/seal";
+import { sandboxPlatformId } from "../../src/sandbox/emulators";
+import { SANDBOX_LIMITS } from "../../src/sandbox/ledger";
 import { Browser, createApp, createSession, locationOf, runFlow } from "../delegation/support";
 import {
   accessTokenOf,
@@ -142,6 +145,30 @@ describe("item 1: the consent form and the other sandbox routes never 500", () =
       const res = await post(path, "application/json", body, { authorization: `Bearer ${token}` });
       expect(res.status, path).toBe(413);
     }
+  });
+
+  it("an upload above what the sandbox stores per request: LinkedIn's 413, nothing stored", async () => {
+    const handle = freshHandle("bigupload");
+    const token = await tokenFor("linkedin", handle);
+    const owner = `urn:li:person:${await sandboxPlatformId("linkedin", handle)}`;
+    const started = await post(
+      "/sandbox/linkedin/rest/images?action=initializeUpload",
+      "application/json",
+      JSON.stringify({ initializeUploadRequest: { owner } }),
+      {
+        authorization: `Bearer ${token}`,
+        "linkedin-version": LINKEDIN_VERSION,
+        "x-restli-protocol-version": "2.0.0",
+      },
+    );
+    expect(started.status).toBe(200);
+    const { value } = (await started.json()) as { value: { uploadUrl: string; image: string } };
+    const big = new Uint8Array(SANDBOX_LIMITS.mediaBytesPerUpload + 1);
+    big.set([0x89, 0x50, 0x4e, 0x47]);
+    const res = await send(new URL(value.uploadUrl).pathname, { method: "PUT", body: big });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ status: 413 });
+    expect(await env.MEDIA.head(`sandbox/linkedin/${value.image}`)).toBeNull();
   });
 
   it("lone surrogates in a post and a handle are stored and shown, not crashes", async () => {

@@ -1,13 +1,17 @@
 // The OpenAPI document describes every event under `webhooks`: its body (the record as the API answers
 // it), the three signature headers, and the webhook routes with their tag.
 import { describe, expect, it } from "vitest";
-import { WEBHOOK_EVENT_TYPES } from "../../src/webhooks/catalog";
+import { DELIVERED_EVENT_TYPES } from "../../src/webhooks/catalog";
 import { call } from "../support/client";
 
 describe("the OpenAPI document", () => {
   it("lists every event type under webhooks, with its body and signature headers", async () => {
     const doc = (await call("GET", "/openapi.json")).body;
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    // Every type the code can deliver, the test event of POST /webhooks/{id}/test included.
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...DELIVERED_EVENT_TYPES].sort());
+    expect(
+      doc.webhooks["webhook.test"].post.requestBody.content["application/json"].schema.properties.data,
+    ).toMatchObject({ required: ["webhook_id", "message"] });
     const published = doc.webhooks["post.published"].post;
     expect(published.parameters.map((p: any) => p.name)).toEqual([
       "webhook-id",

@@ -21,7 +21,15 @@ async function session(fetch: Fetch, base: string, handle: string) {
   const body = (await response.json().catch(() => null)) as {
     access_token?: unknown;
     platform_id?: unknown;
+    error?: { code?: unknown };
   } | null;
+  // The user removed the app (POST …/accounts/{handle}/revoke): a revoked grant, as a platform's 401 says
+  // it (the code src/accounts/tokens.ts calls TOKEN_REVOKED), so the account expires.
+  if (response.status === 401 && body?.error?.code === "token_revoked")
+    throw new PlatformError(`The user has revoked the application's access (${handle}).`, {
+      kind: "auth",
+      code: "token_revoked",
+    });
   if (!response.ok || typeof body?.access_token !== "string" || typeof body.platform_id !== "string")
     throw new PlatformError(`The sandbox gave no session for ${handle} (HTTP ${response.status}).`, {
       kind: "transient",

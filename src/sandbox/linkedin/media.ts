@@ -10,7 +10,9 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import type { BareEnv } from "../../http/env";
+import { readCapped } from "../../lib/capped-body";
 import { type Emulated, isReady, type LedgerObject, refuse } from "../emulator";
+import { SANDBOX_LIMITS } from "../ledger";
 import { isSlow } from "../triggers";
 import { authorAs } from "./channels";
 import {
@@ -167,7 +169,11 @@ export async function uploadBytes(c: Ctx, e: Emulated) {
   if (!object || (part === undefined) !== (object.kind === "image")) {
     return refuse(404, "not_found", "The upload URL is unknown or has expired.");
   }
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  // Never more than the sandbox stores per upload (SANDBOX_LIMITS), whatever the part or image declares.
+  const read = await readCapped(c.req.raw, SANDBOX_LIMITS.mediaBytesPerUpload);
+  if (read === "too_large") return refuse(413, "too_large", "The upload is too large.");
+  if (read === null) return refuse(400, "invalid_request", "The upload broke off.");
+  const bytes = read;
   if (object.kind === "image") {
     const data = object.data as ImageData;
     // An upload URL takes bytes once, until it expires (uploadUrlExpiresAt).
@@ -181,7 +187,7 @@ export async function uploadBytes(c: Ctx, e: Emulated) {
       await e.updateObject(object.id, { status: "FAILED" });
       return c.body(null, 201);
     }
-    const url = await e.storeMedia(object.id, bytes, type);
+    const url = await e.storeMedia(object.id, bytes, type, object.handle);
     const ready = slowBytes(bytes) ? e.readyAt("#sandbox-slow") : Date.now() + IMAGE_PROCESSING_MS;
     await e.updateObject(object.id, { status: "UPLOADED", url, type }, ready);
     return c.body(null, 201);
@@ -200,7 +206,7 @@ export async function uploadBytes(c: Ctx, e: Emulated) {
   parts[index] = etag;
   const patch: Record<string, unknown> = { parts };
   if (index === 0) {
-    patch.url = await e.storeMedia(object.id, bytes, "video/mp4");
+    patch.url = await e.storeMedia(object.id, bytes, "video/mp4", object.handle);
     patch.slow = slowBytes(bytes);
   }
   await e.updateObject(object.id, patch);

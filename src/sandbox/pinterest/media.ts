@@ -120,7 +120,7 @@ export async function storageUpload(e: Emulated, request: Request) {
   if (!(file instanceof File))
     return s3Error(400, "InvalidArgument", "POST requires exactly one file upload per request.");
   const type = file.type || "video/mp4";
-  const url = await e.storeMedia(media.id, file.stream(), type);
+  const url = await e.storeMedia(media.id, file.stream(), type, media.handle);
   await e.updateObject(
     media.id,
     { uploaded: true, url, type, name: file.name },

@@ -67,7 +67,7 @@ export async function uploadChunk(emulated: Emulated, request: Request) {
   if (complete) {
     const url =
       publish.chunkCount === 1
-        ? await emulated.storeMedia(publish.videoId, bytes, type)
+        ? await emulated.storeMedia(publish.videoId, bytes, type, object.handle)
         : `${emulated.base}/media/${publish.videoId}`;
     patch.media = [{ url, type }];
   }

@@ -200,7 +200,7 @@ async function assemble(x: Emulated, id: string, media: XMedia): Promise<string>
     whole.set(bytes.subarray(0, whole.length - offset), offset);
     offset += bytes.byteLength;
   }
-  await x.env.MEDIA.delete(indexes.map((index) => `sandbox/twitter/${partKey(id, index)}`));
+  await x.dropMedia(indexes.map((index) => partKey(id, index)));
   return x.storeMedia(id, whole, media.media_type);
 }
 

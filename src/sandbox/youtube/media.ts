@@ -195,7 +195,12 @@ export async function uploadBytes(emulated: Emulated, req: Req): Promise<Respons
   const videoId = newVideoId();
   const single = first === 0;
   const url = single
-    ? await emulated.storeMedia(videoId, bytes, session.type === "video/*" ? "video/mp4" : session.type)
+    ? await emulated.storeMedia(
+        videoId,
+        bytes,
+        session.type === "video/*" ? "video/mp4" : session.type,
+        object.handle,
+      )
     : `${emulated.base}/media/${videoId}`;
   const published = await emulated.publish({
     id: videoId,
