@@ -1,8 +1,9 @@
-// Reads whole posts in one statement: each post row carries its workspace, platform rows, labels,
-// media and comments as JSON built by SQLite (correlated subqueries on the children's post_id indexes),
+// Reads whole posts in one statement answering one JSON string built by SQLite: each post with its
+// workspace, platform rows, labels, media and comments (correlated subqueries on the children's post_id
+// indexes),
 // so the ids subquery (one post, or a page of posts) is evaluated once per answer, not once per table,
 // and the statement fits in any batch. `ids` is a subquery, so the statement is built before it runs.
-import { desc, getTableColumns, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { getTableColumns, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import {
   type Comment,
@@ -88,34 +89,38 @@ const commentsJson = sql`(SELECT json_group_array(json_array(c.id, c.content, c.
   c.created_at, json(c.contact)) ORDER BY c.id) FROM (SELECT * FROM ${comments} WHERE post_id = ${posts.id}
   ORDER BY id DESC LIMIT ${MAX_COMMENTS_PER_POST}) c)`;
 
+/** The posts table's columns in a fixed order: a post travels as the array of their values. */
+const POST_COLUMNS = Object.entries(getTableColumns(posts));
+
+/**
+ * The posts as one JSON array (one row, one string), newest first: each post the values of its columns,
+ * then its workspace, rows, labels, media and comments. One string instead of a row per post spares D1
+ * the column names of every row (its time grows with the bytes it answers); the ids are still evaluated
+ * once.
+ */
 export function postStatements(db: Database, ids: IdSubquery, includeComments: boolean) {
+  const values = sql.join(
+    POST_COLUMNS.map(([, column]) => sql`${column}`),
+    sql`, `,
+  );
+  // json(): a subquery's JSON text would otherwise be embedded as a string.
+  const children = sql.join(
+    [workspaceJson, rowsJson, labelsJson, mediaJson, includeComments ? commentsJson : sql`'[]'`].map(
+      (child) => sql`json(${child})`,
+    ),
+    sql`, `,
+  );
   return [
     db
       .select({
-        ...getTableColumns(posts),
-        workspaceJson: sql<string>`${workspaceJson}`.as("workspace_json"),
-        rowsJson: sql<string>`${rowsJson}`.as("rows_json"),
-        labelsJson: sql<string>`${labelsJson}`.as("labels_json"),
-        mediaJson: sql<string>`${mediaJson}`.as("media_json"),
-        commentsJson: (includeComments ? sql<string>`${commentsJson}` : sql<string>`'[]'`).as(
-          "comments_json",
-        ),
+        page: sql<string>`json_group_array(json_array(${values}, ${children}) ORDER BY ${posts.id} DESC)`,
       })
       .from(posts)
-      .where(inArray(posts.id, ids))
-      .orderBy(desc(posts.id)),
+      .where(inArray(posts.id, ids)),
   ] as const;
 }
 
-type Selected = Post & {
-  workspaceJson: string;
-  rowsJson: string;
-  labelsJson: string;
-  mediaJson: string;
-  commentsJson: string;
-};
-
-export type PostResults = readonly [Selected[]];
+export type PostResults = readonly [{ page: string }[]];
 
 const date = (ms: number) => new Date(ms);
 
@@ -154,7 +159,7 @@ type CommentTuple = [
   Record<string, unknown> | null,
 ];
 
-function workspaceOf(json: string): Workspace {
+function workspaceOf(tuple: WorkspaceTuple): Workspace {
   const [
     id,
     name,
@@ -168,7 +173,7 @@ function workspaceOf(json: string): Workspace {
     postCount,
     mediaCount,
     mediaBytes,
-  ] = JSON.parse(json) as WorkspaceTuple;
+  ] = tuple;
   return {
     id,
     name,
@@ -185,19 +190,37 @@ function workspaceOf(json: string): Workspace {
   };
 }
 
-export function assemblePosts([selected]: PostResults): LoadedPost[] {
-  // A page's posts share a few workspaces: each is read once.
-  const workspaceCache = new Map<string, Workspace>();
-  return selected.map(({ workspaceJson: w, rowsJson, labelsJson, mediaJson, commentsJson, ...post }) => {
-    let workspace = workspaceCache.get(w);
+/** A post's columns, decoded as drizzle decodes them (JSON columns parsed, timestamps as Dates). */
+function postOf(values: unknown[]): Post {
+  const post: Record<string, unknown> = {};
+  POST_COLUMNS.forEach(([key, column], i) => {
+    const value = values[i];
+    post[key] = value === null ? null : column.mapFromDriverValue(value);
+  });
+  return post as Post;
+}
+
+export function assemblePosts([[result]]: PostResults): LoadedPost[] {
+  const tuples = JSON.parse(result?.page ?? "[]") as unknown[][];
+  // A page's posts share a few workspaces: each is decoded once.
+  const workspaceCache = new Map<number, Workspace>();
+  return tuples.map((tuple) => {
+    const [w, rowsJson, labelsJson, mediaJson, commentsJson] = tuple.slice(POST_COLUMNS.length) as [
+      WorkspaceTuple,
+      RowTuple[],
+      [number, string, string][],
+      MediaTuple[],
+      CommentTuple[],
+    ];
+    let workspace = workspaceCache.get(w[0]);
     if (!workspace) {
       workspace = workspaceOf(w);
-      workspaceCache.set(w, workspace);
+      workspaceCache.set(w[0], workspace);
     }
     return {
-      post,
+      post: postOf(tuple),
       workspace,
-      rows: (JSON.parse(rowsJson) as RowTuple[]).map(
+      rows: rowsJson.map(
         ([accountId, platform, status, settings, analytics, platformPostId, postUrl, postedOn, error]) => ({
           accountId,
           platform,
@@ -210,28 +233,20 @@ export function assemblePosts([selected]: PostResults): LoadedPost[] {
           error,
         }),
       ),
-      labels: (JSON.parse(labelsJson) as [number, string, string][]).map(([id, name, color]) => ({
-        id,
-        name,
-        color,
+      labels: labelsJson.map(([id, name, color]) => ({ id, name, color })),
+      media: mediaJson.map(([itemIndex, position, id, name, mimeType, size]) => ({
+        itemIndex,
+        position,
+        media: { id, name, mimeType, size },
       })),
-      media: (JSON.parse(mediaJson) as MediaTuple[]).map(
-        ([itemIndex, position, id, name, mimeType, size]) => ({
-          itemIndex,
-          position,
-          media: { id, name, mimeType, size },
-        }),
-      ),
-      comments: (JSON.parse(commentsJson) as CommentTuple[]).map(
-        ([id, content, authorName, platform, createdAt, contact]) => ({
-          id,
-          content,
-          authorName,
-          platform,
-          createdAt: date(createdAt),
-          contact,
-        }),
-      ),
+      comments: commentsJson.map(([id, content, authorName, platform, createdAt, contact]) => ({
+        id,
+        content,
+        authorName,
+        platform,
+        createdAt: date(createdAt),
+        contact,
+      })),
     };
   });
 }
