@@ -55,6 +55,8 @@ const page = (total, size, lastId) => (body) => {
 };
 const ROUTES = [
   { name: "`GET /` (bare)", path: "/", group: null },
+  // The authenticated bare route: the gate (key, rate window) and one small read, no work of its own.
+  { name: "`GET /api/v1/me` (authenticated bare)", path: "/api/v1/me", group: "all" },
   { name: "`GET /api/v1/workspaces`", path: "/api/v1/workspaces", group: "all" },
   {
     name: "`GET /api/v1/posts?per_page=100`, 100 posts",
@@ -311,6 +313,7 @@ async function measure(base, route, users) {
 
 function table(results) {
   const bare = results[0].p50;
+  const me = results[1].p50;
   const figure = (v) => (v === undefined ? "–" : String(v));
   const rows = results.map((r) => [
     r.route.name,
@@ -318,6 +321,7 @@ function table(results) {
     r.p50.toFixed(1),
     r.p99.toFixed(1),
     `${(r.p50 / bare).toFixed(1)}×`,
+    `${(r.p50 / me).toFixed(1)}×`,
     figure(r.hops),
     figure(r.db),
     figure(r.rows),
@@ -330,6 +334,7 @@ function table(results) {
     "p50 ms (one at a time)",
     "p99 ms",
     "× bare (p50)",
+    "× me (p50)",
     "hops",
     "db trips",
     "rows read",

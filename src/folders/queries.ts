@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { folders } from "../db/schema";
-import { inUserWorkspaces, ownedWorkspace } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
 import type { CreateFolderBody } from "./schemas";
 
 /** How many folders a workspace holds; usable inside a batch. */
@@ -35,7 +35,9 @@ export const foldersOfWorkspace = (
           ? undefined
           : parent === "root"
             ? isNull(folders.parentId)
-            : eq(folders.parentId, parent),
+            : // The parent through the user's folders too: the planner walks `folders_parent_id_idx`,
+              // which would otherwise read another tenant's folder's children (issue 29, 2.2).
+              eq(folders.parentId, ownedId(folders, userId, parent)),
       ),
     )
     .orderBy(asc(folders.name), asc(folders.id));

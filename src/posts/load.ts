@@ -1,8 +1,9 @@
-// Reads whole posts in one statement: each post row carries its workspace, platform rows, labels,
-// media and comments as JSON built by SQLite (correlated subqueries on the children's post_id indexes),
+// Reads whole posts in one statement answering one JSON string built by SQLite: each post with its
+// workspace, platform rows, labels, media and comments (correlated subqueries on the children's post_id
+// indexes),
 // so the ids subquery (one post, or a page of posts) is evaluated once per answer, not once per table,
 // and the statement fits in any batch. `ids` is a subquery, so the statement is built before it runs.
-import { desc, getTableColumns, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { getTableColumns, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import {
   type Comment,
@@ -52,82 +53,200 @@ export type LoadedPost = {
 /** A `SELECT id FROM posts …` subquery naming the posts to load. */
 type IdSubquery = SQLWrapper;
 
-/** The workspace as a JSON object (its JSON keys are the drizzle field names). */
-const workspaceJson = sql`(SELECT json_object('id', w.id, 'name', w.name, 'slug', w.slug, 'type', w.type,
-  'logo', w.logo, 'timezone', w.timezone, 'language', w.language, 'createdAt', w.created_at,
-  'updatedAt', w.updated_at, 'postCount', w.post_count, 'mediaCount', w.media_count)
+// Every child is a JSON array of positional arrays, not of objects: the field names would be repeated
+// in every row of every post (a third of a 100-post page's bytes), and D1's time grows with the bytes it
+// returns. The positions are read back by name in assemblePosts below.
+
+/** The workspace: [id, name, slug, type, logo, timezone, language, created_at, updated_at, post_count,
+ * media_count, media_bytes]. */
+const workspaceJson = sql`(SELECT json_array(w.id, w.name, w.slug, w.type, w.logo, w.timezone, w.language,
+  w.created_at, w.updated_at, w.post_count, w.media_count, w.media_bytes)
   FROM ${workspaces} w WHERE w.id = ${posts.workspaceId})`;
 
-const rowsJson = sql`(SELECT json_group_array(json_object('accountId', r.account_id, 'platform', r.platform,
-  'status', r.status, 'settings', json(r.settings), 'analytics', json(r.analytics),
-  'platformPostId', r.platform_post_id, 'postUrl', r.post_url, 'postedOn', json(r.posted_on),
-  'error', json(r.error)) ORDER BY r.id)
+/** [account_id, platform, status, settings, analytics, platform_post_id, post_url, posted_on, error] per row. */
+const rowsJson = sql`(SELECT json_group_array(json_array(r.account_id, r.platform, r.status, json(r.settings),
+  json(r.analytics), r.platform_post_id, r.post_url, json(r.posted_on), json(r.error)) ORDER BY r.id)
   FROM ${postPlatforms} r WHERE r.post_id = ${posts.id})`;
 
-const labelsJson = sql`(SELECT json_group_array(json_object('id', l.id, 'name', l.name, 'color', l.color)
+/** [id, name, color] per label. */
+const labelsJson = sql`(SELECT json_group_array(json_array(l.id, l.name, l.color)
   ORDER BY l.id) FROM ${postLabels} pl JOIN ${labels} l ON l.id = pl.label_id WHERE pl.post_id = ${posts.id})`;
 
 // A deleted item's link kept by a post that published it (src/media/queries.ts) shows the summary copied
 // into post_media; a link to an item deleted without one is not shown.
-const mediaJson = sql`(SELECT json_group_array(json_object('itemIndex', pm.item_index, 'position', pm.position,
-  'id', pm.media_id, 'name', coalesce(m.name, pm.name), 'mimeType', coalesce(m.mime_type, pm.mime_type),
-  'size', coalesce(m.size, pm.size)) ORDER BY pm.item_index, pm.position)
+/** [item_index, position, id, name, mime_type, size] per medium. */
+const mediaJson = sql`(SELECT json_group_array(json_array(pm.item_index, pm.position, pm.media_id,
+  coalesce(m.name, pm.name), coalesce(m.mime_type, pm.mime_type), coalesce(m.size, pm.size))
+  ORDER BY pm.item_index, pm.position)
   FROM ${postMedia} pm LEFT JOIN ${media} m ON m.id = pm.media_id
   WHERE pm.post_id = ${posts.id} AND (m.id IS NOT NULL OR pm.name IS NOT NULL))`;
 
-/** The newest MAX_COMMENTS_PER_POST of the post, oldest first, so a page's size stays bounded. */
-const commentsJson = sql`(SELECT json_group_array(json_object('id', c.id, 'content', c.content,
-  'authorName', c.author_name, 'platform', c.platform, 'createdAt', c.created_at, 'contact', json(c.contact))
-  ORDER BY c.id) FROM (SELECT * FROM ${comments} WHERE post_id = ${posts.id} ORDER BY id DESC
-  LIMIT ${MAX_COMMENTS_PER_POST}) c)`;
+/**
+ * The newest MAX_COMMENTS_PER_POST of the post, oldest first, so a page's size stays bounded:
+ * [id, content, author_name, platform, created_at, contact] per comment.
+ */
+const commentsJson = sql`(SELECT json_group_array(json_array(c.id, c.content, c.author_name, c.platform,
+  c.created_at, json(c.contact)) ORDER BY c.id) FROM (SELECT * FROM ${comments} WHERE post_id = ${posts.id}
+  ORDER BY id DESC LIMIT ${MAX_COMMENTS_PER_POST}) c)`;
 
+/** The posts table's columns in a fixed order: a post travels as the array of their values. */
+const POST_COLUMNS = Object.entries(getTableColumns(posts));
+
+/**
+ * The posts as one JSON array (one row, one string), newest first: each post the values of its columns,
+ * then its workspace, rows, labels, media and comments. One string instead of a row per post spares D1
+ * the column names of every row (its time grows with the bytes it answers); the ids are still evaluated
+ * once.
+ */
 export function postStatements(db: Database, ids: IdSubquery, includeComments: boolean) {
+  const values = sql.join(
+    POST_COLUMNS.map(([, column]) => sql`${column}`),
+    sql`, `,
+  );
+  // json(): a subquery's JSON text would otherwise be embedded as a string.
+  const children = sql.join(
+    [workspaceJson, rowsJson, labelsJson, mediaJson, includeComments ? commentsJson : sql`'[]'`].map(
+      (child) => sql`json(${child})`,
+    ),
+    sql`, `,
+  );
   return [
     db
       .select({
-        ...getTableColumns(posts),
-        workspaceJson: sql<string>`${workspaceJson}`.as("workspace_json"),
-        rowsJson: sql<string>`${rowsJson}`.as("rows_json"),
-        labelsJson: sql<string>`${labelsJson}`.as("labels_json"),
-        mediaJson: sql<string>`${mediaJson}`.as("media_json"),
-        commentsJson: (includeComments ? sql<string>`${commentsJson}` : sql<string>`'[]'`).as(
-          "comments_json",
-        ),
+        page: sql<string>`json_group_array(json_array(${values}, ${children}) ORDER BY ${posts.id} DESC)`,
       })
       .from(posts)
-      .where(inArray(posts.id, ids))
-      .orderBy(desc(posts.id)),
+      .where(inArray(posts.id, ids)),
   ] as const;
 }
 
-type Selected = Post & {
-  workspaceJson: string;
-  rowsJson: string;
-  labelsJson: string;
-  mediaJson: string;
-  commentsJson: string;
-};
-
-export type PostResults = readonly [Selected[]];
+export type PostResults = readonly [{ page: string }[]];
 
 const date = (ms: number) => new Date(ms);
 
-export function assemblePosts([selected]: PostResults): LoadedPost[] {
-  return selected.map(({ workspaceJson: w, rowsJson, labelsJson, mediaJson, commentsJson, ...post }) => {
-    const workspace = JSON.parse(w) as Workspace & { createdAt: number; updatedAt: number };
-    const mediaItems = JSON.parse(mediaJson) as Array<
-      { itemIndex: number; position: number } & LoadedPost["media"][number]["media"]
-    >;
-    const postComments = JSON.parse(commentsJson) as Array<
-      Omit<LoadedPost["comments"][number], "createdAt"> & { createdAt: number }
-    >;
+type WorkspaceTuple = [
+  number,
+  string,
+  string,
+  Workspace["type"],
+  string | null,
+  string,
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
+type RowTuple = [
+  number,
+  Row["platform"],
+  Row["status"],
+  Row["settings"],
+  Row["analytics"],
+  string | null,
+  string | null,
+  number[],
+  Row["error"],
+];
+type MediaTuple = [number, number, number, string, string, number];
+type CommentTuple = [
+  number,
+  string,
+  string,
+  LoadedPost["comments"][number]["platform"],
+  number,
+  Record<string, unknown> | null,
+];
+
+function workspaceOf(tuple: WorkspaceTuple): Workspace {
+  const [
+    id,
+    name,
+    slug,
+    type,
+    logo,
+    timezone,
+    language,
+    createdAt,
+    updatedAt,
+    postCount,
+    mediaCount,
+    mediaBytes,
+  ] = tuple;
+  return {
+    id,
+    name,
+    slug,
+    type,
+    logo,
+    timezone,
+    language,
+    createdAt: date(createdAt),
+    updatedAt: date(updatedAt),
+    postCount,
+    mediaCount,
+    mediaBytes,
+  };
+}
+
+/** A post's columns, decoded as drizzle decodes them (JSON columns parsed, timestamps as Dates). */
+function postOf(values: unknown[]): Post {
+  const post: Record<string, unknown> = {};
+  POST_COLUMNS.forEach(([key, column], i) => {
+    const value = values[i];
+    post[key] = value === null ? null : column.mapFromDriverValue(value);
+  });
+  return post as Post;
+}
+
+export function assemblePosts([[result]]: PostResults): LoadedPost[] {
+  const tuples = JSON.parse(result?.page ?? "[]") as unknown[][];
+  // A page's posts share a few workspaces: each is decoded once.
+  const workspaceCache = new Map<number, Workspace>();
+  return tuples.map((tuple) => {
+    const [w, rowsJson, labelsJson, mediaJson, commentsJson] = tuple.slice(POST_COLUMNS.length) as [
+      WorkspaceTuple,
+      RowTuple[],
+      [number, string, string][],
+      MediaTuple[],
+      CommentTuple[],
+    ];
+    let workspace = workspaceCache.get(w[0]);
+    if (!workspace) {
+      workspace = workspaceOf(w);
+      workspaceCache.set(w[0], workspace);
+    }
     return {
-      post,
-      workspace: { ...workspace, createdAt: date(workspace.createdAt), updatedAt: date(workspace.updatedAt) },
-      rows: JSON.parse(rowsJson) as Row[],
-      labels: JSON.parse(labelsJson) as LoadedPost["labels"],
-      media: mediaItems.map(({ itemIndex, position, ...item }) => ({ itemIndex, position, media: item })),
-      comments: postComments.map((comment) => ({ ...comment, createdAt: date(comment.createdAt) })),
+      post: postOf(tuple),
+      workspace,
+      rows: rowsJson.map(
+        ([accountId, platform, status, settings, analytics, platformPostId, postUrl, postedOn, error]) => ({
+          accountId,
+          platform,
+          status,
+          settings,
+          analytics,
+          platformPostId,
+          postUrl,
+          postedOn,
+          error,
+        }),
+      ),
+      labels: labelsJson.map(([id, name, color]) => ({ id, name, color })),
+      media: mediaJson.map(([itemIndex, position, id, name, mimeType, size]) => ({
+        itemIndex,
+        position,
+        media: { id, name, mimeType, size },
+      })),
+      comments: commentsJson.map(([id, content, authorName, platform, createdAt, contact]) => ({
+        id,
+        content,
+        authorName,
+        platform,
+        createdAt: date(createdAt),
+        contact,
+      })),
     };
   });
 }

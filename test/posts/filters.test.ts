@@ -1,6 +1,9 @@
 // GET /api/v1/posts filters: status, workspace_id, account_id, a scheduled window; combined with each
 // other, with pages and with the cursor; an unknown parameter is a 422.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { filteredPage, type PostFilters } from "../../src/posts/queries";
 import { call, serverTiming } from "../support/client";
 import { createAccount, createPost, createTenant, createWorkspace } from "../support/seed";
 
@@ -122,5 +125,112 @@ describe("GET /api/v1/posts filters", () => {
     expect(window.body.errors).toEqual({
       scheduled_to: ["The scheduled to field must be a date after or equal to scheduled from."],
     });
+  });
+});
+
+/** `n` posts of `status` straight in D1 (one statement), each with a platform row on `accountId`. */
+async function bulkPosts(
+  workspaceId: number,
+  userId: number,
+  accountId: number,
+  n: number,
+  status: "DRAFT" | "SCHEDULED",
+) {
+  const scheduledAt = status === "SCHEDULED" ? Date.parse("2030-12-05T10:00:00Z") : null;
+  await env.DB.batch([
+    env.DB.prepare(
+      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+       INSERT INTO posts (workspace_id, user_id, status, content, scheduled_at)
+       SELECT ?, ?, ?, '["bulk"]', ? FROM k`,
+    ).bind(n, workspaceId, userId, status, scheduledAt),
+    env.DB.prepare(
+      `INSERT INTO post_platforms (post_id, account_id, platform, status, settings, analytics, posted_on)
+       SELECT id, ?, 'twitter', status, '{}', '{}', '[]' FROM posts p
+       WHERE workspace_id = ? AND NOT EXISTS (SELECT 1 FROM post_platforms r WHERE r.post_id = p.id)`,
+    ).bind(accountId, workspaceId),
+  ]);
+}
+
+// Issue 29, 2.2: a filter used to be applied beside the tenant scope, not inside it, so `?workspace_id=`
+// of another tenant's workspace read its posts (2 / 16 / 46 rows for 0 / 5 / 20 posts, an absent one 1:
+// Server-Timing told how many posts it had), and `?status=` walked every tenant's posts of that status.
+describe("GET /api/v1/posts filters read the caller's rows only", () => {
+  const rowsOf = async (key: string, query: Record<string, string>) => {
+    const res = await list(key, query);
+    expect(res.status).toBe(200);
+    return { rows: serverTiming(res.headers).rowsRead, body: res.body };
+  };
+  const ABSENT = 999_999_999;
+
+  it("a foreign workspace or account costs what an absent one does, however many posts it has", async () => {
+    const t = await createTenant();
+    await createPost(t);
+    const other = await createTenant();
+    const [otherAccount] = other.accounts as [{ id: number }];
+    await rowsOf(t.key, {}); // the key is read once per isolate
+    const absentWorkspace = await rowsOf(t.key, { workspace_id: String(ABSENT) });
+    const absentAccount = await rowsOf(t.key, { account_id: String(ABSENT) });
+    expect(absentWorkspace.body).toMatchObject({ data: [], total: 0 });
+    for (const more of [0, 5, 15]) {
+      await bulkPosts(other.workspace.id, other.user.id, otherAccount.id, more, "DRAFT");
+      const workspace = await rowsOf(t.key, { workspace_id: String(other.workspace.id) });
+      expect(workspace.body).toMatchObject({ data: [], total: 0 });
+      expect(workspace.rows).toBe(absentWorkspace.rows);
+      const account = await rowsOf(t.key, { account_id: String(otherAccount.id) });
+      expect(account.body).toMatchObject({ data: [], total: 0 });
+      expect(account.rows).toBe(absentAccount.rows);
+    }
+  });
+
+  it("status and scheduled filters read the same rows when another tenant adds 20 posts of each", async () => {
+    const { t } = await tenantWithPosts();
+    const queries: Record<string, string>[] = [
+      { status: "DRAFT" },
+      { status: "SCHEDULED" },
+      { scheduled_from: "2030-12-01T00:00:00Z", scheduled_to: "2030-12-31T00:00:00Z" },
+      { status: "SCHEDULED", scheduled_from: "2030-12-01T00:00:00Z" },
+      { status: "DRAFT", workspace_id: String(t.workspace.id) },
+      { account_id: String(t.accounts[0]!.id), status: "SCHEDULED" },
+    ];
+    // The other tenant exists, with a post of each status, before the first measure: an index walk reads
+    // the entry after its range to know it ended, one row more when there is one (not a count of them).
+    const other = await createTenant();
+    const account = other.accounts[0]!.id;
+    await bulkPosts(other.workspace.id, other.user.id, account, 1, "DRAFT");
+    await bulkPosts(other.workspace.id, other.user.id, account, 1, "SCHEDULED");
+    await rowsOf(t.key, {});
+    const before: Awaited<ReturnType<typeof rowsOf>>[] = [];
+    for (const query of queries) before.push(await rowsOf(t.key, query));
+    await bulkPosts(other.workspace.id, other.user.id, account, 20, "DRAFT");
+    await bulkPosts(other.workspace.id, other.user.id, account, 20, "SCHEDULED");
+    for (const [i, query] of queries.entries()) {
+      const after = await rowsOf(t.key, query);
+      expect(after.body.data).toEqual(before[i]!.body.data);
+      expect({ query, rows: after.rows }).toEqual({ query, rows: before[i]!.rows });
+    }
+  });
+
+  it("walks indexes that start with the tenant, never another tenant's entries", async () => {
+    const db = createDb(env.DB);
+    const plan = async (filters: PostFilters) => {
+      const query = filteredPage(db, 1, { page: 1, perPage: 10, filters }).ids.toSQL();
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+        .bind(...query.params)
+        .all<{ detail: string }>();
+      return results.map((r) => r.detail).join("\n");
+    };
+    const from = new Date("2030-12-01T00:00:00Z");
+    expect(await plan({ status: "DRAFT" })).toMatch(
+      /SEARCH \w+ USING (COVERING )?INDEX posts_workspace_status_idx/,
+    );
+    expect(await plan({ status: "DRAFT", workspaceId: 3 })).toMatch(/posts_workspace_status_idx/);
+    expect(await plan({ scheduledFrom: from })).toMatch(/posts_workspace_scheduled_idx/);
+    for (const filters of [
+      { status: "DRAFT" as const },
+      { scheduledFrom: from },
+      { workspaceId: 3 },
+      { accountId: 4 },
+    ])
+      expect(await plan(filters)).not.toMatch(/posts_due_idx|posts_status_updated_idx|\bSCAN\b(?! CONSTANT)/);
   });
 });

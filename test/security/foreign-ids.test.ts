@@ -367,3 +367,43 @@ describe("the deliveries log reads no row of another tenant", () => {
     expect(await spend(attacker, victim, c, busy)).toEqual(await spend(attacker, victim, c, quiet.body.id));
   });
 });
+
+// Issue 29, 2.2: a list's filter naming another tenant's record must cost what an absent one does, however
+// much that record holds (the posts list's filters: test/posts/filters.test.ts).
+describe("a list filter naming another tenant's folder reads none of its contents", () => {
+  const FILTERS: Record<string, (attacker: Tenant, folder: number) => string> = {
+    "GET /folders?parent_id=": (attacker, folder) =>
+      `/api/v1/folders?workspace_id=${attacker.workspace.id}&parent_id=${folder}`,
+    "GET /media?folder_id=": (_, folder) => `/api/v1/media?folder_id=${folder}`,
+    "GET /media?workspace_id=&folder_id=": (attacker, folder) =>
+      `/api/v1/media?workspace_id=${attacker.workspace.id}&folder_id=${folder}`,
+  };
+  it.each(Object.entries(FILTERS))("%s", async (_, path) => {
+    const victim = await createTenant();
+    const attacker = await createTenant();
+    await insertMedia(attacker.workspace.id);
+    const folder = async (parent?: number) =>
+      (
+        await call("POST", "/api/v1/folders", {
+          key: victim.key,
+          body: { workspace_id: victim.workspace.id, name: `F${parent ?? ""}`, parent_id: parent },
+        })
+      ).body.id as number;
+    const foreign = await folder();
+    await call("GET", "/api/v1/workspaces", { key: attacker.key });
+    const spent = async (id: number) => {
+      const res = await call("GET", path(attacker, id), { key: attacker.key });
+      // The page links name the id asked for: the answer's data and total are compared.
+      const { data, total } = res.body;
+      return { status: res.status, data, total, rows: serverTiming(res.headers).rowsRead };
+    };
+    const absent = await spent(foreign + 1_000_000);
+    expect(await spent(foreign)).toEqual(absent);
+    for (let i = 0; i < 5; i++) {
+      await folder(foreign);
+      const item = await insertMedia(victim.workspace.id);
+      await db.prepare("UPDATE media SET folder_id = ? WHERE id = ?").bind(foreign, item).run();
+    }
+    expect(await spent(foreign)).toEqual(absent);
+  });
+});

@@ -78,6 +78,10 @@ export const posts = sqliteTable(
   },
   (t) => [
     index("posts_workspace_id_idx").on(t.workspaceId, t.id),
+    // The list's filters, tenant first (src/posts/queries.ts filterIndex): a filter reads the caller's
+    // posts only, never another tenant's of the same status or date.
+    index("posts_workspace_status_idx").on(t.workspaceId, t.status, t.id),
+    index("posts_workspace_scheduled_idx").on(t.workspaceId, t.scheduledAt, t.id),
     index("posts_due_idx").on(t.status, t.scheduledAt),
     index("posts_status_updated_idx").on(t.status, t.updatedAt),
   ],

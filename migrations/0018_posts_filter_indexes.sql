@@ -1,0 +1,2 @@
+CREATE INDEX `posts_workspace_status_idx` ON `posts` (`workspace_id`,`status`,`id`);--> statement-breakpoint
+CREATE INDEX `posts_workspace_scheduled_idx` ON `posts` (`workspace_id`,`scheduled_at`,`id`);
