@@ -5,8 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 
+type Consumer = { queue: string; max_retries?: number; retry_delay?: number; dead_letter_queue?: string };
+
 const { queues } = unstable_readConfig({ config: new URL("../../wrangler.toml", import.meta.url).pathname });
-const consumers = queues.consumers ?? [];
+const consumers: Consumer[] = queues.consumers ?? [];
 const consumed = new Set(consumers.map((consumer) => consumer.queue));
 
 describe("wrangler.toml queues", () => {

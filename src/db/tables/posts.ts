@@ -98,6 +98,43 @@ export const postMedia = sqliteTable(
   ],
 );
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The cron's analytics refresh (src/analytics/refresh.ts): [age of the publication below which, interval
+ * between syncs]; older posts sync every LATE_SYNC_INTERVAL.
+ */
+export const SYNC_TIERS = [
+  [DAY, 15 * MINUTE],
+  [7 * DAY, HOUR],
+] as const;
+export const LATE_SYNC_INTERVAL = DAY;
+
+/**
+ * `sync_due_at`: the first instant t at which a PUBLISHED row with a platform post is due, that is when
+ * t - last > interval(t - published), where `last` is its last sync (or pass-over) and `published` its
+ * last publication (the last `posted_on`, else `updated_at`). The interval grows with age, so t is the
+ * earliest tier in which it falls: max(tier start, last + interval + 1 ms). Never synced: 0 (due now).
+ */
+const SYNC_DUE_AT = (() => {
+  const published = "coalesce(json_extract(posted_on, '$[#-1]'), updated_at)";
+  const last = "max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0))";
+  // Tier k spans ages [start, end): its first due instant, if it falls before the tier's end.
+  const starts = [null, ...SYNC_TIERS.map(([below]) => below)];
+  const intervals = [...SYNC_TIERS.map(([, every]) => every), LATE_SYNC_INTERVAL];
+  const firstDue = intervals.map((every, k) =>
+    starts[k] === null
+      ? `(${last} + ${every + 1})`
+      : `max(${published} + ${starts[k]}, ${last} + ${every + 1})`,
+  );
+  const tiers = SYNC_TIERS.map(
+    ([below], k) => `WHEN ${firstDue[k]} < ${published} + ${below} THEN ${firstDue[k]}`,
+  );
+  return `(CASE WHEN status <> 'PUBLISHED' OR platform_post_id IS NULL THEN NULL WHEN analytics_synced_at IS NULL AND sync_skipped_at IS NULL THEN 0 ${tiers.join(" ")} ELSE ${firstDue.at(-1)} END)`;
+})();
+
 // One row per target account of a post: the API's "platform row".
 export const postPlatforms = sqliteTable(
   "post_platforms",
@@ -134,6 +171,13 @@ export const postPlatforms = sqliteTable(
     attemptId: text("attempt_id"),
     attemptStartedAt: integer("attempt_started_at", { mode: "timestamp_ms" }),
     analyticsSyncedAt: integer("analytics_synced_at", { mode: "timestamp_ms" }),
+    // When the cron last passed the row over because its post's owner has no syncing subscription: the
+    // row waits its interval as if synced (src/analytics/refresh.ts), so lapsed owners' rows are not
+    // read again on every run.
+    syncSkippedAt: integer("sync_skipped_at", { mode: "timestamp_ms" }),
+    // When the cron's refresh is next due (ms), kept by SQLite from the columns it depends on; null when
+    // the row is not refreshed at all. The cron walks `post_platforms_sync_idx` up to now.
+    syncDueAt: integer("sync_due_at").generatedAlwaysAs(sql.raw(SYNC_DUE_AT), { mode: "virtual" }),
     // Auto-plug: claimed once per row (plugged_at), then the reply's id once the platform has it.
     pluggedAt: integer("plugged_at", { mode: "timestamp_ms" }),
     plugPostId: text("plug_post_id"),
@@ -153,7 +197,7 @@ export const postPlatforms = sqliteTable(
       t.platformPostId,
       t.id,
     ),
-    index("post_platforms_sync_idx").on(t.status, t.analyticsSyncedAt),
+    index("post_platforms_sync_idx").on(t.syncDueAt),
   ],
 );
 
