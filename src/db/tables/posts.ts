@@ -4,6 +4,14 @@ import { GAP_UNITS, PLATFORMS, POST_STATUSES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 import { users, workspaces } from "./tenants";
 
+/** An account the keep-alive may refresh: connected, not expired, with both tokens (the indexes' WHERE). */
+export const REFRESHABLE =
+  "disconnected_at IS NULL AND expired_at IS NULL AND access_token_enc IS NOT NULL AND refresh_token_enc IS NOT NULL";
+
+/** The last refresh, else the connection: what an `every` keep-alive rule counts from. */
+export const LAST_REFRESH_OR_CONNECTION =
+  "(CASE WHEN last_refreshed_at IS NULL THEN created_at ELSE last_refreshed_at END)";
+
 export const accounts = sqliteTable(
   "accounts",
   {
@@ -41,6 +49,14 @@ export const accounts = sqliteTable(
     // A connect upserts by the platform's user (src/accounts/queries.ts); NULLs (accounts created
     // without one) never collide.
     uniqueIndex("accounts_identity_idx").on(t.workspaceId, t.platform, t.platformUserId),
+    // The cron's keep-alive (src/accounts/keep-alive.ts) reads, per platform, the refreshable accounts
+    // due by now in the order of its rule's column: the token's end, or the last refresh (else the
+    // connection). Partial: a disconnected, expired or token-less account is never in them.
+    index("accounts_keep_alive_expiry_idx").on(t.platform, t.tokenExpiresAt).where(sql.raw(REFRESHABLE)),
+    index("accounts_keep_alive_refreshed_idx")
+      // LAST_REFRESH_OR_CONNECTION, spelt without a comma (drizzle-kit splits an index's expression at one).
+      .on(t.platform, sql.raw(LAST_REFRESH_OR_CONNECTION))
+      .where(sql.raw(REFRESHABLE)),
   ],
 );
 

@@ -1,9 +1,0 @@
--- The cron's analytics refresh reads only what is due: `sync_due_at` (a virtual column SQLite computes from
--- the row's status, platform post, last sync or pass-over and last publication; null when the row is not
--- refreshed) is indexed, so a run walks the due rows up to now instead of every published row.
--- `sync_skipped_at` records a pass-over (the owner's subscription does not sync). Existing rows are
--- unchanged; their due time follows from the columns they have.
-DROP INDEX `post_platforms_sync_idx`;--> statement-breakpoint
-ALTER TABLE `post_platforms` ADD `sync_skipped_at` integer;--> statement-breakpoint
-ALTER TABLE `post_platforms` ADD `sync_due_at` integer GENERATED ALWAYS AS ((CASE WHEN status <> 'PUBLISHED' OR platform_post_id IS NULL THEN NULL WHEN analytics_synced_at IS NULL AND sync_skipped_at IS NULL THEN 0 WHEN (max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 900001) < coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 86400000 THEN (max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 900001) WHEN max(coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 86400000, max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 3600001) < coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 604800000 THEN max(coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 86400000, max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 3600001) ELSE max(coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 604800000, max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 86400001) END)) VIRTUAL;--> statement-breakpoint
-CREATE INDEX `post_platforms_sync_idx` ON `post_platforms` (`sync_due_at`);
