@@ -177,6 +177,7 @@ export async function syncRow(
     ...inserts,
     ...(changed ? [recordAnalyticsSynced(db, row.id, jobId, now.getTime())] : []),
   ]);
+  // The record, when there is one, is the batch's last statement.
   if (changed) await announce(env, rest.at(-1) as OutboxKey[]);
   if (stored.length === 0) return null;
   return { row: { ...row, platformPostId, analytics: metrics }, post, adapter, auth };
