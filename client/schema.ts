@@ -563,7 +563,7 @@ export interface paths {
         put?: never;
         /**
          * Sync a post's analytics now
-         * @description Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.
+         * @description Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. A row synced, or queued for a sync, within the last minute is not read again: its job is the one already queued or just run (still counted in `jobs_dispatched`), so repeated syncs never multiply the platform's reads or the `analytics.synced` webhooks. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.
          *
          *     Requires an API key with the `posts` ability.
          */

@@ -8,10 +8,10 @@
 // A refresh refused for good marks the account `reauth_required` there (markExpired, its
 // `account.expired` once); a transient failure records `last_error` and the account is due again on
 // the next run.
-import { and, asc, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
-import { accounts } from "../db/schema";
+import { accounts, LAST_REFRESH_OR_CONNECTION, REFRESHABLE } from "../db/schema";
 import { eachShard } from "../db/shards";
 import { SPECS } from "../platforms/catalog";
 import { platformClockMs } from "../platforms/clock";
@@ -30,44 +30,54 @@ const RULES = Object.entries(SPECS).flatMap(([platform, definition]) =>
   definition.keepAlive ? [[platform as Platform, definition.keepAlive] as const] : [],
 );
 
-/** When the rule wants the account refreshed (ms), in SQL: keepAliveDueAt (tokens.ts) over the columns. */
-function dueAt(env: Env, rule: KeepAlive): SQL {
+/**
+ * The column a rule counts from, and its offset: the account is due at column + offset (ms), which is
+ * keepAliveDueAt (tokens.ts) over the columns. The column is the one its index orders by.
+ */
+function dueFrom(env: Env, rule: KeepAlive): { column: SQL; offset: number } {
   if ("beforeExpiry" in rule)
-    return sql`(${accounts.tokenExpiresAt} - ${platformClockMs(env, rule.beforeExpiry)})`;
-  return sql`(coalesce(${accounts.lastRefreshedAt}, ${accounts.createdAt}) + ${platformClockMs(env, rule.every)})`;
+    return { column: sql`${accounts.tokenExpiresAt}`, offset: -platformClockMs(env, rule.beforeExpiry) };
+  return {
+    column: sql.raw(LAST_REFRESH_OR_CONNECTION),
+    offset: platformClockMs(env, rule.every),
+  };
 }
 
-/** The ids of at most `limit` accounts due a keep-alive refresh at `now`, the longest overdue first. */
+/**
+ * The ids of at most `limit` accounts due a keep-alive refresh at `now`, the longest overdue first. One
+ * statement per platform with a rule, in one batch, each walking its partial index
+ * (`accounts_keep_alive_*_idx`: the platform, then the rule's column) up to now and at most `limit`
+ * entries: the rows read are those due, whatever the number of accounts.
+ */
 export async function dueAccounts(
   env: Env,
   db: Database,
   now: number,
   limit = KEEP_ALIVE_LIMIT,
 ): Promise<number[]> {
-  if (RULES.length === 0) return [];
-  const due = sql`(CASE ${accounts.platform} ${sql.join(
-    RULES.map(([platform, rule]) => sql`WHEN ${platform} THEN ${dueAt(env, rule)}`),
-    sql` `,
-  )} END)`;
-  const rows = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(
-      and(
-        inArray(
-          accounts.platform,
-          RULES.map(([platform]) => platform),
+  const [first, ...rest] = RULES.map(([platform, rule]) => {
+    const { column, offset } = dueFrom(env, rule);
+    return db
+      .select({ id: accounts.id, due: sql<number>`${column} + ${offset}`.mapWith(Number) })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.platform, platform),
+          // The partial indexes' WHERE, term for term, so the planner can use them.
+          sql.raw(REFRESHABLE),
+          lte(column, now - offset),
         ),
-        isNull(accounts.disconnectedAt),
-        isNull(accounts.expiredAt),
-        isNotNull(accounts.accessTokenEnc),
-        isNotNull(accounts.refreshTokenEnc),
-        lte(due, now),
-      ),
-    )
-    .orderBy(asc(due), asc(accounts.id))
-    .limit(limit);
-  return rows.map((row) => row.id);
+      )
+      .orderBy(asc(column), asc(accounts.id))
+      .limit(limit);
+  });
+  if (!first) return [];
+  const perPlatform = await db.batch([first, ...rest]);
+  return perPlatform
+    .flat()
+    .sort((a, b) => a.due - b.due || a.id - b.id)
+    .slice(0, limit)
+    .map((row) => row.id);
 }
 
 /** Refreshes the due accounts of every shard; answers what became of each. */

@@ -127,7 +127,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
       tags,
       summary: "Sync a post's analytics now",
       description:
-        "Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.",
+        "Queues one sync job per PUBLISHED platform row of the post: each fetches the row's metrics and the post's comments from its platform (seconds later, not in this answer), and may publish the post's auto-plug. A row synced, or queued for a sync, within the last minute is not read again: its job is the one already queued or just run (still counted in `jobs_dispatched`), so repeated syncs never multiply the platform's reads or the `analytics.synced` webhooks. Nothing is queued when the post's owner has no active, trialing or grace-period subscription: the answer then says `skipped` with `skip_reason` `post_owner_subscription_inactive`.",
       request: { params: z.object({ id: textId() }) },
       responses: { 200: jsonContent(syncAnswerSchema, "What was queued.") },
       errors: [404],
@@ -135,7 +135,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id: post } = c.req.valid("param");
-      const [found, subscribed, rows] = await syncTargets(db, principal.userId, post);
+      const [found, subscribed, rows, claimed] = await syncTargets(db, principal.userId, post, Date.now());
       if (found.length === 0) throw notFound("Post");
       if (subscribed.length === 0) {
         return c.json(
@@ -148,9 +148,10 @@ export const analyticsRouter = createRouter<ApiEnv>()
           200,
         );
       }
+      // A row synced or queued within the cooldown keeps its job: the answer counts it, nothing is sent.
       await enqueueSync(
         c.env.ANALYTICS_SYNC_QUEUE,
-        rows.map((row) => row.id),
+        claimed.map((row) => row.id).sort((a, b) => a - b),
       );
       return c.json({ post_id: post, jobs_dispatched: rows.length, skipped: false, skip_reason: null }, 200);
     },

@@ -3,7 +3,21 @@
 // reads one row per account, however many rows the accounts have. A post's total is summed from its own
 // rows (json_extract over `post_platforms.analytics`): a post has few. Each report is one batch: one D1
 // round trip.
-import { and, asc, desc, eq, exists, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accountMetrics, accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
 import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
@@ -228,22 +242,41 @@ export const ownerSubscribed = (db: Database, postIds: SQLWrapper) =>
       ),
     );
 
-/** The post, whether its owner's subscription syncs, and its syncable rows: one batch. */
-export function syncTargets(db: Database, userId: number, postId: number) {
+/**
+ * A row synced, or claimed for a sync, this recently is not read again: a sync asked within the window
+ * joins the job already queued (or the read just made) instead of asking the platform once more.
+ */
+export const SYNC_COOLDOWN_MS = 60_000;
+
+/**
+ * The post, whether its owner's subscription syncs, its syncable rows, and those of them claimed now
+ * (not synced or claimed within SYNC_COOLDOWN_MS: their `analytics_synced_at` set to `now`, as the
+ * cron's refresh claims them): one batch. Only the claimed rows get a new job.
+ */
+export function syncTargets(db: Database, userId: number, postId: number, now: number) {
   const ids = visiblePost(db, userId, postId);
+  const syncable = and(
+    inArray(postPlatforms.postId, ids),
+    eq(postPlatforms.status, "PUBLISHED"),
+    isNotNull(postPlatforms.platformPostId),
+  );
   return db.batch([
     visiblePost(db, userId, postId),
     ownerSubscribed(db, ids),
+    db.select({ id: postPlatforms.id }).from(postPlatforms).where(syncable).orderBy(asc(postPlatforms.id)),
     db
-      .select({ id: postPlatforms.id })
-      .from(postPlatforms)
+      .update(postPlatforms)
+      .set({ analyticsSyncedAt: new Date(now) })
       .where(
         and(
-          inArray(postPlatforms.postId, ids),
-          eq(postPlatforms.status, "PUBLISHED"),
-          isNotNull(postPlatforms.platformPostId),
+          syncable,
+          exists(ownerSubscribed(db, ids)),
+          or(
+            isNull(postPlatforms.analyticsSyncedAt),
+            lt(postPlatforms.analyticsSyncedAt, new Date(now - SYNC_COOLDOWN_MS)),
+          ),
         ),
       )
-      .orderBy(asc(postPlatforms.id)),
+      .returning({ id: postPlatforms.id }),
   ]);
 }

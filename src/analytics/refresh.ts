@@ -5,39 +5,37 @@
 //   - after that: daily, for as long as the post stays published.
 // Only rows whose post's owner has an active, trialing or grace-period subscription are refreshed.
 //
-// One conditional UPDATE … RETURNING both picks and claims at most REFRESH_LIMIT due rows, oldest sync
-// first: it sets `analytics_synced_at` to now, so an overlapping cron run, or the next one while the
-// jobs wait in the queue, does not enqueue them again (the consumer sets it again once synced; a job
-// that fails for good, or a send that fails, leaves the row to its next interval). The scan walks `post_platforms_sync_idx`
-// (status, analytics_synced_at) from the oldest sync and stops after REFRESH_LIMIT due rows. Its cost:
-// the age of a publication is not indexed, so when fewer rows are due than the limit, the walk reads
-// the index entries of every published row (older posts synced within their interval are passed
-// over); an indexed "next due" column would make it exact.
-import { and, asc, eq, exists, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+// Due rows are read through `post_platforms_sync_idx`, an index on `sync_due_at`: the instant each row is
+// next due, which SQLite computes from the row's columns (src/db/tables/posts.ts), so a run walks the
+// rows due by now, oldest due first, and nothing else, whatever the number of published rows. One batch
+// per shard and run, two conditional UPDATE … RETURNING:
+// - the claim: at most REFRESH_LIMIT due rows (whose owner's subscription syncs, or awaiting their
+//   public id) get `analytics_synced_at` = now, so an overlapping run, or the next one while the jobs
+//   wait in the queue, does not enqueue them again (the consumer sets it again once synced; a job that
+//   fails for good, or a send that fails, leaves the row to its next interval);
+// - the pass-over: of the next PASS_OVER_WINDOW due rows, those whose owner's subscription does not
+//   sync get `sync_skipped_at` = now and wait their interval, as if synced, instead of being walked
+//   over by every run (a lapsed owner's rows are refreshed again at their next interval after the
+//   subscription syncs again).
+// The oldest due first, so a backlog drains in order and nothing starves.
+import { and, asc, eq, exists, inArray, lte, not, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { postPlatforms, posts, subscriptions } from "../db/schema";
+import { LATE_SYNC_INTERVAL, postPlatforms, posts, SYNC_TIERS, subscriptions } from "../db/schema";
 import { eachShard } from "../db/shards";
 import { catalogLifetime, insightsOver, type LifetimeOf } from "./lifetime";
 import { enqueueSync } from "./messages";
 import { SYNCING_SUBSCRIPTIONS } from "./queries";
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
 /** [age of the publication below which, interval between syncs]; older posts sync daily. */
-export const REFRESH_TIERS = [
-  [DAY, 15 * MINUTE],
-  [7 * DAY, HOUR],
-] as const;
-export const LATE_INTERVAL = DAY;
-/** The shortest interval: no row synced more recently is ever due. */
-const SHORTEST = REFRESH_TIERS[0][1];
+export const REFRESH_TIERS = SYNC_TIERS;
+export const LATE_INTERVAL = LATE_SYNC_INTERVAL;
 
 /** At most this many rows are enqueued per cron run (one sendBatch). */
 export const REFRESH_LIMIT = 100;
+/** Of at most this many due rows per run, those of lapsed owners are passed over. */
+export const PASS_OVER_WINDOW = 1000;
 
-/** The interval a row is refreshed at, by the age of its publication in ms (the SQL below, in JS). */
+/** The interval a row is refreshed at, by the age of its publication in ms (`sync_due_at`, in JS). */
 export const refreshInterval = (age: number) =>
   REFRESH_TIERS.find(([below]) => age < below)?.[1] ?? LATE_INTERVAL;
 
@@ -61,35 +59,47 @@ export async function claimDueRows(
   env: Parameters<typeof insightsOver>[0] = {},
   lifetimeOf: LifetimeOf = catalogLifetime,
 ): Promise<number[]> {
-  const claimed = await db
-    .update(postPlatforms)
-    .set({ analyticsSyncedAt: new Date(now) })
-    .where(inArray(postPlatforms.id, dueRows(db, now, limit)))
-    .returning({
-      id: postPlatforms.id,
-      platform: postPlatforms.platform,
-      settings: postPlatforms.settings,
-      postedOn: postPlatforms.postedOn,
-      updatedAt: postPlatforms.updatedAt,
-      awaitingPublicId: postPlatforms.awaitingPublicId,
-    });
+  const at = new Date(now);
+  const [claimed] = await db.batch([
+    db
+      .update(postPlatforms)
+      .set({ analyticsSyncedAt: at })
+      .where(inArray(postPlatforms.id, dueRows(db, now, limit)))
+      .returning({
+        id: postPlatforms.id,
+        platform: postPlatforms.platform,
+        settings: postPlatforms.settings,
+        postedOn: postPlatforms.postedOn,
+        updatedAt: postPlatforms.updatedAt,
+        awaitingPublicId: postPlatforms.awaitingPublicId,
+      }),
+    db
+      .update(postPlatforms)
+      .set({ syncSkippedAt: at })
+      .where(
+        and(
+          inArray(
+            postPlatforms.id,
+            db
+              .select({ id: postPlatforms.id })
+              .from(postPlatforms)
+              .where(lte(postPlatforms.syncDueAt, now))
+              .orderBy(asc(postPlatforms.syncDueAt), asc(postPlatforms.id))
+              .limit(Math.max(limit, PASS_OVER_WINDOW)),
+          ),
+          not(syncs(db)),
+        ),
+      ),
+  ]);
   return claimed
     .filter((row) => row.awaitingPublicId || !insightsOver(env, lifetimeOf(row.platform), row, now))
     .map((row) => row.id)
     .sort((a, b) => a - b);
 }
 
-/** `SELECT id` of at most `limit` due rows, oldest sync first. */
-export function dueRows(db: Database, now: number, limit: number) {
-  const syncedAt = postPlatforms.analyticsSyncedAt;
-  // The last publication of the row (a repeatable post is published several times).
-  const publishedAt = sql`coalesce(json_extract(${postPlatforms.postedOn}, '$[#-1]'), ${postPlatforms.updatedAt})`;
-  const age = sql`(${now} - ${publishedAt})`;
-  const interval = sql`(CASE ${sql.join(
-    REFRESH_TIERS.map(([below, every]) => sql`WHEN ${age} < ${below} THEN ${every}`),
-    sql` `,
-  )} ELSE ${LATE_INTERVAL} END)`;
-  // Correlated, so each candidate row costs two primary-key lookups, not a list of every post.
+/** Whether the row is refreshed: its post's owner's subscription syncs, or it awaits its public id. */
+function syncs(db: Database): SQL {
+  // Correlated, so each candidate row costs two key lookups, not a list of every post.
   const ownerSubscribed = exists(
     db
       .select({ one: sql`1` })
@@ -97,20 +107,19 @@ export function dueRows(db: Database, now: number, limit: number) {
       .innerJoin(subscriptions, eq(subscriptions.userId, posts.userId))
       .where(and(eq(posts.id, postPlatforms.postId), inArray(subscriptions.status, SYNCING_SUBSCRIPTIONS))),
   );
-  return db
-    .select({ id: postPlatforms.id })
-    .from(postPlatforms)
-    .where(
-      and(
-        // On the index: published, and (read from the index entry alone) not synced too recently.
-        eq(postPlatforms.status, "PUBLISHED"),
-        or(isNull(syncedAt), lt(syncedAt, new Date(now - SHORTEST))),
-        isNotNull(postPlatforms.platformPostId),
-        or(isNull(syncedAt), sql`${syncedAt} < ${now} - ${interval}`),
-        // A row awaiting its public id is read whatever the owner's plan: the follow-up is publishing's.
-        or(eq(postPlatforms.awaitingPublicId, true), ownerSubscribed),
-      ),
-    )
-    .orderBy(asc(syncedAt), asc(postPlatforms.id))
-    .limit(limit);
+  // A row awaiting its public id is read whatever the owner's plan: the follow-up is publishing's.
+  return sql`(${eq(postPlatforms.awaitingPublicId, true)} OR ${ownerSubscribed})`;
+}
+
+/** `SELECT id` of at most `limit` due rows that are refreshed, the oldest due first. */
+export function dueRows(db: Database, now: number, limit: number) {
+  return (
+    db
+      .select({ id: postPlatforms.id })
+      .from(postPlatforms)
+      // On the index: `sync_due_at` is null for a row that is not refreshed (not PUBLISHED, no platform post).
+      .where(and(lte(postPlatforms.syncDueAt, now), syncs(db)))
+      .orderBy(asc(postPlatforms.syncDueAt), asc(postPlatforms.id))
+      .limit(limit)
+  );
 }

@@ -8,7 +8,7 @@ import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { accounts, comments, type Post, type PostPlatform, postPlatforms, posts } from "../db/schema";
 import { announce } from "../events/announce";
-import { recordAnalyticsSynced } from "../events/record";
+import { type OutboxKey, recordAnalyticsSynced } from "../events/record";
 import { publishingAdapter } from "../platforms";
 import {
   type AccountAuth,
@@ -65,6 +65,12 @@ export function cleanMetrics(metrics: PostMetrics): PostMetrics {
   return clean;
 }
 
+/** Whether two metric sets hold the same values (whatever their keys' order). */
+export function sameMetrics(a: Partial<PostMetrics>, b: Partial<PostMetrics>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof PostMetrics)[]);
+  return [...keys].every((key) => a[key] === b[key]);
+}
+
 const commentRow = (postId: number, platform: Platform, comment: PlatformComment) => ({
   postId,
   platform,
@@ -94,20 +100,12 @@ export async function syncRow(
   // A post with no public address, and none to come (a TikTok post only its creator sees), has nothing to read.
   if (row.postUrl === null && !row.awaitingPublicId) return null;
   // Past the platform's insights lifetime (a story after its day): ask nothing, keep what is stored, and
-  // record the sync as done (the job the sync route counted ran; its metrics are final).
+  // record the sync as done (the job the sync route counted ran; its metrics are final, so no event).
   if (
     !row.awaitingPublicId &&
     insightsOver(env, (deps.lifetimeOf ?? catalogLifetime)(row.platform), row, deps.now())
   ) {
-    const now = new Date(deps.now());
-    const [, recorded] = await db.batch([
-      db
-        .update(postPlatforms)
-        .set({ analyticsSyncedAt: now })
-        .where(and(eq(postPlatforms.id, row.id), eq(postPlatforms.status, "PUBLISHED"))),
-      recordAnalyticsSynced(db, row.id, jobId, now.getTime()),
-    ]);
-    await announce(env, recorded);
+    await recordSyncFailure(db, row.id, deps.now());
     return null;
   }
   let platformPostId = row.platformPostId;
@@ -159,7 +157,10 @@ export async function syncRow(
             OR ${comments.contact} IS NOT excluded.contact`,
     }),
   );
-  const [stored, recorded] = await db.batch([
+  // analytics.synced tells of new metrics: a sync that found what was stored records no event (the
+  // webhooks of a post read every few minutes would otherwise fire for nothing).
+  const changed = !sameMetrics(row.analytics, metrics);
+  const [stored, ...rest] = await db.batch([
     // Only while the row still shows this platform post: a repetition published since then has new
     // metrics of its own.
     db
@@ -173,10 +174,11 @@ export async function syncRow(
         ),
       )
       .returning({ id: postPlatforms.id }),
-    recordAnalyticsSynced(db, row.id, jobId, now.getTime()),
     ...inserts,
+    ...(changed ? [recordAnalyticsSynced(db, row.id, jobId, now.getTime())] : []),
   ]);
-  await announce(env, recorded);
+  // The record, when there is one, is the batch's last statement.
+  if (changed) await announce(env, rest.at(-1) as OutboxKey[]);
   if (stored.length === 0) return null;
   return { row: { ...row, platformPostId, analytics: metrics }, post, adapter, auth };
 }
@@ -219,7 +221,10 @@ async function resolvePublicId(
   return updated.length > 0 ? { id: resolved.id, url: resolved.url } : null;
 }
 
-/** Records a sync the platform refused for good: the row keeps its metrics and waits a full interval. */
+/**
+ * Records a sync that read nothing (the platform refused it for good, or the row is past its insights
+ * lifetime): the row keeps its metrics and waits a full interval; no event, nothing changed.
+ */
 export async function recordSyncFailure(db: Database, rowId: number, now: number): Promise<void> {
   await db
     .update(postPlatforms)

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dueAccounts, keepTokensAlive } from "../../src/accounts/keep-alive";
 import { refreshStoredToken } from "../../src/accounts/tokens";
+import { createDb } from "../../src/db/client";
 import { shardDatabases } from "../../src/db/shards";
 import worker from "../../src/index";
 import { encryptSecret } from "../../src/lib/crypto";
@@ -149,6 +150,50 @@ describe("the keep-alive sweep", () => {
     expect(all).not.toContain(lost);
     // X's rule is monthly: ten days since the last refresh is not due.
     expect(all).not.toContain(fresh);
+  });
+});
+
+describe("what the keep-alive reads", () => {
+  /** The rows the keep-alive's statements read (each run again on its own, for its `rows_read`). */
+  async function rowsRead(now: number) {
+    const statements: Array<{ query: string; params: unknown[] }> = [];
+    const d1 = {
+      prepare: (query: string) => {
+        const statement = env.DB.prepare(query);
+        return Object.assign(Object.create(statement), {
+          bind: (...params: unknown[]) => {
+            statements.push({ query, params });
+            return statement.bind(...params);
+          },
+        });
+      },
+      batch: (batch: D1PreparedStatement[]) => env.DB.batch(batch),
+    } as unknown as D1Database;
+    await dueAccounts(env, createDb(d1), now);
+    let rows = 0;
+    for (const { query, params } of statements)
+      rows += (
+        await env.DB.prepare(query)
+          .bind(...params)
+          .all()
+      ).meta.rows_read;
+    return rows;
+  }
+
+  it("reads the accounts due, not every account: thirty more that are not due cost nothing", async () => {
+    const user = await createUser();
+    const workspace = await createWorkspace(user.id);
+    const now = Date.now();
+    const before = await rowsRead(now);
+    for (let i = 0; i < 30; i++) {
+      const { id } = await createAccount(workspace.id, "twitter");
+      await env.DB.prepare(
+        "UPDATE accounts SET access_token_enc = 'a', refresh_token_enc = 'r', last_refreshed_at = ? WHERE id = ?",
+      )
+        .bind(now - 10 * DAY_MS, id)
+        .run();
+    }
+    expect(await rowsRead(now)).toBe(before);
   });
 });
 

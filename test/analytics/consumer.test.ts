@@ -10,8 +10,18 @@ import { publishingAdapter } from "../../src/platforms";
 import { type PlatformAdapter, PlatformError } from "../../src/platforms/types";
 import { call } from "../support/client";
 import { createTenant } from "../support/seed";
+import { createWebhook, receiverUrl } from "../webhooks/support";
 import { deliver } from "./queue";
-import { authOf, postOn, publishFake, publishOnSandbox, readRow, sandboxAccount, setRow } from "./support";
+import {
+  authOf,
+  metrics,
+  postOn,
+  publishFake,
+  publishOnSandbox,
+  readRow,
+  sandboxAccount,
+  setRow,
+} from "./support";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -141,6 +151,40 @@ describe("storing", () => {
     const ids = second.map((c) => c.platform_comment_id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(second).toHaveLength((await readRow(rowId)).analytics.comments);
+  });
+
+  it("records analytics.synced only when the metrics changed, once per job however often it is delivered", async () => {
+    const t = await createTenant();
+    await createWebhook(t.key, {
+      workspace_id: t.workspace.id,
+      url: receiverUrl(),
+      events: ["analytics.synced"],
+    });
+    const post = await postOn(t);
+    const rowId = post.rows[0]!;
+    await publishFake(rowId, metrics({ likes: 2 }));
+    const announced = vi.spyOn(env.WEBHOOKS_QUEUE, "send").mockResolvedValue(undefined as never);
+    const events = async () =>
+      (
+        await env.DB.prepare("SELECT version FROM outbox WHERE record_id = ? AND type = 'analytics.synced'")
+          .bind(rowId)
+          .all<{ version: string }>()
+      ).results.length;
+    let answer = metrics({ likes: 2 });
+    const deps = withAdapter({ insights: async () => answer, comments: async () => [] });
+    // The platform answers what is stored: synced, nothing to tell.
+    await deliver([rowId, rowId], { deps });
+    expect(await events()).toBe(0);
+    expect(announced).not.toHaveBeenCalled();
+    // New metrics: one event, however often its job (one message id) is delivered.
+    answer = metrics({ likes: 3 });
+    await deliver([{ row_id: rowId }], { deps });
+    expect(await events()).toBe(1);
+    expect(announced).toHaveBeenCalledTimes(1);
+    // Another job finding the same metrics tells nothing more.
+    await deliver([rowId], { deps });
+    expect(await events()).toBe(1);
+    expect((await readRow(rowId)).analytics).toEqual(metrics({ likes: 3 }));
   });
 
   it("shows the synced comments and metrics on GET /api/v1/posts/{id}?include_comments=true", async () => {

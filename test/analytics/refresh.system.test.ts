@@ -143,6 +143,52 @@ describe("refreshAnalytics", () => {
     expect(plan).not.toMatch(/\bSCAN\b|TEMP B-TREE/);
   });
 
+  it("reads the rows due, not the rows published: rows synced within their interval cost nothing", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const now = Date.now();
+    const rowsRead = async () => {
+      const query = dueRows(createDb(env.DB), now, REFRESH_LIMIT).toSQL();
+      const { meta } = await env.DB.prepare(query.sql)
+        .bind(...query.params)
+        .all();
+      return meta.rows_read;
+    };
+    const before = await rowsRead();
+    // Ten days old, synced two hours ago: not due for another 22 hours.
+    for (let i = 0; i < 30; i++) await row(t, now, 10 * DAY, 2 * HOUR);
+    expect(await rowsRead()).toBe(before);
+  });
+
+  it("is due exactly when the interval of its age has passed, across a tier's end", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const db = createDb(env.DB);
+    const now = Date.now() + 500 * DAY;
+    await claimDueRows(db, now, 10_000);
+    // Synced ten minutes before its first day ended: at 16 minutes past, its interval is an hour.
+    const id = await row(t, now, DAY + 6 * MINUTE, 16 * MINUTE);
+    expect(await claimDueRows(db, now, 10_000)).toEqual([]);
+    expect(await claimDueRows(db, now + 44 * MINUTE, 10_000)).toEqual([]);
+    expect(await claimDueRows(db, now + 44 * MINUTE + 1, 10_000)).toEqual([id]);
+  });
+
+  it("passes a lapsed owner's due rows over: they wait their interval instead of being read every run", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id, "canceled");
+    const db = createDb(env.DB);
+    const now = Date.now() + 600 * DAY;
+    const id = await row(t, now, 10 * DAY, 2 * DAY);
+    const sent = captureQueue();
+    await runCron(now);
+    expect(sent()).not.toContain(id);
+    expect(await readRow(id)).toMatchObject({ analytics_synced_at: now - 2 * DAY, sync_skipped_at: now });
+    // Subscribed again: read at its next interval (a day after the pass-over), as if it had synced.
+    await subscribe(t.user.id);
+    expect(await claimDueRows(db, now + HOUR, 10_000)).not.toContain(id);
+    expect(await claimDueRows(db, now + DAY + 1, 10_000)).toContain(id);
+  });
+
   it("documents its intervals: 15 minutes the first day, hourly the first week, daily after", () => {
     expect([0, DAY - 1, DAY, 7 * DAY - 1, 7 * DAY, 400 * DAY].map(refreshInterval)).toEqual([
       15 * MINUTE,

@@ -2,9 +2,12 @@
 // the post's owner has no syncing subscription, 404 for a post the caller cannot see.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { defaultSyncDeps } from "../../src/analytics/sync";
+import { publishingAdapter } from "../../src/platforms";
 import { admin, call, serverTiming } from "../support/client";
 import { createKey, createTenant, createUser } from "../support/seed";
 import { waitFor } from "../support/wait";
+import { deliver } from "./queue";
 import {
   metrics,
   postOn,
@@ -135,8 +138,9 @@ describe("POST /api/v1/analytics/posts/{id}/sync", () => {
 
     const row = await waitFor(
       async () => {
+        // The route claims the row (analytics_synced_at) at once; the metrics arrive with the job.
         const read = await readRow(post.rows[0]!);
-        return read.analytics_synced_at === null ? undefined : read;
+        return read.analytics.impressions > 0 ? read : undefined;
       },
       { interval: 200, what: `row ${post.rows[0]} synced` },
     );
@@ -145,6 +149,40 @@ describe("POST /api/v1/analytics/posts/{id}/sync", () => {
     expect(report.body.total).toEqual(row.analytics);
     const withComments = await call("GET", `/api/v1/posts/${post.id}?include_comments=true`, { key: t.key });
     expect(withComments.body.comments).toHaveLength(row.analytics.comments);
+  });
+
+  it("coalesces syncs within a minute: 10 syncs of a 2-account post read each row once", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const post = await postOn(t, [t.accounts[0]!.id, t.accounts[1]!.id]);
+    for (const row of post.rows) await publishFake(row, metrics());
+    const sent = captureQueue();
+    for (let i = 0; i < 10; i++) {
+      const res = await sync(t.key, post.id);
+      // The answer counts the rows' jobs, queued now or coalesced into the one already queued.
+      expect(res.body).toEqual({ post_id: post.id, jobs_dispatched: 2, skipped: false, skip_reason: null });
+    }
+    expect(sent()).toEqual(post.rows.map((row_id) => ({ row_id })));
+    // What the platform is asked when those jobs run: one read per row.
+    const insights = vi.fn(async () => metrics({ likes: 3 }));
+    const deps = {
+      ...defaultSyncDeps,
+      adapterFor: (e: Env, p: Parameters<typeof publishingAdapter>[1]) => ({
+        ...publishingAdapter(e, p),
+        insights,
+        comments: async () => [],
+      }),
+    };
+    await deliver(sent(), { deps });
+    expect(insights).toHaveBeenCalledTimes(2);
+    // Still within the minute after the sync: nothing new is queued.
+    await sync(t.key, post.id);
+    expect(sent()).toHaveLength(2);
+    // A minute later, a sync reads again.
+    for (const row of post.rows) await setRow(row, { analytics_synced_at: Date.now() - 61_000 });
+    const later = await sync(t.key, post.id);
+    expect(later.body).toMatchObject({ jobs_dispatched: 2 });
+    expect(sent()).toHaveLength(4);
   });
 
   it("answers 403 for a key without the posts ability", async () => {

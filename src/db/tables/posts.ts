@@ -4,6 +4,14 @@ import { GAP_UNITS, PLATFORMS, POST_STATUSES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 import { users, workspaces } from "./tenants";
 
+/** An account the keep-alive may refresh: connected, not expired, with both tokens (the indexes' WHERE). */
+export const REFRESHABLE =
+  "disconnected_at IS NULL AND expired_at IS NULL AND access_token_enc IS NOT NULL AND refresh_token_enc IS NOT NULL";
+
+/** The last refresh, else the connection: what an `every` keep-alive rule counts from. */
+export const LAST_REFRESH_OR_CONNECTION =
+  "(CASE WHEN last_refreshed_at IS NULL THEN created_at ELSE last_refreshed_at END)";
+
 export const accounts = sqliteTable(
   "accounts",
   {
@@ -48,6 +56,14 @@ export const accounts = sqliteTable(
     // A connect upserts by the platform's user (src/accounts/queries.ts); NULLs (accounts created
     // without one) never collide.
     uniqueIndex("accounts_identity_idx").on(t.workspaceId, t.platform, t.platformUserId),
+    // The cron's keep-alive (src/accounts/keep-alive.ts) reads, per platform, the refreshable accounts
+    // due by now in the order of its rule's column: the token's end, or the last refresh (else the
+    // connection). Partial: a disconnected, expired or token-less account is never in them.
+    index("accounts_keep_alive_expiry_idx").on(t.platform, t.tokenExpiresAt).where(sql.raw(REFRESHABLE)),
+    index("accounts_keep_alive_refreshed_idx")
+      // LAST_REFRESH_OR_CONNECTION, spelt without a comma (drizzle-kit splits an index's expression at one).
+      .on(t.platform, sql.raw(LAST_REFRESH_OR_CONNECTION))
+      .where(sql.raw(REFRESHABLE)),
   ],
 );
 
@@ -109,6 +125,43 @@ export const postMedia = sqliteTable(
   ],
 );
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The cron's analytics refresh (src/analytics/refresh.ts): [age of the publication below which, interval
+ * between syncs]; older posts sync every LATE_SYNC_INTERVAL.
+ */
+export const SYNC_TIERS = [
+  [DAY, 15 * MINUTE],
+  [7 * DAY, HOUR],
+] as const;
+export const LATE_SYNC_INTERVAL = DAY;
+
+/**
+ * `sync_due_at`: the first instant t at which a PUBLISHED row with a platform post is due, that is when
+ * t - last > interval(t - published), where `last` is its last sync (or pass-over) and `published` its
+ * last publication (the last `posted_on`, else `updated_at`). The interval grows with age, so t is the
+ * earliest tier in which it falls: max(tier start, last + interval + 1 ms). Never synced: 0 (due now).
+ */
+const SYNC_DUE_AT = (() => {
+  const published = "coalesce(json_extract(posted_on, '$[#-1]'), updated_at)";
+  const last = "max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0))";
+  // Tier k spans ages [start, end): its first due instant, if it falls before the tier's end.
+  const starts = [null, ...SYNC_TIERS.map(([below]) => below)];
+  const intervals = [...SYNC_TIERS.map(([, every]) => every), LATE_SYNC_INTERVAL];
+  const firstDue = intervals.map((every, k) =>
+    starts[k] === null
+      ? `(${last} + ${every + 1})`
+      : `max(${published} + ${starts[k]}, ${last} + ${every + 1})`,
+  );
+  const tiers = SYNC_TIERS.map(
+    ([below], k) => `WHEN ${firstDue[k]} < ${published} + ${below} THEN ${firstDue[k]}`,
+  );
+  return `(CASE WHEN status <> 'PUBLISHED' OR platform_post_id IS NULL THEN NULL WHEN analytics_synced_at IS NULL AND sync_skipped_at IS NULL THEN 0 ${tiers.join(" ")} ELSE ${firstDue.at(-1)} END)`;
+})();
+
 // One row per target account of a post: the API's "platform row".
 export const postPlatforms = sqliteTable(
   "post_platforms",
@@ -145,6 +198,13 @@ export const postPlatforms = sqliteTable(
     attemptId: text("attempt_id"),
     attemptStartedAt: integer("attempt_started_at", { mode: "timestamp_ms" }),
     analyticsSyncedAt: integer("analytics_synced_at", { mode: "timestamp_ms" }),
+    // When the cron last passed the row over because its post's owner has no syncing subscription: the
+    // row waits its interval as if synced (src/analytics/refresh.ts), so lapsed owners' rows are not
+    // read again on every run.
+    syncSkippedAt: integer("sync_skipped_at", { mode: "timestamp_ms" }),
+    // When the cron's refresh is next due (ms), kept by SQLite from the columns it depends on; null when
+    // the row is not refreshed at all. The cron walks `post_platforms_sync_idx` up to now.
+    syncDueAt: integer("sync_due_at").generatedAlwaysAs(sql.raw(SYNC_DUE_AT), { mode: "virtual" }),
     // Auto-plug: claimed once per row (plugged_at), then the reply's id once the platform has it.
     pluggedAt: integer("plugged_at", { mode: "timestamp_ms" }),
     plugPostId: text("plug_post_id"),
@@ -164,7 +224,7 @@ export const postPlatforms = sqliteTable(
       t.platformPostId,
       t.id,
     ),
-    index("post_platforms_sync_idx").on(t.status, t.analyticsSyncedAt),
+    index("post_platforms_sync_idx").on(t.syncDueAt),
   ],
 );
 

@@ -1,0 +1,12 @@
+-- The cron reads only what is due. Analytics refresh: `sync_due_at` (a virtual column SQLite computes
+-- from the row's status, platform post, last sync or pass-over and last publication; null when the row
+-- is not refreshed) is indexed, so a run walks the rows due by now instead of every published row;
+-- `sync_skipped_at` records a pass-over (the owner's subscription does not sync). Keep-alive: partial
+-- indexes of the refreshable accounts by platform and the column their rule counts from. Existing rows
+-- are unchanged; their due times follow from the columns they have.
+DROP INDEX `post_platforms_sync_idx`;--> statement-breakpoint
+ALTER TABLE `post_platforms` ADD `sync_skipped_at` integer;--> statement-breakpoint
+ALTER TABLE `post_platforms` ADD `sync_due_at` integer GENERATED ALWAYS AS ((CASE WHEN status <> 'PUBLISHED' OR platform_post_id IS NULL THEN NULL WHEN analytics_synced_at IS NULL AND sync_skipped_at IS NULL THEN 0 WHEN (max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 900001) < coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 86400000 THEN (max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 900001) WHEN max(coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 86400000, max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 3600001) < coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 604800000 THEN max(coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 86400000, max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 3600001) ELSE max(coalesce(json_extract(posted_on, '$[#-1]'), updated_at) + 604800000, max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0)) + 86400001) END)) VIRTUAL;--> statement-breakpoint
+CREATE INDEX `post_platforms_sync_idx` ON `post_platforms` (`sync_due_at`);--> statement-breakpoint
+CREATE INDEX `accounts_keep_alive_expiry_idx` ON `accounts` (`platform`,`token_expires_at`) WHERE disconnected_at IS NULL AND expired_at IS NULL AND access_token_enc IS NOT NULL AND refresh_token_enc IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `accounts_keep_alive_refreshed_idx` ON `accounts` (`platform`,(CASE WHEN last_refreshed_at IS NULL THEN created_at ELSE last_refreshed_at END)) WHERE disconnected_at IS NULL AND expired_at IS NULL AND access_token_enc IS NOT NULL AND refresh_token_enc IS NOT NULL;
