@@ -45,7 +45,8 @@ describe("outcomes", () => {
       "permanent",
       new PlatformError("Too long for this platform.", { kind: "permanent", code: "content_rejected" }),
     ],
-    ["auth", new PlatformError("The token was revoked.", { kind: "auth", code: "token_revoked" })],
+    // (A revoked grant expires the account instead: test/accounts, test/sandbox/twitter.test.ts.)
+    ["auth", new PlatformError("The token was refused.", { kind: "auth", code: "token_refused" })],
   ])(
     "fails the row at once on a %s error, with its code and message, and does not retry",
     async (_, error) => {

@@ -6,6 +6,7 @@
 // which revokes the token; asserting what LinkedIn was sent at each step.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { waitFor } from "../../support/wait";
 import {
   accountOf,
   disconnect,
@@ -169,7 +170,14 @@ export const scenario: Scenario = {
     );
 
     expect((await disconnect(connected)).status).toBeLessThan(300);
-    const [revoked] = linkedin.requests("https://www.linkedin.com/oauth/v2/revoke");
+    // The revocation runs after the answer (waitUntil), once no other account rests on the grant.
+    const [revoked] = await waitFor(
+      () => {
+        const sent = linkedin.requests("https://www.linkedin.com/oauth/v2/revoke");
+        return sent.length > 0 && sent;
+      },
+      { what: "the revocation" },
+    );
     expect(Object.fromEntries(new URLSearchParams(revoked!.body))).toEqual({
       client_id: "client-123",
       client_secret: "secret-456",
