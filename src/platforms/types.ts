@@ -174,6 +174,14 @@ export type PlatformComment = {
   author_name: string;
   created_at: Date;
   contact: { name: string; username: string; profile_url: string | null } | null;
+  /** The platform's id of the comment this one answers (a reply in a thread), where it says. */
+  parent_id?: string | null;
+  /** The comment's own page on the platform, where it has one. */
+  url?: string | null;
+  /** Written by the connected account itself (its own replies). */
+  is_own?: boolean;
+  /** Hidden from the public by the account, where the platform reports it. */
+  hidden?: boolean;
 };
 
 export interface PlatformAdapter {
