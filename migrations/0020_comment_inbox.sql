@@ -26,6 +26,9 @@ CREATE TABLE `__new_comments` (
 );
 --> statement-breakpoint
 INSERT INTO `__new_comments`("id", "workspace_id", "account_id", "post_id", "platform", "platform_comment_id", "content", "author_name", "contact", "received_at", "created_at") SELECT * FROM (SELECT c."id", p."workspace_id", (SELECT pp."account_id" FROM `post_platforms` pp WHERE pp."post_id" = c."post_id" AND pp."platform" = c."platform" ORDER BY pp."id" LIMIT 1) AS account_id, c."post_id", c."platform", c."platform_comment_id", c."content", c."author_name", c."contact", c."created_at", c."created_at" FROM `comments` c JOIN `posts` p ON p."id" = c."post_id") WHERE account_id IS NOT NULL;--> statement-breakpoint
+-- The id sequence carries over (a shard's range starts at k × 2^40: src/db/shards.ts), even with no rows.
+INSERT INTO sqlite_sequence (name, seq) SELECT '__new_comments', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '__new_comments');--> statement-breakpoint
+UPDATE sqlite_sequence SET seq = max(seq, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'comments'), 0)) WHERE name = '__new_comments';--> statement-breakpoint
 DROP TABLE `comments`;--> statement-breakpoint
 ALTER TABLE `__new_comments` RENAME TO `comments`;--> statement-breakpoint
 PRAGMA foreign_keys=ON;--> statement-breakpoint
