@@ -61,11 +61,9 @@ export const listCommentsQuery = z.strictObject({
     .optional()
     .meta({ description: "Only comments written at or after this time (ISO 8601 with an offset)." }),
   hidden: queryFlag().optional().meta({ description: "Only hidden (true) or visible (false) comments." }),
-  replied: queryFlag()
-    .optional()
-    .meta({
-      description: "Only comments the account replied to through the service (true), or not (false).",
-    }),
+  replied: queryFlag().optional().meta({
+    description: "Only comments the account replied to through the service (true), or not (false).",
+  }),
 });
 export type ListCommentsQuery = z.output<typeof listCommentsQuery>;
 
@@ -76,21 +74,15 @@ export const commentSchema = z
     author_name: z.string(),
     platform: z.enum(PLATFORMS),
     created_at: zonedTime().meta({ description: "When it was written, in the workspace's zone." }),
-    contact: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .meta({
-        description: "The author's contact when the platform gives it: `name`, `username`, `profile_url`.",
-      }),
+    contact: z.record(z.string(), z.unknown()).nullable().meta({
+      description: "The author's contact when the platform gives it: `name`, `username`, `profile_url`.",
+    }),
     post_id: z.int(),
     account_id: z.int().meta({ description: "The connected account whose post it is on." }),
     platform_comment_id: z.string().nullable().meta({ description: "The platform's id of the comment." }),
-    parent_id: z
-      .int()
-      .nullable()
-      .meta({
-        description: "The comment this one answers, once that one is stored; null for a top-level one.",
-      }),
+    parent_id: z.int().nullable().meta({
+      description: "The comment this one answers, once that one is stored; null for a top-level one.",
+    }),
     hidden: z.boolean().meta({ description: "Hidden from the public, where the platform reports it." }),
     url: z
       .string()
