@@ -574,6 +574,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List comments
+         * @description The comments stored from every connected account's published posts (read with each analytics sync), in every workspace the key's user can access, newest first: 20 per page unless `per_page` says otherwise (at most 100).
+         *
+         *     Walk the list with `cursor`: pass each page's `next_cursor` (or follow `next_page_url`, which carries it). A cursor is stable: comments that arrive meanwhile never shift or repeat items across pages, and every page costs what page 1 does. `page` numbers work too, for compatibility, but are not stable (a new comment moves every later item down one) and a deep page costs its offset.
+         *
+         *     Filters, combined with AND: `workspace_id`, `account_id`, `post_id` (another tenant's matches nothing, as an absent one), `platform`, `since` (written at or after, ISO 8601), `hidden`, `replied` (the account replied through the service). A query parameter the list does not know is a 422. `actions` is empty for now: reply, hide and delete are not offered yet.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["listComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -977,6 +1003,28 @@ export interface webhooks {
          *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
          */
         post: operations["analyticsSyncedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.received
+         * @description A comment was read on a connected account's published post for the first time (with an analytics sync). Once per comment, however often the sync runs; an edited comment is not told again. `data` is the comment as `GET /api/v1/comments` lists it.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["commentReceivedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1448,6 +1496,37 @@ export interface components {
             is_default: boolean;
             support_threads: boolean;
             is_verified: boolean;
+        };
+        Comment: {
+            id: number;
+            content: string;
+            author_name: string;
+            /** @enum {string} */
+            platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+            /**
+             * @description When it was written, in the workspace's zone.
+             * @example 2026-11-21T09:15:00+01:00
+             */
+            created_at: string;
+            /** @description The author's contact when the platform gives it: `name`, `username`, `profile_url`. */
+            contact: {
+                [key: string]: unknown;
+            } | null;
+            post_id: number;
+            /** @description The connected account whose post it is on. */
+            account_id: number;
+            /** @description The platform's id of the comment. */
+            platform_comment_id: string | null;
+            /** @description The comment this one answers, once that one is stored; null for a top-level one. */
+            parent_id: number | null;
+            /** @description Hidden from the public, where the platform reports it. */
+            hidden: boolean;
+            /** @description The comment's own page on the platform, where it has one. */
+            url: string | null;
+            /** @description Written by the connected account itself. */
+            is_own: boolean;
+            /** @description What the account may do with this comment here. Empty for now: reply, hide and delete arrive with the next release. */
+            actions: ("reply" | "hide" | "delete")[];
         };
         WorkspaceWithAccounts: {
             id: number;
@@ -2159,12 +2238,22 @@ export interface components {
              */
             skip_reason: "post_owner_subscription_inactive" | null;
         };
+        CommentPage: {
+            data: components["schemas"]["Comment"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            next_cursor: string | null;
+            current_page: number;
+            per_page: number;
+            /** @description The next page, or null on the last one. */
+            next_page_url: string | null;
+            prev_page_url: string | null;
+        };
         /** @description A webhook endpoint; times in its workspace's zone. */
         Webhook: {
             id: number;
             workspace_id: number;
             url: string;
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @example 2026-11-21T09:15:00+01:00 */
@@ -2185,7 +2274,7 @@ export interface components {
             id: number;
             workspace_id: number;
             url: string;
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @example 2026-11-21T09:15:00+01:00 */
@@ -2221,7 +2310,7 @@ export interface components {
              *       "post.failed"
              *     ]
              */
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received")[];
         };
         WebhookDelivery: {
             id: number;
@@ -2231,7 +2320,7 @@ export interface components {
              * @description `webhook.test` for an event sent by `POST /api/v1/webhooks/{id}/test`.
              * @enum {string}
              */
-            event_type: "post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "webhook.test";
+            event_type: "post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "webhook.test";
             /**
              * @description pending (queued, or a retry is due at `next_attempt_at`), succeeded (a 2xx answer), failed (8 attempts failed, or the endpoint was disabled).
              * @enum {string}
@@ -6200,6 +6289,115 @@ export interface operations {
             };
         };
     };
+    listComments: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description Where the page starts: the `next_cursor` of the page before. Stable: comments that arrive meanwhile never shift or repeat items across pages, and every page costs what page 1 does. */
+                cursor?: string;
+                /** @description Only this workspace's comments (another tenant's workspace matches nothing). */
+                workspace_id?: number;
+                /** @description Only comments on this account's posts. */
+                account_id?: number;
+                /** @description Only comments on this post. */
+                post_id?: number;
+                /** @description Only comments on this platform. */
+                platform?: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
+                /** @description Only comments written at or after this time (ISO 8601 with an offset). */
+                since?: string;
+                /** @description Only hidden (true) or visible (false) comments. */
+                hidden?: boolean;
+                /** @description Only comments the account replied to through the service (true), or not (false). */
+                replied?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of comments. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -7905,6 +8103,43 @@ export interface operations {
                     /** @description When it happened, ISO 8601 in UTC. */
                     created_at: string;
                     data: components["schemas"]["PostAnalytics"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentReceivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_comment.received_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "comment.received";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Comment"];
                 };
             };
         };

@@ -166,8 +166,9 @@ function seedSql(perGroup) {
       SELECT i, l.id FROM n CROSS JOIN (SELECT id FROM labels WHERE workspace_id = ${SMALL}) l;`,
     `${upTo(SMALL_POSTS)} INSERT INTO post_media (post_id, item_index, position, media_id)
       SELECT i, 0, 0, 1 + i % 4 FROM n UNION ALL SELECT i, 1, 0, 1 + (i + 1) % 4 FROM n;`,
-    `${upTo(SMALL_POSTS)} INSERT INTO comments (post_id, platform, platform_comment_id, content, author_name, created_at)
-      SELECT i, 'twitter', 'c-' || i, 'Nice post ' || i, 'Reader ' || i, ${T0} + i * 60000 + 45000 FROM n;`,
+    `${upTo(SMALL_POSTS)} INSERT INTO comments (workspace_id, account_id, post_id, platform, platform_comment_id, content, author_name, received_at, created_at)
+      SELECT ${SMALL}, (SELECT id FROM accounts WHERE workspace_id = ${SMALL} AND platform = 'twitter' ORDER BY id LIMIT 1), i, 'twitter',
+        'c-' || i, 'Nice post ' || i, 'Reader ' || i, ${T0} + i * 60000 + 45000, ${T0} + i * 60000 + 45000 FROM n;`,
     // The big workspace: posts 101..100100, drafts on one account each.
     `${upTo(BIG_POSTS)} INSERT INTO posts (id, workspace_id, user_id, status, content, created_at, updated_at)
       SELECT ${SMALL_POSTS} + i, ${BIG}, ${bigOwner}, 'DRAFT', json_array('Big post ' || i), ${T0} + i * 1000, ${T0} + i * 1000 FROM n;`,

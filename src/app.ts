@@ -4,6 +4,7 @@ import { accountsRouter } from "./accounts";
 import { adminRouter } from "./admin";
 import { adminOnly } from "./admin/operator-routes";
 import { analyticsRouter } from "./analytics";
+import { commentsRouter } from "./comments";
 import { delegationRouter } from "./delegation";
 import { docsRouter } from "./docs";
 import { foldersRouter } from "./folders";
@@ -36,6 +37,7 @@ const RESOURCES = {
   "/folders": foldersRouter,
   "/media": mediaRouter,
   "/analytics": analyticsRouter,
+  "/comments": commentsRouter,
   "/webhooks": webhooksRouter,
   "/me": meRouter,
 } as const;

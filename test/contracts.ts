@@ -3,6 +3,7 @@
 import { accountsContracts } from "./accounts/contract";
 import { adminContracts } from "./admin/contract";
 import { analyticsContracts } from "./analytics/contract";
+import { commentsContracts } from "./comments/contract";
 import { delegationContracts } from "./delegation/contract";
 import { foldersContracts } from "./folders/contract";
 import { labelsContracts } from "./labels/contract";
@@ -21,6 +22,7 @@ export const CONTRACTS: RouteContract[] = [
   ...postsContracts,
   ...mediaContracts,
   ...analyticsContracts,
+  ...commentsContracts,
   ...webhooksContracts,
   ...meContracts,
   ...delegationContracts,

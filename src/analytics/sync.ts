@@ -1,14 +1,15 @@
 // Syncing one platform row: read it, ask its platform for the post's metrics and comments, and store
 // both. Idempotent: the metrics are overwritten with the platform's latest, and each comment is stored
-// once per (post, platform, platform comment id), so a redelivered job changes nothing twice.
-import { and, eq, sql } from "drizzle-orm";
+// once per (post, platform, platform comment id), with its one comment.received, so a redelivered job
+// changes nothing twice.
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { accountAuth, withFreshAuth } from "../accounts/tokens";
 import { insertInChunks } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { accounts, comments, type Post, type PostPlatform, postPlatforms, posts } from "../db/schema";
 import { announce } from "../events/announce";
-import { type OutboxKey, recordAnalyticsSynced } from "../events/record";
+import { type OutboxKey, recordAnalyticsSynced, recordCommentsReceived } from "../events/record";
 import { publishingAdapter } from "../platforms";
 import {
   type AccountAuth,
@@ -71,15 +72,84 @@ export function sameMetrics(a: Partial<PostMetrics>, b: Partial<PostMetrics>): b
   return [...keys].every((key) => a[key] === b[key]);
 }
 
-const commentRow = (postId: number, platform: Platform, comment: PlatformComment) => ({
-  postId,
-  platform,
+/** A comment as stored, on the row's post and account; what the platform does not say is null or false. */
+const commentRow = (row: PostPlatform, post: Post, comment: PlatformComment, receivedAt: Date) => ({
+  workspaceId: post.workspaceId,
+  accountId: row.accountId,
+  postId: post.id,
+  platform: row.platform,
   platformCommentId: comment.id,
+  platformParentId: comment.parent_id ?? null,
   content: comment.content,
   authorName: comment.author_name,
   contact: comment.contact,
+  url: comment.url ?? null,
+  isOwn: comment.is_own ?? false,
+  hidden: comment.hidden ?? false,
+  receivedAt,
   createdAt: comment.created_at,
 });
+
+/** What a sync may change of a stored comment (never its ids, times or tenant). */
+const COMMENT_UPDATES = {
+  content: "content",
+  authorName: "author_name",
+  contact: "contact",
+  platformParentId: "platform_parent_id",
+  url: "url",
+  isOwn: "is_own",
+  hidden: "hidden",
+} as const;
+
+/**
+ * Stores the comments read: a new one once, with `received_at` = this batch's time (which its
+ * comment.received record finds), a known one updated only when the platform shows it changed (no
+ * event). Then each comment of the post whose parent is stored takes that parent's id.
+ */
+function storeComments(db: Database, row: PostPlatform, post: Post, found: PlatformComment[], now: Date) {
+  const inserts = insertInChunks(
+    db,
+    comments,
+    found.map((comment) => commentRow(row, post, comment, now)),
+  ).map((statement) =>
+    statement.onConflictDoUpdate({
+      target: [comments.postId, comments.platform, comments.platformCommentId],
+      // An unchanged comment is not written at all, so a redelivered job writes no comment.
+      set: Object.fromEntries(
+        Object.entries(COMMENT_UPDATES).map(([key, column]) => [key, sql.raw(`excluded.${column}`)]),
+      ),
+      setWhere: sql.join(
+        Object.values(COMMENT_UPDATES).map((column) =>
+          sql.raw(`comments.${column} IS NOT excluded.${column}`),
+        ),
+        sql` OR `,
+      ),
+    }),
+  );
+  if (inserts.length === 0 || found.every((comment) => !comment.parent_id)) return inserts;
+  // A reply read before its parent is stored takes the parent's id on the sync that stores it.
+  const parent = db
+    .select({ id: sql<number>`parent.id` })
+    .from(sql`${comments} AS parent`)
+    .where(
+      sql`parent.post_id = ${comments.postId} AND parent.platform = ${comments.platform}
+        AND parent.platform_comment_id = ${comments.platformParentId}`,
+    );
+  return [
+    ...inserts,
+    db
+      .update(comments)
+      .set({ parentId: sql`(${parent})` })
+      .where(
+        and(
+          eq(comments.postId, post.id),
+          eq(comments.platform, row.platform),
+          isNull(comments.parentId),
+          isNotNull(comments.platformParentId),
+        ),
+      ),
+  ];
+}
 
 /**
  * Syncs the row, recording its analytics.synced event (named by the job's id) with it. Returns null when
@@ -138,28 +208,11 @@ export async function syncRow(
   // Nothing to read now (a story past its day, insights the app cannot read): keep what is stored.
   const metrics = fetched === null ? row.analytics : cleanMetrics(fetched);
   const now = new Date(deps.now());
-  const inserts = insertInChunks(
-    db,
-    comments,
-    found.map((comment) => commentRow(post.id, row.platform, comment)),
-  ).map((statement) =>
-    statement.onConflictDoUpdate({
-      target: [comments.postId, comments.platform, comments.platformCommentId],
-      // An edited comment shows its new text; its id and time stay. An unchanged one is not
-      // written at all, so a redelivered job writes no comment.
-      set: {
-        content: sql`excluded.content`,
-        authorName: sql`excluded.author_name`,
-        contact: sql`excluded.contact`,
-      },
-      setWhere: sql`${comments.content} IS NOT excluded.content
-            OR ${comments.authorName} IS NOT excluded.author_name
-            OR ${comments.contact} IS NOT excluded.contact`,
-    }),
-  );
+  const inserts = storeComments(db, row, post, found, now);
   // analytics.synced tells of new metrics: a sync that found what was stored records no event (the
   // webhooks of a post read every few minutes would otherwise fire for nothing).
   const changed = !sameMetrics(row.analytics, metrics);
+  const received = found.length > 0;
   const [stored, ...rest] = await db.batch([
     // Only while the row still shows this platform post: a repetition published since then has new
     // metrics of its own.
@@ -176,9 +229,11 @@ export async function syncRow(
       .returning({ id: postPlatforms.id }),
     ...inserts,
     ...(changed ? [recordAnalyticsSynced(db, row.id, jobId, now.getTime())] : []),
+    ...(received ? [recordCommentsReceived(db, post.id, row.platform, now.getTime())] : []),
   ]);
-  // The record, when there is one, is the batch's last statement.
-  if (changed) await announce(env, rest.at(-1) as OutboxKey[]);
+  // The records, when there are any, are the batch's last statements.
+  const records = rest.slice(rest.length - Number(changed) - Number(received)) as OutboxKey[][];
+  await announce(env, records.flat());
   if (stored.length === 0) return null;
   return { row: { ...row, platformPostId, analytics: metrics }, post, adapter, auth };
 }

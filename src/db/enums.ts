@@ -54,6 +54,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "media.ready",
   "media.failed",
   "analytics.synced",
+  "comment.received",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /**

@@ -8,8 +8,10 @@
 import { and, eq, exists, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
+import type { Platform } from "../db/enums";
 import {
   accounts,
+  comments,
   media,
   type OutboxType,
   outbox,
@@ -128,4 +130,21 @@ export const recordAnalyticsSynced = (db: Database, rowId: number, jobId: string
     jobId,
     at,
     and(eq(postPlatforms.id, rowId), eq(postPlatforms.analyticsSyncedAt, new Date(at))),
+  );
+
+/**
+ * The comments of a post's platform this batch stored for the first time (`received_at = at`), one
+ * `comment.received` each. A comment is received once, so its version is '': a redelivered sync finds
+ * it stored already (its `received_at` is the first sync's), and its record would collide anyway.
+ */
+export const recordCommentsReceived = (db: Database, postId: number, platform: Platform, at: number) =>
+  record(
+    db,
+    sql<OutboxType>`'comment.received'`,
+    comments,
+    comments.id,
+    comments.workspaceId,
+    "",
+    at,
+    and(eq(comments.postId, postId), eq(comments.platform, platform), eq(comments.receivedAt, new Date(at))),
   );

@@ -54,6 +54,11 @@ const TAGS = [
     description: "Engagement metrics of published posts, by post, account and workspace.",
   },
   {
+    name: "Comments",
+    description:
+      "The comment inbox: comments read from every connected account's published posts, newest first.",
+  },
+  {
     name: "Webhooks",
     description:
       "Endpoints that receive signed events (Standard Webhooks), their deliveries, and the events themselves.",

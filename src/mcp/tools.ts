@@ -3,6 +3,7 @@
 // from those schemas (schema.ts) and a call is answered by the route itself (call.ts), so a tool can
 // never accept or answer anything its route would not.
 import type { z } from "zod";
+import { listCommentsQuery } from "../comments/schemas";
 import { createFolderBody, listFoldersQuery } from "../folders/schemas";
 import { createLabelBody, listLabelsQuery, updateLabelBody } from "../labels/schemas";
 import { importMediaBody, listMediaQuery } from "../media/schemas";
@@ -119,6 +120,15 @@ export const TOOLS: readonly ToolSpec[] = [
     method: "POST",
     path: "/api/v1/analytics/posts/{post}/sync",
     writes: "repeatable",
+  },
+  {
+    name: "list_comments",
+    title: "List comments",
+    description:
+      "One page of the comments on the connected accounts' published posts, newest first, optionally filtered by workspace_id, account_id, post_id, platform, since (ISO 8601), hidden and replied. Pass `next_cursor` as `cursor` for the next page.",
+    method: "GET",
+    path: "/api/v1/comments",
+    query: listCommentsQuery,
   },
   {
     name: "list_media",

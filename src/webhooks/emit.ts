@@ -1,13 +1,23 @@
 // The events, one per outbox family (src/events/record.ts says where each is recorded: a post settling,
-// an account found expired, an import settling, a row's analytics synced). Each says how its event id is
+// an account found expired, an import settling, a row's analytics synced, a comment stored). Each says how its event id is
 // made deterministic from the outbox row's key and reads its record, as the API answers it, only when an
 // endpoint listens.
 import { desc, eq, sql } from "drizzle-orm";
 import { presentAccount } from "../accounts/present";
 import { presentPostAnalytics } from "../analytics/present";
 import { postReport } from "../analytics/queries";
+import { presentComment } from "../comments/present";
 import type { Database } from "../db/client";
-import { accounts, media, type OutboxRow, postPlatforms, posts, workspaceMembers } from "../db/schema";
+import {
+  accounts,
+  comments,
+  media,
+  type OutboxRow,
+  postPlatforms,
+  posts,
+  workspaceMembers,
+  workspaces,
+} from "../db/schema";
 import { backgroundOrigin } from "../lib/origin";
 import { presentMediaList } from "../media/present";
 import { assemblePosts, postStatements } from "../posts/load";
@@ -17,8 +27,11 @@ import type { EventSpec } from "./events";
 type EmitEnv = Pick<Env, "WEBHOOKS_QUEUE" | "ENCRYPTION_KEY" | "PUBLIC_BASE_URL">;
 
 /** The workspace of a record, as a subquery: what the check that anyone listens needs. */
-const workspaceOf = (db: Database, table: typeof posts | typeof accounts | typeof media, id: number) =>
-  sql`(${db.select({ id: table.workspaceId }).from(table).where(eq(table.id, id))})`;
+const workspaceOf = (
+  db: Database,
+  table: typeof posts | typeof accounts | typeof media | typeof comments,
+  id: number,
+) => sql`(${db.select({ id: table.workspaceId }).from(table).where(eq(table.id, id))})`;
 
 /** The event an outbox row stands for. */
 export function eventOf(env: EmitEnv, db: Database, row: OutboxRow): EventSpec {
@@ -32,6 +45,8 @@ export function eventOf(env: EmitEnv, db: Database, row: OutboxRow): EventSpec {
       return mediaSettled(env, db, row.recordId, row.createdAt.getTime());
     case "analytics.synced":
       return analyticsSynced(env, db, row.recordId, row.version, row.createdAt.getTime());
+    case "comment.received":
+      return commentReceived(db, row.recordId, row.createdAt.getTime());
   }
 }
 
@@ -135,3 +150,24 @@ const analyticsSynced = (
     },
   };
 };
+
+/** A comment stored for the first time: once per comment, so its id names the event. */
+const commentReceived = (db: Database, commentId: number, at: number): EventSpec => ({
+  workspace: workspaceOf(db, comments, commentId),
+  types: ["comment.received"],
+  key: String(commentId),
+  at,
+  build: async () => {
+    const [found] = await db
+      .select({ comment: comments, timezone: workspaces.timezone })
+      .from(comments)
+      .innerJoin(workspaces, eq(workspaces.id, comments.workspaceId))
+      .where(eq(comments.id, commentId));
+    if (!found) return null;
+    return {
+      workspaceId: found.comment.workspaceId,
+      type: "comment.received",
+      data: presentComment(found.comment, found.timezone),
+    };
+  },
+});

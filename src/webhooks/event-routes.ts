@@ -18,6 +18,8 @@ const WHEN: Record<DeliveredEventType, string> = {
   "media.failed": "A media import failed for good. `data` is the media item.",
   "analytics.synced":
     "A platform row's metrics and comments were synced (on the refresh schedule or on demand). `data` is the post's analytics report, as `GET /api/v1/analytics/posts/{id}` answers it.",
+  "comment.received":
+    "A comment was read on a connected account's published post for the first time (with an analytics sync). Once per comment, however often the sync runs; an edited comment is not told again. `data` is the comment as `GET /api/v1/comments` lists it.",
   "webhook.test":
     "Sent by `POST /api/v1/webhooks/{id}/test` to that endpoint only, whatever it subscribes to (no endpoint subscribes to it). `data` names the endpoint.",
 };

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { accountSchema } from "../accounts/schemas";
 import { postAnalyticsSchema } from "../analytics/schemas";
+import { commentSchema } from "../comments/schemas";
 import { bodyId, textId, zonedTime } from "../lib/schemas";
 import { MAX_URL_LENGTH } from "../lib/url-guard";
 import { mediaItemSchema } from "../media/schemas";
@@ -120,6 +121,7 @@ export const EVENT_DATA = {
   "media.ready": mediaItemSchema,
   "media.failed": mediaItemSchema,
   "analytics.synced": postAnalyticsSchema,
+  "comment.received": commentSchema,
   "webhook.test": z.strictObject({
     webhook_id: z.number().int().meta({ description: "The endpoint the test was sent to." }),
     message: z.string(),

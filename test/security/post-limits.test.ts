@@ -89,8 +89,8 @@ describe("comments in answers", () => {
     const post = await createPost(t, { content: [{ text: "popular" }] });
     const statements = Array.from({ length: 130 }, (_, i) =>
       env.DB.prepare(
-        "INSERT INTO comments (post_id, platform, platform_comment_id, content, author_name) VALUES (?, 'twitter', ?, ?, 'A')",
-      ).bind(post.id, `c${i}`, `comment ${i}`),
+        "INSERT INTO comments (workspace_id, account_id, post_id, platform, platform_comment_id, content, author_name, received_at) VALUES (?, ?, ?, 'twitter', ?, ?, 'A', 0)",
+      ).bind(t.workspace.id, t.accounts[0]!.id, post.id, `c${i}`, `comment ${i}`),
     );
     await env.DB.batch(statements.slice(0, 65));
     await env.DB.batch(statements.slice(65));

@@ -26,18 +26,36 @@ export async function insertMedia(workspaceId: number, fields: Partial<Record<st
   return row!.id;
 }
 
+/**
+ * A comment on the post, as a sync stores it: its workspace is the post's, its account the post's row on
+ * that platform (else its first row) unless `account_id` says otherwise.
+ */
 export async function insertComment(postId: number, fields: Partial<Record<string, unknown>> = {}) {
+  const platform = fields.platform ?? "twitter";
+  const created = fields.created_at ?? Date.UTC(2026, 10, 21, 8, 15);
   const row = await d1Of(postId)
     .prepare(
-      "INSERT INTO comments (post_id, platform, content, author_name, contact, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+      `INSERT INTO comments (workspace_id, account_id, post_id, platform, platform_comment_id, platform_parent_id,
+        content, author_name, contact, url, is_own, hidden, replied_at, received_at, created_at)
+      VALUES ((SELECT workspace_id FROM posts WHERE id = ?1),
+        coalesce(?2, (SELECT account_id FROM post_platforms WHERE post_id = ?1 ORDER BY platform = ?3 DESC, id LIMIT 1)),
+        ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id`,
     )
     .bind(
       postId,
-      fields.platform ?? "twitter",
+      fields.account_id ?? null,
+      platform,
+      fields.platform_comment_id ?? null,
+      fields.platform_parent_id ?? null,
       fields.content ?? "Nice post!",
       fields.author_name ?? "Grace",
       fields.contact === undefined ? null : JSON.stringify(fields.contact),
-      fields.created_at ?? Date.UTC(2026, 10, 21, 8, 15),
+      fields.url ?? null,
+      fields.is_own ? 1 : 0,
+      fields.hidden ? 1 : 0,
+      fields.replied_at ?? null,
+      fields.received_at ?? created,
+      created,
     )
     .first<{ id: number }>();
   return row!.id;

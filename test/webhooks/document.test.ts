@@ -31,6 +31,11 @@ describe("the OpenAPI document", () => {
     ).toEqual({
       $ref: "#/components/schemas/PostAnalytics",
     });
+    expect(
+      doc.webhooks["comment.received"].post.requestBody.content["application/json"].schema.properties.data,
+    ).toEqual({
+      $ref: "#/components/schemas/Comment",
+    });
     expect(doc.paths["/api/v1/webhooks"].post["x-required-ability"]).toBe("workspaces");
     expect(doc.components.schemas.WebhookWithSecret.properties.secret).toBeDefined();
     expect(doc.components.schemas.WebhookDelivery.additionalProperties).toBe(false);

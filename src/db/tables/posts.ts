@@ -277,23 +277,48 @@ export const postLabels = sqliteTable(
   (t) => [primaryKey({ columns: [t.postId, t.labelId] }), index("post_labels_label_id_idx").on(t.labelId)],
 );
 
+// The comment inbox (src/comments): every comment read on a published post, stored once per (post,
+// platform, platform comment id). The workspace and account are copied from the platform row so the
+// inbox is listed through tenant-first indexes; comments stay when their account is disconnected.
 export const comments = sqliteTable(
   "comments",
   {
     id: id(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    // Accounts are never deleted, only disconnected (their workspace's deletion takes both).
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
     postId: integer("post_id")
       .notNull()
       .references(() => posts.id, { onDelete: "cascade" }),
     platform: text("platform", { enum: PLATFORMS }).notNull(),
     platformCommentId: text("platform_comment_id"),
+    // The comment this one answers: the platform's id as read, and ours once that comment is stored.
+    platformParentId: text("platform_parent_id"),
+    parentId: integer("parent_id"),
     content: text("content").notNull(),
     authorName: text("author_name").notNull(),
     // CRM contact of the author when known: {name, username, profile_url, ...}.
     contact: text("contact", { mode: "json" }).$type<Record<string, unknown>>(),
+    url: text("url"),
+    // Written by the connected account itself.
+    isOwn: integer("is_own", { mode: "boolean" }).notNull().default(false),
+    hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
+    // When the account replied to it through the service (null: not yet).
+    repliedAt: integer("replied_at", { mode: "timestamp_ms" }),
+    // When the sync first stored it: the batch that stores a comment records its comment.received by it.
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+    // When it was written, as the platform says.
     createdAt: createdAt(),
   },
   (t) => [
     index("comments_post_id_idx").on(t.postId, t.id),
+    // The inbox's order (newest id first) within a tenant, and within one of its accounts.
+    index("comments_workspace_id_idx").on(t.workspaceId, t.id),
+    index("comments_account_id_idx").on(t.accountId, t.id),
     // Sync stores each platform comment once, however often it runs.
     uniqueIndex("comments_platform_comment_unique").on(t.postId, t.platform, t.platformCommentId),
   ],

@@ -1,0 +1,89 @@
+// The inbox's read: one page of the comments of the user's workspaces, newest first (by id, so a comment
+// that arrives later never lands inside pages already read), in one statement. Every path walks a
+// tenant-first index and reads a bounded number of entries whatever the tenant holds: the caller's
+// memberships scope it, and a foreign workspace, account or post filter finds nothing through them,
+// reading what an absent one does.
+import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { accounts, comments, posts, workspaceMembers, workspaces } from "../db/schema";
+import { ownedId } from "../db/tenancy";
+import type { ListCommentsQuery } from "./schemas";
+
+export type CommentPage = Pick<
+  ListCommentsQuery,
+  "workspace_id" | "account_id" | "post_id" | "platform" | "since" | "hidden" | "replied"
+> & {
+  page: number;
+  perPage: number;
+  /** The page starts below this id (a cursor); else at its offset. */
+  beforeId?: number;
+};
+
+/** The filters that are not an index's key, on the comments aliased `c`; each an AND term. */
+function conditions(page: CommentPage, c: string): SQL {
+  const column = (name: string) => sql.raw(`${c}.${name}`);
+  const terms: SQL[] = [];
+  if (page.platform !== undefined) terms.push(sql`${column("platform")} = ${page.platform}`);
+  if (page.since !== undefined) terms.push(sql`${column("created_at")} >= ${page.since.getTime()}`);
+  if (page.hidden !== undefined) terms.push(sql`${column("hidden")} = ${page.hidden ? 1 : 0}`);
+  if (page.replied !== undefined)
+    terms.push(
+      page.replied ? sql`${column("replied_at")} IS NOT NULL` : sql`${column("replied_at")} IS NULL`,
+    );
+  if (page.beforeId !== undefined) terms.push(sql`${column("id")} < ${page.beforeId}`);
+  return terms.reduce((all, term) => sql`${all} AND ${term}`, sql`1`);
+}
+
+/** The user's workspaces (one when `workspace_id` names one of them, none when it names another's). */
+const memberships = (userId: number, workspaceId: number | undefined) =>
+  sql`SELECT ${sql.identifier(workspaceMembers.workspaceId.name)} FROM ${workspaceMembers}
+    WHERE ${sql.identifier(workspaceMembers.userId.name)} = ${userId}${
+      workspaceId === undefined
+        ? sql``
+        : sql` AND ${sql.identifier(workspaceMembers.workspaceId.name)} = ${workspaceId}`
+    }`;
+
+/**
+ * The ids of the page (one more than it holds, to tell whether another follows). A post or account
+ * filter walks that record's (…, id) index, the record found only among the user's own (`ownedId`); else,
+ * as the posts list does, each of the user's workspaces first finds its floor (the id below which none
+ * of its comments can be on the page, a walk of at most offset + page entries down
+ * `comments_workspace_id_idx`), and only the comments above the floors are merged.
+ */
+function pageIds(userId: number, page: CommentPage): SQL {
+  const skip = page.beforeId === undefined ? (page.page - 1) * page.perPage : 0;
+  const take = page.perPage + 1;
+  const scope = memberships(userId, page.workspace_id);
+  if (page.post_id !== undefined || page.account_id !== undefined) {
+    const byPost = page.post_id !== undefined;
+    const key = byPost
+      ? sql`c.post_id = ${ownedId(posts, userId, page.post_id!)}`
+      : sql`c.account_id = ${ownedId(accounts, userId, page.account_id!)}`;
+    const alsoAccount =
+      byPost && page.account_id !== undefined ? sql` AND c.account_id = ${page.account_id}` : sql``;
+    const index = byPost ? "comments_post_id_idx" : "comments_account_id_idx";
+    return sql`SELECT c.id FROM ${comments} c INDEXED BY ${sql.identifier(index)}
+      WHERE ${key}${alsoAccount} AND c.workspace_id IN (${scope}) AND ${conditions(page, "c")}
+      ORDER BY c.id DESC LIMIT ${take} OFFSET ${skip}`;
+  }
+  return sql`WITH floors AS MATERIALIZED (
+      SELECT m.workspace_id AS workspace_id,
+        coalesce((SELECT f.id FROM ${comments} f INDEXED BY comments_workspace_id_idx
+          WHERE f.workspace_id = m.workspace_id AND ${conditions(page, "f")}
+          ORDER BY f.id DESC LIMIT 1 OFFSET ${skip + take - 1}), 0) AS floor
+      FROM (${scope}) m)
+    SELECT c.id FROM floors JOIN ${comments} c INDEXED BY comments_workspace_id_idx
+      ON c.workspace_id = floors.workspace_id AND c.id >= floors.floor
+    WHERE ${conditions(page, "c")}
+    ORDER BY c.id DESC LIMIT ${take} OFFSET ${skip}`;
+}
+
+/** The page's comments with their workspace's zone, newest first: one statement. */
+export function commentsPage(db: Database, userId: number, page: CommentPage) {
+  return db
+    .select({ comment: comments, timezone: workspaces.timezone })
+    .from(comments)
+    .innerJoin(workspaces, eq(workspaces.id, comments.workspaceId))
+    .where(inArray(comments.id, sql`(${pageIds(userId, page)})`))
+    .orderBy(desc(comments.id));
+}
