@@ -59,6 +59,12 @@ const profileUrl = (actor: string) => {
   return organization ? `https://www.linkedin.com/company/${organization}/` : null;
 };
 
+/** Whether a comment's actor is the account: its id is stored as its URN, a bare id names either kind. */
+const isActor = (actor: string, accountId: string) =>
+  actor === accountId ||
+  actor === `urn:li:person:${accountId}` ||
+  actor === `urn:li:organization:${accountId}`;
+
 /**
  * A comment as stored: its URN, the comment it answers (`parentComment`), whether the account wrote it
  * (its actor is the member's or the organization's URN of `accountId`). LinkedIn reports no hidden
@@ -80,10 +86,7 @@ export function toPlatformComment(
     contact: found.actor ? { name, username: found.actor, profile_url: profileUrl(found.actor) } : null,
     parent_id: found.parentComment ?? null,
     url: null,
-    is_own:
-      accountId !== null &&
-      /^urn:li:(person|organization):/.test(found.actor) &&
-      found.actor.endsWith(`:${accountId}`),
+    is_own: accountId !== null && isActor(found.actor, accountId),
   };
 }
 
