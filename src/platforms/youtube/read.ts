@@ -83,10 +83,16 @@ const threadComments = (thread: CommentThread, channelId: string | null) => [
   ),
 ];
 
-/** One page of the video's newest comment threads with their replies, as plain text. */
-export async function threadPage(api: YouTubeApi, token: string, videoId: string, pageToken?: string) {
+/** One page of the video's newest comment threads (with `part: "snippet,replies"`, their replies), as plain text. */
+export async function threadPage(
+  api: YouTubeApi,
+  token: string,
+  videoId: string,
+  pageToken?: string,
+  part = "snippet",
+) {
   const query: Record<string, string> = {
-    part: "snippet,replies",
+    part,
     videoId,
     maxResults: String(COMMENTS_MAX),
     order: "time",
@@ -110,7 +116,7 @@ export async function videoComments(
   let pageToken: string | undefined;
   try {
     for (let page = 0; page < COMMENT_PAGES_MAX && comments.length < COMMENTS_MAX; page++) {
-      const answer = await threadPage(api, token, videoId, pageToken);
+      const answer = await threadPage(api, token, videoId, pageToken, "snippet,replies");
       comments.push(...answer.items.flatMap((thread) => threadComments(thread, account.platformUserId)));
       pageToken = answer.nextPageToken;
       if (!pageToken) break;
