@@ -67,13 +67,14 @@ const isActor = (actor: string, accountId: string) =>
 
 /**
  * A comment as stored: its URN, the comment it answers (`parentComment`), whether the account wrote it
- * (its actor is the member's or the organization's URN of `accountId`). LinkedIn reports no hidden
- * state and documents no comment permalink.
+ * (its actor is the member's or the organization's URN of `accountId`), its page (`pageOf`: the post's,
+ * scrolled to it, as the auto-plug's). LinkedIn reports no hidden state.
  */
 export function toPlatformComment(
   postUrn: string,
   found: LinkedInComment,
   accountId: string | null = null,
+  pageOf: ((commentUrn: string) => string) | null = null,
 ): PlatformComment | null {
   const id = commentUrnOf(postUrn, found);
   if (!id) return null;
@@ -85,7 +86,7 @@ export function toPlatformComment(
     created_at: new Date(found.created?.time ?? 0),
     contact: found.actor ? { name, username: found.actor, profile_url: profileUrl(found.actor) } : null,
     parent_id: found.parentComment ?? null,
-    url: null,
+    url: pageOf ? pageOf(id) : null,
     is_own: accountId !== null && isActor(found.actor, accountId),
   };
 }
@@ -192,6 +193,6 @@ export async function comments(
     if (left > 0) found.push(...(await unlessDenied(() => listComments(api, token, urn, left), [])));
   }
   return found
-    .map((c) => toPlatformComment(post, c, account.platformUserId))
+    .map((c) => toPlatformComment(post, c, account.platformUserId, (urn) => api.commentUrl(post, urn)))
     .filter((c): c is PlatformComment => c !== null);
 }

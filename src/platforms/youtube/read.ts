@@ -52,10 +52,10 @@ function handleOf(url: string | undefined): string | undefined {
 
 /**
  * A comment as stored: its author's channel (`is_own` when it is the connected channel), the top-level
- * comment a reply answers (`parentId`). YouTube reports no hidden state to a reader and documents no
- * comment permalink.
+ * comment a reply answers (`parentId`), its place on the watch page (`url`, as the auto-plug's). YouTube
+ * reports no hidden state to a reader.
  */
-function asComment(comment: YouTubeComment, channelId: string | null): PlatformComment {
+function asComment(comment: YouTubeComment, channelId: string | null, url: string): PlatformComment {
   const top = comment.snippet;
   const name = top.authorDisplayName ?? "";
   const username = handleOf(top.authorChannelUrl) ?? top.authorChannelId?.value ?? name.replace(/^@/, "");
@@ -67,18 +67,28 @@ function asComment(comment: YouTubeComment, channelId: string | null): PlatformC
     created_at: new Date(top.publishedAt),
     contact: { name, username, profile_url: top.authorChannelUrl ?? null },
     parent_id: top.parentId ?? null,
-    url: null,
+    url,
     is_own: channelId !== null && top.authorChannelId?.value === channelId,
   };
 }
 
 /** A thread's top-level comment, then the replies the thread carries. */
-const threadComments = (thread: CommentThread, channelId: string | null) => [
-  asComment(thread.snippet.topLevelComment, channelId),
+const threadComments = (
+  api: YouTubeApi,
+  videoId: string,
+  thread: CommentThread,
+  channelId: string | null,
+) => [
+  asComment(
+    thread.snippet.topLevelComment,
+    channelId,
+    commentUrl(api, videoId, thread.snippet.topLevelComment.id),
+  ),
   ...(thread.replies?.comments ?? []).map((reply) =>
     asComment(
       { ...reply, snippet: { ...reply.snippet, parentId: reply.snippet.parentId ?? thread.id } },
       channelId,
+      commentUrl(api, videoId, reply.id),
     ),
   ),
 ];
@@ -117,7 +127,9 @@ export async function videoComments(
   try {
     for (let page = 0; page < COMMENT_PAGES_MAX && comments.length < COMMENTS_MAX; page++) {
       const answer = await threadPage(api, token, videoId, pageToken, "snippet,replies");
-      comments.push(...answer.items.flatMap((thread) => threadComments(thread, account.platformUserId)));
+      comments.push(
+        ...answer.items.flatMap((thread) => threadComments(api, videoId, thread, account.platformUserId)),
+      );
       pageToken = answer.nextPageToken;
       if (!pageToken) break;
     }

@@ -196,7 +196,7 @@ describe("linkedin comments", () => {
         profile_url: "https://www.linkedin.com/company/2414183/",
       },
       parent_id: null,
-      url: null,
+      url: `https://www.linkedin.com/feed/update/${SHARE}/?commentUrn=${enc("urn:li:comment:(urn:li:activity:6636062862760562688,0)")}`,
       is_own: true,
     });
   });

@@ -558,7 +558,7 @@ describe("youtube insights, comments, reply", () => {
       created_at: new Date("2025-05-02T11:00:00Z"),
       contact: { name: "@bob", username: "bob", profile_url: "http://www.youtube.com/@bob" },
       parent_id: null,
-      url: null,
+      url: `https://www.youtube.com/watch?v=${R.VIDEO_ID}&lc=Ugx2`,
       is_own: false,
     });
     expect(new URL(requests[0]!.url).searchParams.get("part")).toBe("snippet,replies");
