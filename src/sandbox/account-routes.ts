@@ -9,7 +9,6 @@ import { routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
 import { isProblem, readBody, readJson } from "./body";
 import { HANDLE_MAX } from "./consent";
-import { commentIdOf } from "./emulators";
 import type { LedgerPost } from "./ledger";
 import { mintToken, SESSION_REVOKED } from "./mint";
 import { missingPostPage, postPage } from "./page";
@@ -118,15 +117,15 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
         : invalid(c, body.message);
     const input = readBody(followerComment, body.value);
     if (typeof input === "string") return invalid(c, input);
-    const { platform } = specOf(c);
+    const spec = specOf(c);
     const store = storeOf(c);
     const post = await store.post(input.post_id);
     if (!post || post.handle !== handle || post.parent_id !== null)
       return notFound(c, "The account has no published post with this id.");
-    const shown = (id: string) => commentIdOf(platform, post.id, id);
+    const shown = (id: string) => spec.commentId?.(post.id, id) ?? id;
     let parentId: string | null = null;
     if (input.parent_id) {
-      const comments = (await store.comments(platform, post.id)) ?? [];
+      const comments = (await store.comments(spec.platform, post.id)) ?? [];
       const parent = comments.find((comment) => shown(comment.id) === input.parent_id);
       if (!parent) return notFound(c, "The post has no comment with this id.");
       parentId = parent.parent_id ?? parent.id;

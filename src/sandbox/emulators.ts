@@ -28,22 +28,14 @@ import { youtubeShape } from "./youtube/token";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
-/**
- * A platform's emulator: its router (mounted at /sandbox/<platform>), its OAuth shape (shapes.ts) and,
- * where the platform's comment ids are not the store's own, how it shows one (Facebook's
- * `<post>_<comment>`, LinkedIn's comment URN).
- */
-export type Emulator = {
-  router: EmulatorRouter;
-  shape: SandboxShape;
-  commentId?: (postId: string, id: string) => string;
-};
+/** A platform's emulator: its router (mounted at /sandbox/<platform>) and its shape (shapes.ts). */
+export type Emulator = { router: EmulatorRouter; shape: SandboxShape };
 
 /** Every platform has one: with SANDBOX=true, every platform's adapter runs on its emulator. */
 export const EMULATORS: Record<Platform, Emulator> = {
-  facebook: { router: facebookEmulator, shape: facebookShape, commentId: facebookCommentId },
+  facebook: { router: facebookEmulator, shape: { ...facebookShape, commentId: facebookCommentId } },
   instagram: { router: instagramEmulator, shape: instagramShape },
-  linkedin: { router: linkedinEmulator, shape: linkedinShape, commentId: linkedinCommentId },
+  linkedin: { router: linkedinEmulator, shape: { ...linkedinShape, commentId: linkedinCommentId } },
   pinterest: { router: pinterestEmulator, shape: pinterestShape },
   threads: { router: threadsEmulator, shape: threadsShape },
   tiktok: { router: tiktokEmulator, shape: tiktokShape },
@@ -57,7 +49,3 @@ registerShapes(
     SandboxShape
   >,
 );
-
-/** A stored comment's id as the platform shows it (the follower tool answers it, and takes a parent's). */
-export const commentIdOf = (platform: Platform, postId: string, id: string) =>
-  EMULATORS[platform].commentId?.(postId, id) ?? id;

@@ -1,9 +1,10 @@
 // What the emulated platforms remember, in each SandboxStore instance's SQLite storage (one instance per
 // platform): the posts the platform published (with the body its API received), the objects it hands out
 // before a post exists (uploads, containers, upload sessions, TikTok's publish ids), per-account counters
-// (publications, media uploads, token refreshes), the accounts whose users removed the app, and attempt
-// counts for the failure triggers, and the comments followers left (the follower tool, account-routes.ts). Every function is synchronous SQL inside the instance, which runs one
-// call at a time, so counts and read-check-writes are exact under any concurrency.
+// (publications, media uploads, token refreshes), the accounts whose users removed the app, attempt
+// counts for the failure triggers, and the comments followers left (the follower tool, account-routes.ts).
+// Every function is synchronous SQL inside the instance, which runs one call at a time, so counts and
+// read-check-writes are exact under any concurrency.
 import { digits } from "../platforms/sandbox/ids";
 
 /**
