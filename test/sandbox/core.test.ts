@@ -11,6 +11,7 @@ import { sandboxInProcess } from "../../src/sandbox/index";
 import {
   countTry,
   createObject,
+  insertComment,
   insertPost,
   keepMedia,
   revoke,
@@ -147,7 +148,7 @@ describe("the routes every platform shares", () => {
 const CHANNELS = "/sandbox/youtube/youtube/v3/channels?part=id,snippet&mine=true";
 
 describe("the store's bounds (anyone may mint tokens and upload while SANDBOX is on)", () => {
-  it("a flood of revocations, codes, attempts, posts, uploads and media keeps every table and the bytes bounded", async () => {
+  it("a flood of revocations, codes, attempts, posts, comments, uploads and media keeps every table and the bytes bounded", async () => {
     // A store of its own, with small limits: the same functions the platforms' stores run.
     const stub = env.SANDBOX_STORE.getByName(`bounds-${crypto.randomUUID()}`);
     const limits = {
@@ -167,6 +168,12 @@ describe("the store's bounds (anyone may mint tokens and upload while SANDBOX is
         spend(sql, `code-${i}`, now + 600_000, now, limits.rows);
         countTry(sql, handle, `k${i}`, limits);
         insertPost(sql, { handle, items: [{ text: "x", media: [] }], platformRequest: "{}" }, now, limits);
+        insertComment(
+          sql,
+          { postId: `p${i % 3}`, parentId: null, author: { name: "Fan", username: "fan" }, text: "x" },
+          now,
+          limits,
+        );
         createObject(sql, { handle, kind: "upload", data: "{}", readyAt: now }, now, limits);
         evicted.push(...keepMedia(sql, handle, `sandbox/x/${i}`, 300, limits));
       }
@@ -176,10 +183,9 @@ describe("the store's bounds (anyone may mint tokens and upload while SANDBOX is
         sql.exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM media WHERE ${where}`).one().n;
       return {
         tables: Object.fromEntries(
-          ["revocations", "spent", "tries", "publications", "objects", "counters", "media"].map((t) => [
-            t,
-            count(t),
-          ]),
+          ["revocations", "spent", "tries", "publications", "objects", "counters", "media", "comments"].map(
+            (t) => [t, count(t)],
+          ),
         ),
         objectsOfOne: count("objects", "handle = 'flood3'"),
         bytes: bytes(),
