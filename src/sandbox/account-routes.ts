@@ -119,7 +119,8 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
     if (typeof input === "string") return invalid(c, input);
     const spec = specOf(c);
     const store = storeOf(c);
-    const post = await store.post(input.post_id);
+    // TikTok's row may still hold the publish id its video was published under.
+    const post = await postOrWhatItBecame(store, input.post_id);
     if (!post || post.handle !== handle || post.parent_id !== null)
       return notFound(c, "The account has no published post with this id.");
     const shown = (id: string) => spec.commentId?.(post.id, id) ?? id;
