@@ -142,6 +142,36 @@ describe("the routes every platform shares", () => {
     expect((await send("/sandbox/twitter/media/nothing-here")).status).toBe(404);
     expect((await send("/sandbox/twitter/media/..%2Fescape")).status).toBe(404);
   });
+
+  it("a follower comments on any platform, even one whose API lists none: stored, counted, refused when malformed", async () => {
+    for (const platform of ["tiktok", "pinterest"] as const) {
+      const handle = freshHandle("fan");
+      const platformStore = env.SANDBOX_STORE.getByName(platform);
+      const { id } = await platformStore.insertPost({
+        handle,
+        items: [{ text: "x", media: [] }],
+        platformRequest: "{}",
+      });
+      const before = (await platformStore.metrics(platform, id))!.comments;
+      const tool = (body: unknown, who = handle) =>
+        send(`/sandbox/${platform}/accounts/${who}/comments`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const made = await tool({ post_id: id, text: "Nice", author: "fan_one" });
+      expect(made.status).toBe(201);
+      expect(await made.json()).toMatchObject({
+        id: expect.stringMatching(/^\d{19}$/),
+        post_id: id,
+        parent_id: null,
+      });
+      expect((await platformStore.metrics(platform, id))!.comments).toBe(before + 1);
+      expect((await tool({ post_id: id, text: "Nice", author: "fan_one" }, "someone_else")).status).toBe(404);
+      expect((await tool({ post_id: id, text: "Nice", author: "no spaces allowed" })).status).toBe(400);
+      expect((await tool({ post_id: id, author: "fan_one" })).status).toBe(400);
+    }
+  });
 });
 
 /** YouTube's identity call, as its adapter makes it, on its emulator. */
