@@ -1,10 +1,13 @@
 // What the sandbox shows beyond the platforms' own APIs, the same on every platform: a post's page (and,
 // with `Accept: application/json`, what the platform received for it), an account's posts and counters
-// (how a test counts publications and uploads), the user removing the app, and stored media.
+// (how a test counts publications and uploads), the user removing the app, a follower commenting on a
+// post, and stored media.
 import type { Context } from "hono";
+import { z } from "zod";
 import type { BareEnv } from "../http/env";
 import { routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
+import { isProblem, readBody, readJson } from "./body";
 import { HANDLE_MAX } from "./consent";
 import type { LedgerPost } from "./ledger";
 import { mintToken, SESSION_REVOKED } from "./mint";
@@ -34,6 +37,24 @@ const viewOf = ({ parent_id: _parent, ...post }: LedgerPost) => ({
 });
 
 const notFound = (c: Ctx, message: string) => c.json({ error: { code: "not_found", message } }, 404);
+const invalid = (c: Ctx, message: string) => c.json({ error: { code: "invalid_request", message } }, 400);
+
+/** A follower's name on every platform: letters, digits, `_` and `.`, as X and Instagram allow. */
+const username = z.string().regex(/^[A-Za-z0-9_.]{1,30}$/, "A username is 1 to 30 letters, digits, _ or .");
+/**
+ * A follower commenting (POST …/accounts/{handle}/comments): on the account's post `post_id` (the
+ * platform's id, the row's platform_post_id), or answering its comment `parent_id` (as the platform shows
+ * it). `author` is a username, or a display name and a username.
+ */
+const followerComment = z.object({
+  post_id: z.string().regex(POST_ID, "Not a post id."),
+  text: z.string().trim().min(1).max(5000),
+  author: z.union([
+    username.transform((name) => ({ name, username: name })),
+    z.object({ name: z.string().trim().min(1).max(100), username }),
+  ]),
+  parent_id: z.string().min(1).max(300).nullish(),
+});
 
 /** The handle in the path, as any consent page could have accepted it. */
 function handleOf(c: Ctx): string | null {
@@ -82,6 +103,44 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
     if (handle === null) return notFound(c, "No such account.");
     await storeOf(c).revoke(handle);
     return c.json({ revoked: true, handle });
+  })
+  // A follower comments on one of the account's published posts, or answers one of its comments; the
+  // emulator's comment listing shows it from then on. A reply to a reply answers the top-level comment,
+  // as Instagram, Facebook, LinkedIn and YouTube keep two levels.
+  .post("/:platform/accounts/:handle/comments", async (c) => {
+    const handle = handleOf(c);
+    if (handle === null) return notFound(c, "No such account.");
+    const body = await readJson(c.req.raw);
+    if (isProblem(body))
+      return body.kind === "too_large"
+        ? c.json({ error: { code: "too_large", message: "The body is too large." } }, 413)
+        : invalid(c, body.message);
+    const input = readBody(followerComment, body.value);
+    if (typeof input === "string") return invalid(c, input);
+    const spec = specOf(c);
+    const store = storeOf(c);
+    // TikTok's row may still hold the publish id its video was published under.
+    const post = await postOrWhatItBecame(store, input.post_id);
+    if (!post || post.handle !== handle || post.parent_id !== null)
+      return notFound(c, "The account has no published post with this id.");
+    const shown = (id: string) => spec.commentId?.(post.id, id) ?? id;
+    let parentId: string | null = null;
+    if (input.parent_id) {
+      const comments = (await store.comments(spec.platform, post.id)) ?? [];
+      const parent = comments.find((comment) => shown(comment.id) === input.parent_id);
+      if (!parent) return notFound(c, "The post has no comment with this id.");
+      parentId = parent.parent_id ?? parent.id;
+    }
+    const id = await store.addComment({
+      postId: post.id,
+      parentId,
+      author: input.author,
+      text: input.text,
+    });
+    return c.json(
+      { id: shown(id), post_id: post.id, parent_id: parentId === null ? null : shown(parentId) },
+      201,
+    );
   })
   // A session for an account the operator created without tokens (the demo data, tests): what a connect
   // would have given it, a short-lived access token and its platform id, asked for by the sandbox adapter

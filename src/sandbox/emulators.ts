@@ -8,10 +8,12 @@ import { registerShapes, type SandboxShape } from "./shapes";
 export { sandboxPlatformId } from "./shapes";
 
 import { facebookEmulator } from "./facebook";
+import { commentIdOf as facebookCommentId } from "./facebook/read";
 import { facebookShape } from "./facebook/token";
 import { instagramEmulator } from "./instagram";
 import { instagramShape } from "./instagram/token";
 import { linkedinEmulator } from "./linkedin";
+import { commentUrn as linkedinCommentId } from "./linkedin/read";
 import { linkedinShape } from "./linkedin/token";
 import { pinterestEmulator } from "./pinterest";
 import { pinterestShape } from "./pinterest/token";
@@ -26,14 +28,14 @@ import { youtubeShape } from "./youtube/token";
 
 export type EmulatorRouter = ReturnType<typeof emulatorRouter>;
 
-/** A platform's emulator: its router (mounted at /sandbox/<platform>) and its OAuth shape (shapes.ts). */
+/** A platform's emulator: its router (mounted at /sandbox/<platform>) and its shape (shapes.ts). */
 export type Emulator = { router: EmulatorRouter; shape: SandboxShape };
 
 /** Every platform has one: with SANDBOX=true, every platform's adapter runs on its emulator. */
 export const EMULATORS: Record<Platform, Emulator> = {
-  facebook: { router: facebookEmulator, shape: facebookShape },
+  facebook: { router: facebookEmulator, shape: { ...facebookShape, commentId: facebookCommentId } },
   instagram: { router: instagramEmulator, shape: instagramShape },
-  linkedin: { router: linkedinEmulator, shape: linkedinShape },
+  linkedin: { router: linkedinEmulator, shape: { ...linkedinShape, commentId: linkedinCommentId } },
   pinterest: { router: pinterestEmulator, shape: pinterestShape },
   threads: { router: threadsEmulator, shape: threadsShape },
   tiktok: { router: tiktokEmulator, shape: tiktokShape },

@@ -1,9 +1,10 @@
 // What the emulated platforms remember, in each SandboxStore instance's SQLite storage (one instance per
 // platform): the posts the platform published (with the body its API received), the objects it hands out
 // before a post exists (uploads, containers, upload sessions, TikTok's publish ids), per-account counters
-// (publications, media uploads, token refreshes), the accounts whose users removed the app, and attempt
-// counts for the failure triggers. Every function is synchronous SQL inside the instance, which runs one
-// call at a time, so counts and read-check-writes are exact under any concurrency.
+// (publications, media uploads, token refreshes), the accounts whose users removed the app, attempt
+// counts for the failure triggers, and the comments followers left (the follower tool, account-routes.ts).
+// Every function is synchronous SQL inside the instance, which runs one call at a time, so counts and
+// read-check-writes are exact under any concurrency.
 import { digits } from "../platforms/sandbox/ids";
 
 /**
@@ -27,7 +28,15 @@ export const SANDBOX_LIMITS = {
 export type SandboxLimits = typeof SANDBOX_LIMITS;
 
 /** The tables bounded by SANDBOX_LIMITS.rows. */
-type Table = "publications" | "objects" | "counters" | "revocations" | "tries" | "spent" | "media";
+type Table =
+  | "publications"
+  | "objects"
+  | "counters"
+  | "revocations"
+  | "tries"
+  | "spent"
+  | "media"
+  | "comments";
 
 /**
  * Keeps the `cap` newest rows of `table` (by rowid: a new row takes the next one): one indexed delete,
@@ -133,6 +142,20 @@ export function createLedgerTables(sql: SqlStorage) {
     bytes INTEGER NOT NULL
   )`);
   sql.exec("CREATE INDEX IF NOT EXISTS media_account_idx ON media (handle)");
+  // Comments followers left on a post (or on one of its comments: parent_id), the platform's made-up ones
+  // aside (metrics.ts): ids drawn like theirs, so an emulator shows both the same way.
+  sql.exec(`CREATE TABLE IF NOT EXISTS comments (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    post_id TEXT NOT NULL,
+    parent_id TEXT,
+    name TEXT NOT NULL,
+    username TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    hidden INTEGER NOT NULL DEFAULT 0
+  )`);
+  sql.exec("CREATE INDEX IF NOT EXISTS comments_post_idx ON comments (post_id, seq)");
   sql.exec(`CREATE TABLE IF NOT EXISTS tries (
     handle TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -204,11 +227,13 @@ export function revokedAt(sql: SqlStorage, handle: string): number | null {
   );
 }
 
-const exists = (sql: SqlStorage, table: "publications" | "objects", id: string) =>
+type IdTable = "publications" | "objects" | "comments";
+
+const exists = (sql: SqlStorage, table: IdTable, id: string) =>
   sql.exec(`SELECT 1 FROM ${table} WHERE id = ?`, id).toArray().length > 0;
 
 /** A fresh id of `length` digits, unused in `table`. */
-export function freshId(sql: SqlStorage, table: "publications" | "objects", length = 19): string {
+export function freshId(sql: SqlStorage, table: IdTable, length = 19): string {
   for (;;) {
     const id = digits(crypto.getRandomValues(new Uint8Array(16)), length);
     if (!exists(sql, table, id)) return id;
@@ -432,4 +457,63 @@ export function keepMedia(
 /** Forgets media whose files were deleted (X's segments once put together). */
 export function dropMedia(sql: SqlStorage, keys: string[]) {
   for (const key of keys) sql.exec("DELETE FROM media WHERE key = ?", key);
+}
+
+/** A comment a follower leaves (the follower tool): on `postId`, answering `parentId` if given. */
+export type NewLedgerComment = {
+  postId: string;
+  parentId: string | null;
+  author: { name: string; username: string };
+  text: string;
+};
+
+type CommentRow = {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  username: string;
+  text: string;
+  created_at: number;
+  hidden: number;
+};
+
+/** Stores a follower's comment; its fresh 19-digit id (the made-up comments' form). */
+export function insertComment(
+  sql: SqlStorage,
+  comment: NewLedgerComment,
+  now: number,
+  limits: SandboxLimits = SANDBOX_LIMITS,
+): string {
+  const id = freshId(sql, "comments");
+  sql.exec(
+    `INSERT INTO comments (id, post_id, parent_id, name, username, text, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    id,
+    comment.postId,
+    comment.parentId,
+    comment.author.name,
+    comment.author.username,
+    comment.text,
+    now,
+  );
+  bound(sql, "comments", limits.rows);
+  return id;
+}
+
+/** The followers' comments on a post (replies to its comments included), oldest first. */
+export function storedComments(sql: SqlStorage, postId: string) {
+  return sql
+    .exec<CommentRow>(
+      "SELECT id, parent_id, name, username, text, created_at, hidden FROM comments WHERE post_id = ? ORDER BY seq",
+      postId,
+    )
+    .toArray()
+    .map((row) => ({
+      id: row.id,
+      text: row.text,
+      author: { name: row.name, username: row.username },
+      created_at: row.created_at,
+      parent_id: row.parent_id,
+      hidden: row.hidden === 1,
+    }));
 }

@@ -181,16 +181,42 @@ export async function graphParams(request: Request): Promise<URLSearchParams> {
   return params;
 }
 
-/** A Graph object with only the fields asked for (`id` always, as the Graph API answers it). */
+/** The top-level names of a `fields` list, an expansion's own fields kept: `a,b{c,d}` → `a`, `b{c,d}`. */
+function splitFields(fields: string): string[] {
+  const names: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of fields) {
+    if (char === "{") depth++;
+    if (char === "}") depth--;
+    if (char === "," && depth === 0) {
+      names.push(current.trim());
+      current = "";
+    } else current += char;
+  }
+  names.push(current.trim());
+  return names.filter(Boolean);
+}
+
+/**
+ * A Graph object with only the fields asked for (`id` always, as the Graph API answers it). A field
+ * expansion of an edge (`replies{id,text}`) picks the edge's items' own fields, Graph API › Field
+ * Expansion.
+ */
 export function pick(object: Record<string, unknown>, fields: string | null | undefined, defaults: string[]) {
-  const asked = fields
-    ? fields
-        .split(",")
-        .map((field) => field.trim())
-        .filter(Boolean)
-    : defaults;
+  const asked = fields ? splitFields(fields) : defaults;
   const out: Record<string, unknown> = { id: object.id };
-  for (const field of asked) if (object[field] !== undefined) out[field] = object[field];
+  for (const field of asked) {
+    const expansion = /^(\w+)\{(.*)\}$/s.exec(field);
+    const name = expansion?.[1] ?? field;
+    const value = object[name];
+    if (value === undefined) continue;
+    const edge = value as { data?: unknown };
+    out[name] =
+      expansion && Array.isArray(edge.data)
+        ? { data: (edge.data as Record<string, unknown>[]).map((item) => pick(item, expansion[2], [])) }
+        : value;
+  }
   return out;
 }
 

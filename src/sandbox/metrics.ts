@@ -18,6 +18,10 @@ export type SandboxComment = {
   author: { name: string; username: string };
   /** Unix ms. */
   created_at: number;
+  /** The comment this one answers (a follower's reply), by its id here; null for a top-level one. */
+  parent_id: string | null;
+  /** Hidden from the public by the account. */
+  hidden: boolean;
 };
 
 const digest = async (label: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(label)));
@@ -103,6 +107,8 @@ async function commentOf(
     author: { name: `${first} ${last}`, username: `${first}_${last}_${(bytes[5] ?? 0) % 100}`.toLowerCase() },
     // Within the minute before the one it appears in, so it is never later than the moment it is seen.
     created_at: minute === 0 ? publishedAt : publishedAt + (minute - 1) * 60_000 + jitter,
+    parent_id: null,
+    hidden: false,
   };
 }
 

@@ -43,6 +43,11 @@ export type SandboxShape = {
   refresh: { ttl: number; rotates: boolean } | null;
   tokenResponse(tokens: IssuedTokens, platformId: string): object;
   identityResponse(platformId: string, handle: string): object;
+  /**
+   * A stored comment's id as the platform shows it, where that is not the store's own (Facebook's
+   * `<post>_<comment>`, LinkedIn's comment URN): the follower tool answers it and takes a parent's.
+   */
+  commentId?(postId: string, id: string): string;
 };
 
 /** A platform the sandbox emulates, with its shape. */

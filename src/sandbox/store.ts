@@ -4,6 +4,7 @@
 // Values cross it as JSON text (the RPC types of arbitrary JSON are too deep): emulator.ts parses them.
 import { DurableObject } from "cloudflare:workers";
 import type { Platform } from "../db/enums";
+import { withEngagement } from "../platforms/metrics";
 import type { PostMetrics } from "../platforms/types";
 import {
   bump,
@@ -12,12 +13,14 @@ import {
   createObject,
   dropMedia,
   getObject,
+  insertComment,
   insertPost,
   keepMedia,
   type LedgerObject,
   type LedgerPost,
   listObjects,
   listPosts,
+  type NewLedgerComment,
   type NewLedgerPost,
   repliesTo,
   revoke,
@@ -25,6 +28,7 @@ import {
   type Stat,
   type Stats,
   statsOf,
+  storedComments,
   updateObject,
   viewPost,
 } from "./ledger";
@@ -99,20 +103,34 @@ export class SandboxStore extends DurableObject<Env> {
     return listObjects(this.ctx.storage.sql, handle, kind);
   }
 
-  /** A post's comments now, oldest first, by its publication time (the ledger's posts). */
+  /**
+   * A post's comments now, oldest first: the made-up ones by its publication time, and the followers'
+   * (replies to comments included).
+   */
   async comments(platform: Platform, id: string, now = Date.now()): Promise<SandboxComment[] | null> {
     const post = viewPost(this.ctx.storage.sql, id);
     if (!post) return null;
     const publishedAt = Date.parse(post.published_at);
-    return commentsAt(platform, id, publishedAt, minutesSince(publishedAt, now));
+    const made = await commentsAt(platform, id, publishedAt, minutesSince(publishedAt, now));
+    const left = storedComments(this.ctx.storage.sql, id).filter((comment) => comment.created_at <= now);
+    return [...made, ...left].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
   }
 
-  /** A ledger post's metrics now. */
+  /** Stores a follower's comment (the follower tool); its id. */
+  addComment(comment: NewLedgerComment, now = Date.now()): string {
+    return insertComment(this.ctx.storage.sql, comment, now);
+  }
+
+  /** A ledger post's metrics now: `comments` counts the followers' too, as the listing shows them. */
   async metrics(platform: Platform, id: string, now = Date.now()): Promise<PostMetrics | null> {
     const post = viewPost(this.ctx.storage.sql, id);
     if (!post) return null;
     const minutes = minutesSince(Date.parse(post.published_at), now);
-    return metricsAt(platform, await postSeed(platform, id), minutes);
+    const { engagement_rate: _rate, ...made } = metricsAt(platform, await postSeed(platform, id), minutes);
+    const left = storedComments(this.ctx.storage.sql, id).filter((comment) => comment.created_at <= now);
+    return left.length === 0
+      ? { ...made, engagement_rate: _rate }
+      : withEngagement({ ...made, comments: made.comments + left.length });
   }
 
   /** Records stored media of the account; the keys of older media to delete (SANDBOX_LIMITS). */

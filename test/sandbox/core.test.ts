@@ -11,6 +11,7 @@ import { sandboxInProcess } from "../../src/sandbox/index";
 import {
   countTry,
   createObject,
+  insertComment,
   insertPost,
   keepMedia,
   revoke,
@@ -141,13 +142,43 @@ describe("the routes every platform shares", () => {
     expect((await send("/sandbox/twitter/media/nothing-here")).status).toBe(404);
     expect((await send("/sandbox/twitter/media/..%2Fescape")).status).toBe(404);
   });
+
+  it("a follower comments on any platform, even one whose API lists none: stored, counted, refused when malformed", async () => {
+    for (const platform of ["tiktok", "pinterest"] as const) {
+      const handle = freshHandle("fan");
+      const platformStore = env.SANDBOX_STORE.getByName(platform);
+      const { id } = await platformStore.insertPost({
+        handle,
+        items: [{ text: "x", media: [] }],
+        platformRequest: "{}",
+      });
+      const before = (await platformStore.metrics(platform, id))!.comments;
+      const tool = (body: unknown, who = handle) =>
+        send(`/sandbox/${platform}/accounts/${who}/comments`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const made = await tool({ post_id: id, text: "Nice", author: "fan_one" });
+      expect(made.status).toBe(201);
+      expect(await made.json()).toMatchObject({
+        id: expect.stringMatching(/^\d{19}$/),
+        post_id: id,
+        parent_id: null,
+      });
+      expect((await platformStore.metrics(platform, id))!.comments).toBe(before + 1);
+      expect((await tool({ post_id: id, text: "Nice", author: "fan_one" }, "someone_else")).status).toBe(404);
+      expect((await tool({ post_id: id, text: "Nice", author: "no spaces allowed" })).status).toBe(400);
+      expect((await tool({ post_id: id, author: "fan_one" })).status).toBe(400);
+    }
+  });
 });
 
 /** YouTube's identity call, as its adapter makes it, on its emulator. */
 const CHANNELS = "/sandbox/youtube/youtube/v3/channels?part=id,snippet&mine=true";
 
 describe("the store's bounds (anyone may mint tokens and upload while SANDBOX is on)", () => {
-  it("a flood of revocations, codes, attempts, posts, uploads and media keeps every table and the bytes bounded", async () => {
+  it("a flood of revocations, codes, attempts, posts, comments, uploads and media keeps every table and the bytes bounded", async () => {
     // A store of its own, with small limits: the same functions the platforms' stores run.
     const stub = env.SANDBOX_STORE.getByName(`bounds-${crypto.randomUUID()}`);
     const limits = {
@@ -167,6 +198,12 @@ describe("the store's bounds (anyone may mint tokens and upload while SANDBOX is
         spend(sql, `code-${i}`, now + 600_000, now, limits.rows);
         countTry(sql, handle, `k${i}`, limits);
         insertPost(sql, { handle, items: [{ text: "x", media: [] }], platformRequest: "{}" }, now, limits);
+        insertComment(
+          sql,
+          { postId: `p${i % 3}`, parentId: null, author: { name: "Fan", username: "fan" }, text: "x" },
+          now,
+          limits,
+        );
         createObject(sql, { handle, kind: "upload", data: "{}", readyAt: now }, now, limits);
         evicted.push(...keepMedia(sql, handle, `sandbox/x/${i}`, 300, limits));
       }
@@ -176,10 +213,9 @@ describe("the store's bounds (anyone may mint tokens and upload while SANDBOX is
         sql.exec<{ n: number }>(`SELECT COALESCE(SUM(bytes), 0) AS n FROM media WHERE ${where}`).one().n;
       return {
         tables: Object.fromEntries(
-          ["revocations", "spent", "tries", "publications", "objects", "counters", "media"].map((t) => [
-            t,
-            count(t),
-          ]),
+          ["revocations", "spent", "tries", "publications", "objects", "counters", "media", "comments"].map(
+            (t) => [t, count(t)],
+          ),
         ),
         objectsOfOne: count("objects", "handle = 'flood3'"),
         bytes: bytes(),

@@ -344,6 +344,61 @@ describe("Facebook on the Graph API emulator", () => {
     expect(after.map((c) => c.content)).toContain("Thanks all");
     expect(after.length).toBe(comments.length + 1);
   });
+
+  it("a follower's comment and reply (the follower tool) read back with parent, permalink, author and hidden", async () => {
+    const t = await pageTenant();
+    const { row, handle } = await publish(t, [{ text: "Talk to me" }]);
+    const postId = row.platform_post_id!;
+    const adapter = publishingAdapter(env, "facebook");
+    const pageId = await sandboxPlatformId("facebook", handle);
+    const account = { handle, platformUserId: pageId, accessToken: null };
+    const tool = (body: Record<string, unknown>) =>
+      call("POST", `/sandbox/facebook/accounts/${encodeURIComponent(handle)}/comments`, { body });
+    const made = await tool({
+      post_id: postId,
+      text: "Love it",
+      author: { name: "Fan One", username: "fan_one" },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.id).toMatch(/^\d+_\d+$/);
+    const answer = await tool({
+      post_id: postId,
+      text: "Me too",
+      author: "fan_two",
+      parent_id: made.body.id,
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.parent_id).toBe(made.body.id);
+    expect((await tool({ post_id: "1_2", text: "x", author: "fan" })).status).toBe(404);
+    expect((await tool({ post_id: postId, text: "x", author: "fan", parent_id: "1_2" })).status).toBe(404);
+    await adapter.reply!(account, postId, "Thanks", "fp-own");
+
+    const comments = await adapter.comments!(account, postId);
+    const top = comments.find((c) => c.id === made.body.id)!;
+    expect(top).toMatchObject({
+      content: "Love it",
+      author_name: "Fan One",
+      parent_id: null,
+      is_own: false,
+      hidden: false,
+      url: expect.stringContaining(`comment_id=${made.body.id}`),
+      contact: { name: "Fan One", username: expect.any(String), profile_url: null },
+    });
+    expect(comments.find((c) => c.id === answer.body.id)).toMatchObject({
+      content: "Me too",
+      author_name: "fan_two",
+      parent_id: made.body.id,
+    });
+    expect(comments.find((c) => c.content === "Thanks")).toMatchObject({ is_own: true });
+    // The Graph API's default filter (toplevel) leaves the reply out.
+    const token = await (await import("../../src/sandbox/mint")).mintToken(env, "facebook", handle);
+    const toplevel = await call("GET", `/sandbox/facebook/v25.0/${postId}/comments?fields=id,parent`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const ids = toplevel.body.data.map((c: { id: string }) => c.id);
+    expect(ids).toContain(made.body.id);
+    expect(ids).not.toContain(answer.body.id);
+  });
 });
 
 const sandbox = async (handle: string, what: "posts" | "stats") =>

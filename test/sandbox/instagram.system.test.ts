@@ -15,6 +15,7 @@ import {
   adapterFor,
   connected,
   emulatedDeps,
+  follow,
   graph,
   postsOf,
   published,
@@ -408,3 +409,57 @@ async function fetchMe(token: string) {
   });
   return res.body as { error?: Record<string, unknown> };
 }
+
+describe("a follower's comments on Instagram (the sandbox's follower tool)", () => {
+  it("are the media's comments, a reply in its comment's replies edge (parent_id), with from, hidden and is_own", async () => {
+    const account = await connected("instagram");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const { rows } = await published(account, { content: [{ text: "Talk to me", media: [photo] }] });
+    const id = rows[0]!.platform_post_id!;
+    const first = await follow("instagram", account.handle, {
+      post_id: id,
+      text: "Love it",
+      author: { name: "Fan One", username: "fan_one" },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const second = await follow("instagram", account.handle, {
+      post_id: id,
+      text: "Me too",
+      author: "fan_two",
+      parent_id: first.body.id,
+    });
+    // A reply to a reply answers the top-level comment, as Instagram keeps two levels.
+    const own = await follow("instagram", account.handle, {
+      post_id: id,
+      text: "Thank you",
+      author: account.handle,
+      parent_id: second.body.id,
+    });
+    expect(own.body.parent_id).toBe(first.body.id);
+
+    const { adapter, auth } = await adapterFor("instagram", account);
+    const comments = await adapter.comments!(auth, id);
+    expect(comments.find((c) => c.id === first.body.id)).toMatchObject({
+      content: "Love it",
+      author_name: "fan_one",
+      parent_id: null,
+      is_own: false,
+      hidden: false,
+      url: null,
+      contact: { username: "fan_one", profile_url: "https://www.instagram.com/fan_one/" },
+    });
+    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: false,
+    });
+    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: true,
+    });
+    // The media's edge lists top-level comments only.
+    const edge = await graph("instagram", "GET", `${V}/${id}/comments?fields=id,parent_id`, account.handle);
+    const ids = edge.body.data.map((c: { id: string }) => c.id);
+    expect(ids).toContain(first.body.id);
+    expect(ids).not.toContain(second.body.id);
+  });
+});

@@ -23,7 +23,7 @@ import { deliver, handleOf, publishingPost, rowsOf, sandboxPosts } from "../publ
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
-import { accountRow, connected, unique } from "./support";
+import { accountRow, adapterFor, connected, follow, published, unique } from "./support";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -700,5 +700,56 @@ describe("LinkedIn app configurations (LINKEDIN_PRODUCTS)", () => {
     expect((await new Browser().get(authorizeWith("r_basicprofile r_member_postAnalytics"))).status).toBe(
       200,
     );
+  });
+});
+
+describe("a follower's comments on LinkedIn (the sandbox's follower tool)", () => {
+  it("are the post's comments, a reply the comment's own collection (parentComment); the member's own is is_own", async () => {
+    delete vars.LINKEDIN_PRODUCTS;
+    const account = await connected("linkedin");
+    const { rows } = await published(account, { content: [{ text: "Talk to me" }] });
+    const postUrn = rows[0]!.platform_post_id!;
+    const first = await follow("linkedin", account.handle, {
+      post_id: postUrn,
+      text: "Love it",
+      author: { name: "Fan One", username: "fan_one" },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.id).toBe(`urn:li:comment:(${postUrn},${first.body.id.split(",")[1]!.slice(0, -1)})`);
+    const second = await follow("linkedin", account.handle, {
+      post_id: postUrn,
+      text: "Me too",
+      author: "fan_two",
+      parent_id: first.body.id,
+    });
+    const own = await follow("linkedin", account.handle, {
+      post_id: postUrn,
+      text: "Thank you",
+      author: account.handle,
+      parent_id: first.body.id,
+    });
+    expect([second.status, own.status]).toEqual([201, 201]);
+
+    const { adapter, auth } = await adapterFor("linkedin", account);
+    const comments = await adapter.comments!(auth, postUrn);
+    expect(comments.find((c) => c.id === first.body.id)).toMatchObject({
+      content: "Love it",
+      parent_id: null,
+      is_own: false,
+      contact: { username: expect.stringMatching(/^urn:li:person:/) },
+    });
+    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
+      content: "Me too",
+      parent_id: first.body.id,
+      is_own: false,
+    });
+    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: true,
+    });
+    // The stored row names the account by its URN: the same answer.
+    const row = await accountRow(account.accountId);
+    const asStored = await adapter.comments!({ ...auth, platformUserId: row.platform_user_id }, postUrn);
+    expect(asStored.find((c) => c.id === own.body.id)?.is_own).toBe(true);
   });
 });

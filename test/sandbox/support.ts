@@ -180,3 +180,12 @@ export async function adapterFor(platform: Platform, account: Connected) {
     auth: { handle: account.handle, platformUserId: account.platformId, accessToken: row.accessToken },
   };
 }
+
+/** A follower comments on the account's post (the sandbox's follower tool); its answer. */
+export async function follow(
+  platform: Platform,
+  handle: string,
+  body: { post_id: string; text: string; author: unknown; parent_id?: string },
+) {
+  return call("POST", `/sandbox/${platform}/accounts/${handle}/comments`, { body });
+}

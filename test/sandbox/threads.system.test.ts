@@ -8,7 +8,7 @@ import { PlatformError } from "../../src/platforms/types";
 import { deliver, rowsOf } from "../publishing/support";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
-import { accountRow, adapterFor, connected, graph, postsOf, published, statsOf } from "./support";
+import { accountRow, adapterFor, connected, follow, graph, postsOf, published, statsOf } from "./support";
 
 const V = "/v1.0";
 
@@ -317,5 +317,56 @@ describe("Threads on its emulator", () => {
     const shown = await call("GET", `/api/v1/accounts/${account.accountId}`, { key: account.key });
     expect(shown.body.health).toMatchObject({ status: "reauth_required" });
     expect(await postsOf("threads", account.handle)).toEqual([]);
+  });
+});
+
+describe("a follower's replies on Threads (the sandbox's follower tool)", () => {
+  it("are in the post's conversation: replied_to, permalink, hide_status; the account's answer to one is is_own", async () => {
+    const account = await connected("threads");
+    const { rows } = await published(account, { content: [{ text: "Talk to me" }] });
+    const id = rows[0]!.platform_post_id!;
+    const first = await follow("threads", account.handle, {
+      post_id: id,
+      text: "Love it",
+      author: { name: "Fan One", username: "fan_one" },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const second = await follow("threads", account.handle, {
+      post_id: id,
+      text: "Me too",
+      author: "fan_two",
+      parent_id: first.body.id,
+    });
+    const own = await follow("threads", account.handle, {
+      post_id: id,
+      text: "Thank you",
+      author: account.handle,
+      parent_id: first.body.id,
+    });
+    expect([second.status, own.status]).toEqual([201, 201]);
+
+    const { adapter, auth } = await adapterFor("threads", account);
+    const comments = await adapter.comments!(auth, id);
+    expect(comments.find((c) => c.id === first.body.id)).toMatchObject({
+      content: "Love it",
+      parent_id: null,
+      is_own: false,
+      hidden: false,
+      url: expect.stringContaining(first.body.id),
+      contact: { username: "fan_one", profile_url: "https://www.threads.com/@fan_one" },
+    });
+    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: false,
+    });
+    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: true,
+    });
+    // The post's own replies (GET /{id}/replies) are the top level: the answers are the conversation's.
+    const top = await graph("threads", "GET", `${V}/${id}/replies?fields=id`, account.handle);
+    const ids = top.body.data.map((reply: { id: string }) => reply.id);
+    expect(ids).toContain(first.body.id);
+    expect(ids).not.toContain(second.body.id);
   });
 });

@@ -14,6 +14,7 @@ import { admin, call, ORIGIN } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
+import { adapterFor, connected, follow, published } from "./support";
 
 const client = sandboxClient("twitter");
 const basicAuth = `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`;
@@ -610,5 +611,62 @@ describe("the X emulator, through the real X adapter", () => {
     });
     expect(refreshed.status).toBe(400);
     expect(await refreshed.json()).toMatchObject({ error: "invalid_grant" });
+  });
+});
+
+describe("a follower's comments on X (the sandbox's follower tool)", () => {
+  it("are replies in the post's conversation: parent, x.com address, author; the account's own answer is is_own", async () => {
+    const account = await connected("twitter");
+    const { rows } = await published(account, { content: [{ text: "Talk to me" }] });
+    const postId = rows[0]!.platform_post_id!;
+    const first = await follow("twitter", account.handle, {
+      post_id: postId,
+      text: "Love it",
+      author: { name: "Fan One", username: "fan_one" },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.id).toMatch(/^\d{19}$/);
+    const second = await follow("twitter", account.handle, {
+      post_id: postId,
+      text: "Me too",
+      author: "fan_two",
+      parent_id: first.body.id,
+    });
+    const own = await follow("twitter", account.handle, {
+      post_id: postId,
+      text: "Thank you",
+      author: account.handle,
+      parent_id: first.body.id,
+    });
+    expect([second.status, own.status]).toEqual([201, 201]);
+    expect(
+      (await follow("twitter", "someone_else", { post_id: postId, text: "x", author: "fan" })).status,
+    ).toBe(404);
+    expect(
+      (await follow("twitter", account.handle, { post_id: postId, text: "", author: "fan" })).status,
+    ).toBe(400);
+
+    const { adapter, auth } = await adapterFor("twitter", account);
+    const comments = await adapter.comments!(auth, postId);
+    expect(comments.find((c) => c.id === first.body.id)).toMatchObject({
+      content: "Love it",
+      author_name: "Fan One",
+      parent_id: null,
+      is_own: false,
+      url: `https://x.com/fan_one/status/${first.body.id}`,
+      contact: { name: "Fan One", username: "fan_one", profile_url: "https://x.com/fan_one" },
+    });
+    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: false,
+    });
+    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
+      content: "Thank you",
+      parent_id: first.body.id,
+      is_own: true,
+    });
+    // The metrics count them as the listing shows them.
+    const metrics = (await adapter.insights(auth, postId))!;
+    expect(metrics.comments).toBe(comments.length);
   });
 });

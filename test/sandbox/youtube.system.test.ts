@@ -25,6 +25,7 @@ import {
   clockSleep,
   connected,
   emulatedDeps,
+  follow,
   published,
   redeliver,
   type Connected as SandboxConnected,
@@ -614,5 +615,62 @@ describe("YouTube uploads resume across attempts", () => {
     expect(late.rows[0]).toMatchObject({ status: "PUBLISHING" });
     expect(JSON.stringify(late.rows[0]!.error)).toMatch(/timed out|timeout/i);
     expect(await statsOf("youtube", two.handle)).toMatchObject({ publications: 0 });
+  });
+});
+
+describe("a follower's comments on YouTube (the sandbox's follower tool)", () => {
+  it("are comment threads, a reply in its thread's replies (parentId), with the author's channel; the channel's own is is_own", async () => {
+    const account = await connected("youtube");
+    const post = await resumablePost(account, "Talk to me");
+    const { rows } = await published(
+      account,
+      { ...post, settings: { youtube: { privacy_status: "public" } } },
+      1,
+      emulatedDeps(),
+    );
+    expect(rows[0]).toMatchObject({ status: "PUBLISHED" });
+    const videoId = rows[0]!.platform_post_id!;
+    const first = await follow("youtube", account.handle, {
+      post_id: videoId,
+      text: "Love it",
+      author: { name: "Fan One", username: "fan_one" },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const second = await follow("youtube", account.handle, {
+      post_id: videoId,
+      text: "Me too",
+      author: "fan_two",
+      parent_id: first.body.id,
+    });
+    const own = await follow("youtube", account.handle, {
+      post_id: videoId,
+      text: "Thank you",
+      author: account.handle,
+      parent_id: first.body.id,
+    });
+    expect([second.status, own.status]).toEqual([201, 201]);
+
+    const adapter = publishingAdapter(env, "youtube");
+    const auth = {
+      handle: account.handle,
+      platformUserId: account.platformId,
+      accessToken: (await accountRow(account.accountId)).accessToken,
+    };
+    const comments = await adapter.comments!(auth, videoId);
+    expect(comments.find((c) => c.id === first.body.id)).toMatchObject({
+      content: "Love it",
+      author_name: "@fan_one",
+      parent_id: null,
+      is_own: false,
+      contact: { username: "fan_one", profile_url: "http://www.youtube.com/@fan_one" },
+    });
+    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: false,
+    });
+    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: true,
+    });
   });
 });

@@ -27,7 +27,8 @@ export function facebookPublishing(context: PublishingContext): Publishing {
     publish: async (account, draft) => publishToPage(pageApi(context, account), draft),
     find: async (account, lookup) => findOnPage(pageApi(context, account), lookup),
     insights: async (account, postId) => postInsights(pageApi(context, account), postId),
-    comments: async (account, postId) => postComments(pageApi(context, account), postId),
+    comments: async (account, postId) =>
+      postComments(pageApi(context, account), postId, account.platformUserId),
     async reply(account, postId, text) {
       // Facebook keeps nothing hidden with a comment: the plug's text is how `find` recognises it.
       const api = pageApi(context, account);

@@ -167,11 +167,19 @@ export async function postInsights(api: PageApi, postId: string): Promise<PostMe
   });
 }
 
-/** The post's newest comments (up to 100), with who wrote them where Facebook says. */
-export async function postComments(api: PageApi, postId: string): Promise<PlatformComment[]> {
+/**
+ * The post's newest comments and replies (up to 100), with who wrote them where Facebook says, the
+ * comment each reply answers, its permalink and whether the Page hid it (Graph API › Comment:
+ * `parent`, `permalink_url`, `is_hidden`). `pageId` is the connected Page: its own are `is_own`.
+ */
+export async function postComments(
+  api: PageApi,
+  postId: string,
+  pageId: string | null,
+): Promise<PlatformComment[]> {
   const comments = await collectPages(async (after) => {
     const query: Record<string, string> = {
-      fields: "id,message,created_time,from{id,name}",
+      fields: "id,message,created_time,from{id,name},parent{id},permalink_url,is_hidden",
       order: "reverse_chronological",
       filter: "stream",
       limit: String(COMMENTS_PAGE),
@@ -189,6 +197,10 @@ export async function postComments(api: PageApi, postId: string): Promise<Platfo
       created_at: graphTime(c.created_time),
       // Facebook gives no username, and user ids it returns are Page-scoped: no profile address.
       contact: c.from?.id ? { name, username: c.from.id, profile_url: null } : null,
+      parent_id: c.parent?.id ?? null,
+      url: c.permalink_url ?? null,
+      is_own: pageId !== null && c.from?.id === pageId,
+      hidden: c.is_hidden ?? false,
     };
   });
 }

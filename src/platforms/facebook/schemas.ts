@@ -57,6 +57,9 @@ export const commentsPage = z.object({
       created_time: z.string().optional(),
       permalink_url: z.string().optional(),
       from,
+      /** A reply's comment (`filter=stream` lists replies too). */
+      parent: z.object({ id }).optional(),
+      is_hidden: z.boolean().optional(),
     }),
   ),
   paging,

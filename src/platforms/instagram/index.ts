@@ -30,7 +30,7 @@ export function instagramPublishing(context: PublishingContext): Publishing {
     publish: async (account, draft) => publishToInstagram(api(account), draft),
     find: async (account, lookup) => findOnInstagram(api(account), lookup),
     insights: async (account, mediaId) => mediaInsights(api(account), mediaId),
-    comments: async (account, mediaId) => mediaComments(api(account), mediaId),
+    comments: async (account, mediaId) => mediaComments(api(account), mediaId, account),
     reply: async (account, mediaId, text) => replyOnInstagram(api(account), mediaId, text),
   };
 }

@@ -50,25 +50,44 @@ export async function mediaInsights(api: IgApi, mediaId: string): Promise<PostMe
   });
 }
 
-/** The media's comments (up to 100), each with its author's username. */
-export async function mediaComments(api: IgApi, mediaId: string): Promise<PlatformComment[]> {
+const COMMENT_FIELDS = "id,text,username,timestamp,from,hidden,parent_id";
+
+/**
+ * The media's comments (up to 100 top-level ones) and their replies (the `replies` edge, expanded in the
+ * same call), each with its author, whether it is hidden and the comment it answers. IG Comment has no
+ * permalink. `account` is the connected professional account: its own comments are `is_own`.
+ */
+export async function mediaComments(
+  api: IgApi,
+  mediaId: string,
+  account: { handle: string; platformUserId: string | null },
+): Promise<PlatformComment[]> {
   const comments = await collectPages(async (after) => {
     const query: Record<string, string> = {
-      fields: "id,text,username,timestamp",
+      fields: `${COMMENT_FIELDS},replies{${COMMENT_FIELDS}}`,
       limit: String(COMMENTS_PAGE),
     };
     if (after) query.after = after;
     const page = await api.graph.get("comments", node(mediaId, "comments"), query, commentsPage);
     return { data: page.data, after: page.paging?.cursors?.after, more: Boolean(page.paging?.next) };
   }, MAX_COMMENTS);
-  return comments.map((c) => {
-    const username = c.username ?? "";
+  const all = comments.flatMap(({ replies, ...top }) => [
+    top,
+    ...(replies?.data ?? []).map((reply) => ({ ...reply, parent_id: reply.parent_id ?? top.id })),
+  ]);
+  return all.map((c) => {
+    const username = c.username ?? c.from?.username ?? "";
+    const own = c.from?.id ? c.from.id === account.platformUserId : username === account.handle;
     return {
       id: c.id,
       content: c.text ?? "",
       author_name: username || "Instagram user",
       created_at: graphTime(c.timestamp),
       contact: username ? { name: username, username, profile_url: profileUrl(username) } : null,
+      parent_id: c.parent_id ?? null,
+      url: null,
+      is_own: own,
+      hidden: c.hidden ?? false,
     };
   });
 }

@@ -60,13 +60,21 @@ export const insights = z.object({
   ),
 });
 
+/** An IG Comment: its author (`from`, IGSID and username), whether it is hidden, the comment it answers. */
+const comment = z.object({
+  id,
+  text: z.string().optional(),
+  username: z.string().optional(),
+  timestamp: z.string().optional(),
+  from: z.object({ id: id.optional(), username: z.string().optional() }).optional(),
+  hidden: z.boolean().optional(),
+  parent_id: id.optional(),
+});
 export const commentsPage = z.object({
   data: z.array(
-    z.object({
-      id,
-      text: z.string().optional(),
-      username: z.string().optional(),
-      timestamp: z.string().optional(),
+    comment.extend({
+      /** The `replies` edge, expanded: the answers to a top-level comment. */
+      replies: z.object({ data: z.array(comment) }).optional(),
     }),
   ),
   paging,

@@ -38,17 +38,20 @@ export function commentUrnOf(postUrn: string, found: LinkedInComment, header?: s
   return id ? `urn:li:comment:(${postUrn},${id})` : null;
 }
 
-/** The post's newest comments, a page at a time, up to COMMENTS_MAX. */
-export async function listComments(api: LinkedInApi, token: string, postUrn: string) {
+/**
+ * The post's newest comments (or, for a comment's URN, the answers to it), a page at a time, up to
+ * `max`.
+ */
+export async function listComments(api: LinkedInApi, token: string, postUrn: string, max = COMMENTS_MAX) {
   const found: LinkedInComment[] = [];
-  for (let start = 0; found.length < COMMENTS_MAX; start += PAGE) {
+  for (let start = 0; found.length < max; start += PAGE) {
     const url = `${commentsUrl(api, postUrn)}?start=${start}&count=${PAGE}`;
     const page = expect(commentsPage, await api.get("comments", url, token), "comments", "transient");
     found.push(...page.elements);
     const total = page.paging?.total;
     if (page.elements.length < PAGE || (total !== undefined && start + PAGE >= total)) break;
   }
-  return found.slice(0, COMMENTS_MAX);
+  return found.slice(0, max);
 }
 
 const profileUrl = (actor: string) => {
@@ -56,7 +59,23 @@ const profileUrl = (actor: string) => {
   return organization ? `https://www.linkedin.com/company/${organization}/` : null;
 };
 
-export function toPlatformComment(postUrn: string, found: LinkedInComment): PlatformComment | null {
+/** Whether a comment's actor is the account: its id is stored as its URN, a bare id names either kind. */
+const isActor = (actor: string, accountId: string) =>
+  actor === accountId ||
+  actor === `urn:li:person:${accountId}` ||
+  actor === `urn:li:organization:${accountId}`;
+
+/**
+ * A comment as stored: its URN, the comment it answers (`parentComment`), whether the account wrote it
+ * (its actor is the member's or the organization's URN of `accountId`), its page (`pageOf`: the post's,
+ * scrolled to it, as the auto-plug's). LinkedIn reports no hidden state.
+ */
+export function toPlatformComment(
+  postUrn: string,
+  found: LinkedInComment,
+  accountId: string | null = null,
+  pageOf: ((commentUrn: string) => string) | null = null,
+): PlatformComment | null {
   const id = commentUrnOf(postUrn, found);
   if (!id) return null;
   const name = found.actor.startsWith("urn:li:organization:") ? "LinkedIn organization" : "LinkedIn member";
@@ -66,6 +85,9 @@ export function toPlatformComment(postUrn: string, found: LinkedInComment): Plat
     author_name: name,
     created_at: new Date(found.created?.time ?? 0),
     contact: found.actor ? { name, username: found.actor, profile_url: profileUrl(found.actor) } : null,
+    parent_id: found.parentComment ?? null,
+    url: pageOf ? pageOf(id) : null,
+    is_own: accountId !== null && isActor(found.actor, accountId),
   };
 }
 
@@ -159,6 +181,18 @@ export async function comments(
   post: string,
 ): Promise<PlatformComment[]> {
   const token = tokenOf(account);
-  const found = await unlessDenied(() => listComments(api, token, post), []);
-  return found.map((c) => toPlatformComment(post, c)).filter((c): c is PlatformComment => c !== null);
+  const top = await unlessDenied(() => listComments(api, token, post), []);
+  // The answers to a comment are its own collection: read only for the comments that have some.
+  const found: LinkedInComment[] = [];
+  for (const comment of top) {
+    if (found.length >= COMMENTS_MAX) break;
+    found.push(comment);
+    const urn = commentUrnOf(post, comment);
+    if (!urn || (comment.commentsSummary?.totalFirstLevelComments ?? 0) === 0) continue;
+    const left = COMMENTS_MAX - found.length;
+    if (left > 0) found.push(...(await unlessDenied(() => listComments(api, token, urn, left), [])));
+  }
+  return found
+    .map((c) => toPlatformComment(post, c, account.platformUserId, (urn) => api.commentUrl(post, urn)))
+    .filter((c): c is PlatformComment => c !== null);
 }

@@ -51,6 +51,10 @@ export const comment = z.object({
   actor: z.string().catch(""),
   message: z.object({ text: z.string().catch("") }).catch({ text: "" }),
   created: z.object({ time: z.number() }).optional(),
+  /** A reply's comment URN. */
+  parentComment: z.string().optional(),
+  /** How many answer it: read with socialActions/{comment URN}/comments when some do. */
+  commentsSummary: z.object({ totalFirstLevelComments: z.number().int().catch(0) }).optional(),
 });
 export type LinkedInComment = z.infer<typeof comment>;
 

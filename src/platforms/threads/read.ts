@@ -40,15 +40,17 @@ export function threadsReader(api: ThreadsApi) {
     },
 
     /**
-     * The newest replies at any depth (GET /{id}/conversation, newest first), up to 100; the account's
-     * own replies (a thread's next items, an auto-plug) are not comments.
+     * The newest replies at any depth (GET /{id}/conversation, newest first), up to 100, each with the
+     * reply it answers (`replied_to`, when not the post), its permalink and whether the account hid it.
+     * The account's own replies are a thread's next items or an auto-plug, not comments, unless they
+     * answer someone else's reply: those are `is_own`.
      */
     async comments(_account: AccountAuth, postId: string): Promise<PlatformComment[]> {
-      const found: PlatformComment[] = [];
+      const found: Array<PlatformComment & { answers: string | null; mine: boolean }> = [];
       let after: string | undefined;
       for (let page = 0; page < COMMENT_PAGES && found.length < COMMENTS_MAX; page++) {
         const query: Record<string, string> = {
-          fields: "id,text,username,timestamp,is_reply_owned_by_me",
+          fields: "id,text,username,timestamp,is_reply_owned_by_me,permalink,replied_to,hide_status",
           reverse: "true",
         };
         if (after) query.after = after;
@@ -59,20 +61,30 @@ export function threadsReader(api: ThreadsApi) {
           replyPage,
         );
         for (const reply of answer.data) {
-          if (reply.is_reply_owned_by_me === true) continue;
           const username = reply.username ?? "";
+          const answers = reply.replied_to?.id && reply.replied_to.id !== postId ? reply.replied_to.id : null;
           found.push({
             id: reply.id,
             content: reply.text ?? "",
             author_name: username,
             created_at: parseTime(reply.timestamp),
             contact: username ? { name: username, username, profile_url: `${PROFILE}${username}` } : null,
+            parent_id: answers,
+            url: reply.permalink ?? null,
+            is_own: reply.is_reply_owned_by_me === true,
+            hidden: reply.hide_status === "HIDDEN",
+            answers,
+            mine: reply.is_reply_owned_by_me === true,
           });
         }
         after = answer.paging?.cursors?.after;
         if (!answer.paging?.next || !after) break;
       }
-      return found.slice(0, COMMENTS_MAX);
+      const others = new Set(found.filter((reply) => !reply.mine).map((reply) => reply.id));
+      return found
+        .filter((reply) => !reply.mine || (reply.answers !== null && others.has(reply.answers)))
+        .map(({ answers: _answers, mine: _mine, ...comment }) => comment)
+        .slice(0, COMMENTS_MAX);
     },
   };
 }

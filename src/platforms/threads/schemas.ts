@@ -53,6 +53,10 @@ export const replyPage = z.object({
       username: z.string().optional(),
       timestamp: z.string().optional(),
       is_reply_owned_by_me: z.boolean().optional(),
+      permalink: z.string().optional(),
+      replied_to: z.object({ id }).optional(),
+      /** NOT_HUSHED, UNHUSHED, HIDDEN, COVERED, BLOCKED or RESTRICTED. */
+      hide_status: z.string().optional(),
     }),
   ),
   paging,

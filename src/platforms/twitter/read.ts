@@ -26,8 +26,10 @@ export async function postInsights(
 }
 
 /**
- * The replies in the post's conversation, newest first, by anyone but the account itself (its thread
- * items and its auto-plug are not comments).
+ * The replies in the post's conversation, newest first. The account's own posts there are its thread
+ * items and its auto-plug, not comments, unless they answer someone else (`in_reply_to_user_id`): its
+ * replies to comments, `is_own`. `parent_id` is the post a reply answers when that is not the root;
+ * `url` is the post's address on x.com.
  */
 export async function postComments(
   api: XApi,
@@ -43,7 +45,7 @@ export async function postComments(
       query: `conversation_id:${id}`,
       max_results: "100",
       expansions: "author_id",
-      "tweet.fields": "author_id,created_at",
+      "tweet.fields": "author_id,created_at,referenced_tweets,in_reply_to_user_id",
       "user.fields": "username,name",
     });
     if (next) query.set("next_token", next);
@@ -55,9 +57,11 @@ export async function postComments(
     );
     const users = new Map((answer.includes?.users ?? []).map((user) => [user.id, user]));
     for (const post of answer.data ?? []) {
-      if (post.id === id || post.author_id === account.platformUserId || found.length >= MAX_COMMENTS)
-        continue;
+      const own = post.author_id === account.platformUserId;
+      const toSelf = !post.in_reply_to_user_id || post.in_reply_to_user_id === account.platformUserId;
+      if (post.id === id || (own && toSelf) || found.length >= MAX_COMMENTS) continue;
       const author = post.author_id ? users.get(post.author_id) : undefined;
+      const answered = post.referenced_tweets?.find((ref) => ref.type === "replied_to")?.id;
       const created = post.created_at ? new Date(post.created_at) : new Date(Number.NaN);
       found.push({
         id: post.id,
@@ -71,6 +75,9 @@ export async function postComments(
               profile_url: `https://x.com/${encodeURIComponent(author.username)}`,
             }
           : null,
+        parent_id: answered && answered !== id ? answered : null,
+        url: `https://x.com/${author ? encodeURIComponent(author.username) : "i/web"}/status/${post.id}`,
+        is_own: own,
       });
     }
     next = answer.meta?.next_token;

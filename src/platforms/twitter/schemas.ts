@@ -40,6 +40,8 @@ const post = z.object({
   author_id: z.string().optional(),
   created_at: z.string().optional(),
   referenced_tweets: z.array(z.object({ type: z.string(), id: z.string() })).optional(),
+  /** The author of the post this one replies to. */
+  in_reply_to_user_id: z.string().optional(),
   /** With `expansions=attachments.media_keys`: the keys of the post's media. */
   attachments: z.object({ media_keys: z.array(z.string()).optional() }).optional(),
 });

@@ -3,7 +3,7 @@
 // developers.google.com › YouTube Data API › Videos: list (statistics); CommentThreads: list.
 import { type AccountAuth, type PlatformComment, PlatformError, type PostMetrics } from "../types";
 import { permanent, tokenOf, withEngagement, type YouTubeApi } from "./api";
-import { type CommentThread, commentThreadList, videoStatisticsList } from "./schemas";
+import { type CommentThread, commentThreadList, videoStatisticsList, type YouTubeComment } from "./schemas";
 
 /** Comments kept per sync: the newest 100 (one page at YouTube's largest page size). */
 export const COMMENTS_MAX = 100;
@@ -50,24 +50,59 @@ function handleOf(url: string | undefined): string | undefined {
   return match ? decodeURIComponent(match[1]!) : undefined;
 }
 
-function asComment(thread: CommentThread): PlatformComment {
-  const top = thread.snippet.topLevelComment.snippet;
+/**
+ * A comment as stored: its author's channel (`is_own` when it is the connected channel), the top-level
+ * comment a reply answers (`parentId`), its place on the watch page (`url`, as the auto-plug's). YouTube
+ * reports no hidden state to a reader.
+ */
+function asComment(comment: YouTubeComment, channelId: string | null, url: string): PlatformComment {
+  const top = comment.snippet;
   const name = top.authorDisplayName ?? "";
   const username = handleOf(top.authorChannelUrl) ?? top.authorChannelId?.value ?? name.replace(/^@/, "");
   return {
-    id: thread.id,
+    id: comment.id,
     // textOriginal is only guaranteed to the comment's author; textDisplay (asked as plain text) always.
     content: top.textOriginal ?? top.textDisplay ?? "",
     author_name: name,
     created_at: new Date(top.publishedAt),
     contact: { name, username, profile_url: top.authorChannelUrl ?? null },
+    parent_id: top.parentId ?? null,
+    url,
+    is_own: channelId !== null && top.authorChannelId?.value === channelId,
   };
 }
 
-/** One page of the video's newest top-level comment threads, as plain text. */
-export async function threadPage(api: YouTubeApi, token: string, videoId: string, pageToken?: string) {
+/** A thread's top-level comment, then the replies the thread carries. */
+const threadComments = (
+  api: YouTubeApi,
+  videoId: string,
+  thread: CommentThread,
+  channelId: string | null,
+) => [
+  asComment(
+    thread.snippet.topLevelComment,
+    channelId,
+    commentUrl(api, videoId, thread.snippet.topLevelComment.id),
+  ),
+  ...(thread.replies?.comments ?? []).map((reply) =>
+    asComment(
+      { ...reply, snippet: { ...reply.snippet, parentId: reply.snippet.parentId ?? thread.id } },
+      channelId,
+      commentUrl(api, videoId, reply.id),
+    ),
+  ),
+];
+
+/** One page of the video's newest comment threads (with `part: "snippet,replies"`, their replies), as plain text. */
+export async function threadPage(
+  api: YouTubeApi,
+  token: string,
+  videoId: string,
+  pageToken?: string,
+  part = "snippet",
+) {
   const query: Record<string, string> = {
-    part: "snippet",
+    part,
     videoId,
     maxResults: String(COMMENTS_MAX),
     order: "time",
@@ -77,7 +112,10 @@ export async function threadPage(api: YouTubeApi, token: string, videoId: string
   return api.get("comments", "commentThreads", query, token, commentThreadList);
 }
 
-/** The video's newest top-level comments, up to COMMENTS_MAX; none where comments are turned off. */
+/**
+ * The video's newest comment threads and the replies each carries, up to COMMENTS_MAX; none where
+ * comments are turned off.
+ */
 export async function videoComments(
   api: YouTubeApi,
   account: AccountAuth,
@@ -88,8 +126,10 @@ export async function videoComments(
   let pageToken: string | undefined;
   try {
     for (let page = 0; page < COMMENT_PAGES_MAX && comments.length < COMMENTS_MAX; page++) {
-      const answer = await threadPage(api, token, videoId, pageToken);
-      comments.push(...answer.items.map(asComment));
+      const answer = await threadPage(api, token, videoId, pageToken, "snippet,replies");
+      comments.push(
+        ...answer.items.flatMap((thread) => threadComments(api, videoId, thread, account.platformUserId)),
+      );
       pageToken = answer.nextPageToken;
       if (!pageToken) break;
     }

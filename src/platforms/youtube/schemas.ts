@@ -85,12 +85,17 @@ const comment = z.object({
     authorChannelUrl: z.string().optional(),
     authorChannelId: z.object({ value: z.string() }).optional(),
     publishedAt: z.iso.datetime({ offset: true }),
+    /** A reply's top-level comment. */
+    parentId: z.string().optional(),
   }),
 });
+export type YouTubeComment = z.infer<typeof comment>;
 
 export const commentThread = z.object({
   id: z.string().min(1),
   snippet: z.object({ videoId: z.string().optional(), topLevelComment: comment }),
+  /** With `part=replies`: replies to the top-level comment (YouTube may give only some of them). */
+  replies: z.object({ comments: z.array(comment).default([]) }).optional(),
 });
 export type CommentThread = z.infer<typeof commentThread>;
 

@@ -1,6 +1,7 @@
 // The emulator's reads of a published post (developers.facebook.com › Graph API › Page Post, Video,
 // Comment; Page Insights; Video API › Insights; Reels Publishing API › Insights): a node's fields, a
-// post's insights, a video's or reel's video_insights, a post's comments. Insights only go to the Page
+// post's insights, a video's or reel's video_insights, a post's comments (with `filter=stream`, the
+// replies too, each with its `parent`; `is_hidden`). Insights only go to the Page
 // (or its owner); comments are public. A story past its 24 h is gone, as Facebook removes it.
 import { type Caller, type Emulated, type LedgerObject, type LedgerPost, refuse } from "../emulator";
 import { owns } from "./channels";
@@ -21,16 +22,21 @@ async function ownPost(e: Emulated, caller: Caller, id: string) {
   return post;
 }
 
+/** A comment's id as Facebook shows it: `<post>_<comment>`, the post's part without its Page's. */
+export const commentIdOf = (postId: string, id: string) =>
+  `${postId.includes("_") ? postId.split("_")[1]! : postId}_${id}`;
+
 /** The comments of a post as the comments edge lists them: the public's, then the Page's own, by time. */
 async function commentsOf(e: Emulated, post: LedgerPost) {
-  const postPart = post.id.includes("_") ? post.id.split("_")[1]! : post.id;
   const pageId = await e.platformId(post.handle);
   const generated = await Promise.all(
     ((await e.comments(post.id)) ?? []).map(async (comment) => ({
-      id: `${postPart}_${comment.id}`,
+      id: commentIdOf(post.id, comment.id),
       message: comment.text,
       created_at: comment.created_at,
       from: { id: await e.platformId(`commenter:${comment.author.username}`), name: comment.author.name },
+      parent: comment.parent_id === null ? null : { id: commentIdOf(post.id, comment.parent_id) },
+      is_hidden: comment.hidden,
     })),
   );
   const ours = (await e.replies(post.id)).map((reply) => ({
@@ -38,6 +44,8 @@ async function commentsOf(e: Emulated, post: LedgerPost) {
     message: reply.text.join("\n"),
     created_at: Date.parse(reply.published_at),
     from: { id: pageId, name: pageName(post.handle) },
+    parent: null,
+    is_hidden: false,
   }));
   return [...generated, ...ours].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
 }
@@ -238,7 +246,11 @@ export async function listComments(call: GraphCall) {
       },
     );
   const names = fieldNames(params.get("fields") ?? "id,message,created_time");
-  const all = await commentsOf(e, post);
+  const filter = params.get("filter") ?? "toplevel";
+  if (!["toplevel", "stream"].includes(filter))
+    return refuse(400, "invalid_request", "(#100) filter must be one of {toplevel, stream}", { code: 100 });
+  // `toplevel` (the default) leaves replies out; `stream` lists them too, each with its `parent`.
+  const all = (await commentsOf(e, post)).filter((comment) => filter === "stream" || !comment.parent);
   if (order === "reverse_chronological") all.reverse();
   const data = all.map((comment) =>
     pick(
@@ -247,6 +259,8 @@ export async function listComments(call: GraphCall) {
         message: comment.message,
         created_time: graphTime(comment.created_at),
         from: comment.from,
+        ...(comment.parent ? { parent: comment.parent } : {}),
+        is_hidden: comment.is_hidden,
         permalink_url: `${e.postUrl(post.id)}?comment_id=${encodeURIComponent(comment.id)}`,
       },
       names,

@@ -70,24 +70,37 @@ export function readRoutes(app: Router) {
       const post = await emu.post(id);
       if (!post || post.parent_id !== null) return unsupported(id);
       const fields = c.req.query("fields");
-      const all = (await commentsOf(emu, post)).map((comment) =>
-        pick(comment, fields, ["text", "timestamp"]),
-      );
-      return c.json(page(c.req.url, all));
+      // The media's top-level comments; replies are each comment's `replies` edge (IG Comment).
+      const all = await commentsOf(emu, post);
+      const top = all
+        .filter((comment) => comment.parent_id === undefined)
+        .map((comment) => {
+          const replies = all.filter((reply) => reply.parent_id === comment.id).reverse();
+          return pick({ ...comment, replies: { data: replies } }, fields, ["text", "timestamp"]);
+        });
+      return c.json(page(c.req.url, top));
     });
 }
 
-/** Comments on a media, newest first: everyone's (made up over time) and the account's own. */
+/**
+ * Comments on a media, newest first: everyone's (made up over time, and the followers') and the
+ * account's own. A reply names its top-level comment in `parent_id` (IG Comment, since October 2021).
+ */
 async function commentsOf(emu: Emulated, post: LedgerPost) {
-  const others = ((await emu.comments(post.id)) ?? []).map((comment) => ({
-    id: comment.id,
-    text: comment.text,
-    username: comment.author.username,
-    from: { id: comment.id.slice(0, 17), username: comment.author.username },
-    timestamp: graphTime(comment.created_at),
-    like_count: 0,
-    at: comment.created_at,
-  }));
+  const made = (await emu.comments(post.id)) ?? [];
+  const others = await Promise.all(
+    made.map(async (comment) => ({
+      id: comment.id,
+      text: comment.text,
+      username: comment.author.username,
+      from: { id: await emu.platformId(comment.author.username), username: comment.author.username },
+      timestamp: graphTime(comment.created_at),
+      like_count: 0,
+      hidden: comment.hidden,
+      ...(comment.parent_id === null ? {} : { parent_id: comment.parent_id }),
+      at: comment.created_at,
+    })),
+  );
   const own = await Promise.all(
     (await emu.replies(post.id)).map(async (reply) => ({
       id: reply.id,
@@ -96,6 +109,8 @@ async function commentsOf(emu: Emulated, post: LedgerPost) {
       from: { id: await emu.platformId(reply.handle), username: reply.handle },
       timestamp: graphTime(reply.published_at),
       like_count: 0,
+      hidden: false,
+      parent_id: undefined as string | undefined,
       at: Date.parse(reply.published_at),
     })),
   );

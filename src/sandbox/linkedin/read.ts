@@ -13,9 +13,13 @@ import { grantedScopes, MEMBER_ANALYTICS } from "./token";
 type Ctx = Context<BareEnv>;
 
 /** A comment's URN: under the post it answers, as LinkedIn names it. */
-const commentUrn = (postUrn: string, id: string) => `urn:li:comment:(${postUrn},${id})`;
+export const commentUrn = (postUrn: string, id: string) => `urn:li:comment:(${postUrn},${id})`;
 
 type CommentView = {
+  /** A reply's comment (Comments API › Get Comments on Comments). */
+  parentComment?: string;
+  /** How many answer it (Comments API: `commentsSummary`). */
+  commentsSummary?: { totalFirstLevelComments: number; aggregatedTotalComments: number };
   actor: string;
   commentUrn: string;
   $URN: string;
@@ -47,15 +51,24 @@ export const commentView = (
 export async function commentsOf(e: Emulated, post: LedgerPost): Promise<CommentView[]> {
   const audience = (await e.comments(post.id)) ?? [];
   const made = await Promise.all(
-    audience.map(async (comment) =>
-      commentView(
+    audience.map(async (comment) => {
+      const view = commentView(
         post.id,
         comment.id,
         `urn:li:person:${await e.platformId(comment.author.username)}`,
         comment.text,
         comment.created_at,
-      ),
-    ),
+      );
+      if (comment.parent_id !== null)
+        return { ...view, parentComment: commentUrn(post.id, comment.parent_id) };
+      const answers = audience.filter((other) => other.parent_id === comment.id).length;
+      return answers === 0
+        ? view
+        : {
+            ...view,
+            commentsSummary: { totalFirstLevelComments: answers, aggregatedTotalComments: answers },
+          };
+    }),
   );
   const written = (await e.replies(post.id)).map((reply) => {
     const request = reply.platform_request as { actor: string; message: { text: string } };
@@ -76,11 +89,18 @@ export async function postOf(e: Emulated, urnOfPost: string) {
   return post;
 }
 
-/** GET /rest/socialActions/{urn}/comments: public, a page at a time. */
+/**
+ * GET /rest/socialActions/{urn}/comments: public, a page at a time; a post's top-level comments, or the
+ * answers to a comment when the URN is a comment's.
+ */
 export async function listComments(c: Ctx, e: Emulated) {
   await e.caller();
-  const post = await postOf(e, c.req.param("urn") ?? "");
-  const all = await commentsOf(e, post);
+  const urn = c.req.param("urn") ?? "";
+  const answered = /^urn:li:comment:\((.+),([^,()]+)\)$/.exec(urn);
+  const post = await postOf(e, answered ? answered[1]! : urn);
+  const all = (await commentsOf(e, post)).filter((comment) =>
+    answered ? comment.parentComment === urn : comment.parentComment === undefined,
+  );
   const start = Math.max(0, Number(c.req.query("start") ?? 0) || 0);
   const count = Math.min(100, Math.max(1, Number(c.req.query("count") ?? 10) || 10));
   return c.json(collection(all.slice(start, start + count), start, all.length));

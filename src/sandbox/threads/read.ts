@@ -87,19 +87,23 @@ type Reply = Record<string, unknown> & { at: number };
 async function repliesOf(emu: Emulated, post: LedgerPost, viewer: Caller, deep: boolean): Promise<Reply[]> {
   const out: Reply[] = [];
   const visit = async (parent: LedgerPost, depth: number) => {
-    for (const comment of (await emu.comments(parent.id)) ?? []) {
+    const comments = (await emu.comments(parent.id)) ?? [];
+    for (const comment of comments) {
+      // A follower's answer to a comment is a reply of that reply: in the conversation, not the top level.
+      if (comment.parent_id !== null && !deep) continue;
       out.push({
         id: comment.id,
         text: comment.text,
         username: comment.author.username,
+        permalink: `${emu.postUrl(parent.id)}?reply=${comment.id}`,
         timestamp: graphTime(comment.created_at),
         media_type: "TEXT_POST",
         is_reply: true,
-        is_reply_owned_by_me: false,
-        has_replies: false,
+        is_reply_owned_by_me: comment.author.username === viewer.handle,
+        has_replies: comments.some((other) => other.parent_id === comment.id),
         root_post: { id: post.id },
-        replied_to: { id: parent.id },
-        hide_status: "NOT_HUSHED",
+        replied_to: { id: comment.parent_id ?? parent.id },
+        hide_status: comment.hidden ? "HIDDEN" : "NOT_HUSHED",
         at: comment.created_at,
       });
     }

@@ -339,10 +339,17 @@ export async function searchRecent(x: Emulated, query: URLSearchParams) {
       for (const reply of await x.replies(post.id)) await walk(reply, depth + 1);
     };
     await walk(root, 0);
-    for (const comment of (await x.comments(root.id)) ?? []) {
+    const comments = (await x.comments(root.id)) ?? [];
+    for (const comment of comments) {
       const at = new Date(comment.created_at).toISOString();
       if (at < since || (from && from !== comment.author.username)) continue;
       const authorId = await sandboxPlatformId("twitter", comment.author.username);
+      // A follower's reply to a comment answers that comment and its author, else the root post's.
+      const parent = comments.find((other) => other.id === comment.parent_id);
+      const answered = parent ? parent.id : root.id;
+      const answeredAuthor = parent
+        ? await sandboxPlatformId("twitter", parent.author.username)
+        : await x.platformId(root.handle);
       const tweet: Record<string, unknown> = {
         id: comment.id,
         text: comment.text,
@@ -351,8 +358,8 @@ export async function searchRecent(x: Emulated, query: URLSearchParams) {
       if (fields.has("author_id")) tweet.author_id = authorId;
       if (fields.has("created_at")) tweet.created_at = at;
       if (fields.has("conversation_id")) tweet.conversation_id = root.id;
-      if (fields.has("referenced_tweets")) tweet.referenced_tweets = [{ type: "replied_to", id: root.id }];
-      if (fields.has("in_reply_to_user_id")) tweet.in_reply_to_user_id = await x.platformId(root.handle);
+      if (fields.has("referenced_tweets")) tweet.referenced_tweets = [{ type: "replied_to", id: answered }];
+      if (fields.has("in_reply_to_user_id")) tweet.in_reply_to_user_id = answeredAuthor;
       tweets.push({ at, tweet, author: { id: authorId, ...comment.author } });
     }
   }

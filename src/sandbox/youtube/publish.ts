@@ -93,11 +93,22 @@ export async function visibleVideo(emulated: Emulated, caller: Caller, id: strin
 }
 
 /** A top-level comment thread of the sandbox's audience, or the caller's own, as YouTube shows it. */
-export function threadOf(
+type ThreadComment = {
+  id: string;
+  text: string;
+  name: string;
+  username: string;
+  authorId: string;
+  at: string;
+};
+
+/** A comment resource (YouTube Data API › Comments); a reply names its top-level comment in `parentId`. */
+function commentOf(
   videoId: string,
   channelId: string,
-  thread: { id: string; text: string; name: string; username: string; authorId: string; at: string },
+  thread: ThreadComment,
   mine: boolean,
+  parentId?: string,
 ) {
   const snippet = {
     channelId,
@@ -114,7 +125,23 @@ export function threadOf(
     likeCount: 0,
     publishedAt: thread.at,
     updatedAt: thread.at,
+    ...(parentId ? { parentId } : {}),
   };
+  return { kind: "youtube#comment", etag: etag(), id: thread.id, snippet };
+}
+
+/**
+ * A commentThread resource: its top-level comment and, with `part=replies`, the replies to it, oldest
+ * first.
+ */
+export function threadOf(
+  videoId: string,
+  channelId: string,
+  thread: ThreadComment,
+  mine: boolean,
+  replies: ThreadComment[] = [],
+  withReplies = false,
+) {
   return {
     kind: "youtube#commentThread",
     etag: etag(),
@@ -122,11 +149,18 @@ export function threadOf(
     snippet: {
       channelId,
       videoId,
-      topLevelComment: { kind: "youtube#comment", etag: etag(), id: thread.id, snippet },
+      topLevelComment: commentOf(videoId, channelId, thread, mine),
       canReply: true,
-      totalReplyCount: 0,
+      totalReplyCount: replies.length,
       isPublic: true,
     },
+    ...(withReplies && replies.length > 0
+      ? {
+          replies: {
+            comments: replies.map((reply) => commentOf(videoId, channelId, reply, false, thread.id)),
+          },
+        }
+      : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import { listAnswer, maxResultsOf, paged, partsOf, type Req } from "./rules";
 /** commentThreads.list by video: the audience's comments and the channels' own, newest first. */
 export async function listCommentThreads(emulated: Emulated, req: Req): Promise<Response> {
   const caller = await emulated.caller();
-  partsOf(req, ["id", "snippet", "replies"]);
+  const parts = partsOf(req, ["id", "snippet", "replies"]);
   const videoId = req.query("videoId");
   if (!videoId)
     return refuse(
@@ -29,22 +29,29 @@ export async function listCommentThreads(emulated: Emulated, req: Req): Promise<
       code: "videoNotFound",
     });
   const channelId = await emulated.platformId(seen.post.handle);
-  const audience = ((await emulated.comments(videoId)) ?? []).map(async (comment) => ({
-    at: comment.created_at,
-    thread: threadOf(
-      videoId,
-      channelId,
-      {
-        id: comment.id,
-        text: comment.text,
-        name: comment.author.name,
-        username: comment.author.username,
-        authorId: await sandboxPlatformId("youtube", comment.author.username),
-        at: new Date(comment.created_at).toISOString(),
-      },
-      false,
-    ),
-  }));
+  const comments = (await emulated.comments(videoId)) ?? [];
+  const view = async (comment: (typeof comments)[number]) => ({
+    id: comment.id,
+    text: comment.text,
+    name: comment.author.name,
+    username: comment.author.username,
+    authorId: await sandboxPlatformId("youtube", comment.author.username),
+    at: new Date(comment.created_at).toISOString(),
+  });
+  // A follower's reply is in its thread's `replies`, not a thread of its own.
+  const audience = comments
+    .filter((comment) => comment.parent_id === null)
+    .map(async (comment) => ({
+      at: comment.created_at,
+      thread: threadOf(
+        videoId,
+        channelId,
+        await view(comment),
+        false,
+        await Promise.all(comments.filter((reply) => reply.parent_id === comment.id).map(view)),
+        parts.has("replies"),
+      ),
+    }));
   const own = (await emulated.replies(videoId)).map(async (reply) => ({
     at: Date.parse(reply.published_at),
     thread: threadOf(

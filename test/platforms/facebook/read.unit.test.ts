@@ -162,6 +162,10 @@ describe("facebook comments", () => {
         author_name: "Grace Hopper",
         created_at: new Date("2026-03-02T10:15:00Z"),
         contact: { name: "Grace Hopper", username: "6677889900", profile_url: null },
+        parent_id: null,
+        url: "https://www.facebook.com/100090000000001/posts/987654321098765?comment_id=1001",
+        is_own: false,
+        hidden: false,
       },
       {
         id: "987654321098765_1000",
@@ -169,11 +173,15 @@ describe("facebook comments", () => {
         author_name: "Facebook user",
         created_at: new Date("2026-03-02T10:00:00Z"),
         contact: null,
+        parent_id: "987654321098765_998",
+        url: null,
+        is_own: false,
+        hidden: true,
       },
-      expect.objectContaining({ id: "987654321098765_999", author_name: "Ada's Bakery" }),
+      expect.objectContaining({ id: "987654321098765_999", author_name: "Ada's Bakery", is_own: true }),
     ]);
     const query = {
-      fields: "id,message,created_time,from{id,name}",
+      fields: "id,message,created_time,from{id,name},parent{id},permalink_url,is_hidden",
       order: "reverse_chronological",
       filter: "stream",
       limit: "50",

@@ -229,9 +229,17 @@ export const RECORDED = {
           created_time: "2026-03-02T10:15:00+0000",
           from: { name: "Grace Hopper", id: "6677889900" },
           message: "Can I order the rye loaf?",
+          permalink_url: "https://www.facebook.com/100090000000001/posts/987654321098765?comment_id=1001",
+          is_hidden: false,
           id: "987654321098765_1001",
         },
-        { created_time: "2026-03-02T10:00:00+0000", message: "Lovely!", id: "987654321098765_1000" },
+        {
+          created_time: "2026-03-02T10:00:00+0000",
+          message: "Lovely!",
+          parent: { id: "987654321098765_998" },
+          is_hidden: true,
+          id: "987654321098765_1000",
+        },
       ],
       paging: {
         cursors: { before: "WTI5dGJXVnVkRjlqZAFhKemIzSTZANVEF3TlRBd01E", after: "MjA" },

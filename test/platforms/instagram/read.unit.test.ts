@@ -91,7 +91,7 @@ describe("instagram insights", () => {
 });
 
 describe("instagram comments, reply, revoke, channels", () => {
-  it("reads comments page by page, with their authors' profiles", async () => {
+  it("reads comments and their replies page by page, with their authors' profiles, parent and hidden", async () => {
     const { fetch, requests } = replay(json(RECORDED.comments[0]), json(RECORDED.comments[1]));
     const comments = await adapterFor("instagram", fetch).comments!(account, MEDIA_ID);
     expect(comments).toEqual([
@@ -101,17 +101,32 @@ describe("instagram comments, reply, revoke, channels", () => {
         author_name: "grace",
         created_at: new Date("2026-03-02T10:15:00Z"),
         contact: { name: "grace", username: "grace", profile_url: "https://www.instagram.com/grace/" },
+        parent_id: null,
+        url: null,
+        is_own: false,
+        hidden: false,
       },
+      expect.objectContaining({
+        id: "17870913679156917",
+        content: "Thank you!",
+        parent_id: "17870913679156914",
+        is_own: true,
+      }),
       {
         id: "17870913679156915",
         content: "Where is this?",
         author_name: "Instagram user",
         created_at: new Date("2026-03-02T10:00:00Z"),
         contact: null,
+        parent_id: null,
+        url: null,
+        is_own: false,
+        hidden: true,
       },
-      expect.objectContaining({ id: "17870913679156916", author_name: HANDLE }),
+      expect.objectContaining({ id: "17870913679156916", author_name: HANDLE, is_own: true }),
     ]);
-    const query = { fields: "id,text,username,timestamp", limit: "50" };
+    const fields = "id,text,username,timestamp,from,hidden,parent_id";
+    const query = { fields: `${fields},replies{${fields}}`, limit: "50" };
     expectGet(requests[0]!, `${GRAPH}/${MEDIA_ID}/comments`, query);
     expectGet(requests[1]!, `${GRAPH}/${MEDIA_ID}/comments`, { ...query, after: "QVFIUn" });
   });

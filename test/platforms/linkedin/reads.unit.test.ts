@@ -195,7 +195,31 @@ describe("linkedin comments", () => {
         username: ORG,
         profile_url: "https://www.linkedin.com/company/2414183/",
       },
+      parent_id: null,
+      url: `https://www.linkedin.com/feed/update/${SHARE}/?commentUrn=${enc("urn:li:comment:(urn:li:activity:6636062862760562688,0)")}`,
+      is_own: true,
     });
+  });
+
+  it("reads a comment's answers (socialActions/{comment URN}/comments) only where commentsSummary says it has some", async () => {
+    const asked = { ...comment("7", "Question?"), commentsSummary: { totalFirstLevelComments: 1 } };
+    const parent = asked.commentUrn;
+    const answerOf = { ...comment("8", "Answer", ORG), parentComment: parent };
+    const { fetch, requests } = replay(
+      answer(commentsPage([asked, comment("9", "Nice!")], 0, 2)),
+      answer(commentsPage([answerOf], 0, 1)),
+    );
+    const found = await adapterFor("linkedin", fetch).comments!(organization, SHARE);
+    expect(requests.map((r) => r.url)).toEqual([
+      `${commentsUrl(SHARE)}?start=0&count=50`,
+      // Rest.li encodes the URN's parentheses too.
+      `${REST}/socialActions/urn%3Ali%3Acomment%3A%28urn%3Ali%3Aactivity%3A6636062862760562688%2C7%29/comments?start=0&count=50`,
+    ]);
+    expect(found.map((c) => [c.content, c.parent_id, c.is_own])).toEqual([
+      ["Question?", null, false],
+      ["Answer", parent, true],
+      ["Nice!", null, false],
+    ]);
   });
 
   it("stops at the last page, names members, and has none where LinkedIn refuses the read (403)", async () => {

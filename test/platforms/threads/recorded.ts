@@ -118,6 +118,9 @@ export const RECORDED = {
           username: "fan_one",
           timestamp: "2024-05-02T10:15:00+0000",
           is_reply_owned_by_me: false,
+          permalink: "https://www.threads.com/@fan_one/post/C9xLoveIt",
+          replied_to: { id: "3000001" },
+          hide_status: "NOT_HUSHED",
         },
         {
           id: "3000002",
@@ -125,6 +128,7 @@ export const RECORDED = {
           username: HANDLE,
           timestamp: "2024-05-02T10:00:00+0000",
           is_reply_owned_by_me: true,
+          replied_to: { id: "1234567" },
         },
       ],
       paging: {
@@ -140,6 +144,8 @@ export const RECORDED = {
           username: "fan_two",
           timestamp: "2024-05-01T09:00:00+0000",
           is_reply_owned_by_me: false,
+          replied_to: { id: "1234567" },
+          hide_status: "HIDDEN",
         },
       ],
       paging: { cursors: { before: "BEFORE_2", after: "AFTER_2" } },

@@ -501,17 +501,31 @@ describe("threads find, insights, comments, reply", () => {
     });
   });
 
-  it("reads the conversation newest first across pages, leaving out the account's own replies", async () => {
+  it("reads the conversation newest first across pages, leaving out the account's own thread, keeping its answers", async () => {
     const [first, second] = RECORDED.conversation;
-    const { fetch, requests } = replay(json(first), json(second));
+    // The account's answer to a follower's reply is a comment of its own.
+    const answer = {
+      id: "3000004",
+      text: "Thanks!",
+      username: HANDLE,
+      timestamp: "2024-05-02T11:00:00+0000",
+      is_reply_owned_by_me: true,
+      replied_to: { id: "3000003" },
+    };
+    const { fetch, requests } = replay(json({ ...first, data: [answer, ...first!.data] }), json(second));
     const comments = await adapterFor("threads", fetch).comments!(account, "1234567");
     expect(comments).toEqual([
+      expect.objectContaining({ id: "3000004", parent_id: "3000003", is_own: true }),
       {
         id: "3000003",
         content: "Love it",
         author_name: "fan_one",
         created_at: new Date("2024-05-02T10:15:00Z"),
         contact: { name: "fan_one", username: "fan_one", profile_url: "https://www.threads.com/@fan_one" },
+        parent_id: "3000001",
+        url: "https://www.threads.com/@fan_one/post/C9xLoveIt",
+        is_own: false,
+        hidden: false,
       },
       {
         id: "3000001",
@@ -519,11 +533,15 @@ describe("threads find, insights, comments, reply", () => {
         author_name: "fan_two",
         created_at: new Date("2024-05-01T09:00:00Z"),
         contact: { name: "fan_two", username: "fan_two", profile_url: "https://www.threads.com/@fan_two" },
+        parent_id: null,
+        url: null,
+        is_own: false,
+        hidden: true,
       },
     ]);
     expect(path(requests[0]!)).toBe(`${GRAPH}/1234567/conversation`);
     expect(query(requests[0]!)).toEqual({
-      fields: "id,text,username,timestamp,is_reply_owned_by_me",
+      fields: "id,text,username,timestamp,is_reply_owned_by_me,permalink,replied_to,hide_status",
       reverse: "true",
     });
     expect(query(requests[1]!)).toMatchObject({ after: "AFTER_1" });

@@ -3,7 +3,7 @@
 // as comments across pages.
 import { describe, expect, it } from "vitest";
 import { adapterFor, json, replay } from "../replay";
-import { conversationPage1, conversationPage2, metrics, notFound, userPosts } from "./recorded";
+import { conversationPage1, conversationPage2, metrics, notFound, ownAnswer, userPosts } from "./recorded";
 import { account, expectXCall, failureOf } from "./support";
 
 const TIMELINE =
@@ -131,8 +131,9 @@ describe("X insights", () => {
 });
 
 describe("X comments", () => {
-  it("reads the conversation's replies page by page, leaving out the account's own posts", async () => {
-    const { fetch, requests } = replay(json(conversationPage1), json(conversationPage2));
+  it("reads the conversation's replies page by page, leaving out the account's own thread, keeping its answers", async () => {
+    const withAnswer = { ...conversationPage2, data: [ownAnswer, ...conversationPage2.data] };
+    const { fetch, requests } = replay(json(conversationPage1), json(withAnswer));
     const comments = await adapterFor("twitter", fetch).comments!(account, "1880028106020515840");
     expect(comments).toEqual([
       {
@@ -141,17 +142,29 @@ describe("X comments", () => {
         author_name: "Ana Lyst",
         created_at: new Date("2025-01-15T10:32:00.000Z"),
         contact: { name: "Ana Lyst", username: "analyst", profile_url: "https://x.com/analyst" },
+        parent_id: null,
+        url: "https://x.com/analyst/status/1880030000000000003",
+        is_own: false,
       },
+      expect.objectContaining({
+        id: "1880030000000000004",
+        content: "Thanks!",
+        parent_id: "1880030000000000001",
+        is_own: true,
+      }),
       {
         id: "1880030000000000001",
         content: "First!",
         author_name: "early_bird",
         created_at: new Date("2025-01-15T10:30:00.000Z"),
         contact: { name: "early_bird", username: "early_bird", profile_url: "https://x.com/early_bird" },
+        parent_id: null,
+        url: "https://x.com/early_bird/status/1880030000000000001",
+        is_own: false,
       },
     ]);
     const search =
-      "https://api.x.com/2/tweets/search/recent?query=conversation_id%3A1880028106020515840&max_results=100&expansions=author_id&tweet.fields=author_id%2Ccreated_at&user.fields=username%2Cname";
+      "https://api.x.com/2/tweets/search/recent?query=conversation_id%3A1880028106020515840&max_results=100&expansions=author_id&tweet.fields=author_id%2Ccreated_at%2Creferenced_tweets%2Cin_reply_to_user_id&user.fields=username%2Cname";
     expectXCall(requests[0]!, "GET", search);
     expectXCall(requests[1]!, "GET", `${search}&next_token=b26v89c19zqg8o3fpzbkk`);
   });

@@ -107,6 +107,8 @@ export const conversationPage1 = {
       text: "Congrats &amp; good luck!",
       author_id: "9876543210",
       created_at: "2025-01-15T10:32:00.000Z",
+      referenced_tweets: [{ type: "replied_to", id: "1880028106020515840" }],
+      in_reply_to_user_id: USER_ID,
       edit_history_tweet_ids: ["1880030000000000003"],
     },
     {
@@ -114,6 +116,8 @@ export const conversationPage1 = {
       text: "Part two of my thread",
       author_id: USER_ID,
       created_at: "2025-01-15T10:31:00.000Z",
+      referenced_tweets: [{ type: "replied_to", id: "1880028106020515840" }],
+      in_reply_to_user_id: USER_ID,
       edit_history_tweet_ids: ["1880030000000000002"],
     },
   ],
@@ -138,10 +142,23 @@ export const conversationPage2 = {
       author_id: "1111111111",
       created_at: "2025-01-15T10:30:00.000Z",
       edit_history_tweet_ids: ["1880030000000000001"],
+      referenced_tweets: [{ type: "replied_to", id: "1880028106020515840" }],
+      in_reply_to_user_id: USER_ID,
     },
   ],
   includes: { users: [{ id: "1111111111", name: "", username: "early_bird" }] },
   meta: { newest_id: "1880030000000000001", oldest_id: "1880030000000000001", result_count: 1 },
+};
+
+/** The account's own answer to a follower's reply (a reply to someone else: a comment, `is_own`). */
+export const ownAnswer = {
+  id: "1880030000000000004",
+  text: "Thanks!",
+  author_id: USER_ID,
+  created_at: "2025-01-15T10:30:30.000Z",
+  edit_history_tweet_ids: ["1880030000000000004"],
+  referenced_tweets: [{ type: "replied_to", id: "1880030000000000001" }],
+  in_reply_to_user_id: "1111111111",
 };
 
 /** POST /2/oauth2/revoke. */

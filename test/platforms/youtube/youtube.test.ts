@@ -532,20 +532,36 @@ describe("youtube insights, comments, reply", () => {
     });
   });
 
-  it("maps comment threads and follows pageToken", async () => {
+  it("maps comment threads and the replies they carry (part=replies), and follows pageToken", async () => {
+    // The channel answers Ugx1: a reply in the thread's `replies`, naming its top-level comment.
+    const answered = R.thread("Ugx1", "First!");
+    const reply = R.thread("Ugx1.a", "Thanks!", "@googledevelopers", R.CHANNEL_ID).snippet.topLevelComment;
+    const withReply = {
+      ...answered,
+      replies: { comments: [{ ...reply, snippet: { ...reply.snippet, parentId: "Ugx1" } }] },
+    };
     const { fetch, requests } = replay(
-      json(R.threads([R.thread("Ugx1", "First!"), R.thread("Ugx2", "Second", "@bob", "UCbob")], "page-2")),
+      json(R.threads([withReply, R.thread("Ugx2", "Second", "@bob", "UCbob")], "page-2")),
       json(R.threads([R.thread("Ugx3", "Third")])),
     );
     const comments = await adapterFor("youtube", fetch).comments!(account, R.VIDEO_ID);
-    expect(comments.map((c) => c.id)).toEqual(["Ugx1", "Ugx2", "Ugx3"]);
-    expect(comments[1]).toEqual({
+    expect(comments.map((c) => [c.id, c.parent_id, c.is_own])).toEqual([
+      ["Ugx1", null, false],
+      ["Ugx1.a", "Ugx1", true],
+      ["Ugx2", null, false],
+      ["Ugx3", null, false],
+    ]);
+    expect(comments[2]).toEqual({
       id: "Ugx2",
       content: "Second",
       author_name: "@bob",
       created_at: new Date("2025-05-02T11:00:00Z"),
       contact: { name: "@bob", username: "bob", profile_url: "http://www.youtube.com/@bob" },
+      parent_id: null,
+      url: `https://www.youtube.com/watch?v=${R.VIDEO_ID}&lc=Ugx2`,
+      is_own: false,
     });
+    expect(new URL(requests[0]!.url).searchParams.get("part")).toBe("snippet,replies");
     expect(new URL(requests[1]!.url).searchParams.get("pageToken")).toBe("page-2");
     expect(new URL(requests[0]!.url).searchParams.get("pageToken")).toBeNull();
   });
