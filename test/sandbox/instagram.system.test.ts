@@ -14,8 +14,8 @@ import {
   accountRow,
   adapterFor,
   connected,
+  conversation,
   emulatedDeps,
-  follow,
   graph,
   postsOf,
   published,
@@ -416,25 +416,9 @@ describe("a follower's comments on Instagram (the sandbox's follower tool)", () 
     const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
     const { rows } = await published(account, { content: [{ text: "Talk to me", media: [photo] }] });
     const id = rows[0]!.platform_post_id!;
-    const first = await follow("instagram", account.handle, {
-      post_id: id,
-      text: "Love it",
-      author: { name: "Fan One", username: "fan_one" },
-    });
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
-    const second = await follow("instagram", account.handle, {
-      post_id: id,
-      text: "Me too",
-      author: "fan_two",
-      parent_id: first.body.id,
-    });
-    // A reply to a reply answers the top-level comment, as Instagram keeps two levels.
-    const own = await follow("instagram", account.handle, {
-      post_id: id,
-      text: "Thank you",
-      author: account.handle,
-      parent_id: second.body.id,
-    });
+    // The account answers fan_two's reply: a reply to a reply answers the top-level comment, as
+    // Instagram keeps two levels.
+    const { first, second, own } = await conversation("instagram", account, id, "second");
     expect(own.body.parent_id).toBe(first.body.id);
 
     const { adapter, auth } = await adapterFor("instagram", account);

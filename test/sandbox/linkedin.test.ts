@@ -23,7 +23,7 @@ import { deliver, handleOf, publishingPost, rowsOf, sandboxPosts } from "../publ
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
-import { accountRow, adapterFor, connected, follow, published, unique } from "./support";
+import { accountRow, adapterFor, connected, conversation, published, unique } from "./support";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -709,26 +709,8 @@ describe("a follower's comments on LinkedIn (the sandbox's follower tool)", () =
     const account = await connected("linkedin");
     const { rows } = await published(account, { content: [{ text: "Talk to me" }] });
     const postUrn = rows[0]!.platform_post_id!;
-    const first = await follow("linkedin", account.handle, {
-      post_id: postUrn,
-      text: "Love it",
-      author: { name: "Fan One", username: "fan_one" },
-    });
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const { first, second, own } = await conversation("linkedin", account, postUrn);
     expect(first.body.id).toBe(`urn:li:comment:(${postUrn},${first.body.id.split(",")[1]!.slice(0, -1)})`);
-    const second = await follow("linkedin", account.handle, {
-      post_id: postUrn,
-      text: "Me too",
-      author: "fan_two",
-      parent_id: first.body.id,
-    });
-    const own = await follow("linkedin", account.handle, {
-      post_id: postUrn,
-      text: "Thank you",
-      author: account.handle,
-      parent_id: first.body.id,
-    });
-    expect([second.status, own.status]).toEqual([201, 201]);
 
     const { adapter, auth } = await adapterFor("linkedin", account);
     const comments = await adapter.comments!(auth, postUrn);

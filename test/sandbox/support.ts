@@ -189,3 +189,36 @@ export async function follow(
 ) {
   return call("POST", `/sandbox/${platform}/accounts/${handle}/comments`, { body });
 }
+
+/**
+ * The conversation the follower tests read back: Fan One comments on the post, fan_two answers that
+ * comment, and the account itself answers `ownAnswers` (Fan One's comment unless told: Instagram's test
+ * answers fan_two's reply). Each is asserted created; their answers are returned.
+ */
+export async function conversation(
+  platform: Platform,
+  account: Connected,
+  postId: string,
+  ownAnswers: "first" | "second" = "first",
+) {
+  const first = await follow(platform, account.handle, {
+    post_id: postId,
+    text: "Love it",
+    author: { name: "Fan One", username: "fan_one" },
+  });
+  expect(first.status, JSON.stringify(first.body)).toBe(201);
+  const second = await follow(platform, account.handle, {
+    post_id: postId,
+    text: "Me too",
+    author: "fan_two",
+    parent_id: first.body.id,
+  });
+  const own = await follow(platform, account.handle, {
+    post_id: postId,
+    text: "Thank you",
+    author: account.handle,
+    parent_id: (ownAnswers === "first" ? first : second).body.id,
+  });
+  expect([second.status, own.status]).toEqual([201, 201]);
+  return { first, second, own };
+}

@@ -8,7 +8,16 @@ import { PlatformError } from "../../src/platforms/types";
 import { deliver, rowsOf } from "../publishing/support";
 import { call } from "../support/client";
 import { insertMedia } from "../support/db";
-import { accountRow, adapterFor, connected, follow, graph, postsOf, published, statsOf } from "./support";
+import {
+  accountRow,
+  adapterFor,
+  connected,
+  conversation,
+  graph,
+  postsOf,
+  published,
+  statsOf,
+} from "./support";
 
 const V = "/v1.0";
 
@@ -325,25 +334,7 @@ describe("a follower's replies on Threads (the sandbox's follower tool)", () => 
     const account = await connected("threads");
     const { rows } = await published(account, { content: [{ text: "Talk to me" }] });
     const id = rows[0]!.platform_post_id!;
-    const first = await follow("threads", account.handle, {
-      post_id: id,
-      text: "Love it",
-      author: { name: "Fan One", username: "fan_one" },
-    });
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
-    const second = await follow("threads", account.handle, {
-      post_id: id,
-      text: "Me too",
-      author: "fan_two",
-      parent_id: first.body.id,
-    });
-    const own = await follow("threads", account.handle, {
-      post_id: id,
-      text: "Thank you",
-      author: account.handle,
-      parent_id: first.body.id,
-    });
-    expect([second.status, own.status]).toEqual([201, 201]);
+    const { first, second, own } = await conversation("threads", account, id);
 
     const { adapter, auth } = await adapterFor("threads", account);
     const comments = await adapter.comments!(auth, id);

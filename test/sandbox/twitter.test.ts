@@ -14,7 +14,7 @@ import { admin, call, ORIGIN } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
-import { adapterFor, connected, follow, published } from "./support";
+import { adapterFor, connected, conversation, follow, published } from "./support";
 
 const client = sandboxClient("twitter");
 const basicAuth = `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`;
@@ -619,26 +619,8 @@ describe("a follower's comments on X (the sandbox's follower tool)", () => {
     const account = await connected("twitter");
     const { rows } = await published(account, { content: [{ text: "Talk to me" }] });
     const postId = rows[0]!.platform_post_id!;
-    const first = await follow("twitter", account.handle, {
-      post_id: postId,
-      text: "Love it",
-      author: { name: "Fan One", username: "fan_one" },
-    });
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const { first, second, own } = await conversation("twitter", account, postId);
     expect(first.body.id).toMatch(/^\d{19}$/);
-    const second = await follow("twitter", account.handle, {
-      post_id: postId,
-      text: "Me too",
-      author: "fan_two",
-      parent_id: first.body.id,
-    });
-    const own = await follow("twitter", account.handle, {
-      post_id: postId,
-      text: "Thank you",
-      author: account.handle,
-      parent_id: first.body.id,
-    });
-    expect([second.status, own.status]).toEqual([201, 201]);
     expect(
       (await follow("twitter", "someone_else", { post_id: postId, text: "x", author: "fan" })).status,
     ).toBe(404);

@@ -22,10 +22,11 @@ import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
 import {
   accountRow,
+  adapterFor,
   clockSleep,
   connected,
+  conversation,
   emulatedDeps,
-  follow,
   published,
   redeliver,
   type Connected as SandboxConnected,
@@ -630,32 +631,9 @@ describe("a follower's comments on YouTube (the sandbox's follower tool)", () =>
     );
     expect(rows[0]).toMatchObject({ status: "PUBLISHED" });
     const videoId = rows[0]!.platform_post_id!;
-    const first = await follow("youtube", account.handle, {
-      post_id: videoId,
-      text: "Love it",
-      author: { name: "Fan One", username: "fan_one" },
-    });
-    expect(first.status, JSON.stringify(first.body)).toBe(201);
-    const second = await follow("youtube", account.handle, {
-      post_id: videoId,
-      text: "Me too",
-      author: "fan_two",
-      parent_id: first.body.id,
-    });
-    const own = await follow("youtube", account.handle, {
-      post_id: videoId,
-      text: "Thank you",
-      author: account.handle,
-      parent_id: first.body.id,
-    });
-    expect([second.status, own.status]).toEqual([201, 201]);
+    const { first, second, own } = await conversation("youtube", account, videoId);
 
-    const adapter = publishingAdapter(env, "youtube");
-    const auth = {
-      handle: account.handle,
-      platformUserId: account.platformId,
-      accessToken: (await accountRow(account.accountId)).accessToken,
-    };
+    const { adapter, auth } = await adapterFor("youtube", account);
     const comments = await adapter.comments!(auth, videoId);
     expect(comments.find((c) => c.id === first.body.id)).toMatchObject({
       content: "Love it",
