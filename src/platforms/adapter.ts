@@ -199,6 +199,9 @@ export function createAdapter(spec: AdapterSource, context: AdapterContext): Pla
     insights: (account, postId) => publishing.insights(account, postId),
     ...(publishing.comments && { comments: publishing.comments }),
     ...(publishing.reply && { reply: publishing.reply }),
+    ...(publishing.replyToComment && { replyToComment: publishing.replyToComment }),
+    ...(publishing.hideComment && { hideComment: publishing.hideComment }),
+    ...(publishing.deleteComment && { deleteComment: publishing.deleteComment }),
     async revoke(account) {
       if (!publishing.revoke) return false;
       await publishing.revoke(account);

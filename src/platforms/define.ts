@@ -6,7 +6,7 @@
 // read is derived from these (capabilitiesOf, capabilities.ts), never declared apart.
 import type { z } from "zod";
 import type { Check, PlatformRules } from "./rules";
-import type { AuthorizeRequest, PlatformSpec, PublishingContext } from "./types";
+import type { AuthorizeRequest, CommentAction, CommentRef, PlatformSpec, PublishingContext } from "./types";
 
 /**
  * The platform's base URLs by name (`api`, `upload`, `web`, …): its real hosts. Every call of the
@@ -54,6 +54,12 @@ export type PlatformDefinition = PlatformSpec & {
    * keeps what it stored. Absent, or undefined for these settings: for as long as the post exists.
    */
   insightsLifetime?: (settings: Record<string, unknown>) => number | undefined;
+  /**
+   * Why the platform refuses `action` on this comment although it has the call (X deletes only the
+   * account's own posts; Instagram answers top-level comments only), as a sentence the 422 carries; null
+   * when it allows it. Absent: every comment call the publishing half declares works on every comment.
+   */
+  commentRules?: (action: CommentAction, comment: CommentRef) => string | null;
   /** Refreshing ahead of time (absent: tokens that never expire, or no refresh at all: Facebook Pages). */
   keepAlive?: KeepAlive;
   /**

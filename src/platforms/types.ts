@@ -184,6 +184,26 @@ export type PlatformComment = {
   hidden?: boolean;
 };
 
+/** What the inbox asks a platform to do with a comment on one of the account's posts. */
+export type CommentAction = "reply" | "hide" | "delete";
+
+/** A stored comment as a platform's comment calls and rules need it: every id is the platform's. */
+export type CommentRef = {
+  /** The comment's id on the platform. */
+  id: string;
+  /** The id of the post it is on (the row's `platform_post_id`). */
+  postId: string;
+  /** The id of the comment it answers; null for a top-level comment. */
+  parentId: string | null;
+  /** Written by the connected account itself. */
+  isOwn: boolean;
+  /** Hidden from the public, as last read or set. */
+  hidden: boolean;
+};
+
+/** The account's reply to a comment, as the platform created it. */
+export type PublishedComment = { id: string; url: string | null };
+
 export interface PlatformAdapter {
   readonly platform: Platform;
   /** Whether the authorize URL carries a PKCE (S256) challenge, so the exchange needs the verifier. */
@@ -235,6 +255,16 @@ export interface PlatformAdapter {
     text: string,
     fingerprint: string,
   ): Promise<PublishedPost>;
+  /**
+   * The account's reply under a comment on its post, through the platform's own endpoint. Absent where
+   * the platform lets no app answer comments. Exactly once is the caller's: a retry whose outcome is
+   * unknown looks the reply up among the post's `comments` (own, under this comment, this text).
+   */
+  replyToComment?(account: AccountAuth, comment: CommentRef, text: string): Promise<PublishedComment>;
+  /** Hides (`hidden` true) or shows again a comment on the account's post; absent where it cannot. */
+  hideComment?(account: AccountAuth, comment: CommentRef, hidden: boolean): Promise<void>;
+  /** Deletes a comment on the platform; absent where no app can. A comment already gone resolves. */
+  deleteComment?(account: AccountAuth, comment: CommentRef): Promise<void>;
   /** Revokes the token at the platform on disconnect; false where the platform has no revocation. */
   revoke(account: AccountAuth): Promise<boolean>;
   /** The channels to pick from after a connect's consent; null where the login is the account. */
@@ -261,7 +291,10 @@ export type PublishingContext = {
 export type Timeouts = { call: number; upload: number };
 
 /** The publishing half of an adapter. */
-export type Publishing = Pick<PlatformAdapter, "publish" | "find" | "insights" | "comments" | "reply"> & {
+export type Publishing = Pick<
+  PlatformAdapter,
+  "publish" | "find" | "insights" | "comments" | "reply" | "replyToComment" | "hideComment" | "deleteComment"
+> & {
   /** The follow-up read of a post published `awaiting` its public id; absent where there is none. */
   resolve?(account: AccountAuth, platformPostId: string, publishedAt?: number): Promise<PublishedPost | null>;
   /** Revokes the account's token on disconnect, where the platform offers it; absent where it does not. */

@@ -8,6 +8,7 @@ import { type AdapterContext, createAdapter } from "../adapter";
 import { everyHostAt, type PlatformDefinition } from "../define";
 import {
   type AccountAuth,
+  type CommentRef,
   type Fetch,
   type PlatformAdapter,
   PlatformError,
@@ -86,6 +87,18 @@ export function emulatedAdapter(
     ...(adapter.reply && {
       reply: async (account: AccountAuth, id: string, text: string, fingerprint: string) =>
         paged(await adapter.reply!(await signedIn(account), id, text, fingerprint)),
+    }),
+    ...(adapter.replyToComment && {
+      replyToComment: async (account: AccountAuth, comment: CommentRef, text: string) =>
+        adapter.replyToComment!(await signedIn(account), comment, text),
+    }),
+    ...(adapter.hideComment && {
+      hideComment: async (account: AccountAuth, comment: CommentRef, hidden: boolean) =>
+        adapter.hideComment!(await signedIn(account), comment, hidden),
+    }),
+    ...(adapter.deleteComment && {
+      deleteComment: async (account: AccountAuth, comment: CommentRef) =>
+        adapter.deleteComment!(await signedIn(account), comment),
     }),
   };
 }
