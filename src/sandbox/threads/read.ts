@@ -6,6 +6,7 @@ import {
   type LedgerPost,
   refuse,
 } from "../emulator";
+import { withStates } from "../meta-comments";
 import { graphTime, page, pick, required, VERSION } from "../meta-graph";
 import { knownPost, threadObject } from "./publish";
 import { METRICS } from "./rules";
@@ -119,7 +120,14 @@ async function repliesOf(emu: Emulated, post: LedgerPost, viewer: Caller, deep: 
     }
   };
   await visit(post, 0);
-  return out;
+  // What the account did since: hidden or shown again, deleted, and which reply its own reply answers
+  // (a reply to a reply is not on the top level).
+  const shown = (await withStates(emu, out as Array<Reply & { id: string }>)).map(({ comment, state }) => ({
+    ...comment,
+    ...(state.hidden === undefined ? {} : { hide_status: state.hidden ? "HIDDEN" : "UNHUSHED" }),
+    ...(state.parent ? { replied_to: { id: state.parent } } : {}),
+  }));
+  return deep ? shown : shown.filter((reply) => (reply.replied_to as { id: string }).id === post.id);
 }
 
 /** Newest first unless `reverse=false` asks for oldest first. */
