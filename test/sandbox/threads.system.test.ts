@@ -382,10 +382,15 @@ describe("a follower's replies on Threads (the sandbox's follower tool)", () => 
     const top = await graph("threads", "GET", `${V}/${id}/replies?fields=id`, account.handle);
     expect(top.body.data.map((reply: { id: string }) => reply.id)).not.toContain(answer.id);
 
+    // Hiding a top-level reply hides the replies under it too; showing it shows them again.
     await adapter.hideComment!(auth, ref, true);
-    expect((await read()).find((c) => c.id === first.body.id)?.hidden).toBe(true);
+    const hidden = await read();
+    expect(hidden.find((c) => c.id === first.body.id)?.hidden).toBe(true);
+    expect(hidden.find((c) => c.id === second.body.id)?.hidden).toBe(true);
     await adapter.hideComment!(auth, ref, false);
-    expect((await read()).find((c) => c.id === first.body.id)?.hidden).toBe(false);
+    const shown = await read();
+    expect(shown.find((c) => c.id === first.body.id)?.hidden).toBe(false);
+    expect(shown.find((c) => c.id === second.body.id)?.hidden).toBe(false);
 
     // Nested replies cannot be hidden alone, and only the account's own can be deleted: the rules say
     // so, and the emulator refuses both too.

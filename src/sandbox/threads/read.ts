@@ -127,7 +127,21 @@ async function repliesOf(emu: Emulated, post: LedgerPost, viewer: Caller, deep: 
     ...(state.hidden === undefined ? {} : { hide_status: state.hidden ? "HIDDEN" : "UNHUSHED" }),
     ...(state.parent ? { replied_to: { id: state.parent } } : {}),
   }));
-  return deep ? shown : shown.filter((reply) => (reply.replied_to as { id: string }).id === post.id);
+  // Hiding a top-level reply hides its nested replies with it (Reply Management › Hide Replies).
+  const byId = new Map(shown.map((reply) => [reply.id, reply]));
+  const topOf = (reply: Reply & { id: string }): Reply & { id: string } => {
+    let at = reply;
+    for (let hops = 0; hops < 20; hops++) {
+      const parent = byId.get((at.replied_to as { id: string }).id);
+      if (!parent) return at;
+      at = parent;
+    }
+    return at;
+  };
+  const cascaded = shown.map((reply) =>
+    topOf(reply).hide_status === "HIDDEN" ? { ...reply, hide_status: "HIDDEN" } : reply,
+  );
+  return deep ? cascaded : cascaded.filter((reply) => (reply.replied_to as { id: string }).id === post.id);
 }
 
 /** Newest first unless `reverse=false` asks for oldest first. */
