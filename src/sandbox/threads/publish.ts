@@ -102,7 +102,8 @@ async function publishContainer(emu: Emulated, caller: Caller, params: URLSearch
   );
   const parts = container.media_type === "CAROUSEL" ? children : container.kind === "none" ? [] : [container];
   // A reply to a follower's reply is stored under the thread, the reply it answers kept beside it.
-  const answered = container.reply_to_id ? await followerReply(emu, caller, container.reply_to_id) : null;
+  const replyTo = container.reply_to_id;
+  const answered = replyTo && !(await emu.post(replyTo)) ? await followerReply(emu, caller, replyTo) : null;
   const id = mediaId();
   if (answered) await setCommentState(emu, caller.handle, id, { parent: answered.reply.id });
   const stored = await emu.publish({
