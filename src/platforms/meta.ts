@@ -4,7 +4,7 @@
 // bodies, cursor paging and the same summary counts. developers.facebook.com › Graph API › Overview › Handling
 // Errors; Rate Limiting; Instagram Platform › Error Codes.
 
-import type { z } from "zod";
+import { z } from "zod";
 import { hmacKey, hmacSha256Hex } from "../lib/crypto";
 import { accessTokenOf, expectShape } from "./answers";
 import { type CallOptions, platformCall, platformMessage } from "./call";
@@ -123,6 +123,26 @@ export function metaFailure(what: string, response: Response, body: unknown, quo
   return undefined;
 }
 
+/** The code and subcode of "Object with ID … does not exist" (Graph API › Handling Errors: 100/33). */
+const GONE = { code: 100, subcode: 33 };
+
+/**
+ * A DELETE's options: an object already gone is `not_found` (the caller decides whether that is done),
+ * the rest read as every call's.
+ */
+export const metaDeleteCall = (what: string): CallOptions => ({
+  quoteErrors: true,
+  classify(response, body) {
+    const error = metaError(body);
+    if (error?.code === GONE.code && error.error_subcode === GONE.subcode)
+      return new PlatformError(`${what}: the object no longer exists`, {
+        kind: "permanent",
+        code: "not_found",
+      });
+    return metaFailure(what, response, body);
+  },
+});
+
 /** The calls' options: Meta's classification, quoting the platform's message (or not, for OAuth steps). */
 export const metaCall = (what: string, quote = true): CallOptions => ({
   quoteErrors: quote,
@@ -152,6 +172,8 @@ export const shaped = <T>(schema: z.ZodType<T>, body: unknown, what: string, met
 export type Graph = {
   get<T>(what: string, path: string, query: Record<string, string>, schema: z.ZodType<T>): Promise<T>;
   post<T>(what: string, path: string, params: GraphParams, schema: z.ZodType<T>): Promise<T>;
+  /** DELETE of a node; an object already gone rejects with code `not_found` (metaDeleteCall). */
+  delete(what: string, path: string): Promise<void>;
 };
 
 /**
@@ -201,8 +223,28 @@ export function graphClient(options: {
       );
       return shaped(schema, answer.body, name, "POST");
     },
+    async delete(what, path) {
+      const name = `${label} ${what}`;
+      await platformCall(fetch, name, await url(path), { method: "DELETE", headers }, metaDeleteCall(name));
+    },
   };
 }
+
+/**
+ * Deletes through `remove`; an object already gone counts as deleted (a retry after a lost answer, or
+ * someone else deleted it first).
+ */
+export async function deleteUnlessGone(remove: () => Promise<void>): Promise<void> {
+  try {
+    await remove();
+  } catch (error) {
+    if (error instanceof PlatformError && error.code === "not_found") return;
+    throw error;
+  }
+}
+
+/** Meta's `{success: true}` of a node's update or deletion. */
+export const success = z.object({ success: z.boolean().optional() });
 
 /** A path segment for an id the platform gave us (ids are digits and underscores; encode anyway). */
 export const node = (id: string, edge?: string) => `${encodeURIComponent(id)}${edge ? `/${edge}` : ""}`;

@@ -8,6 +8,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
+import { facebook } from "../../src/platforms/facebook/index";
 import { publishingAdapter } from "../../src/platforms/index";
 import { appSecretProof as adapterProof } from "../../src/platforms/meta";
 import { sandboxPlatformId } from "../../src/sandbox/emulators";
@@ -398,6 +399,58 @@ describe("Facebook on the Graph API emulator", () => {
     const ids = toplevel.body.data.map((c: { id: string }) => c.id);
     expect(ids).toContain(made.body.id);
     expect(ids).not.toContain(answer.body.id);
+  });
+
+  it("the Page answers, hides, shows again and deletes a follower's comment through the adapter", async () => {
+    const t = await pageTenant();
+    const { row, handle } = await publish(t, [{ text: "Moderate me" }]);
+    const postId = row.platform_post_id!;
+    const adapter = publishingAdapter(env, "facebook");
+    const pageId = await sandboxPlatformId("facebook", handle);
+    const account = { handle, platformUserId: pageId, accessToken: null };
+    const made = await call("POST", `/sandbox/facebook/accounts/${encodeURIComponent(handle)}/comments`, {
+      body: { post_id: postId, text: "Spam here", author: { name: "Fan One", username: "fan_one" } },
+    });
+    expect(made.status).toBe(201);
+    const ref = { id: made.body.id, postId, parentId: null, isOwn: false, hidden: false };
+
+    // The reply sits under the comment and reads back as the Page's own, with its parent.
+    const reply = await adapter.replyToComment!(account, ref, "We hear you");
+    expect(reply).toMatchObject({ id: expect.stringMatching(/^\d+_\d+$/), url: expect.any(String) });
+    const read = async () => adapter.comments!(account, postId);
+    expect((await read()).find((c) => c.id === reply.id)).toMatchObject({
+      content: "We hear you",
+      parent_id: made.body.id,
+      is_own: true,
+      hidden: false,
+    });
+
+    await adapter.hideComment!(account, ref, true);
+    expect((await read()).find((c) => c.id === made.body.id)?.hidden).toBe(true);
+    await adapter.hideComment!(account, ref, false);
+    expect((await read()).find((c) => c.id === made.body.id)?.hidden).toBe(false);
+
+    // The Page's own comment is not hideable: the rule says why, and the emulator refuses it too.
+    const own = { id: reply.id, postId, parentId: made.body.id, isOwn: true, hidden: false };
+    expect(facebook.commentRules!("hide", own)).toMatch(/own comments/);
+    expect(facebook.commentRules!("delete", own)).toBeNull();
+    await expect(adapter.hideComment!(account, own, true)).rejects.toMatchObject({ kind: "permanent" });
+
+    await adapter.deleteComment!(account, ref);
+    await adapter.deleteComment!(account, own);
+    const left = await read();
+    expect(left.map((c) => c.id)).not.toContain(made.body.id);
+    expect(left.map((c) => c.id)).not.toContain(reply.id);
+    // Deleting again resolves (already gone); hiding a deleted comment is Facebook's unknown object.
+    await adapter.deleteComment!(account, ref);
+    await expect(adapter.hideComment!(account, ref, true)).rejects.toMatchObject({ kind: "permanent" });
+    // Another Page's token cannot reach the comment: not found for it.
+    const { mintToken } = await import("../../src/sandbox/mint");
+    const other = await mintToken(env, "facebook", "another-page");
+    const foreign = await call("DELETE", `/sandbox/facebook/v25.0/${made.body.id}`, {
+      headers: { authorization: `Bearer ${other}` },
+    });
+    expect(foreign.body.error).toMatchObject({ code: 100, error_subcode: 33 });
   });
 });
 

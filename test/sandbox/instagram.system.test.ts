@@ -5,6 +5,7 @@
 // long-lived token through the service's own refresh path, and a user removing the app.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { instagram } from "../../src/platforms/instagram/index";
 import { PlatformError } from "../../src/platforms/types";
 import { deliver as deliverSync } from "../analytics/queue";
 import { deliver, rowsOf } from "../publishing/support";
@@ -445,5 +446,46 @@ describe("a follower's comments on Instagram (the sandbox's follower tool)", () 
     const ids = edge.body.data.map((c: { id: string }) => c.id);
     expect(ids).toContain(first.body.id);
     expect(ids).not.toContain(second.body.id);
+  });
+
+  it("the account answers, hides, shows again and deletes a comment through the adapter; the rules refuse what Instagram does", async () => {
+    const account = await connected("instagram");
+    const photo = await insertMedia(account.workspace.id, { mime_type: "image/jpeg" });
+    const { rows } = await published(account, { content: [{ text: "Moderate me", media: [photo] }] });
+    const id = rows[0]!.platform_post_id!;
+    const { first, second } = await conversation("instagram", account, id);
+    const { adapter, auth } = await adapterFor("instagram", account);
+    const ref = { id: first.body.id, postId: id, parentId: null, isOwn: false, hidden: false };
+
+    const reply = await adapter.replyToComment!(auth, ref, "Glad you like it");
+    expect(reply).toMatchObject({ id: expect.any(String), url: expect.stringContaining("/posts/") });
+    const read = async () => adapter.comments!(auth, id);
+    expect((await read()).find((c) => c.id === reply.id)).toMatchObject({
+      content: "Glad you like it",
+      parent_id: first.body.id,
+      is_own: true,
+    });
+
+    await adapter.hideComment!(auth, ref, true);
+    expect((await read()).find((c) => c.id === first.body.id)?.hidden).toBe(true);
+    // A hidden comment takes no reply: the rule says so, and the emulator refuses it too.
+    expect(instagram.commentRules!("reply", { ...ref, hidden: true })).toMatch(/hidden/);
+    await expect(adapter.replyToComment!(auth, ref, "again")).rejects.toMatchObject({ kind: "permanent" });
+    await adapter.hideComment!(auth, ref, false);
+    expect((await read()).find((c) => c.id === first.body.id)?.hidden).toBe(false);
+
+    // Only top-level comments take a reply; the account's own comments cannot be hidden.
+    const nested = { ...ref, id: second.body.id, parentId: first.body.id };
+    expect(instagram.commentRules!("reply", nested)).toMatch(/top-level/);
+    expect(instagram.commentRules!("hide", { ...ref, isOwn: true })).toMatch(/own comments/);
+    expect(instagram.commentRules!("delete", nested)).toBeNull();
+
+    await adapter.deleteComment!(auth, nested);
+    expect((await read()).map((c) => c.id)).not.toContain(second.body.id);
+    // Deleting again resolves; another account cannot reach the comment (Meta's unknown object).
+    await adapter.deleteComment!(auth, nested);
+    const other = await connected("instagram");
+    const foreign = await graph("instagram", "DELETE", `${V}/${first.body.id}`, other.handle);
+    expect(foreign.body.error).toMatchObject({ code: 100, error_subcode: 33 });
   });
 });

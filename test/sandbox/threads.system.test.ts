@@ -4,6 +4,7 @@
 // refusals in Meta's error format, the failure triggers, insights in Threads' metric names, replies as
 // comments and the auto-plug reply, the refresh of a long-lived token and a user removing the app.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { threads } from "../../src/platforms/threads/index";
 import { PlatformError } from "../../src/platforms/types";
 import { deliver, rowsOf } from "../publishing/support";
 import { call } from "../support/client";
@@ -359,5 +360,51 @@ describe("a follower's replies on Threads (the sandbox's follower tool)", () => 
     const ids = top.body.data.map((reply: { id: string }) => reply.id);
     expect(ids).toContain(first.body.id);
     expect(ids).not.toContain(second.body.id);
+  });
+
+  it("the account answers a reply, hides and shows it again, deletes its own answer; the rules refuse what Threads does", async () => {
+    const account = await connected("threads");
+    const { rows } = await published(account, { content: [{ text: "Moderate me" }] });
+    const id = rows[0]!.platform_post_id!;
+    const { first, second } = await conversation("threads", account, id);
+    const { adapter, auth } = await adapterFor("threads", account);
+    const ref = { id: first.body.id, postId: id, parentId: null, isOwn: false, hidden: false };
+
+    const answer = await adapter.replyToComment!(auth, ref, "Thanks for saying");
+    expect(answer).toMatchObject({ id: expect.any(String), url: expect.any(String) });
+    const read = async () => adapter.comments!(auth, id);
+    expect((await read()).find((c) => c.id === answer.id)).toMatchObject({
+      content: "Thanks for saying",
+      parent_id: first.body.id,
+      is_own: true,
+    });
+    // The answer is in the conversation, not among the post's top-level replies.
+    const top = await graph("threads", "GET", `${V}/${id}/replies?fields=id`, account.handle);
+    expect(top.body.data.map((reply: { id: string }) => reply.id)).not.toContain(answer.id);
+
+    // Hiding a top-level reply hides the replies under it too; showing it shows them again.
+    await adapter.hideComment!(auth, ref, true);
+    const hidden = await read();
+    expect(hidden.find((c) => c.id === first.body.id)?.hidden).toBe(true);
+    expect(hidden.find((c) => c.id === second.body.id)?.hidden).toBe(true);
+    await adapter.hideComment!(auth, ref, false);
+    const shown = await read();
+    expect(shown.find((c) => c.id === first.body.id)?.hidden).toBe(false);
+    expect(shown.find((c) => c.id === second.body.id)?.hidden).toBe(false);
+
+    // Nested replies cannot be hidden alone, and only the account's own can be deleted: the rules say
+    // so, and the emulator refuses both too.
+    const nested = { ...ref, id: second.body.id, parentId: first.body.id };
+    expect(threads.commentRules!("hide", nested)).toMatch(/top-level/);
+    await expect(adapter.hideComment!(auth, nested, true)).rejects.toMatchObject({ kind: "permanent" });
+    expect(threads.commentRules!("delete", ref)).toMatch(/own/);
+    await expect(adapter.deleteComment!(auth, ref)).rejects.toMatchObject({ code: "permission_denied" });
+
+    const own = { id: answer.id, postId: id, parentId: first.body.id, isOwn: true, hidden: false };
+    expect(threads.commentRules!("delete", own)).toBeNull();
+    await adapter.deleteComment!(auth, own);
+    expect((await read()).map((c) => c.id)).not.toContain(answer.id);
+    // Deleting again resolves: the reply is already gone.
+    await adapter.deleteComment!(auth, own);
   });
 });

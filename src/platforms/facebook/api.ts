@@ -10,6 +10,7 @@ import {
   type GraphParams,
   graphForm,
   metaCall,
+  metaDeleteCall,
   node,
   shaped,
   tokenOf,
@@ -40,6 +41,8 @@ export type CallKind = "call" | "upload";
 export type PageGraph = {
   get<T>(what: string, path: string, query: Record<string, string>, schema: z.ZodType<T>): Promise<T>;
   post<T>(what: string, path: string, params: GraphParams, schema: z.ZodType<T>, kind?: CallKind): Promise<T>;
+  /** DELETE of a node; an object already gone rejects with code `not_found`. */
+  delete(what: string, path: string): Promise<void>;
 };
 
 export type PageApi = {
@@ -105,6 +108,14 @@ function pageGraph(context: PublishingContext, token: string): PageGraph {
       };
       const answer = await platformCall(context.fetch, name, await url(path), init, options(name, kind));
       return shaped(schema, answer.body, name, "POST");
+    },
+    async delete(what, path) {
+      const name = `${LABEL} ${what}`;
+      const init = { method: "DELETE", headers };
+      await platformCall(context.fetch, name, await url(path), init, {
+        ...metaDeleteCall(name),
+        timeoutMs: context.timeouts.call,
+      });
     },
   };
 }

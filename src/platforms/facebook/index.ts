@@ -15,6 +15,7 @@ import { definePlatform } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { GRAPH, HOSTS, pageApi, permalinkOf } from "./api";
 import { pageChannels } from "./channels";
+import { commentRules, deleteComment, hideComment, replyToComment } from "./comments";
 import { commentAs, publishToPage } from "./publish";
 import { findOnPage, postComments, postInsights } from "./read";
 import { check, MEDIA, STORY_SECONDS, TEXT_LIMIT } from "./rules";
@@ -35,6 +36,10 @@ export function facebookPublishing(context: PublishingContext): Publishing {
       const id = await commentAs(api, postId, { text, media: [] });
       return { id, url: await permalinkOf(api, id) };
     },
+    replyToComment: async (account, comment, text) =>
+      replyToComment(pageApi(context, account), comment, text),
+    hideComment: async (account, comment, hidden) => hideComment(pageApi(context, account), comment, hidden),
+    deleteComment: async (account, comment) => deleteComment(pageApi(context, account), comment),
     channels: (token) => pageChannels(token, context),
   };
 }
@@ -70,4 +75,5 @@ export const facebook = definePlatform({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,
+  commentRules,
 });

@@ -13,6 +13,7 @@ import { accessToken, bearerGet, child, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
 import type { AccountAuth, Publishing, PublishingContext } from "../types";
 import { HOSTS, igApi } from "./api";
+import { commentRules, deleteComment, hideComment, replyToComment } from "./comments";
 import { findOnInstagram, publishToInstagram, replyOnInstagram } from "./publish";
 import { mediaComments, mediaInsights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -32,6 +33,9 @@ export function instagramPublishing(context: PublishingContext): Publishing {
     insights: async (account, mediaId) => mediaInsights(api(account), mediaId),
     comments: async (account, mediaId) => mediaComments(api(account), mediaId, account),
     reply: async (account, mediaId, text) => replyOnInstagram(api(account), mediaId, text),
+    replyToComment: async (account, comment, text) => replyToComment(api(account), comment, text),
+    hideComment: async (account, comment, hidden) => hideComment(api(account), comment, hidden),
+    deleteComment: async (account, comment) => deleteComment(api(account), comment),
   };
 }
 
@@ -83,4 +87,5 @@ export const instagram = definePlatform({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,
+  commentRules,
 });

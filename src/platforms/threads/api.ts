@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { accessTokenOf, expectShape } from "../answers";
 import { platformClient } from "../client";
-import { metaFailure as sharedMetaFailure } from "../meta";
+import { metaDeleteCall, metaFailure as sharedMetaFailure } from "../meta";
 import type { PlatformError, PublishingContext } from "../types";
 
 export { expectShape };
@@ -30,6 +30,8 @@ export const metaFailure =
 export type ThreadsApi = {
   get<T>(what: string, path: string, query: Record<string, string>, schema: z.ZodType<T>): Promise<T>;
   post<T>(what: string, path: string, form: Record<string, string>, schema: z.ZodType<T>): Promise<T>;
+  /** DELETE of a node; an object already gone rejects with code `not_found` (../meta.ts). */
+  delete(what: string, path: string): Promise<void>;
 };
 
 /** The Graph API acting with `token`, through the shared client: every URL from the context's hosts. */
@@ -51,6 +53,15 @@ export function threadsApi(context: Pick<PublishingContext, "fetch" | "hosts">, 
       };
       const url = client.url("graph", `/v1.0/${path}`);
       return client.json(label, url, init, schema, { classify: metaFailure(label) });
+    },
+    async delete(what, path) {
+      const label = `Threads ${what}`;
+      await client.call(
+        label,
+        client.url("graph", `/v1.0/${path}`),
+        { method: "DELETE", headers },
+        metaDeleteCall(label),
+      );
     },
   };
 }

@@ -3,13 +3,14 @@
 // developers.facebook.com › Threads › Get Access Tokens; Threads Profiles. The profile call's token goes
 // in an `Authorization: Bearer` header rather than the documented access_token query parameter:
 // graph.threads.net is a Graph API host and reads either, and a header stays out of URL logs.
-// A connect asks for publishing, insights and replies, and swaps its one-hour token for a 60-day one
+// A connect asks for publishing, insights, replies and deleting (the inbox deletes the account's replies), and swaps its one-hour token for a 60-day one
 // (token.ts); Threads has no endpoint that revokes a token, so `revoke` is absent.
 
 import { accessToken, bearerGet, flatIdentity } from "../adapter";
 import { definePlatform } from "../define";
 import type { AccountAuth, Publishing, PublishingContext } from "../types";
 import { HOSTS, threadsApi, tokenOf } from "./api";
+import { commentRules, deleteComment, hideComment, replyToComment } from "./comments";
 import { findOnThreads, threadsPublisher } from "./publish";
 import { threadsReader } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -26,6 +27,10 @@ export function threadsPublishing(context: PublishingContext): Publishing {
     find: async (account, lookup) => findOnThreads(api(account), context, account, lookup),
     insights: async (account, postId) => threadsReader(api(account)).insights(account, postId),
     comments: async (account, postId) => threadsReader(api(account)).comments(account, postId),
+    replyToComment: async (account, comment, text) =>
+      replyToComment(api(account), context, account, comment, text),
+    hideComment: async (account, comment, hidden) => hideComment(api(account), comment, hidden),
+    deleteComment: async (account, comment) => deleteComment(api(account), comment),
   };
 }
 
@@ -45,6 +50,8 @@ export const threads = definePlatform({
       "threads_manage_insights",
       "threads_read_replies",
       "threads_manage_replies",
+      // Deleting the account's own replies from the comment inbox (Threads › Delete Posts).
+      "threads_delete",
     ],
   },
   scopeSeparator: ",",
@@ -68,4 +75,5 @@ export const threads = definePlatform({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,
+  commentRules,
 });

@@ -3,12 +3,14 @@
 // follows the page of developers.facebook.com that docs/platforms.md names (Facebook › The emulator):
 // the code exchange and the long-lived token exchange, /me and /me/accounts (the user's Pages, each with
 // its Page token), a Page's feed, photos, videos, reels and stories, the Page's posts and reels, a post's
-// fields, insights and comments, a comment by the Page, DELETE /me/permissions. Publishing as a Page takes
+// fields, insights and comments, a comment by the Page (under a post or a comment), a comment hidden, shown or deleted, DELETE
+// /me/permissions. Publishing as a Page takes
 // that Page's token; insights only go to the Page (or its owner); comments are public.
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { emulate, emulatorRouter } from "../emulator";
 import { accounts } from "./channels";
+import { deleteComment, updateComment } from "./comments";
 import { facebookError, throttled } from "./errors";
 import { hostedUpload, photoStories, reels, videoStories } from "./media";
 import { comment, feed, pagePosts, pageReels, photos, videos } from "./publish";
@@ -45,4 +47,6 @@ facebookEmulator
   .get(`${V}/:node/comments`, on(listComments))
   .post(`${V}/:node/comments`, on(throttled(comment)))
   .get(`${V}/:node`, on(node))
+  .post(`${V}/:node`, on(updateComment))
+  .delete(`${V}/:node`, on(deleteComment))
   .post(`/video-upload${V}/:id`, on(hostedUpload));

@@ -3,8 +3,10 @@
 // under a post, and the listings `find` reads (the Page's posts with their attachments, its reels).
 // Publishing takes the Page's own token; each attempt passes through the sandbox's failure triggers.
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse, SandboxRefusal } from "../emulator";
+import { setCommentState } from "../meta-comments";
 import { pageOf } from "./channels";
 import { pageThrottled, ThrottledPage, unsupported } from "./errors";
+import { commentNamed } from "./read";
 import { fetchable, fieldNames, freshId, graphTime, isVideoId, paged, pick, postNamed } from "./rules";
 import { callerOf, type GraphCall, paramsOf } from "./token";
 
@@ -208,22 +210,35 @@ export async function comment(call: GraphCall) {
   const params = await paramsOf(call);
   const caller = await callerOf(e, params);
   const id = call.params.node!;
-  const post = await postNamed(e, id);
+  const pageId = await e.platformId(caller.handle);
+  // Under a post, or under one of its comments (Comment › Comments: a reply); a reply to a reply joins
+  // the comment that reply answers, as Facebook keeps two levels.
+  const target = await postNamed(e, id);
+  const named = target ? null : await commentNamed(e, pageId, id);
+  const post = target ?? named?.post;
   if (!post || post.parent_id !== null) return unsupported("post", id);
+  const answers = named ? (named.comment.parent?.id ?? named.comment.id) : null;
   const message = params.get("message") ?? "";
   const attachment = params.get("attachment_url");
   if (attachment !== null) fetchable("attachment_url", attachment);
   if (!message.trim() && attachment === null)
     return refuse(400, "invalid_request", "(#100) Missing message or attachment.", { code: 100 });
-  const pageId = await e.platformId(caller.handle);
-  const decision = await attempt(e, caller.handle, pageId, `comment:${post.id}:${message}`, message);
+  const decision = await attempt(
+    e,
+    caller.handle,
+    pageId,
+    `comment:${named ? id : post.id}:${message}`,
+    message,
+  );
   const postPart = post.id.includes("_") ? post.id.split("_")[1]! : post.id;
+  const replyId = `${postPart}_${freshId(e.now())}`;
+  if (answers) await setCommentState(e, post.handle, replyId, { parent: answers });
   return publishAs(
     e,
     decision,
     {
       handle: caller.handle,
-      id: `${postPart}_${freshId(e.now())}`,
+      id: replyId,
       parentId: post.id,
       items: [{ text: message, media: media(attachment, "image/*") }],
       platformRequest: received(params),

@@ -4,6 +4,7 @@
 // replies too, each with its `parent`; `is_hidden`). Insights only go to the Page
 // (or its owner); comments are public. A story past its 24 h is gone, as Facebook removes it.
 import { type Caller, type Emulated, type LedgerObject, type LedgerPost, refuse } from "../emulator";
+import { withStates } from "../meta-comments";
 import { owns } from "./channels";
 import { graphError, unsupported } from "./errors";
 import { expiredStory, fieldNames, graphTime, isVideoId, paged, pageName, pick, postNamed } from "./rules";
@@ -44,10 +45,27 @@ async function commentsOf(e: Emulated, post: LedgerPost) {
     message: reply.text.join("\n"),
     created_at: Date.parse(reply.published_at),
     from: { id: pageId, name: pageName(post.handle) },
-    parent: null,
+    parent: null as { id: string } | null,
     is_hidden: false,
   }));
-  return [...generated, ...ours].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+  // What the Page did since: hidden or shown again, deleted, and which comment its own reply answers.
+  const shown = (await withStates(e, [...generated, ...ours])).map(({ comment, state }) => ({
+    ...comment,
+    is_hidden: state.hidden ?? comment.is_hidden,
+    parent: state.parent ? { id: state.parent } : comment.parent,
+  }));
+  return shown.sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+}
+
+/** The comment `id` (a follower's or the Page's own) with the post it is on; null when there is none. */
+export async function commentNamed(e: Emulated, pageId: string, id: string) {
+  const postPart = /^(\d+)_\d+$/.exec(id)?.[1];
+  if (!postPart) return null;
+  // A comment's id carries its post's id without the Page's part (a video's is the bare id).
+  const post = (await postNamed(e, `${pageId}_${postPart}`)) ?? (await postNamed(e, postPart));
+  if (!post || post.parent_id !== null) return null;
+  const comment = (await commentsOf(e, post)).find((c) => c.id === id);
+  return comment ? { post, comment } : null;
 }
 
 /**

@@ -3,8 +3,10 @@
 // emulator names each page): the code exchange's short-lived token, the long-lived token exchange and
 // its refresh (24 hours old at least), /me, content publishing in two steps (a media container from a
 // public URL, processed IN_PROGRESS → FINISHED, then media_publish), the publishing quota, the account's
-// media, a media's fields, insights (owner only) and comments, Meta's error body and its rate limits.
+// media, a media's fields, insights (owner only) and comments, a reply under a comment, a comment hidden,
+// shown or deleted, Meta's error body and its rate limits.
 import { emulatorRouter } from "../emulator";
+import { commentRoutes } from "./comments";
 import { format, unknownPaths } from "./errors";
 import { mediaRoutes } from "./media";
 import { publishRoutes } from "./publish";
@@ -17,5 +19,6 @@ tokenRoutes(instagramEmulator);
 mediaRoutes(instagramEmulator);
 publishRoutes(instagramEmulator);
 readRoutes(instagramEmulator);
+commentRoutes(instagramEmulator);
 // The Graph API's catch-all answers last.
 unknownPaths(instagramEmulator);

@@ -1,4 +1,5 @@
 import { type Emulated, emulate, type emulatorRouter, type LedgerPost, refuse } from "../emulator";
+import { withStates } from "../meta-comments";
 import { graphTime, page, pick, required, unsupported, VERSION } from "../meta-graph";
 import { mediaFacts } from "./media";
 import { METRICS, STORY_INSIGHTS_MS } from "./rules";
@@ -86,7 +87,7 @@ export function readRoutes(app: Router) {
  * Comments on a media, newest first: everyone's (made up over time, and the followers') and the
  * account's own. A reply names its top-level comment in `parent_id` (IG Comment, since October 2021).
  */
-async function commentsOf(emu: Emulated, post: LedgerPost) {
+export async function commentsOf(emu: Emulated, post: LedgerPost) {
   const made = (await emu.comments(post.id)) ?? [];
   const others = await Promise.all(
     made.map(async (comment) => ({
@@ -114,7 +115,13 @@ async function commentsOf(emu: Emulated, post: LedgerPost) {
       at: Date.parse(reply.published_at),
     })),
   );
-  return [...others, ...own].sort((a, b) => b.at - a.at).map(({ at: _at, ...comment }) => comment);
+  // What the account did since: hidden or shown again, deleted, and which comment its own reply answers.
+  const shown = (await withStates(emu, [...others, ...own])).map(({ comment, state }) => ({
+    ...comment,
+    hidden: state.hidden ?? comment.hidden,
+    ...(state.parent ? { parent_id: state.parent } : {}),
+  }));
+  return shown.sort((a, b) => b.at - a.at).map(({ at: _at, ...comment }) => comment);
 }
 
 /** Every metric's value now, in Instagram's names, from the sandbox's generic metrics. */

@@ -3,8 +3,10 @@
 // the long-lived token exchange and its refresh (24 hours old at least), /me, posts in two steps (a
 // container TEXT, IMAGE, VIDEO or CAROUSEL, processed IN_PROGRESS → FINISHED, then threads_publish),
 // replies with reply_to_id, the account's threads, a post's fields, replies and conversation (public),
-// insights (owner only), Meta's error body and its rate limits.
+// insights (owner only), a reply hidden or shown (manage_reply), a post or reply deleted, Meta's error
+// body and its rate limits.
 import { emulatorRouter } from "../emulator";
+import { commentRoutes } from "./comments";
 import { format, unknownPaths } from "./errors";
 import { mediaRoutes } from "./media";
 import { publishRoutes } from "./publish";
@@ -17,5 +19,6 @@ tokenRoutes(threadsEmulator);
 mediaRoutes(threadsEmulator);
 readRoutes(threadsEmulator);
 publishRoutes(threadsEmulator);
+commentRoutes(threadsEmulator);
 // The Graph API's catch-all answers last.
 unknownPaths(threadsEmulator);

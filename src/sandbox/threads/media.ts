@@ -16,6 +16,7 @@ import {
   unsupported,
   VERSION,
 } from "../meta-graph";
+import { followerReply } from "./comments";
 import { CAROUSEL, mediaId, REPLY_CONTROLS, TEXT_MAX, TOPIC_TAG_MAX } from "./rules";
 
 /** The emulator's router, as its route groups extend it. */
@@ -85,7 +86,8 @@ async function newContainer(emu: Emulated, caller: Caller, params: URLSearchPara
     );
   const replyTo = params.get("reply_to_id") ?? undefined;
   if (replyTo) {
-    const parent = await emu.post(replyTo);
+    // A post or reply, or a follower's reply on one of the caller's threads.
+    const parent = (await emu.post(replyTo)) ?? (await followerReply(emu, caller, replyTo));
     if (!parent) unsupported(replyTo);
   }
   const base = {

@@ -12,6 +12,7 @@ import {
   lostAnswer,
   refuse,
 } from "../emulator";
+import { commentState, setCommentState } from "../meta-comments";
 import {
   forAccount,
   graphParams,
@@ -24,6 +25,7 @@ import {
   unsupported,
   VERSION,
 } from "../meta-graph";
+import { followerReply } from "./comments";
 import { THREADS_DIALECT } from "./errors";
 import { containerOf, statusOf } from "./media";
 import { mediaId } from "./rules";
@@ -70,7 +72,8 @@ export function publishRoutes(app: Router): void {
 /** A published post (or reply) by id, else Meta's unsupported request. */
 export async function knownPost(emu: Emulated, id: string): Promise<LedgerPost> {
   const post = await emu.post(id);
-  return post ?? unsupported(id);
+  // A deleted post is gone for every call.
+  return post && !(await commentState(emu, id)).deleted ? post : unsupported(id);
 }
 
 /** POST /<user>/threads_publish: the FINISHED container becomes a post (or a reply), once. */
@@ -98,10 +101,15 @@ async function publishContainer(emu: Emulated, caller: Caller, params: URLSearch
     (container.children ?? []).map(async (id) => containerOf((await emu.object(id))!)),
   );
   const parts = container.media_type === "CAROUSEL" ? children : container.kind === "none" ? [] : [container];
+  // A reply to a follower's reply is stored under the thread, the reply it answers kept beside it.
+  const replyTo = container.reply_to_id;
+  const answered = replyTo && !(await emu.post(replyTo)) ? await followerReply(emu, caller, replyTo) : null;
+  const id = mediaId();
+  if (answered) await setCommentState(emu, caller.handle, id, { parent: answered.reply.id });
   const stored = await emu.publish({
-    id: mediaId(),
+    id,
     handle: caller.handle,
-    parentId: container.reply_to_id ?? null,
+    parentId: answered ? answered.post.id : (container.reply_to_id ?? null),
     items: [
       {
         text: container.text,

@@ -6,6 +6,7 @@ import {
   type LedgerPost,
   refuse,
 } from "../emulator";
+import { withStates } from "../meta-comments";
 import { graphTime, page, pick, required, VERSION } from "../meta-graph";
 import { knownPost, threadObject } from "./publish";
 import { METRICS } from "./rules";
@@ -119,7 +120,28 @@ async function repliesOf(emu: Emulated, post: LedgerPost, viewer: Caller, deep: 
     }
   };
   await visit(post, 0);
-  return out;
+  // What the account did since: hidden or shown again, deleted, and which reply its own reply answers
+  // (a reply to a reply is not on the top level).
+  const shown = (await withStates(emu, out as Array<Reply & { id: string }>)).map(({ comment, state }) => ({
+    ...comment,
+    ...(state.hidden === undefined ? {} : { hide_status: state.hidden ? "HIDDEN" : "UNHUSHED" }),
+    ...(state.parent ? { replied_to: { id: state.parent } } : {}),
+  }));
+  // Hiding a top-level reply hides its nested replies with it (Reply Management › Hide Replies).
+  const byId = new Map(shown.map((reply) => [reply.id, reply]));
+  const topOf = (reply: Reply & { id: string }): Reply & { id: string } => {
+    let at = reply;
+    for (let hops = 0; hops < 20; hops++) {
+      const parent = byId.get((at.replied_to as { id: string }).id);
+      if (!parent) return at;
+      at = parent;
+    }
+    return at;
+  };
+  const cascaded = shown.map((reply) =>
+    topOf(reply).hide_status === "HIDDEN" ? { ...reply, hide_status: "HIDDEN" } : reply,
+  );
+  return deep ? cascaded : cascaded.filter((reply) => (reply.replied_to as { id: string }).id === post.id);
 }
 
 /** Newest first unless `reverse=false` asks for oldest first. */

@@ -73,7 +73,7 @@ describe("threads connect and tokens", () => {
       }),
     );
     expect(url.searchParams.get("scope")).toBe(
-      "threads_basic,threads_content_publish,threads_manage_insights,threads_read_replies,threads_manage_replies",
+      "threads_basic,threads_content_publish,threads_manage_insights,threads_read_replies,threads_manage_replies,threads_delete",
     );
   });
 
