@@ -101,8 +101,11 @@ export async function claimDueRows(
     .sort((a, b) => a - b);
 }
 
-/** Whether the row is refreshed: its post's owner's subscription syncs, or it awaits its public id. */
-function syncs(db: Database): SQL {
+/**
+ * Whether the row is refreshed: its post's owner's subscription syncs, or it awaits its public id (the
+ * cron's claim and a platform's push, src/platform-webhooks).
+ */
+export function syncs(db: Database): SQL {
   // Correlated, so each candidate row costs two key lookups, not a list of every post.
   const ownerSubscribed = exists(
     db
