@@ -98,12 +98,13 @@ function seedSql(n) {
         CASE WHEN i % 20 = 0 THEN ${NOW - DAY} END, ${NOW - 400 * DAY}, ${NOW} FROM n;`,
     `${upTo(n)} INSERT INTO posts (id, workspace_id, user_id, status, content, created_at, updated_at)
       SELECT i, 1 + i % ${USERS}, 1 + i % ${USERS}, 'PUBLISHED', json_array('Post ' || i), ${NOW - 300 * DAY}, ${NOW - 300 * DAY} FROM n;`,
-    // Row i: published 10–300 days ago (a daily refresh), synced an hour ago, but the first DUE_ROWS
-    // (synced two days ago), of which rows 1–50 (users 2–51) are lapsed owners'.
+    // Row i: published 10–300 days ago, synced an hour ago, but the first DUE_ROWS (published 2–28 days
+    // ago, within the refresh's 30 days, and synced two days ago), of which rows 1–50 (users 2–51) are
+    // lapsed owners'.
     `${upTo(n)} INSERT INTO post_platforms (post_id, account_id, platform, status, settings, analytics, platform_post_id,
         post_url, posted_on, analytics_synced_at, created_at, updated_at)
       SELECT i, i, ${platform}, 'PUBLISHED', '{}', '{}', 'p' || i, 'https://example.com/' || i,
-        json_array(${NOW} - (10 + i % 290) * ${DAY}),
+        json_array(${NOW} - CASE WHEN i <= ${DUE_ROWS} THEN 2 + i % 27 ELSE 10 + i % 290 END * ${DAY}),
         CASE WHEN i <= ${DUE_ROWS} THEN ${NOW - 2 * DAY} ELSE ${NOW - 3_600_000} END,
         ${NOW - 300 * DAY}, ${NOW - 300 * DAY} FROM n;`,
     "",

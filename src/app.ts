@@ -21,6 +21,7 @@ import { mcpRouter } from "./mcp";
 import { meRouter } from "./me";
 import { mediaRouter } from "./media";
 import { mediaLinksRouter } from "./media/link-routes";
+import { platformWebhooksRouter } from "./platform-webhooks";
 import { postsRouter } from "./posts";
 import { sandboxRouter } from "./sandbox";
 import { webhooksRouter } from "./webhooks";
@@ -66,6 +67,8 @@ app
   .route("/sandbox", sandboxRouter)
   // Signed media links: public, the signature is the credential (no API key, no rate limit).
   .route("/media", mediaLinksRouter)
+  // The platforms' pushes (Meta's webhooks): public, the platform's signature is the credential.
+  .route("/platform-webhooks", platformWebhooksRouter)
   // GET /openapi.json and the reference page rendered from it at /docs.
   .route("/", docsRouter)
   .get("/", (c) =>

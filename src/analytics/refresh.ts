@@ -1,8 +1,10 @@
-// The cron's scheduled refresh of published rows' analytics, every minute. A row is due when its last
-// sync is older than an interval that grows with the age of its publication (its last `posted_on`):
-//   - first day: every 15 minutes (engagement moves fast);
-//   - first week: hourly;
-//   - after that: daily, for as long as the post stays published.
+// The cron's scheduled refresh of published rows' analytics and comments (the sync reads both), every
+// minute. A row is due when its last sync is older than an interval that follows the age of its
+// publication (its last `posted_on`):
+//   - first day: every 15 minutes (engagement and comments move fast);
+//   - then daily, until the post is 30 days old;
+//   - then never: an on-demand sync (POST /api/v1/analytics/posts/{id}/sync) or a platform's push
+//     (src/platform-webhooks) still reads it.
 // Only rows whose post's owner has an active, trialing or grace-period subscription are refreshed.
 //
 // Due rows are read through `post_platforms_sync_idx`, an index on `sync_due_at`: the instant each row is
@@ -20,24 +22,26 @@
 // The oldest due first, so a backlog drains in order and nothing starves.
 import { and, asc, eq, exists, inArray, lte, not, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { LATE_SYNC_INTERVAL, postPlatforms, posts, SYNC_TIERS, subscriptions } from "../db/schema";
+import { postPlatforms, posts, SYNC_TIERS, subscriptions } from "../db/schema";
 import { eachShard } from "../db/shards";
 import { catalogLifetime, insightsOver, type LifetimeOf } from "./lifetime";
 import { enqueueSync } from "./messages";
 import { SYNCING_SUBSCRIPTIONS } from "./queries";
 
-/** [age of the publication below which, interval between syncs]; older posts sync daily. */
+/** [age of the publication below which, interval between syncs]; older posts are not refreshed. */
 export const REFRESH_TIERS = SYNC_TIERS;
-export const LATE_INTERVAL = LATE_SYNC_INTERVAL;
 
 /** At most this many rows are enqueued per cron run (one sendBatch). */
 export const REFRESH_LIMIT = 100;
 /** Of at most this many due rows per run, those of lapsed owners are passed over. */
 export const PASS_OVER_WINDOW = 1000;
 
-/** The interval a row is refreshed at, by the age of its publication in ms (`sync_due_at`, in JS). */
-export const refreshInterval = (age: number) =>
-  REFRESH_TIERS.find(([below]) => age < below)?.[1] ?? LATE_INTERVAL;
+/**
+ * The interval a row is refreshed at, by the age of its publication in ms (`sync_due_at`, in JS); null
+ * past the last tier: not refreshed by the cron.
+ */
+export const refreshInterval = (age: number): number | null =>
+  REFRESH_TIERS.find(([below]) => age < below)?.[1] ?? null;
 
 /** Every shard claims its own due rows: up to REFRESH_LIMIT each per run. */
 export async function refreshAnalytics(env: Env, now: Date): Promise<void> {
@@ -97,8 +101,11 @@ export async function claimDueRows(
     .sort((a, b) => a - b);
 }
 
-/** Whether the row is refreshed: its post's owner's subscription syncs, or it awaits its public id. */
-function syncs(db: Database): SQL {
+/**
+ * Whether the row is refreshed: its post's owner's subscription syncs, or it awaits its public id (the
+ * cron's claim and a platform's push, src/platform-webhooks).
+ */
+export function syncs(db: Database): SQL {
   // Correlated, so each candidate row costs two key lookups, not a list of every post.
   const ownerSubscribed = exists(
     db

@@ -11,7 +11,7 @@ let counter = 0;
 /** One message per body (a number is a row id); the acks, retries and retry delays. */
 export async function deliver(
   bodies: unknown[],
-  options: { queue?: string; attempts?: number; deps?: SyncDeps } = {},
+  options: { queue?: string; attempts?: number; deps?: SyncDeps; env?: Env } = {},
 ) {
   const batch = createMessageBatch(
     options.queue ?? "analytics-sync",
@@ -24,8 +24,9 @@ export async function deliver(
   );
   const retries = batch.messages.map((message) => vi.spyOn(message, "retry"));
   const ctx = createExecutionContext();
-  if (options.deps) await syncMessages(batch, env, options.deps);
-  else await worker.queue(batch, env, ctx);
+  const bindings = options.env ?? env;
+  if (options.deps) await syncMessages(batch, bindings, options.deps);
+  else await worker.queue(batch, bindings, ctx);
   const result = await getQueueResult(batch, ctx);
   const delays = retries.flatMap((spy) => spy.mock.calls.map(([opts]) => opts?.delaySeconds));
   return { ...result, delays };

@@ -46,14 +46,15 @@ describe("refreshAnalytics", () => {
     const now = Date.now();
     const due = [
       await row(t, now, 2 * HOUR, 20 * MINUTE), // first day: every 15 minutes
-      await row(t, now, 3 * DAY, 2 * HOUR), // first week: hourly
-      await row(t, now, 10 * DAY, 25 * HOUR), // later: daily
-      await row(t, now, 30 * DAY, null), // never synced
+      await row(t, now, 3 * DAY, 25 * HOUR), // then daily
+      await row(t, now, 29 * DAY, 25 * HOUR), // up to 30 days
+      await row(t, now, 40 * DAY, null), // never synced, whatever its age: read once
     ];
     const fresh = [
       await row(t, now, 2 * HOUR, 5 * MINUTE),
-      await row(t, now, 3 * DAY, 30 * MINUTE),
+      await row(t, now, 3 * DAY, 2 * HOUR),
       await row(t, now, 10 * DAY, 5 * HOUR),
+      await row(t, now, 31 * DAY, 36 * HOUR), // past 30 days: never again
     ];
     // Not published, or published without a platform post.
     const draft = (await postOn(t)).rows[0]!;
@@ -106,7 +107,7 @@ describe("refreshAnalytics", () => {
     // Rows of the other tests of this file are due too by then: claim them out of the way first.
     await claimDueRows(db, now, 10_000);
     const rows = [];
-    for (const since of [2 * DAY, 5 * DAY, 3 * DAY, null]) rows.push(await row(t, now, 30 * DAY, since));
+    for (const since of [2 * DAY, 5 * DAY, 3 * DAY, null]) rows.push(await row(t, now, 20 * DAY, since));
     // Never synced first, then the oldest sync.
     expect(await claimDueRows(db, now, 2)).toEqual([rows[1], rows[3]].sort((a, b) => a! - b!));
     expect(await claimDueRows(db, now, 2)).toEqual([rows[0], rows[2]].sort((a, b) => a! - b!));
@@ -120,7 +121,7 @@ describe("refreshAnalytics", () => {
     const now = Date.now() + 400 * DAY;
     const db = createDb(env.DB);
     await claimDueRows(db, now, 10_000);
-    const dead = await row(t, now, 2 * DAY, 2 * HOUR);
+    const dead = await row(t, now, 2 * DAY, 25 * HOUR);
     const alive = await row(t, now, 12 * HOUR, 20 * MINUTE);
     // Insights for a day after publication, as Instagram gives a story's.
     const lifetimeOf = () => ({ insightsLifetime: () => 86_400 });
@@ -166,11 +167,11 @@ describe("refreshAnalytics", () => {
     const db = createDb(env.DB);
     const now = Date.now() + 500 * DAY;
     await claimDueRows(db, now, 10_000);
-    // Synced ten minutes before its first day ended: at 16 minutes past, its interval is an hour.
+    // Synced ten minutes before its first day ended: at 16 minutes past, its interval is a day.
     const id = await row(t, now, DAY + 6 * MINUTE, 16 * MINUTE);
     expect(await claimDueRows(db, now, 10_000)).toEqual([]);
-    expect(await claimDueRows(db, now + 44 * MINUTE, 10_000)).toEqual([]);
-    expect(await claimDueRows(db, now + 44 * MINUTE + 1, 10_000)).toEqual([id]);
+    expect(await claimDueRows(db, now + DAY - 16 * MINUTE, 10_000)).toEqual([]);
+    expect(await claimDueRows(db, now + DAY - 16 * MINUTE + 1, 10_000)).toEqual([id]);
   });
 
   it("passes a lapsed owner's due rows over: they wait their interval instead of being read every run", async () => {
@@ -189,14 +190,46 @@ describe("refreshAnalytics", () => {
     expect(await claimDueRows(db, now + DAY + 1, 10_000)).toContain(id);
   });
 
-  it("documents its intervals: 15 minutes the first day, hourly the first week, daily after", () => {
-    expect([0, DAY - 1, DAY, 7 * DAY - 1, 7 * DAY, 400 * DAY].map(refreshInterval)).toEqual([
+  it("documents its intervals: 15 minutes the first day, daily up to 30 days, then none", () => {
+    expect([0, DAY - 1, DAY, 7 * DAY, 30 * DAY - 1, 30 * DAY, 400 * DAY].map(refreshInterval)).toEqual([
       15 * MINUTE,
       15 * MINUTE,
-      HOUR,
-      HOUR,
       DAY,
       DAY,
+      DAY,
+      null,
+      null,
     ]);
+  });
+
+  it("follows a post's age as the cron's clock moves: soon in its first hour, daily at 3 days, never past 30", async () => {
+    const t = await createTenant();
+    await subscribe(t.user.id);
+    const db = createDb(env.DB);
+    const start = Date.now() + 700 * DAY;
+    await claimDueRows(db, start, 10_000);
+    const dueAt = async (id: number) =>
+      (await env.DB.prepare("SELECT sync_due_at FROM post_platforms WHERE id = ?")
+        .bind(id)
+        .first("sync_due_at")) as number | null;
+    // Each synced just now, by the cron's clock.
+    const young = await row(t, start, 20 * MINUTE, 0);
+    const threeDays = await row(t, start, 3 * DAY, 0);
+    const old = await row(t, start, 31 * DAY, 0);
+    expect([await dueAt(young), await dueAt(threeDays), await dueAt(old)]).toEqual([
+      start + 15 * MINUTE + 1,
+      start + DAY + 1,
+      null,
+    ]);
+    // The cron, a minute at a time where it matters: the young post is claimed 15 minutes on, the
+    // three-day-old one a day on, the 31-day-old one never, a year on.
+    const tick = (at: number) => claimDueRows(db, at, 10_000);
+    expect(await tick(start + 15 * MINUTE)).toEqual([]);
+    expect(await tick(start + 16 * MINUTE)).toEqual([young]);
+    expect(await tick(start + DAY)).toEqual([young]);
+    expect(await tick(start + DAY + MINUTE)).toEqual([threeDays]);
+    expect(await tick(start + 365 * DAY)).toEqual([young, threeDays]);
+    expect(await tick(start + 730 * DAY)).toEqual([]);
+    expect(await dueAt(old)).toBeNull();
   });
 });

@@ -1,12 +1,24 @@
 // POST /api/v1/analytics/posts/{id}/sync: one job per PUBLISHED row with a platform post, nothing when
 // the post's owner has no syncing subscription, 404 for a post the caller cannot see.
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { defaultSyncDeps } from "../../src/analytics/sync";
+import worker from "../../src/index";
 import { publishingAdapter } from "../../src/platforms";
+import { follow } from "../sandbox/support";
 import { admin, call, serverTiming } from "../support/client";
 import { createKey, createTenant, createUser } from "../support/seed";
 import { waitFor } from "../support/wait";
+import {
+  createWebhook,
+  deliveriesSettled,
+  installOrigins,
+  outboxCleared,
+  Receiver,
+  receiverUrl,
+} from "../webhooks/support";
 import { deliver } from "./queue";
 import {
   metrics,
@@ -203,5 +215,61 @@ describe("POST /api/v1/analytics/posts/{id}/sync", () => {
         { message: "Forbidden - Insufficient permissions", ability: "posts" },
       ]);
     }
+  });
+});
+
+describe("comment.received, end to end", () => {
+  it("reaches the workspace's endpoint once when the sync job is delivered twice", async () => {
+    const origins = installOrigins();
+    const t = await createTenant();
+    const receiver = new Receiver(origins, receiverUrl());
+    const hook = await createWebhook(t.key, {
+      workspace_id: t.workspace.id,
+      url: receiver.url,
+      events: ["comment.received"],
+    });
+    const post = await postOn(t);
+    const account = sandboxAccount(t);
+    const published = await publishOnSandbox(post.rows[0]!, account);
+    const made = await follow(account.platform, account.username, {
+      post_id: published.id,
+      text: "First!",
+      author: { name: "Fan One", username: "fan_one" },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+
+    // One job, handed to the worker twice under the same message id, as the queue redelivers it.
+    const job = { id: `comment-sync-${post.rows[0]}`, body: { row_id: post.rows[0] } };
+    for (let copy = 0; copy < 2; copy++) {
+      const batch = createMessageBatch("analytics-sync", [
+        { ...job, timestamp: new Date(), attempts: 1 + copy },
+      ]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env, ctx);
+      expect((await getQueueResult(batch, ctx)).retryMessages).toEqual([]);
+    }
+
+    // The sandbox's own followers comment too: each stored comment is told once, the follower's among them.
+    const stored = (
+      await env.DB.prepare("SELECT id FROM comments WHERE post_id = ? ORDER BY id")
+        .bind(post.id)
+        .all<{ id: number }>()
+    ).results.map((c) => c.id);
+    const requests = await receiver.waitFor("comment.received", stored.length);
+    const events = requests.map((r) => new Webhook(hook.secret).verify(r.body, r.headers) as any);
+    expect(events.find((e) => e.data.platform_comment_id === made.body.id)?.data).toMatchObject({
+      content: "First!",
+      post_id: post.id,
+      is_own: false,
+    });
+    for (const id of stored) await outboxCleared(id, "comment.received");
+    for (const e of events)
+      expect(await deliveriesSettled(e.id)).toMatchObject([{ status: "succeeded", attempts: 1 }]);
+    expect(
+      receiver
+        .of("comment.received")
+        .map((r) => r.json.data.id)
+        .sort((a, b) => a - b),
+    ).toEqual(stored);
   });
 });

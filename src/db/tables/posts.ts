@@ -53,6 +53,8 @@ export const accounts = sqliteTable(
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),
     // Whether a grant is still used when one of its accounts is disconnected (src/accounts/grant.ts).
     index("accounts_grant_idx").on(t.platform, t.grantUserId),
+    // A platform's push names the account by its platform id alone, in any tenant (src/platform-webhooks).
+    index("accounts_platform_user_idx").on(t.platform, t.platformUserId),
     // A connect upserts by the platform's user (src/accounts/queries.ts); NULLs (accounts created
     // without one) never collide.
     uniqueIndex("accounts_identity_idx").on(t.workspaceId, t.platform, t.platformUserId),
@@ -130,36 +132,34 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /**
- * The cron's analytics refresh (src/analytics/refresh.ts): [age of the publication below which, interval
- * between syncs]; older posts sync every LATE_SYNC_INTERVAL.
+ * The cron's analytics and comments refresh (src/analytics/refresh.ts): [age of the publication below
+ * which, interval between syncs]. Past the last tier a post is no longer refreshed by the cron (an
+ * on-demand sync, or a platform's push, still reads it).
  */
 export const SYNC_TIERS = [
   [DAY, 15 * MINUTE],
-  [7 * DAY, HOUR],
+  [30 * DAY, DAY],
 ] as const;
-export const LATE_SYNC_INTERVAL = DAY;
 
 /**
  * `sync_due_at`: the first instant t at which a PUBLISHED row with a platform post is due, that is when
  * t - last > interval(t - published), where `last` is its last sync (or pass-over) and `published` its
  * last publication (the last `posted_on`, else `updated_at`). The interval grows with age, so t is the
- * earliest tier in which it falls: max(tier start, last + interval + 1 ms). Never synced: 0 (due now).
+ * earliest tier in which it falls: max(tier start, last + interval + 1 ms); none (null) once it falls
+ * past the last tier. Never synced: 0 (due now, whatever its age: every row is read once).
  */
 const SYNC_DUE_AT = (() => {
   const published = "coalesce(json_extract(posted_on, '$[#-1]'), updated_at)";
   const last = "max(coalesce(analytics_synced_at, 0), coalesce(sync_skipped_at, 0))";
   // Tier k spans ages [start, end): its first due instant, if it falls before the tier's end.
-  const starts = [null, ...SYNC_TIERS.map(([below]) => below)];
-  const intervals = [...SYNC_TIERS.map(([, every]) => every), LATE_SYNC_INTERVAL];
-  const firstDue = intervals.map((every, k) =>
-    starts[k] === null
-      ? `(${last} + ${every + 1})`
-      : `max(${published} + ${starts[k]}, ${last} + ${every + 1})`,
-  );
-  const tiers = SYNC_TIERS.map(
-    ([below], k) => `WHEN ${firstDue[k]} < ${published} + ${below} THEN ${firstDue[k]}`,
-  );
-  return `(CASE WHEN status <> 'PUBLISHED' OR platform_post_id IS NULL THEN NULL WHEN analytics_synced_at IS NULL AND sync_skipped_at IS NULL THEN 0 ${tiers.join(" ")} ELSE ${firstDue.at(-1)} END)`;
+  const tiers = SYNC_TIERS.map(([below, every], k) => {
+    const firstDue =
+      k === 0
+        ? `(${last} + ${every + 1})`
+        : `max(${published} + ${SYNC_TIERS[k - 1]![0]}, ${last} + ${every + 1})`;
+    return `WHEN ${firstDue} < ${published} + ${below} THEN ${firstDue}`;
+  });
+  return `(CASE WHEN status <> 'PUBLISHED' OR platform_post_id IS NULL THEN NULL WHEN analytics_synced_at IS NULL AND sync_skipped_at IS NULL THEN 0 ${tiers.join(" ")} ELSE NULL END)`;
 })();
 
 // One row per target account of a post: the API's "platform row".
@@ -203,7 +203,7 @@ export const postPlatforms = sqliteTable(
     // read again on every run.
     syncSkippedAt: integer("sync_skipped_at", { mode: "timestamp_ms" }),
     // When the cron's refresh is next due (ms), kept by SQLite from the columns it depends on; null when
-    // the row is not refreshed at all. The cron walks `post_platforms_sync_idx` up to now.
+    // the row is not refreshed (any more: past 30 days). The cron walks `post_platforms_sync_idx` up to now.
     syncDueAt: integer("sync_due_at").generatedAlwaysAs(sql.raw(SYNC_DUE_AT), { mode: "virtual" }),
     // Auto-plug: claimed once per row (plugged_at), then the reply's id once the platform has it.
     pluggedAt: integer("plugged_at", { mode: "timestamp_ms" }),
