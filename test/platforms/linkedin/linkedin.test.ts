@@ -2,7 +2,6 @@
 // post and each setting, images (single and multi), a video uploaded part by part from ranges of the
 // file, a thread as comments, and every class of failure.
 import { describe, expect, it } from "vitest";
-import { SPECS } from "../../../src/platforms/catalog";
 import { LINKEDIN_VERSION } from "../../../src/platforms/linkedin/api";
 import { memoryProgress } from "../../../src/platforms/progress";
 import { PlatformError } from "../../../src/platforms/types";
@@ -569,11 +568,5 @@ describe("linkedin comment calls (Comments API: nested comment, delete as the ac
       "DELETE",
       `${REST}/socialActions/${encoded(top.id)}/comments/222?actor=${encoded(ORG)}`,
     );
-  });
-
-  it("rules: only the account's own comments are deleted; LinkedIn has no hiding", () => {
-    expect(SPECS.linkedin.commentRules?.("delete", top)).toMatch(/own comments/);
-    expect(SPECS.linkedin.commentRules?.("delete", reply)).toBeNull();
-    expect(adapterFor("linkedin", replay().fetch).hideComment).toBeUndefined();
   });
 });

@@ -745,11 +745,4 @@ describe("YouTube's comment calls (Comments: insert, setModerationStatus, delete
     expect(requests[0]!.method).toBe("DELETE");
     expect(requests[0]!.url).toBe("https://www.googleapis.com/youtube/v3/comments?id=Ugx1");
   });
-
-  it("rules: only the author deletes; replies and hiding are allowed on any comment", () => {
-    expect(SPECS.youtube.commentRules?.("delete", top)).toMatch(/only a comment's author/);
-    expect(SPECS.youtube.commentRules?.("delete", { ...top, isOwn: true })).toBeNull();
-    expect(SPECS.youtube.commentRules?.("reply", { ...top, parentId: "Ugx0" })).toBeNull();
-    expect(SPECS.youtube.commentRules?.("hide", top)).toBeNull();
-  });
 });
