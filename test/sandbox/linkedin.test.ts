@@ -735,3 +735,92 @@ describe("a follower's comments on LinkedIn (the sandbox's follower tool)", () =
     expect(asStored.find((c) => c.id === own.body.id)?.is_own).toBe(true);
   });
 });
+
+describe("managing comments on LinkedIn (Comments API: nested comments, delete as the actor)", () => {
+  it("answers a comment as the account (under the top-level comment when it answers an answer); the answer reads back as its own", async () => {
+    delete vars.LINKEDIN_PRODUCTS;
+    const account = await connected("linkedin");
+    const { rows } = await published(account, { content: [{ text: "Ask me" }] });
+    const postUrn = rows[0]!.platform_post_id!;
+    const { first, second } = await conversation("linkedin", account, postUrn);
+    const { adapter, auth } = await adapterFor("linkedin", account);
+    const ref = (id: string, parentId: string | null) => ({
+      id,
+      postId: postUrn,
+      parentId,
+      isOwn: false,
+      hidden: false,
+    });
+
+    const answer = await adapter.replyToComment!(auth, ref(first.body.id, null), "Glad you do");
+    expect(answer.id).toMatch(new RegExp(`^urn:li:comment:\\(${postUrn.replace(/[:.]/g, "\\$&")},\\d+\\)$`));
+    expect(answer.url).toContain(encodeURIComponent(answer.id));
+    // LinkedIn nests one level: an answer to fan_two's answer is posted under Fan One's comment.
+    const deeper = await adapter.replyToComment!(auth, ref(second.body.id, first.body.id), "You too");
+
+    const comments = await adapter.comments!(auth, postUrn);
+    expect(comments.find((c) => c.id === answer.id)).toMatchObject({
+      content: "Glad you do",
+      parent_id: first.body.id,
+      is_own: true,
+    });
+    expect(comments.find((c) => c.id === deeper.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: true,
+    });
+  });
+
+  it("deletes the account's own comment (gone from the list; deleting it again resolves); a follower's is refused", async () => {
+    delete vars.LINKEDIN_PRODUCTS;
+    const account = await connected("linkedin");
+    const { rows } = await published(account, { content: [{ text: "Delete me later" }] });
+    const postUrn = rows[0]!.platform_post_id!;
+    const { first } = await conversation("linkedin", account, postUrn);
+    const { adapter, auth } = await adapterFor("linkedin", account);
+    const parent = { id: first.body.id, postId: postUrn, parentId: null, isOwn: false, hidden: false };
+    const answer = await adapter.replyToComment!(auth, parent, "Oops");
+    const own = { id: answer.id, postId: postUrn, parentId: first.body.id, isOwn: true, hidden: false };
+
+    await adapter.deleteComment!(auth, own);
+    const after = await adapter.comments!(auth, postUrn);
+    expect(after.map((c) => c.id)).not.toContain(answer.id);
+    expect(after.map((c) => c.id)).toContain(first.body.id);
+    await expect(adapter.deleteComment!(auth, own)).resolves.toBeUndefined();
+
+    // The rules refuse it before any call; LinkedIn itself answers 403 to an actor not the author.
+    expect(SPECS.linkedin.commentRules?.("delete", parent)).toMatch(/own comments/);
+    await expect(adapter.deleteComment!(auth, parent)).rejects.toMatchObject({
+      kind: "permanent",
+      code: "access_denied",
+    });
+  });
+
+  it("refuses a comment as an organization when the app lacks w_organization_social (403)", async () => {
+    vars.LINKEDIN_PRODUCTS = "community_management";
+    const t = await createTenant();
+    const { id } = await connect(t, `o${unique()}`, (labels) => labels.findIndex((l) => l.endsWith("Inc.")));
+    const { rows } = await publishOn(t, id, { content: [{ text: "From the page" }] });
+    const postUrn = rows[0]!.platform_post_id!;
+    const row = await accountRow(id);
+    const auth = { handle: row.username, platformUserId: row.platform_user_id, accessToken: row.accessToken };
+    const { adapter } = await adapterFor("linkedin", {
+      accountId: id,
+      handle: row.username,
+      platformId: row.platform_user_id,
+    } as never);
+    const top = {
+      id: `urn:li:comment:(${postUrn},1)`,
+      postId: postUrn,
+      parentId: null,
+      isOwn: false,
+      hidden: false,
+    };
+
+    vars.LINKEDIN_PRODUCTS = "member";
+    await expect(adapter.replyToComment!(auth, top, "Thanks")).rejects.toMatchObject({
+      kind: "permanent",
+      code: "access_denied",
+      message: expect.stringContaining("w_organization_social"),
+    });
+  });
+});

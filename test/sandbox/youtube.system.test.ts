@@ -7,6 +7,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
+import { SPECS } from "../../src/platforms/catalog";
 import { publishingAdapter } from "../../src/platforms/index";
 import type { Fetch } from "../../src/platforms/types";
 import { CHUNK_BYTES } from "../../src/platforms/youtube/media";
@@ -649,6 +650,78 @@ describe("a follower's comments on YouTube (the sandbox's follower tool)", () =>
     expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
       parent_id: first.body.id,
       is_own: true,
+    });
+  });
+});
+
+describe("managing comments on YouTube (comments.insert, setModerationStatus, comments.delete)", () => {
+  /** A public video of a fresh channel, with the follower conversation under it. */
+  async function talkedAbout(title: string) {
+    const account = await connected("youtube");
+    const post = await resumablePost(account, title);
+    const { rows } = await published(
+      account,
+      { ...post, settings: { youtube: { privacy_status: "public" } } },
+      1,
+      emulatedDeps(),
+    );
+    const videoId = rows[0]!.platform_post_id!;
+    const talk = await conversation("youtube", account, videoId);
+    return { account, videoId, ...talk, ...(await adapterFor("youtube", account)) };
+  }
+
+  it("answers in the thread (an answer to a reply goes under the top-level comment); the answer reads back as the channel's own", async () => {
+    const { videoId, first, second, adapter, auth } = await talkedAbout("Ask me");
+    const ref = (id: string, parentId: string | null) => ({
+      id,
+      postId: videoId,
+      parentId,
+      isOwn: false,
+      hidden: false,
+    });
+
+    const answer = await adapter.replyToComment!(auth, ref(first.body.id, null), "Glad you do");
+    expect(answer.id.startsWith(`${first.body.id}.`)).toBe(true);
+    expect(answer.url).toContain(`lc=${encodeURIComponent(answer.id)}`);
+    const deeper = await adapter.replyToComment!(auth, ref(second.body.id, first.body.id), "You too");
+
+    const comments = await adapter.comments!(auth, videoId);
+    expect(comments.find((c) => c.id === answer.id)).toMatchObject({
+      content: "Glad you do",
+      parent_id: first.body.id,
+      is_own: true,
+    });
+    expect(comments.find((c) => c.id === deeper.id)).toMatchObject({
+      parent_id: first.body.id,
+      is_own: true,
+    });
+  });
+
+  it("hides a comment (held for review, read back hidden) and shows it again (published)", async () => {
+    const { videoId, first, adapter, auth } = await talkedAbout("Moderate me");
+    const ref = { id: first.body.id, postId: videoId, parentId: null, isOwn: false, hidden: false };
+    expect((await adapter.comments!(auth, videoId)).find((c) => c.id === first.body.id)?.hidden).toBe(false);
+
+    await adapter.hideComment!(auth, ref, true);
+    const hidden = await adapter.comments!(auth, videoId);
+    expect(hidden.find((c) => c.id === first.body.id)).toMatchObject({ hidden: true, content: "Love it" });
+
+    await adapter.hideComment!(auth, { ...ref, hidden: true }, false);
+    expect((await adapter.comments!(auth, videoId)).find((c) => c.id === first.body.id)?.hidden).toBe(false);
+  });
+
+  it("deletes the channel's own comment (gone; deleting again resolves); another's is refused by the rules and by YouTube", async () => {
+    const { videoId, first, own, adapter, auth } = await talkedAbout("Delete me");
+    const mine = { id: own.body.id, postId: videoId, parentId: first.body.id, isOwn: true, hidden: false };
+    await adapter.deleteComment!(auth, mine);
+    expect((await adapter.comments!(auth, videoId)).map((c) => c.id)).not.toContain(own.body.id);
+    await expect(adapter.deleteComment!(auth, mine)).resolves.toBeUndefined();
+
+    const theirs = { id: first.body.id, postId: videoId, parentId: null, isOwn: false, hidden: false };
+    expect(SPECS.youtube.commentRules?.("delete", theirs)).toMatch(/only a comment's author/);
+    await expect(adapter.deleteComment!(auth, theirs)).rejects.toMatchObject({
+      kind: "permanent",
+      code: "forbidden",
     });
   });
 });

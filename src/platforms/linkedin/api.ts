@@ -158,6 +158,31 @@ export function linkedinApi(context: PublishingContext) {
       return call(what, url, { method: "POST", headers: headers(token, true), body: JSON.stringify(body) });
     },
     /**
+     * A DELETE; true when LinkedIn answers 404 (nothing there any more: what a delete asked for), so the
+     * caller can treat a second delete as done.
+     */
+    async delete(what: string, url: string, token: string): Promise<boolean> {
+      const label = `LinkedIn ${what}`;
+      const classify = classifyFor(label, context.now);
+      try {
+        await client.call(
+          label,
+          url,
+          { method: "DELETE", headers: headers(token, false) },
+          {
+            classify: (response, body) =>
+              response.status === 404
+                ? new PlatformError(`${label}: HTTP 404`, { kind: "permanent", code: "not_found" })
+                : classify?.(response, body),
+          },
+        );
+        return false;
+      } catch (error) {
+        if (error instanceof PlatformError && error.code === "not_found") return true;
+        throw error;
+      }
+    },
+    /**
      * PUTs `range` of a media file to an upload URL, streamed from R2 with a known length (a
      * FixedLengthStream sends Content-Length, never chunked), with the context's upload timeout: a
      * part of megabytes takes longer than an ordinary call. The token goes only to LinkedIn's hosts.

@@ -15,6 +15,7 @@ import { definePlatform, type PlatformDefinition } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, linkedinApi } from "./api";
 import { channels } from "./channels";
+import { commentRules, deleteComment, replyToComment } from "./comments";
 import type { MediaOptions } from "./media";
 import { find, publish, reply } from "./publish";
 import { comments, insights } from "./read";
@@ -48,6 +49,8 @@ export function linkedinPublishing(
     insights: (account, post) => insights(api, account, post, app.memberAnalytics),
     comments: (account, post) => comments(api, account, post),
     reply: (account, post, message) => reply(api, account, post, message),
+    replyToComment: (account, comment, text) => replyToComment(api, account, comment, text),
+    deleteComment: (account, comment) => deleteComment(api, account, comment),
     channels: (token, identity) => channels(api, token, identity, app.products),
     revoke: (account) => revoke(api, context.credentials, account),
   };
@@ -94,6 +97,7 @@ const linkedinBase = definePlatform({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,
+  commentRules,
 });
 
 /** The registry's LinkedIn: the `member` app, configured from the environment where it is looked up. */

@@ -20,17 +20,23 @@ import { commentsUrl, commentUrnOf, listComments } from "./read";
 import { COMMENT_MAX } from "./rules";
 import { comment as commentSchema, expect, postsPage } from "./schemas";
 
-/** Comments on `postUrn` as `actor`; its URN comes back in the body (or the x-restli-id header). */
+/**
+ * Comments on `postUrn` as `actor` (or, with `parent`, answers that comment: posted to the comment's
+ * own collection, naming it as `parentComment`); its URN comes back in the body (or the x-restli-id
+ * header).
+ */
 export async function createComment(
   api: LinkedInApi,
   token: string,
   actor: string,
   postUrn: string,
   text: string,
+  parent?: string,
 ): Promise<PublishedPost> {
-  const answer = await api.post("comment", commentsUrl(api, postUrn), token, {
+  const answer = await api.post("comment", commentsUrl(api, parent ?? postUrn), token, {
     actor,
     object: postUrn,
+    ...(parent ? { parentComment: parent } : {}),
     message: { text },
   });
   const parsed = commentSchema.safeParse(answer.body ?? {});

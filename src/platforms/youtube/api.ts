@@ -154,6 +154,19 @@ export function youtubeApi(context: PublishingContext) {
       const init = { method: "POST", headers, body: JSON.stringify(payload) };
       return client.json(label, url, init, schema, options(label));
     },
+    /** A call with no body that answers 204 No Content (comments.delete, setModerationStatus). */
+    async send(
+      what: string,
+      method: "POST" | "DELETE",
+      path: string,
+      query: Record<string, string>,
+      token: string,
+    ) {
+      const label = `${LABEL} ${what}`;
+      const url = client.url("api", `/youtube/v3/${path}`, query);
+      const headers = { authorization: `Bearer ${token}`, accept: "application/json" };
+      await client.call(label, url, { method, headers }, options(label));
+    },
   };
 }
 

@@ -1,12 +1,13 @@
 // YouTube Data API v3, facts and wiring: OAuth, identity and revocation (token.ts), the channels a
 // connect picks from (channels.ts), publishing and the auto-plug comment (publish.ts, media.ts: the
-// resumable upload), reads (read.ts: statistics and comments).
+// resumable upload), reads (read.ts: statistics and comments), managing comments (comments.ts).
 // developers.google.com › YouTube Data API.
 
 import { definePlatform } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, LABEL, youtubeApi } from "./api";
 import { listChannels } from "./channels";
+import { commentRules, deleteComment, hideComment, replyToComment } from "./comments";
 import { findPublished, postComment, publishVideo, type Sleep } from "./publish";
 import { videoComments, videoInsights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
@@ -24,6 +25,9 @@ export function youtubePublishing(context: PublishingContext, options: { sleep?:
     comments: (account, videoId) => videoComments(api, account, videoId),
     // The fingerprint cannot travel with a comment: `find` matches the reply's text.
     reply: (account, videoId, replyText) => postComment(api, account, videoId, replyText),
+    replyToComment: (account, comment, text) => replyToComment(api, account, comment, text),
+    hideComment: (account, comment, hidden) => hideComment(api, account, comment, hidden),
+    deleteComment: (account, comment) => deleteComment(api, account, comment),
     revoke: (account) => revokeGrant(api, account),
     channels: (token) => listChannels(api, token),
   };
@@ -62,4 +66,5 @@ export const youtube = definePlatform({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,
+  commentRules,
 });

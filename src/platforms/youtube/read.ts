@@ -52,8 +52,9 @@ function handleOf(url: string | undefined): string | undefined {
 
 /**
  * A comment as stored: its author's channel (`is_own` when it is the connected channel), the top-level
- * comment a reply answers (`parentId`), its place on the watch page (`url`, as the auto-plug's). YouTube
- * reports no hidden state to a reader.
+ * comment a reply answers (`parentId`), its place on the watch page (`url`, as the auto-plug's), and
+ * `hidden` where YouTube tells the video's owner its moderation status (held for review, likely spam or
+ * rejected: not public).
  */
 function asComment(comment: YouTubeComment, channelId: string | null, url: string): PlatformComment {
   const top = comment.snippet;
@@ -69,6 +70,7 @@ function asComment(comment: YouTubeComment, channelId: string | null, url: strin
     parent_id: top.parentId ?? null,
     url,
     is_own: channelId !== null && top.authorChannelId?.value === channelId,
+    ...(top.moderationStatus ? { hidden: top.moderationStatus !== "published" } : {}),
   };
 }
 
@@ -93,13 +95,17 @@ const threadComments = (
   ),
 ];
 
-/** One page of the video's newest comment threads (with `part: "snippet,replies"`, their replies), as plain text. */
+/**
+ * One page of the video's newest comment threads (with `part: "snippet,replies"`, their replies), as
+ * plain text; the published ones, or those held for review (`moderationStatus`, the owner only).
+ */
 export async function threadPage(
   api: YouTubeApi,
   token: string,
   videoId: string,
   pageToken?: string,
   part = "snippet",
+  moderationStatus?: "heldForReview",
 ) {
   const query: Record<string, string> = {
     part,
@@ -109,12 +115,14 @@ export async function threadPage(
     textFormat: "plainText",
   };
   if (pageToken) query.pageToken = pageToken;
+  if (moderationStatus) query.moderationStatus = moderationStatus;
   return api.get("comments", "commentThreads", query, token, commentThreadList);
 }
 
 /**
- * The video's newest comment threads and the replies each carries, up to COMMENTS_MAX; none where
- * comments are turned off.
+ * The video's newest comment threads and the replies each carries, up to COMMENTS_MAX, then, while
+ * there is room, one page of the threads held for review (hidden: the list leaves them out unless
+ * asked); none where comments are turned off.
  */
 export async function videoComments(
   api: YouTubeApi,
@@ -133,6 +141,16 @@ export async function videoComments(
       pageToken = answer.nextPageToken;
       if (!pageToken) break;
     }
+    if (comments.length >= COMMENTS_MAX) return comments.slice(0, COMMENTS_MAX);
+    const held = await threadPage(api, token, videoId, undefined, "snippet,replies", "heldForReview");
+    comments.push(
+      ...held.items.flatMap((thread) =>
+        threadComments(api, videoId, thread, account.platformUserId).map((comment) => ({
+          ...comment,
+          hidden: true,
+        })),
+      ),
+    );
   } catch (error) {
     if (error instanceof PlatformError && error.code === "commentsDisabled") return [];
     throw error;

@@ -87,9 +87,16 @@ const comment = z.object({
     publishedAt: z.iso.datetime({ offset: true }),
     /** A reply's top-level comment. */
     parentId: z.string().optional(),
+    /**
+     * heldForReview, likelySpam, published or rejected: only to the owner of the channel or video the
+     * comment is on (Comments resource).
+     */
+    moderationStatus: z.string().optional(),
   }),
 });
 export type YouTubeComment = z.infer<typeof comment>;
+/** comments.insert's answer: the comment resource created. */
+export const commentResource = comment;
 
 export const commentThread = z.object({
   id: z.string().min(1),

@@ -1,6 +1,6 @@
 // LinkedIn's API as the sandbox emulates it, on LinkedIn's own paths under /sandbox/linkedin: the router
 // only. OAuth and identity (token.ts), organizations (channels.ts), posts and comments written
-// (publish.ts), uploads (media.ts), comments and numbers read (read.ts), every /rest call checked for
+// (publish.ts), uploads (media.ts), comments and numbers read (read.ts), comments deleted (comments.ts), every /rest call checked for
 // its LinkedIn-Version and Rest.li headers (errors.ts). The OAuth authorize and token endpoints are the
 // sandbox's generic ones, in LinkedIn's token shape (token.ts `linkedinShape`). docs/platforms.md ›
 // LinkedIn › The emulator names the documentation page each route follows.
@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { emulate, emulatorRouter, refuse } from "../emulator";
 import { organizationAcls, organizations } from "./channels";
+import { deleteComment } from "./comments";
 import { checkHeaders, linkedinError, unknownAction } from "./errors";
 import {
   batchImages,
@@ -62,6 +63,7 @@ linkedinEmulator
   .get("/rest/videos/:urn", (c) => getVideo(c, linkedin(c)))
   .get("/rest/socialActions/:urn/comments", (c) => listComments(c, linkedin(c)))
   .post("/rest/socialActions/:urn/comments", (c) => createComment(c, linkedin(c)))
+  .delete("/rest/socialActions/:urn/comments/:id", (c) => deleteComment(c, linkedin(c)))
   .get("/rest/socialMetadata/:urn", (c) => socialMetadata(c, linkedin(c)))
   .get("/rest/organizationAcls", (c) => organizationAcls(c, linkedin(c)))
   .get("/rest/organizations", (c) => organizations(c, linkedin(c)))

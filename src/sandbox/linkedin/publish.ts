@@ -8,8 +8,9 @@ import type { BareEnv } from "../../http/env";
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse } from "../emulator";
 import type { LedgerItem } from "../ledger";
 import { type Author, authorAs, ownsAuthor } from "./channels";
+import { checkWriteScope } from "./comments";
 import { imageStatus, videoStatus } from "./media";
-import { commentView, postOf } from "./read";
+import { commentsOf, commentView, postOf } from "./read";
 import {
   activityId,
   COMMENT_MAX,
@@ -190,19 +191,44 @@ export async function getPost(c: Ctx, e: Emulated) {
 /** POST /rest/socialActions/{urn}/comments: as the member or an organization it administers. */
 export async function createComment(c: Ctx, e: Emulated) {
   const caller: Caller = await e.caller();
-  const postUrn = c.req.param("urn") ?? "";
+  const target = c.req.param("urn") ?? "";
   const body = await e.json(newComment);
+  // A nested comment is written to its parent's collection (Comments API › Create a Comment on a
+  // Comment): `object` is still the post, `parentComment` the comment answered.
+  const parent = /^urn:li:comment:\((.+),([^,()]+)\)$/.exec(target);
+  const postUrn = parent ? parent[1]! : target;
   if (body.object !== postUrn) {
-    return refuse(400, "invalid_request", "/object :: must be the URN the comment is posted under", {
+    return refuse(400, "invalid_request", "/object :: must be the URN of the post the comment is on", {
       code: "ILLEGAL_ARGUMENT",
     });
   }
+  if ((body.parentComment ?? null) !== (parent ? target : null)) {
+    return refuse(
+      400,
+      "invalid_request",
+      "/parentComment :: must be the comment the request is posted under",
+      {
+        code: "ILLEGAL_ARGUMENT",
+      },
+    );
+  }
   const actor = await authorAs(caller, body.actor, "actor");
+  checkWriteScope(c.env, actor.urn);
   const post = await postOf(e, postUrn);
+  if (parent) {
+    const answered = (await commentsOf(e, post)).find((comment) => comment.commentUrn === target);
+    if (!answered) return refuse(404, "not_found", `${target} does not exist`);
+    // The emulator's reading: LinkedIn shows comments one level deep (docs/platforms.md › Not verified).
+    if (answered.parentComment !== undefined) {
+      return refuse(400, "invalid_request", "/parentComment :: a nested comment cannot be answered", {
+        code: "ILLEGAL_ARGUMENT",
+      });
+    }
+  }
   if ([...body.message.text].length > COMMENT_MAX) {
     return inputError("message/text", `a comment has at most ${COMMENT_MAX} characters`);
   }
-  const outcome = await e.attempt(actor.handle, `comment:${postUrn}:${body.message.text}`, body.message.text);
+  const outcome = await e.attempt(actor.handle, `comment:${target}:${body.message.text}`, body.message.text);
   const id = activityId(e.now());
   const stored = await e.publish({
     id,
@@ -213,7 +239,8 @@ export async function createComment(c: Ctx, e: Emulated) {
   });
   if (outcome === "lost") return lostAnswer(201);
   const view = commentView(post.id, stored.id, actor.urn, body.message.text, stored.publishedAt);
-  return c.json(view, 201, { "x-restli-id": view.commentUrn });
+  const answer = parent ? { ...view, parentComment: target } : view;
+  return c.json(answer, 201, { "x-restli-id": view.commentUrn });
 }
 
 /** A post's public page on LinkedIn (feed/update/{urn}/): the sandbox's page of the post. */

@@ -47,7 +47,20 @@ export const commentView = (
   lastModified: { actor, time },
 });
 
-/** Every comment of a post, oldest first: the audience's (made up over time) and the API's. */
+/** The objects that remember a post's comments deleted through the API (under the post's handle). */
+export const DELETED = "comment_deleted";
+
+/** The URNs of the post's comments deleted through the API. */
+async function deletedOf(e: Emulated, post: LedgerPost): Promise<Set<string>> {
+  const marks = await e.objects(post.handle, DELETED);
+  return new Set(marks.filter((m) => m.data.post === post.id).map((m) => String(m.data.urn)));
+}
+
+/**
+ * Every comment of a post, oldest first: the audience's (made up over time) and the API's (a nested one
+ * names its `parentComment`), without those deleted and the answers under them; a top-level comment
+ * counts its answers in `commentsSummary`.
+ */
 export async function commentsOf(e: Emulated, post: LedgerPost): Promise<CommentView[]> {
   const audience = (await e.comments(post.id)) ?? [];
   const made = await Promise.all(
@@ -59,28 +72,44 @@ export async function commentsOf(e: Emulated, post: LedgerPost): Promise<Comment
         comment.text,
         comment.created_at,
       );
-      if (comment.parent_id !== null)
-        return { ...view, parentComment: commentUrn(post.id, comment.parent_id) };
-      const answers = audience.filter((other) => other.parent_id === comment.id).length;
-      return answers === 0
+      return comment.parent_id === null
         ? view
-        : {
-            ...view,
-            commentsSummary: { totalFirstLevelComments: answers, aggregatedTotalComments: answers },
-          };
+        : { ...view, parentComment: commentUrn(post.id, comment.parent_id) };
     }),
   );
   const written = (await e.replies(post.id)).map((reply) => {
-    const request = reply.platform_request as { actor: string; message: { text: string } };
-    return commentView(
+    const request = reply.platform_request as {
+      actor: string;
+      message: { text: string };
+      parentComment?: string;
+    };
+    const view = commentView(
       post.id,
       reply.id,
       request.actor,
       request.message.text,
       Date.parse(reply.published_at),
     );
+    return request.parentComment ? { ...view, parentComment: request.parentComment } : view;
   });
-  return [...made, ...written].sort((a, b) => a.created.time - b.created.time);
+  const deleted = await deletedOf(e, post);
+  const kept = [...made, ...written].filter(
+    (comment) =>
+      !deleted.has(comment.commentUrn) &&
+      !(comment.parentComment !== undefined && deleted.has(comment.parentComment)),
+  );
+  return kept
+    .map((comment) => {
+      if (comment.parentComment !== undefined) return comment;
+      const answers = kept.filter((other) => other.parentComment === comment.commentUrn).length;
+      return answers === 0
+        ? comment
+        : {
+            ...comment,
+            commentsSummary: { totalFirstLevelComments: answers, aggregatedTotalComments: answers },
+          };
+    })
+    .sort((a, b) => a.created.time - b.created.time);
 }
 
 export async function postOf(e: Emulated, urnOfPost: string) {

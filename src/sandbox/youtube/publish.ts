@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { toBase64Url } from "../../lib/encoding";
 import { type Caller, type Emulated, isReady, type LedgerPost, lostAnswer, refuse } from "../emulator";
+import { locate } from "./comments";
 import { json } from "./errors";
 import {
   checkCommentText,
@@ -100,6 +101,8 @@ type ThreadComment = {
   username: string;
   authorId: string;
   at: string;
+  /** Shown to the video's owner only (the comment resource's `snippet.moderationStatus`). */
+  moderationStatus?: string;
 };
 
 /** A comment resource (YouTube Data API › Comments); a reply names its top-level comment in `parentId`. */
@@ -126,6 +129,7 @@ function commentOf(
     publishedAt: thread.at,
     updatedAt: thread.at,
     ...(parentId ? { parentId } : {}),
+    ...(thread.moderationStatus ? { moderationStatus: thread.moderationStatus } : {}),
   };
   return { kind: "youtube#comment", etag: etag(), id: thread.id, snippet };
 }
@@ -300,25 +304,33 @@ export async function insertCommentThread(emulated: Emulated, req: Req): Promise
   );
 }
 
-/** comments.insert: a reply to a comment thread (one of the sandbox's own threads). */
+/**
+ * comments.insert: a reply in a thread, `snippet.parentId` naming its top-level comment (the channel's
+ * own anywhere, or the audience's on the caller's videos); stored under the video.
+ */
 export async function insertComment(emulated: Emulated, req: Req): Promise<Response> {
   const caller = await emulated.caller();
   partsOf(req, ["id", "snippet"]);
   const body = await emulated.json(commentInsert);
   checkCommentText(body.snippet.textOriginal);
-  const parent = await emulated.post(body.snippet.parentId);
-  if (!parent || parent.parent_id === null)
+  const parent = await locate(emulated, caller, body.snippet.parentId);
+  if (!parent)
     return refuse(404, "not_found", "The comment identified by the parentId parameter could not be found.", {
       code: "parentCommentNotFound",
     });
+  // YouTube threads replies under top-level comments only (the emulator's reading: docs/platforms.md).
+  if (parent.comment.parentId !== null)
+    return refuse(400, "invalid_request", "A reply's parentId must be a top-level comment.", {
+      code: "operationNotSupported",
+    });
   const text = body.snippet.textOriginal;
-  const outcome = await emulated.attempt(caller.handle, `reply:${parent.id}:${text}`, text);
+  const outcome = await emulated.attempt(caller.handle, `reply:${parent.comment.id}:${text}`, text);
   const published = await emulated.publish({
-    id: `${parent.id}.${randomId(22)}`,
+    id: `${parent.comment.id}.${randomId(22)}`,
     handle: caller.handle,
     items: [{ text, media: [] }],
     platformRequest: body,
-    parentId: parent.id,
+    parentId: parent.video.id,
   });
   if (outcome === "lost") return lostAnswer();
   const at = new Date(published.publishedAt).toISOString();
@@ -330,7 +342,7 @@ export async function insertComment(emulated: Emulated, req: Req): Promise<Respo
       channelId: await emulated.platformId(caller.handle),
       textDisplay: text,
       textOriginal: text,
-      parentId: parent.id,
+      parentId: parent.comment.id,
       authorDisplayName: `@${caller.handle}`,
       authorChannelUrl: `http://www.youtube.com/@${encodeURIComponent(caller.handle)}`,
       authorChannelId: { value: caller.platformId },

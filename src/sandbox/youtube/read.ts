@@ -1,10 +1,12 @@
 // The reads of a video on the YouTube emulator: commentThreads.list by video, the audience's comments (the
-// sandbox's deterministic ones) and the channels' own, newest first, paged. The statistics are part of
+// sandbox's deterministic ones) and the channels' own, newest first, paged; the published ones, or (to
+// the video's owner, `moderationStatus`) those held for review, with each comment's status shown to the
+// owner. The statistics are part of
 // the video resource (publish.ts, videos.list part=statistics).
 // developers.google.com › YouTube Data API › CommentThreads: list.
 
 import { type Emulated, refuse } from "../emulator";
-import { sandboxPlatformId } from "../shapes";
+import { type VideoComment, videoComments } from "./comments";
 import { json } from "./errors";
 import { threadOf, visibleVideo } from "./publish";
 import { listAnswer, maxResultsOf, paged, partsOf, type Req } from "./rules";
@@ -28,48 +30,42 @@ export async function listCommentThreads(emulated: Emulated, req: Req): Promise<
     return refuse(404, "not_found", "The video identified by the videoId parameter could not be found.", {
       code: "videoNotFound",
     });
+  // moderationStatus: the owner's filter (published unless asked); YouTube refuses it to anyone else.
+  const wanted = req.query("moderationStatus") ?? "published";
+  if (!["heldForReview", "likelySpam", "published"].includes(wanted))
+    return refuse(400, "invalid_request", `Invalid value '${wanted}' for moderationStatus.`, {
+      code: "invalidParameter",
+    });
+  if (req.query("moderationStatus") !== undefined && !seen.owner)
+    return refuse(403, "forbidden", "Only the video's owner may filter by moderationStatus.", {
+      code: "forbidden",
+    });
   const channelId = await emulated.platformId(seen.post.handle);
-  const comments = (await emulated.comments(videoId)) ?? [];
-  const view = async (comment: (typeof comments)[number]) => ({
+  const comments = await videoComments(emulated, seen.post);
+  const view = (comment: VideoComment) => ({
     id: comment.id,
     text: comment.text,
-    name: comment.author.name,
-    username: comment.author.username,
-    authorId: await sandboxPlatformId("youtube", comment.author.username),
-    at: new Date(comment.created_at).toISOString(),
+    name: comment.name,
+    username: comment.username,
+    authorId: comment.authorId,
+    at: comment.at,
+    ...(seen.owner ? { moderationStatus: comment.status } : {}),
   });
-  // A follower's reply is in its thread's `replies`, not a thread of its own.
-  const audience = comments
-    .filter((comment) => comment.parent_id === null)
-    .map(async (comment) => ({
-      at: comment.created_at,
-      thread: threadOf(
+  // A reply is in its thread's `replies`, not a thread of its own; only the published ones show.
+  const all = comments
+    .filter((comment) => comment.parentId === null && comment.status === wanted)
+    .reverse()
+    .map((comment) =>
+      threadOf(
         videoId,
         channelId,
-        await view(comment),
-        false,
-        await Promise.all(comments.filter((reply) => reply.parent_id === comment.id).map(view)),
+        view(comment),
+        comment.channel === caller.handle,
+        comments.filter((reply) => reply.parentId === comment.id && reply.status === "published").map(view),
         parts.has("replies"),
       ),
-    }));
-  const own = (await emulated.replies(videoId)).map(async (reply) => ({
-    at: Date.parse(reply.published_at),
-    thread: threadOf(
-      videoId,
-      channelId,
-      {
-        id: reply.id,
-        text: reply.text.join("\n"),
-        name: reply.handle,
-        username: reply.handle,
-        authorId: await emulated.platformId(reply.handle),
-        at: reply.published_at,
-      },
-      reply.handle === caller.handle,
-    ),
-  }));
+    );
   const order = req.query("order") ?? "time";
-  const all = (await Promise.all([...audience, ...own])).sort((a, b) => b.at - a.at).map((t) => t.thread);
   if (order !== "time" && order !== "relevance")
     return refuse(400, "invalid_request", `Invalid value '${order}' for order.`, {
       code: "invalidParameter",

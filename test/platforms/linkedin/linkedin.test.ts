@@ -517,3 +517,56 @@ describe("linkedin publish failures", () => {
     expect(requests).toEqual([]);
   });
 });
+
+describe("linkedin comment calls (Comments API: nested comment, delete as the actor)", () => {
+  const POST = "urn:li:activity:6636062862760562688";
+  const top = {
+    id: `urn:li:comment:(${POST},111)`,
+    postId: POST,
+    parentId: null,
+    isOwn: false,
+    hidden: false,
+  };
+  const reply = {
+    id: `urn:li:comment:(${POST},222)`,
+    postId: POST,
+    parentId: top.id,
+    isOwn: true,
+    hidden: false,
+  };
+  const encoded = (urn: string) =>
+    encodeURIComponent(urn).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+  it("answers in the top-level comment's collection, naming it parentComment (an answer to an answer too)", async () => {
+    const { fetch, requests } = replay(
+      answer({ ...comment("333", "Thanks", ORG), parentComment: top.id }, 201),
+    );
+    const answered = await adapterFor("linkedin", fetch).replyToComment!(organization, reply, "Thanks");
+    expect(answered).toEqual({
+      id: `urn:li:comment:(${POST},333)`,
+      url: `https://www.linkedin.com/feed/update/${POST}/?commentUrn=${encodeURIComponent(`urn:li:comment:(${POST},333)`)}`,
+    });
+    expectRest(requests[0]!, "POST", `${REST}/socialActions/${encoded(top.id)}/comments`);
+    expect(await jsonOf(requests[0]!)).toEqual({
+      actor: ORG,
+      object: POST,
+      parentComment: top.id,
+      message: { text: "Thanks" },
+    });
+  });
+
+  it("deletes in the comment's collection as the actor; a 404 (already gone) resolves", async () => {
+    const { fetch, requests } = replay(
+      new Response(null, { status: 204 }),
+      answer({ status: 404, message: "Not found" }, 404),
+    );
+    const adapter = adapterFor("linkedin", fetch);
+    await adapter.deleteComment!(organization, reply);
+    await expect(adapter.deleteComment!(organization, reply)).resolves.toBeUndefined();
+    expectRest(
+      requests[0]!,
+      "DELETE",
+      `${REST}/socialActions/${encoded(top.id)}/comments/222?actor=${encoded(ORG)}`,
+    );
+  });
+});

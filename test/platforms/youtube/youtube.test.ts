@@ -540,17 +540,26 @@ describe("youtube insights, comments, reply", () => {
       ...answered,
       replies: { comments: [{ ...reply, snippet: { ...reply.snippet, parentId: "Ugx1" } }] },
     };
+    // Then the threads held for review (the owner's moderationStatus filter): hidden.
+    const held = R.thread("Ugx4", "Spam?");
+    const heldComment = {
+      ...held.snippet.topLevelComment,
+      snippet: { ...held.snippet.topLevelComment.snippet, moderationStatus: "heldForReview" },
+    };
     const { fetch, requests } = replay(
       json(R.threads([withReply, R.thread("Ugx2", "Second", "@bob", "UCbob")], "page-2")),
       json(R.threads([R.thread("Ugx3", "Third")])),
+      json(R.threads([{ ...held, snippet: { ...held.snippet, topLevelComment: heldComment } }])),
     );
     const comments = await adapterFor("youtube", fetch).comments!(account, R.VIDEO_ID);
-    expect(comments.map((c) => [c.id, c.parent_id, c.is_own])).toEqual([
-      ["Ugx1", null, false],
-      ["Ugx1.a", "Ugx1", true],
-      ["Ugx2", null, false],
-      ["Ugx3", null, false],
+    expect(comments.map((c) => [c.id, c.parent_id, c.is_own, c.hidden])).toEqual([
+      ["Ugx1", null, false, undefined],
+      ["Ugx1.a", "Ugx1", true, undefined],
+      ["Ugx2", null, false, undefined],
+      ["Ugx3", null, false, undefined],
+      ["Ugx4", null, false, true],
     ]);
+    expect(new URL(requests[2]!.url).searchParams.get("moderationStatus")).toBe("heldForReview");
     expect(comments[2]).toEqual({
       id: "Ugx2",
       content: "Second",
@@ -682,5 +691,58 @@ describe("youtube account", () => {
       handle: "googledevelopers",
       avatar: "https://yt3.ggpht.com/ytc/example=s240-c-k-c0x00ffffff-no-rj",
     });
+  });
+});
+
+describe("YouTube's comment calls (Comments: insert, setModerationStatus, delete)", () => {
+  const top = { id: "Ugx1", postId: R.VIDEO_ID, parentId: null, isOwn: false, hidden: false };
+  const noContent = () => new Response(null, { status: 204 });
+
+  it("answers with comments.insert under the thread's top-level comment", async () => {
+    const created = R.thread("Ugx1.b", "Thanks", "@googledevelopers", R.CHANNEL_ID).snippet.topLevelComment;
+    const { fetch, requests } = replay(
+      json({ ...created, snippet: { ...created.snippet, parentId: "Ugx1" } }),
+    );
+    const answer = await adapterFor("youtube", fetch).replyToComment!(
+      account,
+      { ...top, id: "Ugx1.a", parentId: "Ugx1" },
+      "Thanks",
+    );
+    expect(answer).toEqual({ id: "Ugx1.b", url: `https://www.youtube.com/watch?v=${R.VIDEO_ID}&lc=Ugx1.b` });
+    expect(requests[0]!.method).toBe("POST");
+    expect(requests[0]!.url).toBe("https://www.googleapis.com/youtube/v3/comments?part=snippet");
+    expect(await requests[0]!.json()).toEqual({ snippet: { parentId: "Ugx1", textOriginal: "Thanks" } });
+  });
+
+  it("hides with heldForReview and shows again with published (never rejected, which cannot be undone)", async () => {
+    const { fetch, requests } = replay(noContent(), noContent());
+    const adapter = adapterFor("youtube", fetch);
+    await adapter.hideComment!(account, top, true);
+    await adapter.hideComment!(account, top, false);
+    expect(requests.map((r) => [r.method, r.url])).toEqual([
+      [
+        "POST",
+        "https://www.googleapis.com/youtube/v3/comments/setModerationStatus?id=Ugx1&moderationStatus=heldForReview",
+      ],
+      [
+        "POST",
+        "https://www.googleapis.com/youtube/v3/comments/setModerationStatus?id=Ugx1&moderationStatus=published",
+      ],
+    ]);
+  });
+
+  it("deletes with comments.delete; a comment already gone (commentNotFound) resolves, a refusal does not", async () => {
+    const gone = R.googleError(404, "commentNotFound", "The specified comment could not be found.");
+    const refused = R.googleError(403, "forbidden", "The comment could not be deleted.");
+    const { fetch, requests } = replay(noContent(), json(gone, 404), json(refused, 403));
+    const adapter = adapterFor("youtube", fetch);
+    await adapter.deleteComment!(account, { ...top, isOwn: true });
+    await expect(adapter.deleteComment!(account, { ...top, isOwn: true })).resolves.toBeUndefined();
+    await expect(adapter.deleteComment!(account, top)).rejects.toMatchObject({
+      kind: "permanent",
+      code: "forbidden",
+    });
+    expect(requests[0]!.method).toBe("DELETE");
+    expect(requests[0]!.url).toBe("https://www.googleapis.com/youtube/v3/comments?id=Ugx1");
   });
 });
