@@ -123,7 +123,9 @@ export async function createTweet(x: Emulated) {
   if (weightedLength(text) > WEIGHTED_LIMIT) refuse(403, "forbidden", "Tweet needs to be a bit shorter.");
   const media = await mediaOfPost(x, caller, body);
   const parentId = body.reply?.in_reply_to_tweet_id;
-  if (parentId && !(await x.post(parentId)))
+  // A reply answers a post, or a comment in one of its conversations (a follower's reply: the ledger's).
+  const answered = parentId && !(await x.post(parentId)) ? await x.comment(parentId) : null;
+  if (parentId && answered === null && !(await x.post(parentId)))
     refuse(403, "forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.");
   if (body.quote_tweet_id && !(await x.post(body.quote_tweet_id)))
     refuse(403, "forbidden", "You attempted to quote a Tweet that is deleted or not visible to you.");
@@ -132,6 +134,16 @@ export async function createTweet(x: Emulated) {
   // The account's texts are remembered as they are published: the same text a second time is refused.
   if (text.trim() !== "" && (await x.store.countTry(caller.handle, `text:${await digest(text.trim())}`)) > 1)
     refuse(403, "forbidden", DUPLICATE);
+  if (answered) {
+    const id = await x.addComment({
+      postId: answered.post_id,
+      parentId: answered.id,
+      author: { name: caller.handle, username: caller.handle },
+      text,
+    });
+    if (outcome === "lost") return lostAnswer(201);
+    return Response.json({ data: { id, text, edit_history_tweet_ids: [id] } }, { status: 201 });
+  }
   const published = await x.publish({
     id: snowflake(x.now()),
     handle: caller.handle,
