@@ -151,7 +151,11 @@ describe("comments stored by the sync", () => {
     });
     const built = await spec.build();
     expect(built).toMatchObject({ workspaceId: t.workspace.id, type: "comment.received" });
-    expect(commentSchema.parse(built!.data)).toMatchObject({ id: row!.id, post_id: postId, actions: [] });
+    expect(commentSchema.parse(built!.data)).toMatchObject({
+      id: row!.id,
+      post_id: postId,
+      actions: ["reply", "hide"],
+    });
     const listed = await call("GET", "/api/v1/comments", { key: t.key });
     expect(listed.body.data).toEqual([built!.data]);
   });

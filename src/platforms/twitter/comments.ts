@@ -3,8 +3,14 @@
 // `reply.in_reply_to_tweet_id`), hiding is X's hide replies (PUT /2/tweets/:id/hidden, scope
 // tweet.moderate.write: only replies in conversations the account started, never its own), and deleting
 // is DELETE /2/tweets/:id, which X allows on the account's own posts only.
-import { type AccountAuth, type CommentAction, type CommentRef, PlatformError, type PublishedComment } from "../types";
-import { LABEL, postId, type XApi } from "./api";
+import {
+  type AccountAuth,
+  type CommentAction,
+  type CommentRef,
+  PlatformError,
+  type PublishedComment,
+} from "../types";
+import { HOSTS, LABEL, postId, postPath, type XApi } from "./api";
 import { createdPost, deletedAnswer, hiddenAnswer } from "./schemas";
 
 /** The account's reply under the comment: a post replying to it. */
@@ -16,7 +22,8 @@ export async function replyToComment(
 ): Promise<PublishedComment> {
   const body = { text, reply: { in_reply_to_tweet_id: postId(comment.id) } };
   const created = await api.post(account, `${LABEL} comment reply`, api.url("/tweets"), body, createdPost);
-  return api.publishedAs(account, created.data.id);
+  // Its address as the comment read names it (read.ts), so a later sync finds nothing changed.
+  return { id: created.data.id, url: `${HOSTS.web}${postPath(account.handle, created.data.id)}` };
 }
 
 /** Hides (or shows again) a reply in the account's conversation; X answers the same when already so. */
