@@ -80,10 +80,6 @@ function failed(error: unknown): never {
   throw conflict(`${error.message} Nothing was lost: send the same request again to complete it.`);
 }
 
-/** The stored comment by id (after a write). */
-const reread = async (db: Database, id: number) =>
-  (await db.select().from(comments).where(eq(comments.id, id)))[0]!;
-
 /**
  * The account's reply under the comment, published once. A pending reply of an earlier attempt with
  * the same text is looked for among the post's comments first (own, under this comment, this text, not
@@ -220,8 +216,12 @@ export async function hideComment(
   allowed(found.comment, "hide");
   const { adapter, call, postId } = await session(env, found, deps);
   await call((auth) => adapter.hideComment!(auth, commentRef(found.comment, postId), hidden)).catch(failed);
-  await db.update(comments).set({ hidden }).where(eq(comments.id, found.comment.id));
-  return { comment: await reread(db, found.comment.id), timezone: found.timezone };
+  const [comment] = await db
+    .update(comments)
+    .set({ hidden })
+    .where(eq(comments.id, found.comment.id))
+    .returning();
+  return { comment: comment!, timezone: found.timezone };
 }
 
 /**
