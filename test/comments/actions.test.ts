@@ -203,6 +203,15 @@ describe("comment actions on X", () => {
     expect(again.status).toBe(404);
   });
 
+  it("deletes a reply already gone from X (X's 404 counts as deleted)", async () => {
+    const { account, comment } = await commented();
+    const answered = await reply(account, comment.id, "Gone already");
+    await env.SANDBOX_STORE.getByName("twitter").deleteComment(answered.body.platform_comment_id);
+    const deleted = await call("DELETE", `/api/v1/comments/${answered.body.id}`, { key: account.key });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect((await inbox(account)).map((c) => c.id)).not.toContain(answered.body.id);
+  });
+
   it("refuses with a 422 what X refuses: deleting a follower's reply, hiding the account's own", async () => {
     const { account, comment } = await commented();
     const refused = await call("DELETE", `/api/v1/comments/${comment.id}`, { key: account.key });
