@@ -102,12 +102,14 @@ const COMMENT_UPDATES = {
 } as const;
 
 /**
- * Stores the comments read: a new one once, with `received_at` = this batch's time (which its
- * comment.received record finds), a known one updated only when the platform shows it changed (no
- * event). Then each comment of the post whose parent is stored takes that parent's id.
+ * Upserts of `found` (every one of which reports `hidden`, or none does): where the platform's read does
+ * not report it, the stored value (set from the inbox) is kept. A deleted comment (its tombstone) is
+ * never written again.
  */
-function storeComments(db: Database, row: PostPlatform, post: Post, found: PlatformComment[], now: Date) {
-  const inserts = insertInChunks(
+function upserts(db: Database, row: PostPlatform, post: Post, found: PlatformComment[], now: Date) {
+  const reported = found[0]?.hidden !== undefined;
+  const updates = Object.entries(COMMENT_UPDATES).filter(([key]) => reported || key !== "hidden");
+  return insertInChunks(
     db,
     comments,
     found.map((comment) => commentRow(row, post, comment, now)),
@@ -115,17 +117,61 @@ function storeComments(db: Database, row: PostPlatform, post: Post, found: Platf
     statement.onConflictDoUpdate({
       target: [comments.postId, comments.platform, comments.platformCommentId],
       // An unchanged comment is not written at all, so a redelivered job writes no comment.
-      set: Object.fromEntries(
-        Object.entries(COMMENT_UPDATES).map(([key, column]) => [key, sql.raw(`excluded.${column}`)]),
-      ),
-      setWhere: sql.join(
-        Object.values(COMMENT_UPDATES).map((column) =>
-          sql.raw(`comments.${column} IS NOT excluded.${column}`),
-        ),
+      set: Object.fromEntries(updates.map(([key, column]) => [key, sql.raw(`excluded.${column}`)])),
+      setWhere: sql`comments.deleted_at IS NULL AND (${sql.join(
+        updates.map(([, column]) => sql.raw(`comments.${column} IS NOT excluded.${column}`)),
         sql` OR `,
-      ),
+      )})`,
     }),
   );
+}
+
+/** How much earlier than the inbox's attempt a platform may date the reply it created (clock skew). */
+export const REPLY_CLOCK_SKEW_MS = 60_000;
+
+/**
+ * The account's reply that the inbox sent but whose answer was lost (its row still pending: no platform
+ * id) takes the id of the comment read that is that reply (own, under the same comment, the same text,
+ * not older than the attempt), so the upsert after it finds it stored: no second row, no comment.received.
+ */
+function adoptions(db: Database, row: PostPlatform, post: Post, found: PlatformComment[]) {
+  return found
+    .filter((comment) => comment.is_own && comment.parent_id)
+    .map((comment) =>
+      db
+        .update(comments)
+        .set({ platformCommentId: comment.id, url: comment.url ?? null })
+        .where(
+          sql`${comments.id} = (SELECT p.id FROM ${comments} p INDEXED BY comments_post_id_idx
+            WHERE p.post_id = ${post.id} AND p.platform = ${row.platform} AND p.platform_comment_id IS NULL
+            AND p.is_own = 1 AND p.platform_parent_id = ${comment.parent_id}
+            AND p.content = ${comment.content} AND p.deleted_at IS NULL
+            AND p.created_at <= ${comment.created_at.getTime() + REPLY_CLOCK_SKEW_MS}
+            ORDER BY p.id LIMIT 1)
+          AND NOT EXISTS (SELECT 1 FROM ${comments} q WHERE q.post_id = ${post.id}
+            AND q.platform = ${row.platform} AND q.platform_comment_id = ${comment.id})`,
+        ),
+    );
+}
+
+/**
+ * Stores the comments read: a new one once, with `received_at` = this batch's time (which its
+ * comment.received record finds), a known one updated only when the platform shows it changed (no
+ * event), a pending reply of the inbox adopted (adoptions). Then each comment of the post whose parent
+ * is stored takes that parent's id.
+ */
+function storeComments(db: Database, row: PostPlatform, post: Post, found: PlatformComment[], now: Date) {
+  // Consecutive comments that report `hidden` alike share their statements (stored in the read's order).
+  const runs: PlatformComment[][] = [];
+  for (const comment of found) {
+    const last = runs.at(-1);
+    if (last && (last[0]!.hidden === undefined) === (comment.hidden === undefined)) last.push(comment);
+    else runs.push([comment]);
+  }
+  const inserts = [
+    ...adoptions(db, row, post, found),
+    ...runs.flatMap((run) => upserts(db, row, post, run, now)),
+  ];
   if (inserts.length === 0 || found.every((comment) => !comment.parent_id)) return inserts;
   // A reply read before its parent is stored takes the parent's id on the sync that stores it.
   const parent = db

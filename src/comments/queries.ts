@@ -3,9 +3,9 @@
 // tenant-first index and reads a bounded number of entries whatever the tenant holds: the caller's
 // memberships scope it, and a foreign workspace, account or post filter finds nothing through them,
 // reading what an absent one does.
-import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { accounts, comments, posts, workspaceMembers, workspaces } from "../db/schema";
+import { accounts, comments, postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
 import { ownedId } from "../db/tenancy";
 import type { ListCommentsQuery } from "./schemas";
 
@@ -31,7 +31,8 @@ function conditions(page: CommentPage, c: string): SQL {
       page.replied ? sql`${column("replied_at")} IS NOT NULL` : sql`${column("replied_at")} IS NULL`,
     );
   if (page.beforeId !== undefined) terms.push(sql`${column("id")} < ${page.beforeId}`);
-  return terms.reduce((all, term) => sql`${all} AND ${term}`, sql`1`);
+  // A comment the account deleted is a tombstone (it keeps a stale read from bringing it back).
+  return terms.reduce((all, term) => sql`${all} AND ${term}`, sql`${column("deleted_at")} IS NULL`);
 }
 
 /** The user's workspaces (one when `workspace_id` names one of them, none when it names another's). */
@@ -87,3 +88,33 @@ export function commentsPage(db: Database, userId: number, page: CommentPage) {
     .where(inArray(comments.id, sql`(${pageIds(userId, page)})`))
     .orderBy(desc(comments.id));
 }
+
+/**
+ * A comment the user may act on, with what acting needs: its workspace's zone, its account (tokens and
+ * state) and the platform's id of its post. Found through the user's own index entries only (`ownedId`),
+ * so another tenant's comment reads what an absent one does; a deleted one is absent. One statement.
+ */
+export function commentForAction(db: Database, userId: number, id: number) {
+  return db
+    .select({
+      comment: comments,
+      timezone: workspaces.timezone,
+      account: accounts,
+      platformPostId: postPlatforms.platformPostId,
+    })
+    .from(comments)
+    .innerJoin(workspaces, eq(workspaces.id, comments.workspaceId))
+    .innerJoin(accounts, eq(accounts.id, comments.accountId))
+    .leftJoin(
+      postPlatforms,
+      and(
+        eq(postPlatforms.postId, comments.postId),
+        eq(postPlatforms.accountId, comments.accountId),
+        eq(postPlatforms.platform, comments.platform),
+      ),
+    )
+    .where(and(eq(comments.id, ownedId(comments, userId, id)), isNull(comments.deletedAt)))
+    .orderBy(sql`${postPlatforms.status} = 'PUBLISHED' DESC`, desc(postPlatforms.id))
+    .limit(1);
+}
+export type ActionTarget = Awaited<ReturnType<typeof commentForAction>>[number];

@@ -3,11 +3,12 @@
 import { z } from "zod";
 import { PLATFORMS } from "../db/enums";
 import { isoDateTime, pageQuery, queryFlag, simplePageFields, textId, zonedTime } from "../lib/schemas";
+import { LONGEST_TEXT_LIMIT } from "../platforms/catalog";
 
 /** Comments a page holds unless `per_page` says otherwise. */
 export const DEFAULT_PER_PAGE = 20;
 
-/** What an account may do with a comment; none is offered yet (the actions arrive with the next slice). */
+/** What an account may do with a comment (`hide` stands for hiding and showing again). */
 export const COMMENT_ACTIONS = ["reply", "hide", "delete"] as const;
 
 /** The cursor: the base64url of the last id of the page before, so the next page starts below it. */
@@ -91,7 +92,7 @@ export const commentSchema = z
     is_own: z.boolean().meta({ description: "Written by the connected account itself." }),
     actions: z.array(z.enum(COMMENT_ACTIONS)).meta({
       description:
-        "What the account may do with this comment here. Empty for now: reply, hide and delete arrive with the next release.",
+        "What the account may do with this comment here: the calls its platform has (`hide` means hide and unhide) less what the platform refuses on this comment (X deletes only the account's own posts and hides only others' replies). Any other action is a 422 saying why.",
     }),
   })
   .meta({ id: "Comment" });
@@ -107,3 +108,17 @@ export const commentPageSchema = z
     ...simplePageFields,
   })
   .meta({ id: "CommentPage" });
+
+/** The reply's text: its platform's text limit is checked once the comment (and so its platform) is read. */
+export const replyBody = z
+  .strictObject({
+    text: z
+      .string({ error: "The text field is required." })
+      .min(1, { error: "The text field is required." })
+      .max(LONGEST_TEXT_LIMIT, {
+        error: `The text field must not be greater than ${LONGEST_TEXT_LIMIT} characters.`,
+      })
+      .meta({ description: "The reply, within the comment's platform's text limit (X: 280)." }),
+  })
+  .meta({ id: "ReplyToCommentRequest", example: { text: "Thank you!" } });
+export type ReplyBody = z.infer<typeof replyBody>;

@@ -9,6 +9,7 @@ import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm
 import type { Database } from "./client";
 import {
   accounts,
+  comments,
   folders,
   labels,
   media,
@@ -54,6 +55,7 @@ const BY_WORKSPACE = new Map<SQLiteTable, string>([
   [media, "media_workspace_item_idx"],
   [webhookEndpoints, "webhook_endpoints_workspace_id_idx"],
   [folders, "folders_workspace_id_idx"],
+  [comments, "comments_workspace_id_idx"],
 ]);
 
 /** Each table's (workspace_id, id) index, checked against the schema once: a rename fails loudly. */

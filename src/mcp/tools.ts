@@ -3,7 +3,7 @@
 // from those schemas (schema.ts) and a call is answered by the route itself (call.ts), so a tool can
 // never accept or answer anything its route would not.
 import type { z } from "zod";
-import { listCommentsQuery } from "../comments/schemas";
+import { listCommentsQuery, replyBody } from "../comments/schemas";
 import { createFolderBody, listFoldersQuery } from "../folders/schemas";
 import { createLabelBody, listLabelsQuery, updateLabelBody } from "../labels/schemas";
 import { importMediaBody, listMediaQuery } from "../media/schemas";
@@ -129,6 +129,42 @@ export const TOOLS: readonly ToolSpec[] = [
     method: "GET",
     path: "/api/v1/comments",
     query: listCommentsQuery,
+  },
+  {
+    name: "reply_to_comment",
+    title: "Reply to a comment",
+    description:
+      "Publishes the account's reply under a comment (an id from list_comments whose `actions` has `reply`), through the comment's platform, exactly once; answers the reply as a comment.",
+    method: "POST",
+    path: "/api/v1/comments/{id}/replies",
+    body: replyBody,
+    writes: "creates",
+  },
+  {
+    name: "hide_comment",
+    title: "Hide a comment",
+    description:
+      "Hides a comment from the public on its platform (where its `actions` has `hide`); unhide_comment shows it again.",
+    method: "POST",
+    path: "/api/v1/comments/{id}/hide",
+    writes: "repeatable",
+  },
+  {
+    name: "unhide_comment",
+    title: "Show a hidden comment again",
+    description: "Shows a comment hidden with hide_comment (or on the platform) again.",
+    method: "POST",
+    path: "/api/v1/comments/{id}/unhide",
+    writes: "repeatable",
+  },
+  {
+    name: "delete_comment",
+    title: "Delete a comment",
+    description:
+      "Deletes a comment on its platform and from the inbox (where its `actions` has `delete`: on X, the account's own replies only).",
+    method: "DELETE",
+    path: "/api/v1/comments/{id}",
+    writes: "repeatable",
   },
   {
     name: "list_media",

@@ -2,7 +2,7 @@
 // rules, text limit, settings schema and publishing half), never listed a second time: docs/platforms.md's
 // "At a glance" table is checked against it (test/platforms/capabilities.unit.test.ts).
 import type { PlatformDefinition } from "./define";
-import type { PublishingContext } from "./types";
+import type { CommentAction, PublishingContext } from "./types";
 
 export type Capabilities = {
   /** A post of text alone: no media required (`media.needs` unset) and a text limit. */
@@ -23,6 +23,11 @@ export type Capabilities = {
   comments: boolean;
   /** Metrics read back: the publishing half has `insights`. */
   insights: boolean;
+  /**
+   * The comment inbox's actions the platform has a call for (reply, hide, delete: the publishing half's
+   * `replyToComment`, `hideComment`, `deleteComment`); its `commentRules` may still refuse one on a comment.
+   */
+  commentActions: CommentAction[];
 };
 
 /** A context that reaches nothing: the publishing half is only built to see which methods it has. */
@@ -51,5 +56,10 @@ export function capabilitiesOf(definition: PlatformDefinition): Capabilities {
     replies: typeof publishing.reply === "function",
     comments: typeof publishing.comments === "function",
     insights: typeof publishing.insights === "function",
+    commentActions: [
+      ...(typeof publishing.replyToComment === "function" ? (["reply"] as const) : []),
+      ...(typeof publishing.hideComment === "function" ? (["hide"] as const) : []),
+      ...(typeof publishing.deleteComment === "function" ? (["delete"] as const) : []),
+    ],
   };
 }

@@ -22,6 +22,7 @@ import { sandboxChannels } from "./channels";
 import { lifetimeMs, scaledMs } from "./clock";
 import {
   type LedgerItem,
+  type NewLedgerComment,
   type NewLedgerPost,
   SANDBOX_LIMITS,
   type Stat,
@@ -323,6 +324,12 @@ export function emulate(c: Ctx, platform: Platform) {
     metrics: (id: string): Promise<PostMetrics | null> => store.metrics(platform, id),
     /** A post's comments now, oldest first. */
     comments: (id: string): Promise<SandboxComment[] | null> => store.comments(platform, id),
+    /** A stored comment (a follower's or the account's reply) with its post's id; null when there is none. */
+    comment: (id: string) => store.comment(id),
+    /** Stores a comment the account wrote through the platform's API (a reply); its id. */
+    addComment: (comment: NewLedgerComment) => store.addComment(comment),
+    hideComment: (id: string, hidden: boolean) => store.hideComment(id, hidden),
+    deleteComment: (id: string) => store.deleteComment(id),
 
     /** The request's JSON body checked against `schema`; a 400 or 413 in the platform's format. */
     async json<T>(schema: z.ZodType<T>): Promise<T> {

@@ -517,3 +517,34 @@ export function storedComments(sql: SqlStorage, postId: string) {
       hidden: row.hidden === 1,
     }));
 }
+
+/** A follower's (or the account's) stored comment by its id, with the post it is on; null when gone. */
+export function storedComment(sql: SqlStorage, id: string) {
+  const row = sql
+    .exec<CommentRow & { post_id: string }>(
+      "SELECT id, post_id, parent_id, name, username, text, created_at, hidden FROM comments WHERE id = ?",
+      id,
+    )
+    .toArray()[0];
+  return row
+    ? {
+        id: row.id,
+        post_id: row.post_id,
+        parent_id: row.parent_id,
+        text: row.text,
+        author: { name: row.name, username: row.username },
+        created_at: row.created_at,
+        hidden: row.hidden === 1,
+      }
+    : null;
+}
+
+/** Hides or shows again a stored comment. */
+export function setCommentHidden(sql: SqlStorage, id: string, hidden: boolean): void {
+  sql.exec("UPDATE comments SET hidden = ? WHERE id = ?", hidden ? 1 : 0, id);
+}
+
+/** Deletes a stored comment (its replies stay, as a platform keeps answers to a deleted comment). */
+export function deleteStoredComment(sql: SqlStorage, id: string): void {
+  sql.exec("DELETE FROM comments WHERE id = ?", id);
+}

@@ -11,6 +11,7 @@ import {
   countTry,
   createLedgerTables,
   createObject,
+  deleteStoredComment,
   dropMedia,
   getObject,
   insertComment,
@@ -27,7 +28,9 @@ import {
   revokedAt,
   type Stat,
   type Stats,
+  setCommentHidden,
   statsOf,
+  storedComment,
   storedComments,
   updateObject,
   viewPost,
@@ -119,6 +122,19 @@ export class SandboxStore extends DurableObject<Env> {
   /** Stores a follower's comment (the follower tool); its id. */
   addComment(comment: NewLedgerComment, now = Date.now()): string {
     return insertComment(this.ctx.storage.sql, comment, now);
+  }
+
+  /** A stored comment (followers' and the account's, not the made-up ones) with its post's id. */
+  comment(id: string) {
+    return storedComment(this.ctx.storage.sql, id);
+  }
+
+  hideComment(id: string, hidden: boolean): void {
+    setCommentHidden(this.ctx.storage.sql, id, hidden);
+  }
+
+  deleteComment(id: string): void {
+    deleteStoredComment(this.ctx.storage.sql, id);
   }
 
   /** A ledger post's metrics now: `comments` counts the followers' too, as the listing shows them. */

@@ -64,7 +64,7 @@ describe("GET /api/v1/comments", () => {
       hidden: false,
       url: null,
       is_own: false,
-      actions: [],
+      actions: ["reply", "hide"],
     });
     expect(res.body.data[1]).toMatchObject({ is_own: true, url: "https://x.example/t3" });
   });

@@ -151,9 +151,30 @@ describe("comments stored by the sync", () => {
     });
     const built = await spec.build();
     expect(built).toMatchObject({ workspaceId: t.workspace.id, type: "comment.received" });
-    expect(commentSchema.parse(built!.data)).toMatchObject({ id: row!.id, post_id: postId, actions: [] });
+    expect(commentSchema.parse(built!.data)).toMatchObject({
+      id: row!.id,
+      post_id: postId,
+      actions: ["reply", "hide"],
+    });
     const listed = await call("GET", "/api/v1/comments", { key: t.key });
     expect(listed.body.data).toEqual([built!.data]);
+  });
+
+  it("keeps a hidden set from the inbox where the read does not report it; a read that does wins", async () => {
+    const { postId, rowId } = await listened();
+    let found = [comment("c1"), comment("c2", { hidden: false })];
+    const deps = reading(() => found);
+    await deliver([rowId], { deps });
+    await env.DB.prepare("UPDATE comments SET hidden = 1 WHERE post_id = ?").bind(postId).run();
+    await deliver([rowId], { deps });
+    // c1's read says nothing of hidden: kept; c2's says visible: the platform wins.
+    expect((await stored(postId)).map((r) => [r.platform_comment_id, r.hidden])).toEqual([
+      ["c1", 1],
+      ["c2", 0],
+    ]);
+    found = [comment("c1", { hidden: false }), comment("c2")];
+    await deliver([rowId], { deps });
+    expect((await stored(postId)).map((r) => r.hidden)).toEqual([0, 0]);
   });
 
   it("records nothing when no endpoint listens", async () => {

@@ -37,6 +37,8 @@ const ROWS: Record<keyof Capabilities, [row: string, read: (cell: string) => unk
   insights: ["Metrics", (cell) => !no(cell)],
   comments: ["Comments read", (cell) => !no(cell)],
   replies: ["Auto-plug reply", (cell) => !no(cell)],
+  // The inbox's calls the platform has, in the order reply, hide, delete ("–": none).
+  commentActions: ["Comment actions", (cell) => (no(cell) ? [] : cell.split(", "))],
 };
 
 describe("capabilitiesOf", () => {

@@ -652,3 +652,46 @@ describe("a follower's comments on X (the sandbox's follower tool)", () => {
     expect(metrics.comments).toBe(comments.length);
   });
 });
+
+describe("X's hide replies and delete on the emulator", () => {
+  /** A call to the emulator with the account's token and a JSON body, as the adapter makes it. */
+  const x = async (
+    account: Awaited<ReturnType<typeof connected>>,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => {
+    const token = await tokenOf(account.accountId);
+    return call(method, `${X}${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+      ...(body === undefined ? {} : { body }),
+    });
+  };
+
+  it("hides only others' replies in the caller's conversation and deletes only the caller's own", async () => {
+    const account = await connected("twitter");
+    const stranger = await connected("twitter");
+    const { rows } = await published(account, { content: [{ text: "Moderate me" }] });
+    const { first, own } = await conversation("twitter", account, rows[0]!.platform_post_id!);
+    const hide = await x(account, "PUT", `/2/tweets/${first.body.id}/hidden`, { hidden: true });
+    expect([hide.status, hide.body]).toEqual([200, { data: { hidden: true } }]);
+    // The same state again succeeds (X: "will result in a successful call").
+    expect((await x(account, "PUT", `/2/tweets/${first.body.id}/hidden`, { hidden: true })).status).toBe(200);
+    expect((await x(account, "PUT", `/2/tweets/${own.body.id}/hidden`, { hidden: true })).status).toBe(403);
+    expect((await x(stranger, "PUT", `/2/tweets/${first.body.id}/hidden`, { hidden: false })).status).toBe(
+      403,
+    );
+    expect((await x(account, "PUT", `/2/tweets/${first.body.id}/hidden`, { hidden: 1 })).status).toBe(400);
+    expect(
+      (await x(account, "PUT", `/2/tweets/${first.body.id}/hidden`, { hidden: true, x: 1 })).status,
+    ).toBe(400);
+    expect((await x(account, "DELETE", `/2/tweets/${first.body.id}`)).status).toBe(403);
+    const deleted = await x(account, "DELETE", `/2/tweets/${own.body.id}`);
+    expect([deleted.status, deleted.body]).toEqual([200, { data: { deleted: true } }]);
+    expect((await x(account, "DELETE", `/2/tweets/${own.body.id}`)).status).toBe(404);
+    const { adapter, auth } = await adapterFor("twitter", account);
+    const ids = (await adapter.comments!(auth, rows[0]!.platform_post_id!)).map((c) => c.id);
+    expect(ids).toContain(first.body.id);
+    expect(ids).not.toContain(own.body.id);
+  });
+});

@@ -309,6 +309,9 @@ export const comments = sqliteTable(
     hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
     // When the account replied to it through the service (null: not yet).
     repliedAt: integer("replied_at", { mode: "timestamp_ms" }),
+    // When the account deleted it through the service: a tombstone, so that no later sync of a stale read
+    // brings it back (nor fires comment.received again); the inbox lists none.
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
     // When the sync first stored it: the batch that stores a comment records its comment.received by it.
     receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
     // When it was written, as the platform says.

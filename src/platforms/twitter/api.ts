@@ -47,6 +47,15 @@ export type XApi = {
     schema: z.ZodType<T>,
     options?: { timeoutMs?: number },
   ): Promise<T>;
+  /** A PUT with a JSON body (hiding a reply) or a DELETE (deleting a post), its answer checked. */
+  send<T>(
+    account: AccountAuth,
+    what: string,
+    method: "PUT" | "DELETE",
+    url: string,
+    body: object | null,
+    schema: z.ZodType<T>,
+  ): Promise<T>;
   /**
    * A form POST with the app's HTTP Basic credentials (the OAuth endpoints: revocation), whose answer is
    * not read; a refusal never quotes it (the token endpoint's text can echo what it was sent).
@@ -77,6 +86,12 @@ export function xApi(context: PublishingContext): XApi {
       }
       const init = { method: "POST", headers, body: payload };
       return client.json(what, url, init, schema, { ...classify(what, false), ...options });
+    },
+    async send(account, what, method, url, body, schema) {
+      const headers: Record<string, string> = { authorization: bearer(account), accept: "application/json" };
+      if (body !== null) headers["content-type"] = "application/json";
+      const init = { method, headers, body: body === null ? undefined : JSON.stringify(body) };
+      return client.json(what, url, init, schema, classify(what, false));
     },
     async postForm(what, url, form) {
       const { clientId, clientSecret } = context.credentials;

@@ -1,9 +1,17 @@
 // X (Twitter): the definition. OAuth (token.ts), publishing, find and the auto-plug (publish.ts, media
-// uploads in media.ts), insights and comments (read.ts), all through the X API v2 facade (api.ts).
+// uploads in media.ts), insights and comments (read.ts), answering, hiding and deleting comments (publish.ts), all through the X API v2 facade (api.ts).
 import { definePlatform } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, LABEL, xApi } from "./api";
-import { findPublication, publishPost, replyTo } from "./publish";
+import {
+  commentRules,
+  deleteComment,
+  findPublication,
+  hideComment,
+  publishPost,
+  replyTo,
+  replyToComment,
+} from "./publish";
 import { postComments, postInsights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";
@@ -24,6 +32,9 @@ export function twitterPublishing(context: PublishingContext): Publishing {
     insights: (account, postId) => postInsights(api, account, postId),
     comments: (account, postId) => postComments(api, account, postId, context.now),
     reply: (account, postId, text) => replyTo(api, account, postId, text),
+    replyToComment: (account, comment, text) => replyToComment(api, account, comment, text),
+    hideComment: (account, comment, hidden) => hideComment(api, account, comment, hidden),
+    deleteComment: (account, comment) => deleteComment(api, account, comment),
     revoke: (account) => revokeTokens(api, account),
   };
 }
@@ -56,4 +67,5 @@ export const twitter = definePlatform({
   textLimit: TEXT_LIMIT,
   media: MEDIA,
   check,
+  commentRules,
 });

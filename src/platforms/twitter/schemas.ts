@@ -8,6 +8,12 @@ export const xId = z.string().regex(/^\d{1,19}$/);
 /** POST /2/tweets: `{data: {id, text}}`. */
 export const createdPost = z.object({ data: z.object({ id: xId }) });
 
+/** PUT /2/tweets/:id/hidden: `{data: {hidden}}`. */
+export const hiddenAnswer = z.object({ data: z.object({ hidden: z.boolean() }) });
+
+/** DELETE /2/tweets/:id: `{data: {deleted}}`. */
+export const deletedAnswer = z.object({ data: z.object({ deleted: z.boolean() }) });
+
 const processingInfo = z.object({
   state: z.string(),
   check_after_secs: z.number().nonnegative().optional(),

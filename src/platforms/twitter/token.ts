@@ -10,10 +10,18 @@ export const SCOPES = ["tweet.read", "users.read"];
 
 /**
  * A connect publishes posts and threads with media (tweet.write, media.write), reads them back for
- * `find`, metrics and replies (tweet.read, users.read), and keeps a refresh token (offline.access: without
- * it the access token dies after two hours).
+ * `find`, metrics and replies (tweet.read, users.read), hides replies in its conversations from the
+ * comment inbox (tweet.moderate.write), and keeps a refresh token (offline.access: without it the access
+ * token dies after two hours).
  */
-export const CONNECT_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
+export const CONNECT_SCOPES = [
+  "tweet.read",
+  "tweet.write",
+  "users.read",
+  "media.write",
+  "tweet.moderate.write",
+  "offline.access",
+];
 
 /** The token answer: `{token_type, expires_in, access_token, scope, refresh_token?}`. */
 export const parseToken = (body: unknown) => accessToken(body);

@@ -1,14 +1,15 @@
 // The sandbox's emulator of the X API v2 (docs.x.com), mounted at /sandbox/twitter: every call the real
 // X adapter (src/platforms/twitter/) makes, on X's own paths, methods, bodies and error format (errors.ts),
 // each answer with X's rate-limit headers. OAuth (token.ts), posts and the timeline (publish.ts), media
-// uploads (media.ts), lookups and the conversation search (read.ts); what X enforces in rules.ts.
+// uploads (media.ts), lookups and the conversation search (read.ts), hiding and deleting replies
+// (publish.ts); what X enforces in rules.ts.
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { sandboxAccountRoutes } from "../account-routes";
 import { emulate, emulatorRouter } from "../emulator";
 import { limited, xError } from "./errors";
 import { append, finalize, initialize, status } from "./media";
-import { createTweet, userTimeline } from "./publish";
+import { createTweet, deleteTweet, hideReply, userTimeline } from "./publish";
 import { lookupTweet, searchRecent } from "./read";
 import { me, revoke } from "./token";
 
@@ -22,6 +23,8 @@ twitterEmulator
   .get("/2/users/me", async (c) => limited(75, await me(x(c), query(c))))
   .post("/2/oauth2/revoke", (c) => revoke(x(c), c.req.header("authorization")))
   .post("/2/tweets", async (c) => limited(100, await createTweet(x(c))))
+  .put("/2/tweets/:id/hidden", async (c) => limited(50, c.json(await hideReply(x(c), c.req.param("id")))))
+  .delete("/2/tweets/:id", async (c) => limited(50, c.json(await deleteTweet(x(c), c.req.param("id")))))
   .get("/2/tweets/search/recent", async (c) => limited(300, c.json(await searchRecent(x(c), query(c)))))
   .get("/2/tweets/:id", async (c) =>
     limited(900, c.json(await lookupTweet(x(c), c.req.param("id"), query(c)))),

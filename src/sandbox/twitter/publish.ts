@@ -123,7 +123,9 @@ export async function createTweet(x: Emulated) {
   if (weightedLength(text) > WEIGHTED_LIMIT) refuse(403, "forbidden", "Tweet needs to be a bit shorter.");
   const media = await mediaOfPost(x, caller, body);
   const parentId = body.reply?.in_reply_to_tweet_id;
-  if (parentId && !(await x.post(parentId)))
+  // A reply answers a post, or a comment in one of its conversations (a follower's reply: the ledger's).
+  const answered = parentId && !(await x.post(parentId)) ? await x.comment(parentId) : null;
+  if (parentId && answered === null && !(await x.post(parentId)))
     refuse(403, "forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.");
   if (body.quote_tweet_id && !(await x.post(body.quote_tweet_id)))
     refuse(403, "forbidden", "You attempted to quote a Tweet that is deleted or not visible to you.");
@@ -132,6 +134,16 @@ export async function createTweet(x: Emulated) {
   // The account's texts are remembered as they are published: the same text a second time is refused.
   if (text.trim() !== "" && (await x.store.countTry(caller.handle, `text:${await digest(text.trim())}`)) > 1)
     refuse(403, "forbidden", DUPLICATE);
+  if (answered) {
+    const id = await x.addComment({
+      postId: answered.post_id,
+      parentId: answered.id,
+      author: { name: caller.handle, username: caller.handle },
+      text,
+    });
+    if (outcome === "lost") return lostAnswer(201);
+    return Response.json({ data: { id, text, edit_history_tweet_ids: [id] } }, { status: 201 });
+  }
   const published = await x.publish({
     id: snowflake(x.now()),
     handle: caller.handle,
@@ -173,4 +185,48 @@ export async function userTimeline(x: Emulated, userId: string, query: URLSearch
   if (data.length === 0) return { meta: { result_count: 0 } };
   const media = expansions.has("attachments.media_keys") ? await mediaIncludes(x, items) : [];
   return { data, ...(media.length > 0 ? { includes: { media } } : {}), meta: meta(data, next, "next_token") };
+}
+
+// X's endpoints on the replies in an account's conversations (docs.x.com › X API › Posts › Hide replies,
+// Manage posts): hiding or showing one again (PUT /2/tweets/:id/hidden {hidden}, only replies in a
+// conversation the caller started and never the caller's own; the same state again is a success) and
+// deleting (DELETE /2/tweets/:id, the caller's own only, `{data: {deleted: true}}`). Only the comments the
+// ledger stores (followers' and the account's replies) can be moderated: the made-up ones are read-only.
+// The sandbox's tokens carry no scopes to check (its grant is GRANTED_SCOPES, tweet.moderate.write in it).
+
+const hiddenBody = z.object({ hidden: z.boolean() }).strict();
+
+const numeric = (id: string) => {
+  if (!/^\d{1,19}$/.test(id))
+    refuse(400, "invalid_request", `The \`id\` query parameter value [${id}] is not valid`);
+};
+
+export async function hideReply(x: Emulated, id: string) {
+  const caller = await x.caller();
+  numeric(id);
+  const { hidden } = await readX(x, hiddenBody);
+  const comment = await x.comment(id);
+  if (!comment) return refuse(404, "not_found", `Could not find tweet with id: [${id}].`);
+  const post = await x.post(comment.post_id);
+  if (!post || post.handle !== caller.handle)
+    refuse(403, "forbidden", "You can only hide or unhide replies to conversations you started.");
+  if (comment.author.username === caller.handle)
+    refuse(403, "forbidden", "You cannot hide or unhide your own replies.");
+  await x.hideComment(id, hidden);
+  return { data: { hidden } };
+}
+
+export async function deleteTweet(x: Emulated, id: string) {
+  const caller = await x.caller();
+  numeric(id);
+  const comment = await x.comment(id);
+  if (!comment) {
+    if (await x.post(id))
+      refuse(400, "invalid_request", "The sandbox's X emulator deletes the account's replies only.");
+    return refuse(404, "not_found", `Could not find tweet with id: [${id}].`);
+  }
+  if (comment.author.username !== caller.handle)
+    refuse(403, "forbidden", "You are not allowed to delete a Tweet you did not author.");
+  await x.deleteComment(id);
+  return { data: { deleted: true } };
 }

@@ -13,9 +13,16 @@ import type { IssuedTokens, SandboxShape } from "../shapes";
 
 /**
  * The scopes the emulated app is granted (docs.x.com › OAuth 2.0 › Scopes): reading and writing posts,
- * reading users, uploading media, and a refresh token (offline.access).
+ * reading users, uploading media, hiding replies (tweet.moderate.write) and a refresh token (offline.access).
  */
-export const GRANTED_SCOPES = ["tweet.read", "tweet.write", "users.read", "media.write", "offline.access"];
+export const GRANTED_SCOPES = [
+  "tweet.read",
+  "tweet.write",
+  "users.read",
+  "media.write",
+  "tweet.moderate.write",
+  "offline.access",
+];
 
 const DAY = 86_400;
 

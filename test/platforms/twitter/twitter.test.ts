@@ -37,7 +37,7 @@ describe("X connect", () => {
     const base = { redirectUri: "https://api.example.test/cb", state: "s", codeChallenge };
     const connect = new URL(await adapter.authorizeUrl({ ...base, purpose: "connect" }));
     expect(connect.searchParams.get("scope")).toBe(
-      "tweet.read tweet.write users.read media.write offline.access",
+      "tweet.read tweet.write users.read media.write tweet.moderate.write offline.access",
     );
     const delegation = new URL(await adapter.authorizeUrl(base));
     expect(delegation.searchParams.get("scope")).toBe("tweet.read users.read");
