@@ -131,8 +131,9 @@ export const REPLY_CLOCK_SKEW_MS = 60_000;
 
 /**
  * The account's reply that the inbox sent but whose answer was lost (its row still pending: no platform
- * id) takes the id of the comment read that is that reply (own, under the same comment, the same text,
- * not older than the attempt), so the upsert after it finds it stored: no second row, no comment.received.
+ * id) takes the id of the comment read that is that reply (own, under the same comment, or under that
+ * comment's own parent where the platform nests one level only (LinkedIn, YouTube, Facebook, Instagram:
+ * an answer to an answer joins the thread's top comment), the same text, not older than the attempt), so the upsert after it finds it stored: no second row, no comment.received.
  */
 function adoptions(db: Database, row: PostPlatform, post: Post, found: PlatformComment[]) {
   return found
@@ -144,7 +145,9 @@ function adoptions(db: Database, row: PostPlatform, post: Post, found: PlatformC
         .where(
           sql`${comments.id} = (SELECT p.id FROM ${comments} p INDEXED BY comments_post_id_idx
             WHERE p.post_id = ${post.id} AND p.platform = ${row.platform} AND p.platform_comment_id IS NULL
-            AND p.is_own = 1 AND p.platform_parent_id = ${comment.parent_id}
+            AND p.is_own = 1 AND (p.platform_parent_id = ${comment.parent_id}
+              OR EXISTS (SELECT 1 FROM ${comments} n WHERE n.post_id = p.post_id AND n.platform = p.platform
+                AND n.platform_comment_id = p.platform_parent_id AND n.platform_parent_id = ${comment.parent_id}))
             AND p.content = ${comment.content} AND p.deleted_at IS NULL
             AND p.created_at <= ${comment.created_at.getTime() + REPLY_CLOCK_SKEW_MS}
             ORDER BY p.id LIMIT 1)

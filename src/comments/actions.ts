@@ -122,7 +122,9 @@ export async function replyToComment(
     const published = read.find(
       (other) =>
         other.is_own &&
-        other.parent_id === comment.platformCommentId &&
+        // Under this comment, or under its parent where the platform nests one level only.
+        (other.parent_id === comment.platformCommentId ||
+          (comment.platformParentId !== null && other.parent_id === comment.platformParentId)) &&
         other.content === text &&
         other.created_at.getTime() + CLOCK_SKEW_MS >= pending.createdAt.getTime(),
     );

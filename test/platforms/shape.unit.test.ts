@@ -18,11 +18,16 @@ const EMULATORS = import.meta.glob<string>("../../src/sandbox/**/*.ts", {
   eager: true,
 });
 
-/** The roles of an adapter folder; `channels.ts` only where the login is not the place posts go. */
+/**
+ * The roles of an adapter folder; `channels.ts` only where the login is not the place posts go,
+ * `comments.ts` only where the platform lets apps manage comments (WITH_COMMENTS).
+ */
 const ADAPTER = ["api", "index", "media", "publish", "read", "rules", "schemas", "settings", "token"];
 /** The roles of an emulator folder; `channels.ts` likewise. */
 const EMULATOR = ["errors", "index", "media", "publish", "read", "rules", "token"];
 const WITH_CHANNELS = new Set(["facebook", "linkedin", "youtube"]);
+/** `comments.ts` (answering, hiding, deleting comments) where the platform lets an app manage them. */
+const WITH_COMMENTS = new Set(["facebook", "instagram", "linkedin", "threads", "twitter", "youtube"]);
 
 const filesOf = (files: Record<string, string>, folder: string) =>
   Object.keys(files)
@@ -31,7 +36,11 @@ const filesOf = (files: Record<string, string>, folder: string) =>
     .sort();
 
 const expected = (roles: string[], platform: string) =>
-  [...roles, ...(WITH_CHANNELS.has(platform) ? ["channels"] : [])].sort();
+  [
+    ...roles,
+    ...(WITH_CHANNELS.has(platform) ? ["channels"] : []),
+    ...(WITH_COMMENTS.has(platform) ? ["comments"] : []),
+  ].sort();
 
 describe("every platform is a pair of folders of one shape", () => {
   it.each(PLATFORMS)("%s: the adapter folder has the adapter's roles, and only those", (platform) => {

@@ -1,17 +1,11 @@
 // X (Twitter): the definition. OAuth (token.ts), publishing, find and the auto-plug (publish.ts, media
-// uploads in media.ts), insights and comments (read.ts), answering, hiding and deleting comments (publish.ts), all through the X API v2 facade (api.ts).
+// uploads in media.ts), insights and comments (read.ts), answering,
+// hiding and deleting comments (comments.ts), all through the X API v2 facade (api.ts).
 import { definePlatform } from "../define";
 import type { Publishing, PublishingContext } from "../types";
 import { HOSTS, LABEL, xApi } from "./api";
-import {
-  commentRules,
-  deleteComment,
-  findPublication,
-  hideComment,
-  publishPost,
-  replyTo,
-  replyToComment,
-} from "./publish";
+import { commentRules, deleteComment, hideComment, replyToComment } from "./comments";
+import { findPublication, publishPost, replyTo } from "./publish";
 import { postComments, postInsights } from "./read";
 import { check, MEDIA, TEXT_LIMIT } from "./rules";
 import { settings, settingsShape } from "./settings";

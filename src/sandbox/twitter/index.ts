@@ -2,14 +2,15 @@
 // X adapter (src/platforms/twitter/) makes, on X's own paths, methods, bodies and error format (errors.ts),
 // each answer with X's rate-limit headers. OAuth (token.ts), posts and the timeline (publish.ts), media
 // uploads (media.ts), lookups and the conversation search (read.ts), hiding and deleting replies
-// (publish.ts); what X enforces in rules.ts.
+// (comments.ts); what X enforces in rules.ts.
 import type { Context } from "hono";
 import type { BareEnv } from "../../http/env";
 import { sandboxAccountRoutes } from "../account-routes";
 import { emulate, emulatorRouter } from "../emulator";
+import { deleteTweet, hideReply } from "./comments";
 import { limited, xError } from "./errors";
 import { append, finalize, initialize, status } from "./media";
-import { createTweet, deleteTweet, hideReply, userTimeline } from "./publish";
+import { createTweet, userTimeline } from "./publish";
 import { lookupTweet, searchRecent } from "./read";
 import { me, revoke } from "./token";
 
