@@ -106,6 +106,7 @@ describe("a ninth platform", () => {
       stories: false,
       replies: false,
       comments: false,
+      commentActions: [],
       insights: true,
     });
     const { fetch } = replay();
