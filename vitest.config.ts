@@ -14,7 +14,6 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 // reused for the next file or started afresh.
 const UNIT = "test/**/*.unit.test.ts";
 const SYSTEM = "test/**/*.system.test.ts";
-const ISOLATED = "test/**/{cron,refresh,openapi-cache}.system.test.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -87,16 +86,6 @@ export default defineConfig(async () => {
           test: {
             name: "system",
             include: [SYSTEM],
-            exclude: [ISOLATED],
-            isolate: false,
-            ...workerdTest,
-          },
-        },
-        {
-          plugins: [workerd()],
-          test: {
-            name: "isolated",
-            include: [ISOLATED],
             ...workerdTest,
           },
         },
