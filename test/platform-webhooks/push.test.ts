@@ -12,6 +12,7 @@ import type { PlatformAdapter, PlatformComment } from "../../src/platforms/types
 import { deliver } from "../analytics/queue";
 import { metrics, postOn, publishFake } from "../analytics/support";
 import { ORIGIN } from "../support/client";
+import { hmacHex } from "../support/hmac";
 import { createAccount, createTenant } from "../support/seed";
 import { createWebhook, receiverUrl } from "../webhooks/support";
 
@@ -45,18 +46,8 @@ async function send(path: string, init: RequestInit = {}, configured: Partial<En
   return { status: response.status, text: await response.text() };
 }
 
-const hex = (bytes: ArrayBuffer) =>
-  [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
-async function signature(body: string, secret = SECRET) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  return `sha256=${hex(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)))}`;
-}
+/** Meta's X-Hub-Signature-256 of a body, computed here independently of the route's check. */
+const signature = async (body: string, secret = SECRET) => `sha256=${await hmacHex(secret, body)}`;
 
 const push = async (
   platform: string,
