@@ -15,6 +15,8 @@ export type TokenCheck =
       expiresAt: number;
       longLived: boolean;
       clientId: string;
+      /** The scopes the user granted; null: every scope (a token minted for a tokenless account). */
+      scopes: readonly string[] | null;
     }
   | { kind: "invalid" }
   | { kind: "expired" }
@@ -43,6 +45,7 @@ export async function checkToken(
     expiresAt: payload.e,
     longLived: sealed.l === true,
     clientId: payload.k,
+    scopes: Array.isArray(sealed.s) ? sealed.s : null,
   };
 }
 

@@ -32,6 +32,8 @@ export async function sandboxChannels(
   env: Pick<Env, "ENCRYPTION_KEY">,
   platform: Platform,
   handle: string,
+  /** The user token's scopes, which a Page's own token carries too; absent: every scope. */
+  scopes?: readonly string[],
 ): Promise<Channel[]> {
   return Promise.all(
     (CHANNELS[platform] ?? []).map(async (shape) => {
@@ -44,7 +46,15 @@ export async function sandboxChannels(
         kind: shape.kind,
       };
       if (shape.ownToken)
-        channel.accessToken = await mintToken(env, platform, channelHandle, PAGE_TOKEN_TTL_MS);
+        channel.accessToken = await mintToken(
+          env,
+          platform,
+          channelHandle,
+          PAGE_TOKEN_TTL_MS,
+          undefined,
+          undefined,
+          scopes,
+        );
       return channel;
     }),
   );

@@ -15,7 +15,12 @@ export type AuthorizeRequest = {
   redirectUri: string;
   state: string | null;
   challenge: string | null;
+  /** The scopes asked for (`scope`, split on spaces or commas as platforms write them); null: none named. */
+  scopes: string[] | null;
 };
+
+/** Scopes named at most; more is not an authorize request of ours. */
+const SCOPES_MAX = 50;
 
 /** What is wrong with a redirect_uri for a service on `origin`, else null. */
 function redirectProblem(redirectUri: string, origin: string): string | null {
@@ -58,7 +63,11 @@ export function readAuthorizeRequest(
   } else if (spec.pkce) {
     return "This platform requires PKCE: the code_challenge parameter is missing.";
   }
-  return { clientId, redirectUri, state: query.get("state"), challenge };
+  const scope = query.get("scope");
+  const scopes = scope === null ? null : scope.split(/[\s,]+/).filter((name) => name !== "");
+  if (scopes && (scopes.length > SCOPES_MAX || scopes.some((name) => name.length > 200)))
+    return "The scope parameter is invalid.";
+  return { clientId, redirectUri, state: query.get("state"), challenge, scopes };
 }
 
 /** A redirect to the client's redirect_uri with the given parameters (null ones left out). */

@@ -101,9 +101,26 @@ export type Caller = {
   expiresAt: number;
   longLived: boolean;
   clientId: string;
+  /** The scopes its user granted; null: every scope (a token minted for a tokenless account). */
+  scopes: readonly string[] | null;
   /** The token itself, as presented. */
   token: string;
 };
+
+/**
+ * Refuses (403 `forbidden`, in the platform's format, with its `message`) a caller whose token lacks every one of
+ * `scopes` (any one of them is enough, where a platform accepts either of two), as the platform refuses a
+ * call its app's token was not granted the permission for.
+ */
+export function requireScope(
+  caller: Caller,
+  scopes: readonly string[],
+  message = `The access token was not granted the ${scopes.join(" or ")} permission this call needs.`,
+  extra: Partial<Problem> = {},
+) {
+  if (caller.scopes === null || scopes.some((scope) => caller.scopes!.includes(scope))) return;
+  refuse(403, "forbidden", message, extra);
+}
 
 /**
  * A 2xx whose body breaks off after a few bytes, as when the connection drops mid-answer: the caller
@@ -179,6 +196,7 @@ export function emulate(c: Ctx, platform: Platform) {
         expiresAt: check.expiresAt,
         longLived: check.longLived,
         clientId: check.clientId,
+        scopes: check.scopes,
         token: presented,
       };
     },
@@ -187,13 +205,18 @@ export function emulate(c: Ctx, platform: Platform) {
     platformId: (handle: string) => sandboxPlatformId(platform, handle),
 
     /** The places (Pages, organisations, channels) a user can publish as, each with its stable id. */
-    channels: (handle: string): Promise<Channel[]> => sandboxChannels(env, platform, handle),
+    channels: (handle: string, scopes?: readonly string[] | null): Promise<Channel[]> =>
+      sandboxChannels(env, platform, handle, scopes ?? undefined),
 
     /**
      * A fresh access token for `handle` with the platform's documented lifetime (seconds, on the
      * sandbox's clock): for exchanges outside the token endpoint (Meta's long-lived tokens).
      */
-    async issueToken(handle: string, lifetimeSeconds: number, options: { longLived?: boolean } = {}) {
+    async issueToken(
+      handle: string,
+      lifetimeSeconds: number,
+      options: { longLived?: boolean; scopes?: readonly string[] | null } = {},
+    ) {
       const now = Date.now();
       const ms = lifetimeMs(env, lifetimeSeconds);
       const payload: TokenPayload = {
@@ -203,6 +226,8 @@ export function emulate(c: Ctx, platform: Platform) {
         e: now + ms,
         i: now,
         ...(options.longLived ? { l: true } : {}),
+        // An exchanged token keeps what its user granted.
+        ...(options.scopes ? { s: [...options.scopes] } : {}),
       };
       return { token: await seal(env, TOKEN_PURPOSE, payload), expiresIn: Math.floor(ms / 1000) };
     },

@@ -67,6 +67,7 @@ export const issueCode = (
     c: request.challenge,
     e: now + CODE_TTL_MS,
     n: grantId(),
+    ...(request.scopes ? { s: request.scopes } : {}),
   } satisfies CodePayload);
 
 /** The refresh token an answer carries: a fresh one, or the one presented when the platform keeps it. */
@@ -81,13 +82,14 @@ async function answer(
   clientId: string,
   next: NextRefresh,
   now: number,
+  scopes: string[] | undefined,
 ): Promise<object> {
   const shape = shapeOf(platform);
   // The documented lifetimes on the sandbox's clock (clock.ts); the answer says what it issued.
   const accessMs = lifetimeMs(env, shape.accessTtl);
   const tokens: IssuedTokens = {
     grant,
-    accessToken: await mintToken(env, platform, handle, accessMs, clientId, now),
+    accessToken: await mintToken(env, platform, handle, accessMs, clientId, now, scopes),
     expiresIn: Math.floor(accessMs / 1000),
     refreshToken: null,
     refreshExpiresIn: null,
@@ -101,6 +103,7 @@ async function answer(
       e: now + refreshMs,
       n: grantId(),
       i: now,
+      ...(scopes ? { s: scopes } : {}),
     };
     tokens.refreshToken = await seal(env, REFRESH_PURPOSE, payload);
     tokens.refreshExpiresIn = Math.floor(refreshMs / 1000);
@@ -141,7 +144,10 @@ export async function redeemCode(
   if (code.h === "fail") {
     return refused("invalid_grant", 'Sandbox: the handle "fail" always fails the token exchange.');
   }
-  return { ok: true, body: await answer(env, platform, "authorization_code", code.h, clientId, "new", now) };
+  return {
+    ok: true,
+    body: await answer(env, platform, "authorization_code", code.h, clientId, "new", now, code.s),
+  };
 }
 
 /** grant_type=refresh_token, for an authenticated client of a platform that issues refresh tokens. */
@@ -169,5 +175,8 @@ export async function redeemRefresh(
   }
   await ledger.refreshed(token.h);
   const next: NextRefresh = policy.rotates ? "new" : { token: presented, expiresAt: token.e };
-  return { ok: true, body: await answer(env, platform, "refresh_token", token.h, clientId, next, now) };
+  return {
+    ok: true,
+    body: await answer(env, platform, "refresh_token", token.h, clientId, next, now, token.s),
+  };
 }

@@ -30,7 +30,10 @@ export async function exchangeToken(emu: Emulated, url: string, grant: string) {
   const caller = await emu.caller(token);
   if (caller.longLived)
     refuse(400, "invalid_request", "(#100) The access token is already a long-lived token.", { code: 100 });
-  const issued = await emu.issueToken(caller.handle, LONG_LIVED_SECONDS, { longLived: true });
+  const issued = await emu.issueToken(caller.handle, LONG_LIVED_SECONDS, {
+    longLived: true,
+    scopes: caller.scopes,
+  });
   return { access_token: issued.token, token_type: "bearer", expires_in: issued.expiresIn };
 }
 
@@ -48,7 +51,10 @@ export async function refreshToken(emu: Emulated, url: string, grant: string) {
     refuse(400, "invalid_request", "(#100) The access token must be at least 24 hours old to be refreshed.", {
       code: 100,
     });
-  const issued = await emu.issueToken(caller.handle, LONG_LIVED_SECONDS, { longLived: true });
+  const issued = await emu.issueToken(caller.handle, LONG_LIVED_SECONDS, {
+    longLived: true,
+    scopes: caller.scopes,
+  });
   await emu.bump(caller.handle, "token_refreshes");
   return { access_token: issued.token, token_type: "bearer", expires_in: issued.expiresIn };
 }

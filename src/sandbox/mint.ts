@@ -23,6 +23,8 @@ export const mintToken = (
   ttlMs = MINTED_TOKEN_TTL_MS,
   clientId = sandboxClient(platform).clientId,
   now = Date.now(),
+  /** The scopes granted; absent: every scope (a tokenless account's token). */
+  scopes?: readonly string[],
 ) =>
   seal(env, TOKEN_PURPOSE, {
     p: platform,
@@ -30,4 +32,5 @@ export const mintToken = (
     k: clientId,
     e: now + ttlMs,
     i: now,
+    ...(scopes ? { s: [...scopes] } : {}),
   } satisfies TokenPayload);

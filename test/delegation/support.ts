@@ -129,11 +129,18 @@ export async function runFlow(
     handle = "ada",
     decision = "allow",
     channel,
-  }: { handle?: string; decision?: "allow" | "deny"; channel?: (labels: string[]) => number } = {},
+    consentUrl: rewrite = (url) => url,
+  }: {
+    handle?: string;
+    decision?: "allow" | "deny";
+    channel?: (labels: string[]) => number;
+    /** Changes the consent URL the service sent the browser to (a test asking for other scopes). */
+    consentUrl?: (url: string) => string;
+  } = {},
   browser = new Browser(),
 ): Promise<FlowResult> {
   const authorize = await browser.get(authorizeUrl);
-  const consentUrl = locationOf(authorize);
+  const consentUrl = rewrite(locationOf(authorize));
   expect(consentUrl.startsWith(`${ORIGIN}/sandbox/`)).toBe(true);
   const consent = await browser.get(consentUrl);
   expect(consent.status).toBe(200);

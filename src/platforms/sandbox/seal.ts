@@ -10,8 +10,12 @@ export const CODE_PURPOSE = "sandbox-code-v1";
 export const TOKEN_PURPOSE = "sandbox-token-v1";
 export const REFRESH_PURPOSE = "sandbox-refresh-v1";
 
-/** What every sealed grant names: platform, handle, client id, expiry (Unix ms). */
-type Grant = { p: Platform; h: string; k: string; e: number };
+/**
+ * What every sealed grant names: platform, handle, client id, expiry (Unix ms), and the scopes the user
+ * granted (`s`, as the authorize request asked for them). Absent: every scope (a token minted for an
+ * account the operator created without tokens, as if connected with all of them).
+ */
+type Grant = { p: Platform; h: string; k: string; e: number; s?: string[] };
 /** An authorization code: plus its redirect URI, PKCE challenge and id (to spend it once). */
 export type CodePayload = Grant & { r: string; c: string | null; n: string };
 /**

@@ -27,7 +27,7 @@ export async function accounts(call: GraphCall) {
   const params = await paramsOf(call);
   const caller = await callerOf(e, params);
   const names = fieldNames(params.get("fields") ?? "id,name,access_token,category,tasks");
-  const pages = (await e.channels(caller.handle)).map((channel) =>
+  const pages = (await e.channels(caller.handle, caller.scopes)).map((channel) =>
     pick(
       {
         id: channel.id,

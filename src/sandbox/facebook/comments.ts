@@ -2,16 +2,23 @@
 // changelog v2.2: "POST /{comment_id}?is_hidden=true to hide, … false to unhide"): hiding or showing a
 // comment again, and deleting one, each with the Page's token. A comment of another Page's post is not
 // found for the caller (code 100, subcode 33, as Facebook answers an object it cannot load).
-import { refuse } from "../emulator";
+import { type Caller, refuse, requireScope } from "../emulator";
 import { setCommentState } from "../meta-comments";
 import { unsupported } from "./errors";
 import { commentNamed } from "./read";
 import { callerOf, type GraphCall, paramsOf } from "./token";
 
+/** Comment › Updating, Deleting and Publishing: "pages_manage_engagement" (Meta's code 200 without it). */
+export const requireEngagement = (caller: Caller) =>
+  requireScope(caller, ["pages_manage_engagement"], "(#200) Requires pages_manage_engagement permission", {
+    code: 200,
+  });
+
 /** The comment the call names, on a post of the caller's Page; else Facebook's unknown-object answer. */
 async function pageComment(call: GraphCall, method: string) {
   const params = await paramsOf(call);
   const caller = await callerOf(call.e, params);
+  requireEngagement(caller);
   const id = call.params.node!;
   const pageId = await call.e.platformId(caller.handle);
   const named = await commentNamed(call.e, pageId, id);

@@ -2,9 +2,11 @@
 // Publishing; Graph API › Object › Comments): a Page's feed post, photo and video, the Page's comment
 // under a post, and the listings `find` reads (the Page's posts with their attachments, its reels).
 // Publishing takes the Page's own token; each attempt passes through the sandbox's failure triggers.
+
 import { type Caller, type Emulated, type LedgerPost, lostAnswer, refuse, SandboxRefusal } from "../emulator";
 import { setCommentState } from "../meta-comments";
 import { pageOf } from "./channels";
+import { requireEngagement } from "./comments";
 import { pageThrottled, ThrottledPage, unsupported } from "./errors";
 import { commentNamed } from "./read";
 import { fetchable, fieldNames, freshId, graphTime, isVideoId, paged, pick, postNamed } from "./rules";
@@ -209,6 +211,7 @@ export async function comment(call: GraphCall) {
   const { e } = call;
   const params = await paramsOf(call);
   const caller = await callerOf(e, params);
+  requireEngagement(caller);
   const id = call.params.node!;
   const pageId = await e.platformId(caller.handle);
   // Under a post, or under one of its comments (Comment › Comments: a reply); a reply to a reply joins

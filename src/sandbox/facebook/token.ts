@@ -125,7 +125,10 @@ export async function accessToken(call: GraphCall) {
     const caller = await callerOf(e, new URLSearchParams(), presented);
     // Exchanging a long-lived token again extends it: the sandbox counts that as a refresh.
     if (caller.longLived) await e.bump(caller.handle, "token_refreshes");
-    const issued = await e.issueToken(caller.handle, LONG_LIVED_SECONDS, { longLived: true });
+    const issued = await e.issueToken(caller.handle, LONG_LIVED_SECONDS, {
+      longLived: true,
+      scopes: caller.scopes,
+    });
     return Response.json({ access_token: issued.token, token_type: "bearer", expires_in: issued.expiresIn });
   }
   if (grant !== null && grant !== "authorization_code")

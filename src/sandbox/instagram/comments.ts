@@ -3,7 +3,15 @@
 // top-level comment (a reply to a reply joins its top-level comment; a hidden comment takes none),
 // hiding or showing a comment again, deleting one. A comment on someone else's media is not found for
 // the caller, as Meta answers an object it cannot load (code 100, subcode 33).
-import { type Caller, type Emulated, emulate, type emulatorRouter, lostAnswer, refuse } from "../emulator";
+import {
+  type Caller,
+  type Emulated,
+  emulate,
+  type emulatorRouter,
+  lostAnswer,
+  refuse,
+  requireScope,
+} from "../emulator";
 import { setCommentState } from "../meta-comments";
 import { forAccount, graphParams, required, unsupported, VERSION } from "../meta-graph";
 import { INSTAGRAM_DIALECT } from "./errors";
@@ -14,6 +22,13 @@ type Router = ReturnType<typeof emulatorRouter>;
 
 /** The comment `id` on one of the caller's media, with that media; else Meta's unknown object. */
 async function ownMediaComment(emu: Emulated, caller: Caller, id: string) {
+  // IG Comment (Business Login): replying, hiding and deleting need instagram_business_manage_comments.
+  requireScope(
+    caller,
+    ["instagram_business_manage_comments"],
+    "(#200) Requires instagram_business_manage_comments permission",
+    { code: 200 },
+  );
   const reply = await emu.post(id);
   const candidates = reply?.parent_id
     ? [reply.parent_id]

@@ -4,11 +4,14 @@
 // replies "cannot be targeted in isolation"), and deleting one of its own posts or replies (DELETE
 // /{threads-media-id}: "your own posts" only). A reply on someone else's thread is not found for the
 // caller (Meta's code 100, subcode 33).
-import { type Caller, type Emulated, emulate, type emulatorRouter, refuse } from "../emulator";
+import { type Caller, type Emulated, emulate, type emulatorRouter, refuse, requireScope } from "../emulator";
 import { commentState, setCommentState } from "../meta-comments";
 import { graphParams, required, unsupported, VERSION } from "../meta-graph";
 
 type Router = ReturnType<typeof emulatorRouter>;
+
+/** Meta's answer to a call whose token lacks the permission (code 10). */
+const META_DENIED = "(#10) Application does not have permission for this action";
 
 /** A follower's reply (the follower tool) on one of the caller's threads, with that thread; else null. */
 export async function followerReply(emu: Emulated, caller: Caller, id: string) {
@@ -24,6 +27,7 @@ export function commentRoutes(app: Router): void {
     .post(`/${VERSION}/:id/manage_reply`, async (c) => {
       const emu = emulate(c, "threads");
       const caller = await emu.caller();
+      requireScope(caller, ["threads_manage_replies"], META_DENIED, { code: 10 });
       const id = c.req.param("id");
       const params = await graphParams(c.req.raw);
       const found = await followerReply(emu, caller, id);
@@ -38,6 +42,7 @@ export function commentRoutes(app: Router): void {
     .delete(`/${VERSION}/:id`, async (c) => {
       const emu = emulate(c, "threads");
       const caller = await emu.caller();
+      requireScope(caller, ["threads_delete"], META_DENIED, { code: 10 });
       const id = c.req.param("id");
       const post = await emu.post(id);
       if (!post || (await commentState(emu, id)).deleted) {

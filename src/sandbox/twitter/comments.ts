@@ -3,10 +3,9 @@
 // replies in a conversation the caller started and never the caller's own; the same state again is a
 // success) and deleting (DELETE /2/tweets/:id, the caller's own only, `{data: {deleted: true}}`). Only the
 // comments the ledger stores (followers' and the account's replies) can be moderated: the made-up ones
-// are read-only. The sandbox's tokens carry no scopes to check (its grant is GRANTED_SCOPES,
-// tweet.moderate.write in it).
+// are read-only. Hiding needs tweet.moderate.write and deleting tweet.write among the token's scopes.
 import { z } from "zod";
-import { type Emulated, refuse } from "../emulator";
+import { type Emulated, refuse, requireScope } from "../emulator";
 import { readX } from "./publish";
 
 const hiddenBody = z.object({ hidden: z.boolean() }).strict();
@@ -18,6 +17,8 @@ const numeric = (id: string) => {
 
 export async function hideReply(x: Emulated, id: string) {
   const caller = await x.caller();
+  // Hide replies: "OAuth 2.0 scopes required: tweet.read, tweet.moderate.write, users.read".
+  requireScope(caller, ["tweet.moderate.write"], "Forbidden: missing scope tweet.moderate.write.");
   numeric(id);
   const { hidden } = await readX(x, hiddenBody);
   const comment = await x.comment(id);
@@ -33,6 +34,7 @@ export async function hideReply(x: Emulated, id: string) {
 
 export async function deleteTweet(x: Emulated, id: string) {
   const caller = await x.caller();
+  requireScope(caller, ["tweet.write"], "Forbidden: missing scope tweet.write.");
   numeric(id);
   const comment = await x.comment(id);
   if (!comment) {

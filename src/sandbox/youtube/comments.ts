@@ -5,9 +5,12 @@
 // owner) and the deleted ones (comments.delete, by their author; a deleted top-level comment takes its
 // replies with it). developers.google.com › YouTube Data API › Comments: setModerationStatus; Comments:
 // delete; the comment resource's `snippet.moderationStatus`.
-import { type Caller, type Emulated, type LedgerPost, refuse } from "../emulator";
+import { type Caller, type Emulated, type LedgerPost, refuse, requireScope } from "../emulator";
 import { sandboxPlatformId } from "../shapes";
 import type { Req } from "./rules";
+
+/** The scope comments.insert, setModerationStatus and delete need (Comments: Authorization). */
+export const FORCE_SSL = "https://www.googleapis.com/auth/youtube.force-ssl";
 
 /** The moderation statuses YouTube names (Comments: setModerationStatus; the comment resource). */
 export const MODERATION = ["heldForReview", "likelySpam", "published", "rejected"] as const;
@@ -110,6 +113,9 @@ const notFound = () =>
  */
 export async function setModerationStatus(emulated: Emulated, req: Req): Promise<Response> {
   const caller = await emulated.caller();
+  requireScope(caller, [FORCE_SSL], "Request had insufficient authentication scopes.", {
+    code: "insufficientPermissions",
+  });
   const ids = (req.query("id") ?? "").split(",").filter((id) => id !== "");
   const status = req.query("moderationStatus") ?? "";
   if (ids.length === 0 || ids.length > 50)
@@ -153,6 +159,9 @@ export async function setModerationStatus(emulated: Emulated, req: Req): Promise
 /** comments.delete?id=…: the comment's author only (403 forbidden otherwise); 204; 404 commentNotFound. */
 export async function deleteComment(emulated: Emulated, req: Req): Promise<Response> {
   const caller = await emulated.caller();
+  requireScope(caller, [FORCE_SSL], "Request had insufficient authentication scopes.", {
+    code: "insufficientPermissions",
+  });
   const id = req.query("id");
   if (!id) return refuse(400, "invalid_request", "No id given.", { code: "missingRequiredParameter" });
   const located = await locate(emulated, caller, id);

@@ -5,8 +5,16 @@
 // Comments: insert.
 import { z } from "zod";
 import { toBase64Url } from "../../lib/encoding";
-import { type Caller, type Emulated, isReady, type LedgerPost, lostAnswer, refuse } from "../emulator";
-import { locate } from "./comments";
+import {
+  type Caller,
+  type Emulated,
+  isReady,
+  type LedgerPost,
+  lostAnswer,
+  refuse,
+  requireScope,
+} from "../emulator";
+import { FORCE_SSL, locate } from "./comments";
 import { json } from "./errors";
 import {
   checkCommentText,
@@ -310,6 +318,10 @@ export async function insertCommentThread(emulated: Emulated, req: Req): Promise
  */
 export async function insertComment(emulated: Emulated, req: Req): Promise<Response> {
   const caller = await emulated.caller();
+  // comments.insert: "requires authorization with … youtube.force-ssl" (Comments: insert, Authorization).
+  requireScope(caller, [FORCE_SSL], "Request had insufficient authentication scopes.", {
+    code: "insufficientPermissions",
+  });
   partsOf(req, ["id", "snippet"]);
   const body = await emulated.json(commentInsert);
   checkCommentText(body.snippet.textOriginal);
