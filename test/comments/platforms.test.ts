@@ -237,3 +237,39 @@ describe.each(CASES)("comment actions on $platform", ({ platform, follower, own,
     }
   });
 });
+
+describe("a reply to an answer whose platform answer was lost, on LinkedIn (one level of nesting)", () => {
+  it("is adopted by the sync and by the retry, although LinkedIn files it under the thread's top comment", async () => {
+    const { account, row, comment, nested } = await commented("linkedin", true);
+    expect(nested).toMatchObject({ parent_id: comment.id, actions: ["reply"] });
+    const postId = row.platform_post_id!;
+    const mine = (text: string) =>
+      onPlatform("linkedin", account, postId).then((read) => read.filter((c) => c.content === text));
+
+    // Lost, then a sync: the pending row takes the platform's id, under the answer it replied to.
+    const text = "Lost on the way #sandbox-lost";
+    const lost = await reply(account, nested!.id, text);
+    expect(lost.status, JSON.stringify(lost.body)).toBe(409);
+    const [published] = await mine(text);
+    expect(published).toMatchObject({ parent_id: comment.platform_comment_id, is_own: true });
+    const pending = (await rowsOf(comment.post_id)).filter((r) => r.is_own && r.platform_comment_id === null);
+    expect(pending).toHaveLength(1);
+    expect((await deliverSync([row.id])).retryMessages).toEqual([]);
+    expect((await rowsOf(comment.post_id)).filter((r) => r.content === text)).toMatchObject([
+      { id: pending[0]!.id, platform_comment_id: published!.id, parent_id: nested!.id },
+    ]);
+    expect(await receivedFor(pending[0]!.id)).toBe(0);
+
+    // Lost, then the same reply again: it finds the published one instead of publishing a second.
+    const text2 = "Lost again #sandbox-lost";
+    expect((await reply(account, nested!.id, text2)).status).toBe(409);
+    const retried = await reply(account, nested!.id, text2);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    const again = await mine(text2);
+    expect(again).toHaveLength(1);
+    expect(retried.body).toMatchObject({ platform_comment_id: again[0]!.id, parent_id: nested!.id });
+    expect((await deliverSync([row.id])).retryMessages).toEqual([]);
+    expect((await rowsOf(comment.post_id)).filter((r) => r.content === text2)).toHaveLength(1);
+    expect(await receivedFor(retried.body.id)).toBe(0);
+  });
+});
