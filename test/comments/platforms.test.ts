@@ -108,6 +108,11 @@ const rowsOf = async (postId: number) =>
       .all<Record<string, any>>()
   ).results;
 
+const platformParentOf = async (id: number) =>
+  (await env.DB.prepare("SELECT platform_parent_id AS parent FROM comments WHERE id = ?")
+    .bind(id)
+    .first<{ parent: string | null }>())!.parent;
+
 const receivedFor = async (id: number) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE type = 'comment.received' AND record_id = ?")
     .bind(id)
@@ -201,6 +206,9 @@ describe.each(CASES)("comment actions on $platform", ({ platform, follower, own,
       expect(
         (await onPlatform(platform, account, postId)).find((c) => c.id === comment.platform_comment_id),
       ).toMatchObject({ hidden: true });
+      // The sync keeps it hidden (from the platform's read, or where that says nothing, the inbox's).
+      expect((await deliverSync([row.id])).retryMessages).toEqual([]);
+      expect((await inbox(account)).find((c) => c.id === comment.id)).toMatchObject({ hidden: true });
       const shown = await act(account, comment.id, "unhide");
       expect(shown.status, JSON.stringify(shown.body)).toBe(200);
       expect(shown.body.hidden).toBe(false);
@@ -215,6 +223,7 @@ describe.each(CASES)("comment actions on $platform", ({ platform, follower, own,
 
     const answered = await reply(account, comment.id, "Oops, wrong thread");
     expect(answered.status, JSON.stringify(answered.body)).toBe(201);
+    expect(await platformParentOf(answered.body.id)).toBe(comment.platform_comment_id);
     const deleted = await act(account, answered.body.id, "delete");
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
     const after = await onPlatform(platform, account, postId);
@@ -268,8 +277,52 @@ describe("a reply to an answer whose platform answer was lost, on LinkedIn (one 
     const again = await mine(text2);
     expect(again).toHaveLength(1);
     expect(retried.body).toMatchObject({ platform_comment_id: again[0]!.id, parent_id: nested!.id });
+    // Stored where LinkedIn filed it (its delete names that collection), still listed under the answer.
+    expect(await platformParentOf(retried.body.id)).toBe(comment.platform_comment_id);
     expect((await deliverSync([row.id])).retryMessages).toEqual([]);
     expect((await rowsOf(comment.post_id)).filter((r) => r.content === text2)).toHaveLength(1);
     expect(await receivedFor(retried.body.id)).toBe(0);
+  });
+
+  it("deletes the account's reply to an answer where LinkedIn filed it, before any sync", async () => {
+    const { account, row, comment, nested } = await commented("linkedin", true);
+    const answered = await reply(account, nested!.id, "Wrong thread");
+    expect(answered.status, JSON.stringify(answered.body)).toBe(201);
+    expect(await platformParentOf(answered.body.id)).toBe(comment.platform_comment_id);
+    const deleted = await act(account, answered.body.id, "delete");
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const after = await onPlatform("linkedin", account, row.platform_post_id!);
+    expect(after.map((c) => c.id)).not.toContain(answered.body.platform_comment_id);
+    expect(after.map((c) => c.id)).toContain(comment.platform_comment_id);
+  });
+});
+
+describe("a comment on a platform with no comment management (TikTok)", () => {
+  it("offers no action, and each is a 422 that says so", async () => {
+    const t = await createTenant();
+    const tiktok = await createAccount(t.workspace.id, "tiktok");
+    const post = await createPost(t, {
+      accounts: [tiktok.id],
+      content: [{ text: "Dance" }],
+      settings: { tiktok: { privacy_level: "SELF_ONLY" } },
+    });
+    // TikTok has no comment read either: the row is stored directly.
+    const id = await insertComment(post.id, {
+      platform: "tiktok",
+      account_id: tiktok.id,
+      platform_comment_id: "7301",
+    });
+    const listed = await call("GET", `/api/v1/comments?account_id=${tiktok.id}`, { key: t.key });
+    expect(listed.body.data).toMatchObject([{ id, platform: "tiktok", actions: [] }]);
+    const account = { key: t.key } as Connected;
+    for (const [answer, verb] of [
+      [await reply(account, id, "Thanks!"), "answer"],
+      [await act(account, id, "hide"), "hide"],
+      [await act(account, id, "unhide"), "hide"],
+      [await act(account, id, "delete"), "delete"],
+    ] as const) {
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors).toEqual({ action: [`TikTok lets no app ${verb} comments.`] });
+    }
   });
 });
