@@ -3,8 +3,9 @@
 // played on a published post, synced, offers the platform's actions; the reply is published under it and
 // listed once after the next sync, with no comment.received; hide and unhide, and delete, reach the
 // platform or answer the 422 with its sentence. Then the lost answer of a reply to a reply on LinkedIn,
-// which files it under the thread's top comment, adopted by the sync and by the retry; and TikTok's
-// stored comment, whose every action is a 422.
+// which files it under the thread's top comment, adopted by the sync and by the retry, and the delete of
+// such a reply, which names that top comment's collection; and TikTok's stored comment, whose every
+// action is a 422.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Platform } from "../../src/db/enums";
