@@ -16,6 +16,7 @@ import {
   type CommentAction,
   type PlatformAdapter,
   PlatformError,
+  type PublishedComment,
 } from "../platforms/types";
 import { commentRef, refusalOf } from "./present";
 import { type ActionTarget, commentForAction } from "./queries";
@@ -128,7 +129,14 @@ export async function replyToComment(
         other.content === text &&
         other.created_at.getTime() + CLOCK_SKEW_MS >= pending.createdAt.getTime(),
     );
-    if (published) return settle(db, comment, pending.id, published.id, published.url ?? null, now, timezone);
+    if (published) {
+      const found = {
+        id: published.id,
+        url: published.url ?? null,
+        parentId: published.parent_id ?? undefined,
+      };
+      return settle(db, comment, pending.id, found, now, timezone);
+    }
   }
   if (replyId === undefined) {
     const [inserted] = await db
@@ -153,7 +161,7 @@ export async function replyToComment(
   }
   try {
     const published = await call((auth) => adapter.replyToComment!(auth, commentRef(comment, postId), text));
-    return settle(db, comment, replyId, published.id, published.url, now, timezone);
+    return settle(db, comment, replyId, published, now, timezone);
   } catch (error) {
     // Refused for good, or never sent (a rate limit, an account to reconnect): nothing to find later, so
     // the pending row goes. A platform that may have published it keeps the row for the next attempt.
@@ -166,19 +174,20 @@ export async function replyToComment(
 }
 
 /**
- * The pending reply takes its platform id and address, and its parent is marked replied to. Should
- * the sync have stored that platform comment as a row of its own meanwhile, that row is the reply and
- * the pending one goes.
+ * The pending reply takes its platform id and address, and the platform comment it was filed under
+ * where the platform says (an answer to an answer under the thread's top comment: a LinkedIn delete names
+ * that comment's collection); its parent is marked replied to. Should the sync have stored that platform
+ * comment as a row of its own meanwhile, that row is the reply and the pending one goes.
  */
 async function settle(
   db: Database,
   parent: Comment,
   pendingId: number,
-  platformId: string,
-  url: string | null,
+  published: PublishedComment,
   now: number,
   timezone: string,
 ) {
+  const platformId = published.id;
   const same = and(
     eq(comments.postId, parent.postId),
     eq(comments.platform, parent.platform),
@@ -187,7 +196,11 @@ async function settle(
   const [, , , [reply]] = await db.batch([
     db
       .update(comments)
-      .set({ platformCommentId: platformId, url })
+      .set({
+        platformCommentId: platformId,
+        url: published.url,
+        ...(published.parentId ? { platformParentId: published.parentId } : {}),
+      })
       .where(
         and(
           eq(comments.id, pendingId),

@@ -202,7 +202,15 @@ export type CommentRef = {
 };
 
 /** The account's reply to a comment, as the platform created it. */
-export type PublishedComment = { id: string; url: string | null };
+export type PublishedComment = {
+  id: string;
+  url: string | null;
+  /**
+   * The comment the platform filed the reply under (a platform that nests one level files an answer to
+   * an answer under the thread's top comment); absent: the one answered.
+   */
+  parentId?: string;
+};
 
 export interface PlatformAdapter {
   readonly platform: Platform;

@@ -44,7 +44,7 @@ export async function replyToComment(
   }
   const parent = comment.parentId ?? comment.id;
   const created = await createComment(api, tokenOf(account), authorOf(account), comment.postId, text, parent);
-  return { id: created.id, url: created.url };
+  return { id: created.id, url: created.url, parentId: parent };
 }
 
 /**

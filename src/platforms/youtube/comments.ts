@@ -42,7 +42,7 @@ export async function replyToComment(
     { snippet: { parentId, textOriginal: text } },
     commentResource,
   );
-  return { id: created.id, url: commentUrl(api, comment.postId, created.id) };
+  return { id: created.id, url: commentUrl(api, comment.postId, created.id), parentId };
 }
 
 /** Holds the comment for review (hidden from the public) or publishes it again. */

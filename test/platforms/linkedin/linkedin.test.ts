@@ -545,6 +545,7 @@ describe("linkedin comment calls (Comments API: nested comment, delete as the ac
     expect(answered).toEqual({
       id: `urn:li:comment:(${POST},333)`,
       url: `https://www.linkedin.com/feed/update/${POST}/?commentUrn=${encodeURIComponent(`urn:li:comment:(${POST},333)`)}`,
+      parentId: top.id,
     });
     expectRest(requests[0]!, "POST", `${REST}/socialActions/${encoded(top.id)}/comments`);
     expect(await jsonOf(requests[0]!)).toEqual({

@@ -708,7 +708,11 @@ describe("YouTube's comment calls (Comments: insert, setModerationStatus, delete
       { ...top, id: "Ugx1.a", parentId: "Ugx1" },
       "Thanks",
     );
-    expect(answer).toEqual({ id: "Ugx1.b", url: `https://www.youtube.com/watch?v=${R.VIDEO_ID}&lc=Ugx1.b` });
+    expect(answer).toEqual({
+      id: "Ugx1.b",
+      url: `https://www.youtube.com/watch?v=${R.VIDEO_ID}&lc=Ugx1.b`,
+      parentId: "Ugx1",
+    });
     expect(requests[0]!.method).toBe("POST");
     expect(requests[0]!.url).toBe("https://www.googleapis.com/youtube/v3/comments?part=snippet");
     expect(await requests[0]!.json()).toEqual({ snippet: { parentId: "Ugx1", textOriginal: "Thanks" } });
