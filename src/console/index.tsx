@@ -23,7 +23,7 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import type { DbEnv } from "../http/env";
-import { ApiError, errorStyle, notFound, tooManyAttempts } from "../http/errors";
+import { ApiError, errorStyle, notFound, renderError, tooManyAttempts } from "../http/errors";
 import { messagesByField } from "../http/messages";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
@@ -31,7 +31,15 @@ import { CONSOLE_CSS } from "./assets";
 import { consumeSignInLink, issueSignInLink, linkPath } from "./links";
 import { countSignInAttempt } from "./limits";
 import { sendSignInLink } from "./mail";
-import { ConfirmPage, KeysPage, LinkUnusablePage, SecurityPage, type Shown, SignInPage } from "./pages";
+import {
+  ConfirmPage,
+  KeysPage,
+  LinkUnusablePage,
+  RefusalPage,
+  SecurityPage,
+  type Shown,
+  SignInPage,
+} from "./pages";
 import {
   csrfMatches,
   csrfToken,
@@ -191,7 +199,11 @@ export const consoleRouter = createRouter<ConsoleEnv>()
     }
     return c.html(<SignInPage sent />);
   })
-  .get("/sign-in/:token", (c) => c.html(<ConfirmPage action={linkPath(c.req.param("token"))} />))
+  // A browser already signed in posts the link with its session's csrf field, like every other form.
+  .get("/sign-in/:token", async (c) => {
+    const csrf = c.var.session ? await csrfToken(c.env, c.var.session) : undefined;
+    return c.html(<ConfirmPage action={linkPath(c.req.param("token"))} csrf={csrf} />);
+  })
   .post("/sign-in/:token", async (c) => {
     await refuseOverLimit(c);
     const parsed = await readToken("l", c.req.param("token"));
@@ -290,3 +302,13 @@ export const consoleRouter = createRouter<ConsoleEnv>()
     }
     return c.redirect("/console/security", 303);
   });
+
+// A refusal is a console page with its status (403, 404, 429) and headers (Retry-After); anything else
+// goes through the app's one renderer, which logs it and answers a plain 500 page (errorStyle html).
+consoleRouter.onError((err, c) => {
+  if (err instanceof ApiError && err.status < 500) {
+    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+    return c.html(<RefusalPage message={err.body.message} />, err.status);
+  }
+  return renderError(err, c);
+});

@@ -5,6 +5,8 @@ import { ABILITIES } from "../db/enums";
 
 type Nav = { csrf: string; email: string } | null;
 
+const Hidden: FC<{ csrf: string }> = ({ csrf }) => <input type="hidden" name="csrf" value={csrf} />;
+
 export const Layout: FC<{ title: string; nav: Nav; children?: Child }> = ({ title, nav, children }) => (
   <html lang="en">
     <head>
@@ -84,11 +86,12 @@ export const SignInPage: FC<{ sent?: boolean; error?: string }> = ({ sent, error
 );
 
 /** What a link opens: a button, so that mail scanners that follow links do not use it up. */
-export const ConfirmPage: FC<{ action: string }> = ({ action }) => (
+export const ConfirmPage: FC<{ action: string; csrf?: string }> = ({ action, csrf }) => (
   <Layout title="Sign in" nav={null}>
     <h1>Sign in</h1>
     <p>Continue to sign in to the console in this browser.</p>
     <form method="post" action={action}>
+      {csrf && <Hidden csrf={csrf} />}
       <button type="submit" class="primary">
         Sign in
       </button>
@@ -119,8 +122,6 @@ export type ListedKey = {
 
 /** Something shown once (a new key, a signing secret), on the answer to the request that made it. */
 export type Shown = { title: string; label: string; value: string };
-
-const Hidden: FC<{ csrf: string }> = ({ csrf }) => <input type="hidden" name="csrf" value={csrf} />;
 
 const KeyCard: FC<{ keyRow: ListedKey; csrf: string }> = ({ keyRow: key, csrf }) => (
   <li class="card">
@@ -270,5 +271,16 @@ export const SecurityPage: FC<{ nav: NonNullable<Nav>; sessions: ListedSession[]
         </li>
       ))}
     </ul>
+  </Layout>
+);
+
+/** A refusal (403, 404, 410, 429): what happened and a way back. */
+export const RefusalPage: FC<{ message: string }> = ({ message }) => (
+  <Layout title="Request refused" nav={null}>
+    <h1>This request was refused</h1>
+    <p>{message}</p>
+    <p>
+      <a href="/console">Back to the console</a>
+    </p>
   </Layout>
 );
