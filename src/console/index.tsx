@@ -1,6 +1,8 @@
 // The console (/console): sign-in by one-time link, sessions, and the API keys page. Server-rendered,
 // no script; every state change is a POST checked by `guard` (same Origin, and the session's csrf field).
 // Key rules are the operator API's own (src/admin/key-queries.ts), scoped here to the signed-in user.
+
+import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
@@ -19,7 +21,6 @@ import { presentApiKey } from "../admin/present";
 import { usersByEmail } from "../admin/queries";
 import { createApiKeyBody } from "../admin/schemas";
 import { userCoordinator } from "../coordinator/names";
-import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import type { DbEnv } from "../http/env";
@@ -28,8 +29,8 @@ import { messagesByField } from "../http/messages";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { CONSOLE_CSS } from "./assets";
-import { consumeSignInLink, issueSignInLink, linkPath } from "./links";
 import { countSignInAttempt } from "./limits";
+import { consumeSignInLink, issueSignInLink, linkPath } from "./links";
 import { sendSignInLink } from "./mail";
 import {
   ConfirmPage,
@@ -55,12 +56,17 @@ import { readToken } from "./tokens";
 
 type ConsoleEnv = {
   Bindings: Env;
-  Variables: DbEnv["Variables"] & { session?: Session; sessionShard?: number; form?: Record<string, unknown> };
+  Variables: DbEnv["Variables"] & {
+    session?: Session;
+    sessionShard?: number;
+    form?: Record<string, unknown>;
+  };
 };
 type Ctx = Context<ConsoleEnv>;
 
 /** Nothing but the worker's own origin; no script at all; never framed, cached or sent as Referer. */
-const CSP = "default-src 'self'; script-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
@@ -71,7 +77,8 @@ const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   c.res.headers.set("X-Frame-Options", "DENY");
 });
 
-const forbiddenRequest = () => new ApiError(403, { message: "This request was refused: reload the page and try again." });
+const forbiddenRequest = () =>
+  new ApiError(403, { message: "This request was refused: reload the page and try again." });
 
 /** The session the cookie names, if live; `sessionShard` says which database holds it. */
 const loadSession = createMiddleware<ConsoleEnv>(async (c, next) => {
@@ -117,7 +124,10 @@ function signedIn(c: Ctx): { session: Session; db: Database } | Response {
   return { session, db: c.var.shards.at(c.var.sessionShard!) };
 }
 
-const navOf = async (c: Ctx, session: Session) => ({ csrf: await csrfToken(c.env, session), email: session.email });
+const navOf = async (c: Ctx, session: Session) => ({
+  csrf: await csrfToken(c.env, session),
+  email: session.email,
+});
 
 const announcer =
   (c: Ctx): Announce =>
@@ -134,7 +144,13 @@ async function listedKeys(c: Ctx, db: Database, userId: number) {
   return keys.map((key) => presentApiKey(key, uses[key.id]));
 }
 
-async function keysPage(c: Ctx, session: Session, db: Database, extra: { shown?: Shown; errors?: Record<string, string[]> } = {}, status: 200 | 422 = 200) {
+async function keysPage(
+  c: Ctx,
+  session: Session,
+  db: Database,
+  extra: { shown?: Shown; errors?: Record<string, string[]> } = {},
+  status: 200 | 422 = 200,
+) {
   const keys = await listedKeys(c, db, session.userId);
   return c.html(<KeysPage nav={await navOf(c, session)} keys={keys} {...extra} />, status);
 }
@@ -171,13 +187,12 @@ const keyForm = z.object({
     }),
 });
 
-const list = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = (value: unknown): unknown[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 export const consoleRouter = createRouter<ConsoleEnv>()
   .use("*", errorStyle("html"), securityHeaders, loadSession, guard)
-  .get("/assets/console.css", (c) =>
-    c.body(CONSOLE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }),
-  )
+  .get("/assets/console.css", (c) => c.body(CONSOLE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }))
   .get("/", (c) => c.redirect(c.var.session ? "/console/keys" : "/console/sign-in", 303))
   .get("/sign-in", (c) => (c.var.session ? c.redirect("/console/keys", 303) : c.html(<SignInPage />)))
   .post("/sign-in", async (c) => {
@@ -239,20 +254,31 @@ export const consoleRouter = createRouter<ConsoleEnv>()
       abilities: list(form.abilities),
       expires_at: typeof form.expires_at === "string" ? form.expires_at : undefined,
     });
-    if (!parsed.success) return keysPage(c, auth.session, auth.db, { errors: messagesByField(parsed.error.issues, parsed.error) }, 422);
+    if (!parsed.success)
+      return keysPage(
+        c,
+        auth.session,
+        auth.db,
+        { errors: messagesByField(parsed.error.issues, parsed.error) },
+        422,
+      );
     const issued = await issueKey(auth.db, {
       user_id: auth.session.userId,
       callback_origins: [],
       ...parsed.data,
     });
-    return keysPage(c, auth.session, auth.db, { shown: { title: "Your new key", label: "API key", value: issued.key } });
+    return keysPage(c, auth.session, auth.db, {
+      shown: { title: "Your new key", label: "API key", value: issued.key },
+    });
   })
   .post("/keys/:id/roll", async (c) => {
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
     const id = await ownKey(auth.db, auth.session.userId, c.req.param("id"));
     const rolled = await rollKey(auth.db, announcer(c), id);
-    return keysPage(c, auth.session, auth.db, { shown: { title: "Your rolled key", label: "API key", value: rolled.key } });
+    return keysPage(c, auth.session, auth.db, {
+      shown: { title: "Your rolled key", label: "API key", value: rolled.key },
+    });
   })
   .post("/keys/:id/revoke", async (c) => {
     const auth = signedIn(c);
@@ -278,7 +304,14 @@ export const consoleRouter = createRouter<ConsoleEnv>()
       .split(/\s+/)
       .filter(Boolean);
     const parsed = createApiKeyBody.shape.callback_origins.safeParse(lines);
-    if (!parsed.success) return keysPage(c, auth.session, auth.db, { errors: messagesByField(parsed.error.issues, parsed.error) }, 422);
+    if (!parsed.success)
+      return keysPage(
+        c,
+        auth.session,
+        auth.db,
+        { errors: messagesByField(parsed.error.issues, parsed.error) },
+        422,
+      );
     await setCallbackOrigins(auth.db, announcer(c), id, parsed.data);
     return c.redirect("/console/keys", 303);
   })

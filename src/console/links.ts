@@ -3,8 +3,8 @@
 // so of two concurrent submissions exactly one gets the user.
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { type ShardDatabases, shardOfId } from "../db/shards";
 import { signInLinks } from "../db/schema";
+import { type ShardDatabases, shardOfId } from "../db/shards";
 import { newToken } from "./tokens";
 
 export const LINK_TTL_MS = 15 * 60_000;
@@ -26,7 +26,13 @@ export async function consumeSignInLink(db: Database, hash: string, now = Date.n
   const [row] = await db
     .update(signInLinks)
     .set({ usedAt: new Date(now) })
-    .where(and(eq(signInLinks.tokenHash, hash), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, new Date(now))))
+    .where(
+      and(
+        eq(signInLinks.tokenHash, hash),
+        isNull(signInLinks.usedAt),
+        gt(signInLinks.expiresAt, new Date(now)),
+      ),
+    )
     .returning({ userId: signInLinks.userId });
   return row?.userId ?? null;
 }

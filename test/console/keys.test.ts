@@ -6,7 +6,8 @@ import { call } from "../support/client";
 import { createKey, createUser } from "../support/seed";
 import { signedIn } from "./support";
 
-const shownValue = (html: string) => /<output id="shown-value" class="secret">([^<]+)<\/output>/.exec(html)?.[1];
+const shownValue = (html: string) =>
+  /<output id="shown-value" class="secret">([^<]+)<\/output>/.exec(html)?.[1];
 
 describe("the API keys page", () => {
   it("creates a key shown once, which works against /api/v1/me, and lists it by prefix", async () => {
@@ -41,7 +42,11 @@ describe("the API keys page", () => {
     const page = await browser.get("/console/keys");
     for (const ability of ["posts", "workspaces", "accounts", "labels"])
       expect(page.html).toContain(`name="abilities" value="${ability}"`);
-    const refused = await browser.post("/console/keys", { name: "x", abilities: ["root"], csrf: await browser.csrf() });
+    const refused = await browser.post("/console/keys", {
+      name: "x",
+      abilities: ["root"],
+      csrf: await browser.csrf(),
+    });
     expect(refused.status).toBe(422);
   });
 
@@ -55,7 +60,9 @@ describe("the API keys page", () => {
     const newKey = shownValue(rolled.html)!;
     expect((await call("GET", "/api/v1/me", { key })).status).toBe(401);
     expect((await call("GET", "/api/v1/me", { key: newKey })).status).toBe(200);
-    const newId = (await env.DB.prepare("SELECT id FROM api_keys WHERE user_id = ?").bind(user.id).first<{ id: number }>())!.id;
+    const newId = (await env.DB.prepare("SELECT id FROM api_keys WHERE user_id = ?")
+      .bind(user.id)
+      .first<{ id: number }>())!.id;
 
     const secret = await browser.post(`/console/keys/${newId}/signing-secret`, { csrf });
     expect(shownValue(secret.html)).toMatch(/^sps_/);
@@ -65,7 +72,9 @@ describe("the API keys page", () => {
       csrf,
     });
     expect(origins.status).toBe(303);
-    expect((await browser.get("/console/keys")).html).toContain("https://app.example.com, https://other.example.com");
+    expect((await browser.get("/console/keys")).html).toContain(
+      "https://app.example.com, https://other.example.com",
+    );
 
     expect((await browser.post(`/console/keys/${newId}/revoke`, { csrf })).status).toBe(303);
     expect((await call("GET", "/api/v1/me", { key: newKey })).status).toBe(401);

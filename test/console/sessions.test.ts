@@ -11,11 +11,15 @@ const HOUR = 3600_000;
 async function age(browser: Browser, fields: { created_at?: number; last_used_at?: number }) {
   const hash = await sha256Hex(browser.cookie!);
   for (const [column, value] of Object.entries(fields))
-    await env.DB.prepare(`UPDATE console_sessions SET ${column} = ? WHERE id_hash = ?`).bind(value, hash).run();
+    await env.DB.prepare(`UPDATE console_sessions SET ${column} = ? WHERE id_hash = ?`)
+      .bind(value, hash)
+      .run();
 }
 
 const keyCount = async (userId: number) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+  (await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>())!.n;
 
 describe("a console session", () => {
   it("without a session, a page sends the browser to sign in", async () => {
@@ -58,15 +62,17 @@ describe("a console session", () => {
     const other = await signedIn((await createUser()).id);
     const page = await here.get("/console/security");
     expect(page.status).toBe(200);
-    const ids = [...page.html.matchAll(/\/console\/security\/sessions\/(\d+)\/revoke/g)].map((m) => Number(m[1]));
+    const ids = [...page.html.matchAll(/\/console\/security\/sessions\/(\d+)\/revoke/g)].map((m) =>
+      Number(m[1]),
+    );
     expect(ids).toHaveLength(2);
     expect(page.html).toContain("This browser");
-    const thereId = (
-      await env.DB.prepare("SELECT id FROM console_sessions WHERE id_hash = ?").bind(await sha256Hex(there.cookie!)).first<{ id: number }>()
-    )!.id;
-    const otherId = (
-      await env.DB.prepare("SELECT id FROM console_sessions WHERE id_hash = ?").bind(await sha256Hex(other.cookie!)).first<{ id: number }>()
-    )!.id;
+    const thereId = (await env.DB.prepare("SELECT id FROM console_sessions WHERE id_hash = ?")
+      .bind(await sha256Hex(there.cookie!))
+      .first<{ id: number }>())!.id;
+    const otherId = (await env.DB.prepare("SELECT id FROM console_sessions WHERE id_hash = ?")
+      .bind(await sha256Hex(other.cookie!))
+      .first<{ id: number }>())!.id;
     const csrf = await here.csrf("/console/security");
     // Another user's session: 404, and it lives on.
     expect((await here.post(`/console/security/sessions/${otherId}/revoke`, { csrf })).status).toBe(404);

@@ -16,16 +16,22 @@ const linkRow = async (path: string) =>
 describe("the sign-in form", () => {
   it("answers the same page whether or not the address has a user, and stores a link only for a user", async () => {
     const user = await createUser();
-    const email = (await admin("GET", `/users?email=${encodeURIComponent(`x-${crypto.randomUUID()}@example.test`)}`)).body;
+    const email = (
+      await admin("GET", `/users?email=${encodeURIComponent(`x-${crypto.randomUUID()}@example.test`)}`)
+    ).body;
     expect(email.data).toEqual([]);
     const browser = new Browser();
     const known = await browser.post("/console/sign-in", { email: (await userEmail(user.id))! });
-    const unknown = await browser.post("/console/sign-in", { email: `nobody-${crypto.randomUUID()}@example.test` });
+    const unknown = await browser.post("/console/sign-in", {
+      email: `nobody-${crypto.randomUUID()}@example.test`,
+    });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(known.html).toContain("Check your mail");
     expect(unknown.html).toBe(known.html);
-    const links = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_links WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    const links = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_links WHERE user_id = ?")
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(links!.n).toBe(1);
   });
 
@@ -44,7 +50,8 @@ describe("the sign-in form", () => {
 
   it("refuses the sixth attempt for one address within the window (429), whoever asks", async () => {
     const email = `brute-${crypto.randomUUID()}@example.test`;
-    for (let i = 0; i < 5; i++) expect((await new Browser().post("/console/sign-in", { email })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await new Browser().post("/console/sign-in", { email })).status).toBe(200);
     const refused = await new Browser().post("/console/sign-in", { email });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -55,7 +62,9 @@ describe("the sign-in form", () => {
     let last = 0;
     let lastHtml = "";
     for (let i = 0; i < 31; i++)
-      ({ status: last, html: lastHtml } = await browser.post("/console/sign-in", { email: `spray-${i}-${crypto.randomUUID()}@example.test` }));
+      ({ status: last, html: lastHtml } = await browser.post("/console/sign-in", {
+        email: `spray-${i}-${crypto.randomUUID()}@example.test`,
+      }));
     expect(last, lastHtml).toBe(429);
   });
 });
@@ -146,5 +155,15 @@ describe("a sign-in link", () => {
     planted.cookie = `s_${"B".repeat(43)}`;
     await planted.post(await invitation(user.id));
     expect(planted.cookie).not.toBe(`s_${"B".repeat(43)}`);
+  });
+
+  it("signs in a user of shard 1: the link and the session name their shard", async () => {
+    const user = await createUser("Shard one", 1);
+    const path = await invitation(user.id);
+    expect(tokenOf(path)).toMatch(/^l1_/);
+    const browser = new Browser();
+    expect((await browser.post(path)).status).toBe(303);
+    expect(browser.cookie).toMatch(/^s1_/);
+    expect((await browser.get("/console/keys")).status).toBe(200);
   });
 });

@@ -13,7 +13,11 @@ export class Browser {
   /** Each browser its own client address, so the per-IP sign-in limit of one test spares the others. */
   readonly ip = `192.0.2.${(ips++ % 250) + 1}-${crypto.randomUUID().slice(0, 6)}`;
 
-  async request(method: string, path: string, init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {}): Promise<Page> {
+  async request(
+    method: string,
+    path: string,
+    init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+  ): Promise<Page> {
     const headers = new Headers(init.headers);
     headers.set("cf-connecting-ip", this.ip);
     if (this.cookie) headers.set("cookie", `__Host-session=${this.cookie}`);
@@ -24,7 +28,12 @@ export class Browser {
         for (const one of Array.isArray(value) ? value : [value]) body.append(name, one);
     }
     if (method === "POST" && !headers.has("origin")) headers.set("origin", ORIGIN);
-    const response = await exports.default.fetch(`${ORIGIN}${path}`, { method, headers, body, redirect: "manual" });
+    const response = await exports.default.fetch(`${ORIGIN}${path}`, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+    });
     const set = response.headers.get("set-cookie");
     if (set?.startsWith("__Host-session=")) {
       const value = set.slice("__Host-session=".length).split(";")[0]!;

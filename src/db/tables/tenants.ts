@@ -92,7 +92,10 @@ export const signInLinks = sqliteTable(
     usedAt: integer("used_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("sign_in_links_token_hash_unique").on(t.tokenHash), index("sign_in_links_user_id_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("sign_in_links_token_hash_unique").on(t.tokenHash),
+    index("sign_in_links_user_id_idx").on(t.userId),
+  ],
 );
 
 // The console's sessions (src/console/sessions.ts): the cookie holds a random id, this table its SHA-256.
@@ -109,5 +112,8 @@ export const consoleSessions = sqliteTable(
     createdAt: createdAt(),
     lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [uniqueIndex("console_sessions_id_hash_unique").on(t.idHash), index("console_sessions_user_id_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("console_sessions_id_hash_unique").on(t.idHash),
+    index("console_sessions_user_id_idx").on(t.userId),
+  ],
 );
