@@ -64,7 +64,7 @@ type ConsoleEnv = {
 };
 type Ctx = Context<ConsoleEnv>;
 
-/** Nothing but the worker's own origin; no script at all; never framed, cached or sent as Referer. */
+/** Nothing but the worker's own origin; no script at all; never framed or cached. */
 const CSP =
   "default-src 'self'; script-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
@@ -72,7 +72,9 @@ const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
   c.res.headers.set("Content-Security-Policy", CSP);
   c.res.headers.set("Cache-Control", "no-store");
-  c.res.headers.set("Referrer-Policy", "no-referrer");
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form posts, which the
+  // guard must refuse; no page links off the origin, so nothing else would carry a Referer.
+  c.res.headers.set("Referrer-Policy", "same-origin");
   c.res.headers.set("X-Content-Type-Options", "nosniff");
   c.res.headers.set("X-Frame-Options", "DENY");
 });
