@@ -23,6 +23,7 @@ import { createApiKeyBody } from "../admin/schemas";
 import { userCoordinator } from "../coordinator/names";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
+import { formBodyLimit } from "../http/body-limit";
 import type { DbEnv } from "../http/env";
 import { ApiError, errorStyle, notFound, renderError, tooManyAttempts } from "../http/errors";
 import { messagesByField } from "../http/messages";
@@ -102,6 +103,8 @@ const loadSession = createMiddleware<ConsoleEnv>(async (c, next) => {
 const guard = createMiddleware<ConsoleEnv>(async (c, next) => {
   if (c.req.method !== "POST") return next();
   if (c.req.header("origin") !== publicOrigin(c.env, c.req.url)) throw forbiddenRequest();
+  // A few short fields: capped like every browser form (413 past 16 KiB), before anything parses it.
+  await formBodyLimit(c, async () => {});
   const form = await c.req.parseBody({ all: true });
   c.set("form", form);
   const session = c.var.session;

@@ -108,4 +108,13 @@ describe("the CSRF guard", () => {
     expect((await browser.post("/console/keys", form)).status).toBe(200);
     expect(await keyCount(user.id)).toBe(1);
   });
+
+  it("refuses a form body over 16 KiB (413) before reading it, changing nothing", async () => {
+    const user = await createUser();
+    const browser = await signedIn(user.id);
+    const csrf = await browser.csrf();
+    const res = await browser.post("/console/keys", { name: "x".repeat(20_000), abilities: ["posts"], csrf });
+    expect(res.status).toBe(413);
+    expect(await keyCount(user.id)).toBe(0);
+  });
 });
