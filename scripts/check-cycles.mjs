@@ -8,7 +8,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const verbose = process.argv.includes("--verbose");
 const say = (line) => process.stdout.write(`${line}\n`);
 
-const tree = await parseDependencyTree(["src/**/*.ts"], {
+const tree = await parseDependencyTree(["src/**/*.{ts,tsx}"], {
   cwd: root,
   context: root,
   transform: false,

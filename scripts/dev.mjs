@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync } from "node:fs";
 import { localBaseUrl, readVars } from "./lib.mjs";
-import { seedDemo } from "./seed.mjs";
+import { demoSignInLink, seedDemo } from "./seed.mjs";
 
 // The admin CLI finds this server the same way (PORT).
 const BASE_URL = localBaseUrl();
@@ -71,7 +71,9 @@ function runCronEveryMinute() {
 try {
   await waitUntilUp();
   await runCronEveryMinute();
-  const demo = await seedDemo(BASE_URL, readVars(".dev.vars").ADMIN_TOKEN);
+  const adminToken = readVars(".dev.vars").ADMIN_TOKEN;
+  const demo = await seedDemo(BASE_URL, adminToken);
+  const signInLink = await demoSignInLink(BASE_URL, adminToken, demo.user_id);
   process.stdout.write(
     [
       "",
@@ -80,6 +82,8 @@ try {
       `  Demo API key:    ${demo.key}`,
       `  Signing secret:  ${demo.signing_secret}`,
       `  Try:             curl -H "Authorization: Bearer ${demo.key}" ${BASE_URL}/api/v1/workspaces`,
+      `  Console:         ${signInLink}`,
+      "                   (the demo user's sign-in link: one use, 15 minutes; a new one at each start)",
       "",
     ].join("\n"),
   );

@@ -159,3 +159,9 @@ export async function seedDemo(baseUrl, adminToken) {
   writeFileSync(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }
+
+/** A fresh console sign-in link for the demo user (single use, 15 minutes): printed at each start. */
+export async function demoSignInLink(baseUrl, adminToken, userId) {
+  const { url } = await adminCall(baseUrl, adminToken, "POST", `/users/${userId}/sign-in-links`);
+  return url;
+}

@@ -5,6 +5,8 @@ import { adminRouter } from "./admin";
 import { adminOnly } from "./admin/operator-routes";
 import { analyticsRouter } from "./analytics";
 import { commentsRouter } from "./comments";
+import { consoleRouter } from "./console";
+import { consoleOperatorRouter } from "./console/operator-routes";
 import { delegationRouter } from "./delegation";
 import { docsRouter } from "./docs";
 import { foldersRouter } from "./folders";
@@ -53,6 +55,7 @@ app
   .use("/admin/*", requestContext)
   .use("/media/*", requestContext)
   .use("/mcp", requestContext)
+  .use("/console/*", requestContext)
   .route("/api/v1", api)
   // The API for AI agents (Model Context Protocol): each tool call is answered by its /api/v1 route,
   // through this app's own fetch, with the caller's key.
@@ -61,6 +64,9 @@ app
     mcpRouter(async (request, c) => app.fetch(request, c.env, c.executionCtx)),
   )
   .route("/admin/v1", adminRouter)
+  .route("/admin/v1", consoleOperatorRouter)
+  // The account web app: sign-in, sessions and API keys, server-rendered pages (src/console/).
+  .route("/console", consoleRouter)
   // OAuth delegation: the session endpoint (API key, rate limit) and the browser's authorize/callback.
   .route("/api/oauth/delegate", delegationRouter)
   // The sandbox platform; 404 unless SANDBOX is "true".

@@ -4,6 +4,7 @@ import { accountsContracts } from "./accounts/contract";
 import { adminContracts } from "./admin/contract";
 import { analyticsContracts } from "./analytics/contract";
 import { commentsContracts } from "./comments/contract";
+import { consoleContracts } from "./console/contract";
 import { delegationContracts } from "./delegation/contract";
 import { foldersContracts } from "./folders/contract";
 import { labelsContracts } from "./labels/contract";
@@ -27,4 +28,5 @@ export const CONTRACTS: RouteContract[] = [
   ...meContracts,
   ...delegationContracts,
   ...adminContracts,
+  ...consoleContracts,
 ];

@@ -24,3 +24,5 @@ export type AdmitRequest = {
 };
 /** `claimed`: the claim's outcome, when the request was admitted with one. */
 export type AdmitResult = { stale: true } | { stale: false; decision: RateDecision; claimed?: BeginResult };
+/** The console's sign-in attempts of one subject (`email:<sha-256>` or `ip:<address>`): a rate window only. */
+export const signInCoordinator = (subject: string) => `sign-in:${subject}`;

@@ -2,10 +2,11 @@
 // path without its query (where delegation codes, states and link signatures travel), status, time.
 import { createMiddleware } from "hono/factory";
 
-/** A URL for logs: origin and path, with `?…` standing for any query. */
+/** A URL for logs: the path, with `?…` standing for any query and `…` for a console sign-in link's token. */
 export function redactedPath(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search ? "?…" : ""}`;
+  const path = parsed.pathname.replace(/^(\/console\/sign-in\/)[^/]+/, "$1…");
+  return `${path}${parsed.search ? "?…" : ""}`;
 }
 
 export const requestLog = createMiddleware(async (c, next) => {

@@ -77,3 +77,43 @@ export const workspaceMembers = sqliteTable(
     index("workspace_members_user_id_idx").on(t.userId, t.workspaceId),
   ],
 );
+
+// The console's sign-in links (src/console/links.ts): single use, 15 minutes. Only the token's SHA-256
+// is stored; `used_at` is set by the one UPDATE that consumes it.
+export const signInLinks = sqliteTable(
+  "sign_in_links",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sign_in_links_token_hash_unique").on(t.tokenHash),
+    index("sign_in_links_user_id_idx").on(t.userId),
+  ],
+);
+
+// The console's sessions (src/console/sessions.ts): the cookie holds a random id, this table its SHA-256.
+// Idle after 12 h without use, over 30 days after creation, whatever the use.
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    idHash: text("id_hash").notNull(),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("console_sessions_id_hash_unique").on(t.idHash),
+    index("console_sessions_user_id_idx").on(t.userId),
+  ],
+);
