@@ -3,7 +3,8 @@
 // indexes),
 // so the ids subquery (one post, or a page of posts) is evaluated once per answer, not once per table,
 // and the statement fits in any batch. `ids` is a subquery, so the statement is built before it runs.
-import { getTableColumns, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { getTableColumns, inArray, is, type SQLWrapper, sql } from "drizzle-orm";
+import { SQLiteTextJson } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import {
   type Comment,
@@ -92,6 +93,19 @@ const commentsJson = sql`(SELECT json_group_array(json_array(c.id, c.content, c.
 /** The posts table's columns in a fixed order: a post travels as the array of their values. */
 const POST_COLUMNS = Object.entries(getTableColumns(posts));
 
+/** JSON columns travel as JSON (`json(col)`), not as text to parse again (and escaped in the string). */
+const isJsonColumn = (column: (typeof POST_COLUMNS)[number][1]) => is(column, SQLiteTextJson);
+
+/**
+ * How each value is decoded, as drizzle decodes it (timestamps as Dates, booleans), decided once: a
+ * JSON column arrives parsed and a plain one as it is (null for both: no decoding).
+ */
+const POST_DECODERS = POST_COLUMNS.map(([key, column]) => {
+  const plain =
+    isJsonColumn(column) || column.columnType === "SQLiteInteger" || column.columnType === "SQLiteText";
+  return [key, plain ? null : (value: unknown) => column.mapFromDriverValue(value)] as const;
+});
+
 /**
  * The posts as one JSON array (one row, one string), newest first: each post the values of its columns,
  * then its workspace, rows, labels, media and comments. One string instead of a row per post spares D1
@@ -100,7 +114,7 @@ const POST_COLUMNS = Object.entries(getTableColumns(posts));
  */
 export function postStatements(db: Database, ids: IdSubquery, includeComments: boolean) {
   const values = sql.join(
-    POST_COLUMNS.map(([, column]) => sql`${column}`),
+    POST_COLUMNS.map(([, column]) => (isJsonColumn(column) ? sql`json(${column})` : sql`${column}`)),
     sql`, `,
   );
   // json(): a subquery's JSON text would otherwise be embedded as a string.
@@ -193,10 +207,11 @@ function workspaceOf(tuple: WorkspaceTuple): Workspace {
 /** A post's columns, decoded as drizzle decodes them (JSON columns parsed, timestamps as Dates). */
 function postOf(values: unknown[]): Post {
   const post: Record<string, unknown> = {};
-  POST_COLUMNS.forEach(([key, column], i) => {
+  for (let i = 0; i < POST_DECODERS.length; i++) {
+    const [key, decode] = POST_DECODERS[i]!;
     const value = values[i];
-    post[key] = value === null ? null : column.mapFromDriverValue(value);
-  });
+    post[key] = value === null || decode === null ? value : decode(value);
+  }
   return post as Post;
 }
 
