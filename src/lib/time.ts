@@ -54,8 +54,12 @@ export const offsetMinutes = (instant: Date, timeZone: string): number =>
 
 const QUARTER_HOUR_MS = 15 * 60_000;
 const OFFSETS_MAX = 50_000;
-/** `zone|quarter-hour index` → the offset (minutes) of the whole quarter hour, or null when it changes. */
-const offsets = new Map<string, number | null>();
+/**
+ * Per zone, quarter-hour index → the offset (minutes) of the whole quarter hour, or null when it changes
+ * (numeric keys: no key string is built per instant). At most OFFSETS_MAX entries in all.
+ */
+const offsets = new Map<string, Map<number, number | null>>();
+let offsetCount = 0;
 
 /**
  * The instant's wall clock and offset. Offsets change only at transitions, which fall on quarter
@@ -64,15 +68,24 @@ const offsets = new Map<string, number | null>();
 function zoned(instant: Date, timeZone: string): { w: WallClock; offset: number } {
   const ms = instant.getTime();
   const quarter = Math.floor(ms / QUARTER_HOUR_MS);
-  const key = `${timeZone}|${quarter}`;
-  let offset = offsets.get(key);
+  let zone = offsets.get(timeZone);
+  let offset = zone?.get(quarter);
   if (offset === undefined) {
     const start = new Date(quarter * QUARTER_HOUR_MS);
     const end = new Date((quarter + 1) * QUARTER_HOUR_MS - 1000);
     const first = offsetMinutes(start, timeZone);
     offset = first === offsetMinutes(end, timeZone) ? first : null;
-    if (offsets.size >= OFFSETS_MAX) offsets.clear();
-    offsets.set(key, offset);
+    if (offsetCount >= OFFSETS_MAX) {
+      offsets.clear();
+      offsetCount = 0;
+      zone = undefined;
+    }
+    if (!zone) {
+      zone = new Map();
+      offsets.set(timeZone, zone);
+    }
+    zone.set(quarter, offset);
+    offsetCount += 1;
   }
   if (offset === null) {
     const w = wallClock(instant, timeZone);

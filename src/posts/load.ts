@@ -3,7 +3,8 @@
 // indexes),
 // so the ids subquery (one post, or a page of posts) is evaluated once per answer, not once per table,
 // and the statement fits in any batch. `ids` is a subquery, so the statement is built before it runs.
-import { getTableColumns, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { getTableColumns, inArray, is, type SQLWrapper, sql } from "drizzle-orm";
+import { SQLiteTextJson } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
 import {
   type Comment,
@@ -57,8 +58,8 @@ type IdSubquery = SQLWrapper;
 // in every row of every post (a third of a 100-post page's bytes), and D1's time grows with the bytes it
 // returns. The positions are read back by name in assemblePosts below.
 
-/** The workspace: [id, name, slug, type, logo, timezone, language, created_at, updated_at, post_count,
- * media_count, media_bytes]. */
+/** The post's workspace: [id, name, slug, type, logo, timezone, language, created_at, updated_at,
+ * post_count, media_count, media_bytes], as text: the page lists each workspace once (postStatements). */
 const workspaceJson = sql`(SELECT json_array(w.id, w.name, w.slug, w.type, w.logo, w.timezone, w.language,
   w.created_at, w.updated_at, w.post_count, w.media_count, w.media_bytes)
   FROM ${workspaces} w WHERE w.id = ${posts.workspaceId})`;
@@ -92,20 +93,34 @@ const commentsJson = sql`(SELECT json_group_array(json_array(c.id, c.content, c.
 /** The posts table's columns in a fixed order: a post travels as the array of their values. */
 const POST_COLUMNS = Object.entries(getTableColumns(posts));
 
+/** JSON columns travel as JSON (`json(col)`), not as text to parse again (and escaped in the string). */
+const isJsonColumn = (column: (typeof POST_COLUMNS)[number][1]) => is(column, SQLiteTextJson);
+
 /**
- * The posts as one JSON array (one row, one string), newest first: each post the values of its columns,
- * then its workspace, rows, labels, media and comments. One string instead of a row per post spares D1
- * the column names of every row (its time grows with the bytes it answers); the ids are still evaluated
- * once.
+ * How each value is decoded, as drizzle decodes it (timestamps as Dates, booleans), decided once: a
+ * JSON column arrives parsed and a plain one as it is (null for both: no decoding).
+ */
+const POST_DECODERS = POST_COLUMNS.map(([key, column]) => {
+  const plain =
+    isJsonColumn(column) || column.columnType === "SQLiteInteger" || column.columnType === "SQLiteText";
+  return [key, plain ? null : (value: unknown) => column.mapFromDriverValue(value)] as const;
+});
+
+/**
+ * The posts as one JSON string (one row), `[posts, workspaces]`: the posts newest first, each the values
+ * of its columns, then its rows, labels, media and comments; and each of their workspaces once (a page's
+ * posts share a few: repeating the workspace in every post was a seventh of the page's bytes). One
+ * string instead of a row per post spares D1 the column names of every row (its time grows with the
+ * bytes it answers); the ids are still evaluated once.
  */
 export function postStatements(db: Database, ids: IdSubquery, includeComments: boolean) {
   const values = sql.join(
-    POST_COLUMNS.map(([, column]) => sql`${column}`),
+    POST_COLUMNS.map(([, column]) => (isJsonColumn(column) ? sql`json(${column})` : sql`${column}`)),
     sql`, `,
   );
   // json(): a subquery's JSON text would otherwise be embedded as a string.
   const children = sql.join(
-    [workspaceJson, rowsJson, labelsJson, mediaJson, includeComments ? commentsJson : sql`'[]'`].map(
+    [rowsJson, labelsJson, mediaJson, includeComments ? commentsJson : sql`'[]'`].map(
       (child) => sql`json(${child})`,
     ),
     sql`, `,
@@ -113,7 +128,10 @@ export function postStatements(db: Database, ids: IdSubquery, includeComments: b
   return [
     db
       .select({
-        page: sql<string>`json_group_array(json_array(${values}, ${children}) ORDER BY ${posts.id} DESC)`,
+        // The distinct workspaces' texts joined into one array (json(): parsed once, not embedded as a
+        // string); no posts, no workspaces.
+        page: sql<string>`json_array(json_group_array(json_array(${values}, ${children}) ORDER BY ${posts.id} DESC),
+          json('[' || coalesce(group_concat(DISTINCT ${workspaceJson}), '') || ']'))`,
       })
       .from(posts)
       .where(inArray(posts.id, ids)),
@@ -193,33 +211,31 @@ function workspaceOf(tuple: WorkspaceTuple): Workspace {
 /** A post's columns, decoded as drizzle decodes them (JSON columns parsed, timestamps as Dates). */
 function postOf(values: unknown[]): Post {
   const post: Record<string, unknown> = {};
-  POST_COLUMNS.forEach(([key, column], i) => {
+  for (let i = 0; i < POST_DECODERS.length; i++) {
+    const [key, decode] = POST_DECODERS[i]!;
     const value = values[i];
-    post[key] = value === null ? null : column.mapFromDriverValue(value);
-  });
+    post[key] = value === null || decode === null ? value : decode(value);
+  }
   return post as Post;
 }
 
 export function assemblePosts([[result]]: PostResults): LoadedPost[] {
-  const tuples = JSON.parse(result?.page ?? "[]") as unknown[][];
-  // A page's posts share a few workspaces: each is decoded once.
-  const workspaceCache = new Map<number, Workspace>();
+  const [tuples, workspaceTuples] = (result ? JSON.parse(result.page) : [[], []]) as [
+    unknown[][],
+    WorkspaceTuple[],
+  ];
+  const workspaceById = new Map(workspaceTuples.map((w) => [w[0], workspaceOf(w)]));
   return tuples.map((tuple) => {
-    const [w, rowsJson, labelsJson, mediaJson, commentsJson] = tuple.slice(POST_COLUMNS.length) as [
-      WorkspaceTuple,
+    const [rowsJson, labelsJson, mediaJson, commentsJson] = tuple.slice(POST_COLUMNS.length) as [
       RowTuple[],
       [number, string, string][],
       MediaTuple[],
       CommentTuple[],
     ];
-    let workspace = workspaceCache.get(w[0]);
-    if (!workspace) {
-      workspace = workspaceOf(w);
-      workspaceCache.set(w[0], workspace);
-    }
+    const post = postOf(tuple);
     return {
-      post: postOf(tuple),
-      workspace,
+      post,
+      workspace: workspaceById.get(post.workspaceId)!,
       rows: rowsJson.map(
         ([accountId, platform, status, settings, analytics, platformPostId, postUrl, postedOn, error]) => ({
           accountId,

@@ -153,6 +153,29 @@ describe("GET /api/v1/posts pagination", () => {
     expect(res.body.data[0].workspace.id).toBe(second.id);
   });
 
+  it("gives each post of a page spanning workspaces its own workspace and zone (the page lists each once)", async () => {
+    const t = await createTenant();
+    const tokyo = await createWorkspace(t.user.id, { timezone: "Asia/Tokyo" });
+    // Interleaved: the workspaces alternate down the page.
+    const [a1] = await seedPosts(t.workspace.id, t.user.id, 1);
+    const [b1] = await seedPosts(tokyo.id, t.user.id, 1);
+    const [a2] = await seedPosts(t.workspace.id, t.user.id, 1);
+    const res = await call("GET", "/api/v1/posts", { key: t.key });
+    expect(res.status).toBe(200);
+    const shown = res.body.data.map((p: { id: number; workspace: { id: number; timezone: string } }) => [
+      p.id,
+      p.workspace.id,
+      p.workspace.timezone,
+    ]);
+    expect(shown).toEqual([
+      [a2, t.workspace.id, t.workspace.timezone],
+      [b1, tokyo.id, "Asia/Tokyo"],
+      [a1, t.workspace.id, t.workspace.timezone],
+    ]);
+    // seedPosts' first post is created at 2026-01-01T00:00:00Z: 09:00 in Tokyo.
+    expect(res.body.data[1].created_at).toBe("2026-01-01T09:00:00+09:00");
+  });
+
   it.each([
     ["per_page=101", "per_page"],
     ["per_page=0", "per_page"],
