@@ -93,6 +93,7 @@ async function answer(
     expiresIn: Math.floor(accessMs / 1000),
     refreshToken: null,
     refreshExpiresIn: null,
+    scopes: scopes ?? null,
   };
   if (shape.refresh && next === "new") {
     const refreshMs = lifetimeMs(env, shape.refresh.ttl);

@@ -19,6 +19,8 @@ export type IssuedTokens = {
   /** Null where the platform issues none. On a refresh: the new one, or the one presented if kept. */
   refreshToken: string | null;
   refreshExpiresIn: number | null;
+  /** The scopes the user granted (the authorize request's); null: every scope the app is granted. */
+  scopes: readonly string[] | null;
 };
 
 export type SandboxShape = {

@@ -83,7 +83,7 @@ export const linkedinShape: SandboxShape = {
     ...(tokens.refreshToken === null
       ? {}
       : { refresh_token: tokens.refreshToken, refresh_token_expires_in: tokens.refreshExpiresIn }),
-    scope: GRANTED.member.filter((scope) => scope !== "email").join(","),
+    scope: (tokens.scopes ?? GRANTED.member.filter((scope) => scope !== "email")).join(","),
     token_type: "Bearer",
   }),
   identityResponse: (id, handle) => ({

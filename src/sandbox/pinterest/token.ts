@@ -53,7 +53,7 @@ export const pinterestShape: SandboxShape = {
     response_type: tokens.grant,
     token_type: "bearer",
     expires_in: tokens.expiresIn,
-    scope: GRANTED_SCOPES.join(","),
+    scope: (tokens.scopes ?? GRANTED_SCOPES).join(","),
   }),
   identityResponse: (id, handle) => ({
     account_type: "PINNER",

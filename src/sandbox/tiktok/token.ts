@@ -38,7 +38,7 @@ export const tiktokShape: SandboxShape = {
     ...(tokens.refreshToken === null
       ? {}
       : { refresh_token: tokens.refreshToken, refresh_expires_in: tokens.refreshExpiresIn }),
-    scope: GRANTED_SCOPES.join(","),
+    scope: (tokens.scopes ?? GRANTED_SCOPES).join(","),
     token_type: "Bearer",
   }),
   identityResponse: (id, handle) => ({

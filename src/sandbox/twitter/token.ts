@@ -44,7 +44,7 @@ export const twitterShape: SandboxShape = {
     token_type: "bearer",
     expires_in: tokens.expiresIn,
     access_token: tokens.accessToken,
-    scope: GRANTED_SCOPES.join(" "),
+    scope: (tokens.scopes ?? GRANTED_SCOPES).join(" "),
     ...(tokens.refreshToken === null ? {} : { refresh_token: tokens.refreshToken }),
   }),
   identityResponse: (id, handle) => ({ data: { id, name: handle, username: handle } }),

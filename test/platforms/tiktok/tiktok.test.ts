@@ -108,6 +108,7 @@ describe("tiktok connect", () => {
         expiresIn: tiktokShape.accessTtl,
         refreshToken: "rft.new",
         refreshExpiresIn: tiktokShape.refresh!.ttl,
+        scopes: null,
       },
       OPEN_ID,
     );

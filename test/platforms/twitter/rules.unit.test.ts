@@ -57,6 +57,7 @@ describe("the emulator's OAuth facts against the adapter's", () => {
         expiresIn: 7200,
         refreshToken: "r",
         refreshExpiresIn: null,
+        scopes: null,
       },
       "1",
     );
@@ -65,5 +66,21 @@ describe("the emulator's OAuth facts against the adapter's", () => {
       refreshToken: "r",
       expiresIn: 7200,
     });
+    expect((answer as { scope: string }).scope).toBe(GRANTED_SCOPES.join(" "));
+  });
+
+  it("answers the scopes the user granted, as X does, when the consent asked for fewer", () => {
+    const answer = twitterShape.tokenResponse(
+      {
+        grant: "authorization_code",
+        accessToken: "a",
+        expiresIn: 7200,
+        refreshToken: null,
+        refreshExpiresIn: null,
+        scopes: ["tweet.read", "users.read"],
+      },
+      "1",
+    ) as { scope: string };
+    expect(answer.scope).toBe("tweet.read users.read");
   });
 });
