@@ -64,6 +64,13 @@ const COMMANDS = {
     path: (f) => `/api-keys/${f.id}/callback-origins`,
     flags: "--id --callback_origins https://app.example.com,http://localhost:3000",
   },
+  // A one-time link (15 minutes) that signs the user in to the console: an invitation to hand over.
+  "sign-in-link": {
+    method: "POST",
+    body: false,
+    path: (f) => `/users/${f.user_id}/sign-in-links`,
+    flags: "--user_id",
+  },
   "set-subscription": {
     method: "PUT",
     path: (f) => `/users/${f.user_id}/subscription`,

@@ -84,4 +84,23 @@ describe("npm run admin", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it("sign-in-link asks the operator API for a user's console invitation", async () => {
+    const seen = [];
+    const server = createServer((req, res) => {
+      seen.push([req.method, req.url]);
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ url: "http://localhost/console/sign-in/l_x", expires_in: 900 }));
+    });
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = String(server.address().port);
+      const result = await admin(["sign-in-link", "--user_id", "7"], { PORT: port, ADMIN_TOKEN: "t0k" });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(JSON.parse(result.stdout).expires_in, 900);
+      assert.deepEqual(seen, [["POST", "/admin/v1/users/7/sign-in-links"]]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
