@@ -25,7 +25,7 @@ import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { formBodyLimit } from "../http/body-limit";
 import type { DbEnv } from "../http/env";
-import { ApiError, errorStyle, notFound, renderError, tooManyAttempts } from "../http/errors";
+import { ApiError, badRequest, errorStyle, notFound, renderError, tooManyAttempts } from "../http/errors";
 import { messagesByField } from "../http/messages";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
@@ -105,7 +105,10 @@ const guard = createMiddleware<ConsoleEnv>(async (c, next) => {
   if (c.req.header("origin") !== publicOrigin(c.env, c.req.url)) throw forbiddenRequest();
   // A few short fields: capped like every browser form (413 past 16 KiB), before anything parses it.
   await formBodyLimit(c, async () => {});
-  const form = await c.req.parseBody({ all: true });
+  // A body that is not a form at all (a broken multipart) is the sender's error, not the server's.
+  const form = await c.req.parseBody({ all: true }).catch(() => {
+    throw badRequest("The form could not be read.");
+  });
   c.set("form", form);
   const session = c.var.session;
   if (session) {

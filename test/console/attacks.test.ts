@@ -1,0 +1,126 @@
+// The console under attack: a malformed form, a raced link, parallel sign-in attempts, forged cookies,
+// look-alike origins, markup in what the pages show, and the headers of every answer, errors included.
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ORIGIN } from "../support/client";
+import { createUser } from "../support/seed";
+import { Browser, invitation, signedIn } from "./support";
+
+const sessionCount = async (userId: number) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM console_sessions WHERE user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>())!.n;
+
+const keyCount = async (userId: number) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>())!.n;
+
+function expectConsoleHeaders(headers: Headers) {
+  expect(headers.get("content-security-policy")).toContain("script-src 'none'");
+  expect(headers.get("cache-control")).toBe("no-store");
+}
+
+describe("the console under attack", () => {
+  it("refuses a malformed multipart form with a 400 page, its CSP and no-store, changing nothing", async () => {
+    const user = await createUser();
+    const browser = await signedIn(user.id);
+    const response = await exports.default.fetch(`${ORIGIN}/console/keys`, {
+      method: "POST",
+      headers: {
+        origin: ORIGIN,
+        cookie: `__Host-session=${browser.cookie}`,
+        "content-type": "multipart/form-data; boundary=zzz",
+      },
+      body: "--zzz\r\nnot a part at all",
+    });
+    expect(response.status).toBe(400);
+    expectConsoleHeaders(response.headers);
+    expect(await keyCount(user.id)).toBe(0);
+  });
+
+  it("answers an unknown console path and a refused post with its CSP and no-store", async () => {
+    const browser = new Browser();
+    expectConsoleHeaders((await browser.get("/console/nowhere")).headers);
+    const refused = await browser.post("/console/sign-in", { email: "a@example.test" }, { origin: "null" });
+    expect(refused.status).toBe(403);
+    expectConsoleHeaders(refused.headers);
+  });
+
+  it("of two parallel posts of one link, exactly one signs in", async () => {
+    const user = await createUser();
+    const path = await invitation(user.id);
+    const [a, b] = await Promise.all([new Browser().post(path), new Browser().post(path)]);
+    expect([a.status, b.status].sort()).toEqual([303, 410]);
+    expect(await sessionCount(user.id)).toBe(1);
+  });
+
+  it("counts parallel sign-in attempts for one address exactly (5 pass, the rest 429)", async () => {
+    const email = `parallel-${crypto.randomUUID()}@example.test`;
+    const answers = await Promise.all(
+      Array.from({ length: 7 }, () => new Browser().post("/console/sign-in", { email })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it("refuses look-alike origins", async () => {
+    const user = await createUser();
+    const browser = await signedIn(user.id);
+    const csrf = await browser.csrf();
+    const form = { name: "CI", abilities: ["posts"], csrf };
+    for (const origin of [`${ORIGIN}.evil.example`, `${ORIGIN}/`, `${ORIGIN}:443`, ORIGIN.toUpperCase()])
+      expect((await browser.post("/console/keys", form, { origin })).status, origin).toBe(403);
+    expect(await keyCount(user.id)).toBe(0);
+  });
+
+  it("treats a forged or foreign-shard cookie as no session, and a GET changes nothing", async () => {
+    for (const forged of [`s1_${"A".repeat(43)}`, `s8000_${"A".repeat(43)}`, `l_${"A".repeat(43)}`, "s_x"]) {
+      const browser = new Browser();
+      browser.cookie = forged;
+      const res = await browser.get("/console/keys");
+      expect(res.status, forged).toBe(303);
+      expect(res.headers.get("location")).toBe("/console/sign-in");
+    }
+    const user = await createUser();
+    const browser = await signedIn(user.id);
+    const out = await browser.get("/console/sign-out");
+    expect(out.status).toBeGreaterThanOrEqual(400);
+    expect((await browser.get("/console/keys")).status).toBe(200);
+  });
+
+  it("answers 404 for another user's session and leaves it alone; a doubled csrf field is refused", async () => {
+    const victim = await createUser();
+    const there = await signedIn(victim.id);
+    const id = (await env.DB.prepare("SELECT id FROM console_sessions WHERE user_id = ?")
+      .bind(victim.id)
+      .first<{ id: number }>())!.id;
+    const browser = await signedIn((await createUser()).id);
+    const csrf = await browser.csrf();
+    expect((await browser.post(`/console/security/sessions/${id}/revoke`, { csrf })).status).toBe(404);
+    expect((await browser.post("/console/sign-out", { csrf: [csrf, csrf] })).status).toBe(403);
+    expect((await there.get("/console/keys")).status).toBe(200);
+  });
+
+  it("escapes key names and user agents", async () => {
+    const user = await createUser();
+    const browser = new Browser();
+    const ua = `<img src=x onerror="alert(1)">`;
+    const signIn = await browser.request("POST", await invitation(user.id), {
+      headers: { "user-agent": ua },
+    });
+    expect(signIn.status).toBe(303);
+    const csrf = await browser.csrf();
+    const created = await browser.post("/console/keys", {
+      name: `<script>alert(1)</script>"'`,
+      abilities: ["posts"],
+      csrf,
+    });
+    expect(created.status).toBe(200);
+    expect(created.html).not.toContain("<script>");
+    expect(created.html).toContain("&lt;script&gt;");
+    const security = await browser.get("/console/security");
+    expect(security.html).not.toContain("<img src=x");
+    expect(security.html).toContain("&lt;img");
+  });
+});
