@@ -224,6 +224,9 @@ export const consoleRouter = createRouter<ConsoleEnv>()
   })
   // A browser already signed in posts the link with its session's csrf field, like every other form.
   .get("/sign-in/:token", async (c) => {
+    // Only a token's shape goes into the form's action: a decoded `..%2F…` would aim the button, with
+    // this session's csrf field, at another of the console's forms.
+    if (!(await readToken("l", c.req.param("token")))) return c.html(<LinkUnusablePage />, 410);
     const csrf = c.var.session ? await csrfToken(c.env, c.var.session) : undefined;
     return c.html(<ConfirmPage action={linkPath(c.req.param("token"))} csrf={csrf} />);
   })

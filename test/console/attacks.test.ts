@@ -102,6 +102,17 @@ describe("the console under attack", () => {
     expect((await there.get("/console/keys")).status).toBe(200);
   });
 
+  it("a crafted link path cannot aim its confirmation button, csrf field included, at another form", async () => {
+    const user = await createUser();
+    const browser = await signedIn(user.id);
+    for (const crafted of ["..%2Fsign-out", "..%2F..%2Fconsole%2Fsign-out", "%2E%2E%2Fsign-out"]) {
+      const page = await browser.get(`/console/sign-in/${crafted}`);
+      for (const [, action] of page.html.matchAll(/<form method="post" action="([^"]*)"/g))
+        expect(new URL(action!, ORIGIN).pathname, crafted).not.toBe("/console/sign-out");
+    }
+    expect((await browser.get("/console/keys")).status).toBe(200);
+  });
+
   it("escapes key names and user agents", async () => {
     const user = await createUser();
     const browser = new Browser();
