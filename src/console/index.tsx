@@ -235,6 +235,9 @@ export const consoleRouter = createRouter<ConsoleEnv>()
     const parsed = await readToken("l", c.req.param("token"));
     const userId = parsed && (await consumeSignInLink(c.var.shards.at(parsed.shard), parsed.hash));
     if (!parsed || !userId) return c.html(<LinkUnusablePage />, 410);
+    // openSession ends the held session in the same batch when it is of the same shard; else here.
+    const held = await readToken("s", getCookie(c, SESSION_COOKIE));
+    if (held && held.shard !== parsed.shard) await endSession(c.var.shards.at(held.shard), held.hash);
     const token = await openSession(
       c.var.shards.at(parsed.shard),
       parsed.shard,

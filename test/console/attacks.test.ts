@@ -113,6 +113,17 @@ describe("the console under attack", () => {
     expect((await browser.get("/console/keys")).status).toBe(200);
   });
 
+  it("a sign-in as a user of another shard ends the session the browser held", async () => {
+    const browser = await signedIn((await createUser()).id);
+    const before = browser.cookie!;
+    const path = await invitation((await createUser("Shard one", 1)).id);
+    expect((await browser.post(path, { csrf: await browser.csrf(path) })).status).toBe(303);
+    expect(browser.cookie).toMatch(/^s1_/);
+    const stale = new Browser();
+    stale.cookie = before;
+    expect((await stale.get("/console/keys")).status).toBe(303);
+  });
+
   it("escapes key names and user agents", async () => {
     const user = await createUser();
     const browser = new Browser();
