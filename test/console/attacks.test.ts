@@ -2,8 +2,8 @@
 // look-alike origins, markup in what the pages show, and the headers of every answer, errors included.
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN } from "../support/client";
-import { createUser } from "../support/seed";
+import { call, ORIGIN } from "../support/client";
+import { createKey, createUser } from "../support/seed";
 import { Browser, invitation, signedIn } from "./support";
 
 const sessionCount = async (userId: number) =>
@@ -122,6 +122,20 @@ describe("the console under attack", () => {
     const stale = new Browser();
     stale.cookie = before;
     expect((await stale.get("/console/keys")).status).toBe(303);
+  });
+
+  it("gives sign-in links to the operator only: no token, a user's own API key or a session is a 401", async () => {
+    const user = await createUser();
+    const { key } = await createKey(user.id);
+    const browser = await signedIn(user.id);
+    const path = `/admin/v1/users/${user.id}/sign-in-links`;
+    expect((await call("POST", path)).status).toBe(401);
+    expect((await call("POST", path, { key })).status).toBe(401);
+    expect((await browser.request("POST", path)).status).toBe(401);
+    const links = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_links WHERE user_id = ?")
+      .bind(user.id)
+      .first<{ n: number }>();
+    expect(links!.n).toBe(1);
   });
 
   it("escapes key names and user agents", async () => {
