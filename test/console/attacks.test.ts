@@ -138,6 +138,23 @@ describe("the console under attack", () => {
     expect(links!.n).toBe(1);
   });
 
+  it("refuses an address carrying mail headers (422), storing no link", async () => {
+    const user = await createUser();
+    const email = (await env.DB.prepare("SELECT email FROM users WHERE id = ?")
+      .bind(user.id)
+      .first<{ email: string }>())!.email;
+    for (const forged of [
+      `${email}\r\nBcc: spy@evil.example`,
+      `${email}\nSubject: hi`,
+      `"a\r\nb"@example.test`,
+    ])
+      expect((await new Browser().post("/console/sign-in", { email: forged })).status, forged).toBe(422);
+    const links = await env.DB.prepare("SELECT count(*) AS n FROM sign_in_links WHERE user_id = ?")
+      .bind(user.id)
+      .first<{ n: number }>();
+    expect(links!.n).toBe(0);
+  });
+
   it("escapes key names and user agents", async () => {
     const user = await createUser();
     const browser = new Browser();
