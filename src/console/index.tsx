@@ -25,7 +25,7 @@ import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { formBodyLimit } from "../http/body-limit";
 import type { DbEnv } from "../http/env";
-import { ApiError, errorStyle, notFound, renderError, tooManyAttempts } from "../http/errors";
+import { ApiError, badRequest, errorStyle, notFound, renderError, tooManyAttempts } from "../http/errors";
 import { messagesByField } from "../http/messages";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
@@ -105,7 +105,10 @@ const guard = createMiddleware<ConsoleEnv>(async (c, next) => {
   if (c.req.header("origin") !== publicOrigin(c.env, c.req.url)) throw forbiddenRequest();
   // A few short fields: capped like every browser form (413 past 16 KiB), before anything parses it.
   await formBodyLimit(c, async () => {});
-  const form = await c.req.parseBody({ all: true });
+  // A body that is not a form at all (a broken multipart) is the sender's error, not the server's.
+  const form = await c.req.parseBody({ all: true }).catch(() => {
+    throw badRequest("The form could not be read.");
+  });
   c.set("form", form);
   const session = c.var.session;
   if (session) {
@@ -221,6 +224,9 @@ export const consoleRouter = createRouter<ConsoleEnv>()
   })
   // A browser already signed in posts the link with its session's csrf field, like every other form.
   .get("/sign-in/:token", async (c) => {
+    // Only a token's shape goes into the form's action: a decoded `..%2F…` would aim the button, with
+    // this session's csrf field, at another of the console's forms.
+    if (!(await readToken("l", c.req.param("token")))) return c.html(<LinkUnusablePage />, 410);
     const csrf = c.var.session ? await csrfToken(c.env, c.var.session) : undefined;
     return c.html(<ConfirmPage action={linkPath(c.req.param("token"))} csrf={csrf} />);
   })
@@ -229,6 +235,9 @@ export const consoleRouter = createRouter<ConsoleEnv>()
     const parsed = await readToken("l", c.req.param("token"));
     const userId = parsed && (await consumeSignInLink(c.var.shards.at(parsed.shard), parsed.hash));
     if (!parsed || !userId) return c.html(<LinkUnusablePage />, 410);
+    // openSession ends the held session in the same batch when it is of the same shard; else here.
+    const held = await readToken("s", getCookie(c, SESSION_COOKIE));
+    if (held && held.shard !== parsed.shard) await endSession(c.var.shards.at(held.shard), held.hash);
     const token = await openSession(
       c.var.shards.at(parsed.shard),
       parsed.shard,

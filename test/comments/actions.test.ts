@@ -249,6 +249,29 @@ describe("comment actions on X", () => {
     expect(forbidden.body.ability).toBe("posts");
   });
 
+  it("shows a comment that is not hidden again without harm (200, hidden false)", async () => {
+    const { account, comment } = await commented();
+    const shown = await call("POST", `/api/v1/comments/${comment.id}/unhide`, { key: account.key });
+    expect(shown.status, JSON.stringify(shown.body)).toBe(200);
+    expect(shown.body).toMatchObject({ id: comment.id, hidden: false });
+    expect((await ledger(comment.platform_comment_id))?.hidden ?? false).toBe(false);
+  });
+
+  it("deletes once under two parallel deletes: no failure, and the reply gone there and here", async () => {
+    const { account, comment } = await commented();
+    const answered = await reply(account, comment.id, `Twice ${crypto.randomUUID()}`);
+    expect(answered.status).toBe(201);
+    const path = `/api/v1/comments/${answered.body.id}`;
+    const both = await Promise.all([
+      call("DELETE", path, { key: account.key }),
+      call("DELETE", path, { key: account.key }),
+    ]);
+    for (const one of both) expect([200, 404], JSON.stringify(one.body)).toContain(one.status);
+    expect(both.some((one) => one.status === 200)).toBe(true);
+    expect(await ledger(answered.body.platform_comment_id)).toBeNull();
+    expect((await inbox(account)).map((c) => c.id)).not.toContain(answered.body.id);
+  });
+
   it("answers a 409 for a comment of a disconnected account", async () => {
     const { account, comment } = await commented();
     const gone = await call("DELETE", `/api/v1/accounts/${account.accountId}`, { key: account.key });

@@ -236,6 +236,38 @@ describe("POST /platform-webhooks/{platform}", () => {
     expect(jobs()).toEqual([]);
   });
 
+  it("queues only what the named Page owns: another tenant's post named under it queues nothing", async () => {
+    const mine = await page();
+    const theirs = await page();
+    for (const postId of [theirs.platformPostId, `${mine.pageId}_${theirs.rowId}`])
+      expect((await push("facebook", feedComment(mine.pageId, postId))).text).toBe(
+        JSON.stringify({ queued: 0 }),
+      );
+    expect(jobs()).toEqual([]);
+  });
+
+  it("answers a signed, deeply nested or unshaped body without failing, and queues nothing", async () => {
+    const { pageId } = await page();
+    const depth = 50_000;
+    for (const body of [
+      `${"[".repeat(depth)}${"]".repeat(depth)}`,
+      `{"object":"page","entry":[{"id":"${pageId}","changes":[{"field":"feed","value":${"[".repeat(depth)}${"]".repeat(depth)}}]}]}`,
+      JSON.stringify({ object: "page", entry: Array.from({ length: 2000 }, (_, i) => ({ id: `p${i}` })) }),
+    ]) {
+      const answer = await push("facebook", body);
+      expect(answer.status).toBeLessThan(500);
+    }
+    // Threads takes an array of changes: a nested one is one item, not a walk.
+    const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const threads = await send(
+      "/platform-webhooks/threads",
+      { method: "POST", headers: { "x-hub-signature-256": await signature(nested) }, body: nested },
+      { ...vars, THREADS_CLIENT_SECRET: SECRET } as Partial<Env>,
+    );
+    expect(threads).toEqual({ status: 200, text: JSON.stringify({ queued: 0 }) });
+    expect(jobs()).toEqual([]);
+  });
+
   it("is absent (404) while the platform's app secret is not set", async () => {
     const body = JSON.stringify(feedComment("p", "p_1"));
     const answer = await send(
