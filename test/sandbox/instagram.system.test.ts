@@ -17,6 +17,7 @@ import {
   connected,
   conversation,
   emulatedDeps,
+  expectAnswersRead,
   graph,
   postsOf,
   published,
@@ -433,14 +434,7 @@ describe("a follower's comments on Instagram (the sandbox's follower tool)", () 
       url: null,
       contact: { username: "fan_one", profile_url: "https://www.instagram.com/fan_one/" },
     });
-    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
-      parent_id: first.body.id,
-      is_own: false,
-    });
-    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
-      parent_id: first.body.id,
-      is_own: true,
-    });
+    expectAnswersRead(comments, { first, second, own });
     // The media's edge lists top-level comments only.
     const edge = await graph("instagram", "GET", `${V}/${id}/comments?fields=id,parent_id`, account.handle);
     const ids = edge.body.data.map((c: { id: string }) => c.id);

@@ -10,7 +10,7 @@ import { configuredDefinition } from "../../src/platforms/define";
 import { publishingAdapter } from "../../src/platforms/index";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
-import type { Fetch } from "../../src/platforms/types";
+import type { Fetch, PlatformComment } from "../../src/platforms/types";
 import type { PublishDeps } from "../../src/publishing/deps";
 import { sandboxPlatformId } from "../../src/sandbox/emulators";
 import { mintToken } from "../../src/sandbox/mint";
@@ -221,4 +221,22 @@ export async function conversation(
   });
   expect([second.status, own.status]).toEqual([201, 201]);
   return { first, second, own };
+}
+
+/**
+ * The conversation's answers as the adapter read them back: fan_two's under Fan One's comment, and the
+ * account's own there too (written by the account: `is_own`).
+ */
+export function expectAnswersRead(
+  comments: PlatformComment[],
+  { first, second, own }: Awaited<ReturnType<typeof conversation>>,
+) {
+  expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
+    parent_id: first.body.id,
+    is_own: false,
+  });
+  expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
+    parent_id: first.body.id,
+    is_own: true,
+  });
 }

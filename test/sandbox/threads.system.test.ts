@@ -14,6 +14,7 @@ import {
   adapterFor,
   connected,
   conversation,
+  expectAnswersRead,
   graph,
   postsOf,
   published,
@@ -347,14 +348,7 @@ describe("a follower's replies on Threads (the sandbox's follower tool)", () => 
       url: expect.stringContaining(first.body.id),
       contact: { username: "fan_one", profile_url: "https://www.threads.com/@fan_one" },
     });
-    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
-      parent_id: first.body.id,
-      is_own: false,
-    });
-    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
-      parent_id: first.body.id,
-      is_own: true,
-    });
+    expectAnswersRead(comments, { first, second, own });
     // The post's own replies (GET /{id}/replies) are the top level: the answers are the conversation's.
     const top = await graph("threads", "GET", `${V}/${id}/replies?fields=id`, account.handle);
     const ids = top.body.data.map((reply: { id: string }) => reply.id);

@@ -28,6 +28,7 @@ import {
   connected,
   conversation,
   emulatedDeps,
+  expectAnswersRead,
   published,
   redeliver,
   type Connected as SandboxConnected,
@@ -643,14 +644,7 @@ describe("a follower's comments on YouTube (the sandbox's follower tool)", () =>
       is_own: false,
       contact: { username: "fan_one", profile_url: "http://www.youtube.com/@fan_one" },
     });
-    expect(comments.find((c) => c.id === second.body.id)).toMatchObject({
-      parent_id: first.body.id,
-      is_own: false,
-    });
-    expect(comments.find((c) => c.id === own.body.id)).toMatchObject({
-      parent_id: first.body.id,
-      is_own: true,
-    });
+    expectAnswersRead(comments, { first, second, own });
   });
 });
 
