@@ -3,6 +3,7 @@
 import { keepTokensAlive } from "./accounts/keep-alive";
 import { refreshAnalytics } from "./analytics/refresh";
 import { app } from "./app";
+import { sweepConsole } from "./console/sweep";
 import { sweepPublishing } from "./publishing/sweep";
 import { dispatchQueue } from "./queues";
 import { sweepOutbox } from "./webhooks/outbox";
@@ -15,7 +16,7 @@ export default {
   queue: dispatchQueue,
   // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed (and the
   // webhook events of settlements whose emission did not finish); it also keeps idle accounts' tokens
-  // alive (src/accounts/keep-alive.ts).
+  // alive (src/accounts/keep-alive.ts) and deletes the console's dead sessions and links (src/console/sweep.ts).
   async scheduled(controller, env) {
     const now = new Date(controller.scheduledTime);
     await Promise.all([
@@ -23,6 +24,7 @@ export default {
       refreshAnalytics(env, now),
       sweepOutbox(env, now),
       keepTokensAlive(env, now),
+      sweepConsole(env, now),
     ]);
   },
 } satisfies ExportedHandler<Env>;

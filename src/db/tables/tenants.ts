@@ -95,6 +95,8 @@ export const signInLinks = sqliteTable(
   (t) => [
     uniqueIndex("sign_in_links_token_hash_unique").on(t.tokenHash),
     index("sign_in_links_user_id_idx").on(t.userId),
+    // The cron's cleanup walks the expired ones (src/console/sweep.ts).
+    index("sign_in_links_expires_at_idx").on(t.expiresAt),
   ],
 );
 
@@ -115,5 +117,8 @@ export const consoleSessions = sqliteTable(
   (t) => [
     uniqueIndex("console_sessions_id_hash_unique").on(t.idHash),
     index("console_sessions_user_id_idx").on(t.userId),
+    // The cron's cleanup walks the idle ones and the ones over their lifetime (src/console/sweep.ts).
+    index("console_sessions_last_used_at_idx").on(t.lastUsedAt),
+    index("console_sessions_created_at_idx").on(t.createdAt),
   ],
 );
