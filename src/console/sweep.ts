@@ -3,6 +3,8 @@
 // size of what is alive. Each shard deletes at most SWEEP_LIMIT of each kind per run, found through an
 // index on the instant that ends them, so a run reads what it deletes and nothing else.
 import { asc, inArray, lt } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Database } from "../db/client";
 import { consoleSessions, signInLinks } from "../db/schema";
 import { eachShard } from "../db/shards";
 import { ABSOLUTE_MS, IDLE_MS } from "./sessions";
@@ -10,50 +12,30 @@ import { ABSOLUTE_MS, IDLE_MS } from "./sessions";
 /** Rows of each kind a shard deletes per run at most (the cron runs every minute). */
 export const SWEEP_LIMIT = 500;
 
+/** Deletes up to SWEEP_LIMIT rows of `table` whose `ends` column is before `before`, oldest first. */
+const deleteEnded = (
+  db: Database,
+  table: typeof consoleSessions | typeof signInLinks,
+  ends: SQLiteColumn,
+  before: Date,
+) =>
+  db
+    .delete(table)
+    .where(
+      inArray(
+        table.id,
+        db.select({ id: table.id }).from(table).where(lt(ends, before)).orderBy(asc(ends)).limit(SWEEP_LIMIT),
+      ),
+    );
+
 export async function sweepConsole(env: Env, now: Date): Promise<void> {
   const idleSince = new Date(now.getTime() - IDLE_MS);
   const createdBefore = new Date(now.getTime() - ABSOLUTE_MS);
   await eachShard(env, (db) =>
     db.batch([
-      db
-        .delete(consoleSessions)
-        .where(
-          inArray(
-            consoleSessions.id,
-            db
-              .select({ id: consoleSessions.id })
-              .from(consoleSessions)
-              .where(lt(consoleSessions.lastUsedAt, idleSince))
-              .orderBy(asc(consoleSessions.lastUsedAt))
-              .limit(SWEEP_LIMIT),
-          ),
-        ),
-      db
-        .delete(consoleSessions)
-        .where(
-          inArray(
-            consoleSessions.id,
-            db
-              .select({ id: consoleSessions.id })
-              .from(consoleSessions)
-              .where(lt(consoleSessions.createdAt, createdBefore))
-              .orderBy(asc(consoleSessions.createdAt))
-              .limit(SWEEP_LIMIT),
-          ),
-        ),
-      db
-        .delete(signInLinks)
-        .where(
-          inArray(
-            signInLinks.id,
-            db
-              .select({ id: signInLinks.id })
-              .from(signInLinks)
-              .where(lt(signInLinks.expiresAt, now))
-              .orderBy(asc(signInLinks.expiresAt))
-              .limit(SWEEP_LIMIT),
-          ),
-        ),
+      deleteEnded(db, consoleSessions, consoleSessions.lastUsedAt, idleSince),
+      deleteEnded(db, consoleSessions, consoleSessions.createdAt, createdBefore),
+      deleteEnded(db, signInLinks, signInLinks.expiresAt, now),
     ]),
   );
 }
