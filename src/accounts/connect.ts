@@ -51,6 +51,7 @@ export async function storeConnectedAccount(
   const account = {
     workspaceId: target.workspaceId,
     userId: target.userId,
+    mode: target.mode ?? "live",
     platform,
     platformUserId: channel?.id ?? identity.platform_id,
     grantUserId: identity.platform_id,

@@ -53,7 +53,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       responses: { 200: jsonContent(z.object({ data: z.array(accountSchema) }), "The accounts.") },
     }),
     async (c) => {
-      const rows = await accountsOfUser(c.var.db, c.var.principal.userId);
+      const rows = await accountsOfUser(c.var.db, c.var.principal);
       return c.json({ data: rows.map(presentAccount) }, 200);
     },
   )
@@ -72,7 +72,7 @@ export const accountsRouter = createRouter<ApiEnv>()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const [account] = await ownedAccount(c.var.db, c.var.principal.userId, id);
+      const [account] = await ownedAccount(c.var.db, c.var.principal, id);
       // A disconnected account has left the lists; only a reconnect (or a connect) brings it back.
       if (!account || account.disconnectedAt) throw notFound("Account");
       return c.json(presentAccount(account), 200);
@@ -100,7 +100,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       const lookup = lookupAdapter(c.env, platform, origin);
       if (lookup.kind !== "ok")
         throw invalidField("platform", `The platform "${platform}" is not configured on this service.`);
-      const [workspace] = await accessibleWorkspace(db, principal.userId, workspace_id);
+      const [workspace] = await accessibleWorkspace(db, principal, workspace_id);
       if (!workspace) throw notFound("Workspace");
       // The workspace read overlapped the gate's Coordinator call; the flow is created once admitted.
       await c.var.admitted();
@@ -109,7 +109,7 @@ export const accountsRouter = createRouter<ApiEnv>()
         callbackUrl: redirect_url,
         state: "",
         keyId: principal.keyId,
-        connect: { workspaceId: workspace.id, userId: principal.userId },
+        connect: { workspaceId: workspace.id, userId: principal.userId, mode: principal.mode },
       });
       c.header("Cache-Control", "no-store");
       return c.json(link, 201);
@@ -134,7 +134,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       const { id } = c.req.valid("param");
       const { redirect_url } = c.req.valid("json");
       checkRedirectOrigin(principal.callbackOrigins, redirect_url);
-      const [account] = await ownedAccount(db, principal.userId, id);
+      const [account] = await ownedAccount(db, principal, id);
       // A disconnected account is outside /accounts: only a new connect brings it back.
       if (!account || account.disconnectedAt) throw notFound("Account");
       const origin = publicOrigin(c.env, c.req.url);
@@ -147,7 +147,12 @@ export const accountsRouter = createRouter<ApiEnv>()
         callbackUrl: redirect_url,
         state: "",
         keyId: principal.keyId,
-        connect: { workspaceId: account.workspaceId, userId: principal.userId, accountId: account.id },
+        connect: {
+          workspaceId: account.workspaceId,
+          userId: principal.userId,
+          mode: principal.mode,
+          accountId: account.id,
+        },
       });
       c.header("Cache-Control", "no-store");
       return c.json(link, 201);
@@ -170,7 +175,7 @@ export const accountsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [[account], , , , detached] = await db.batch(disconnectAccount(db, principal.userId, id));
+      const [[account], , , , detached] = await db.batch(disconnectAccount(db, principal, id));
       if (!account) throw notFound("Account");
       if (detached.length === 0)
         throw conflict("The account is being published to; disconnect it once the publication settled.");

@@ -1,24 +1,26 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import type { Platform } from "../db/enums";
+import type { Mode, Platform } from "../db/enums";
 import { accounts, postPlatforms, posts, workspaceMembers } from "../db/schema";
-import { inUserWorkspaces, ownedId } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, type Tenant } from "../db/tenancy";
 
 /**
  * Every connected account of every workspace the user can access, oldest first (a disconnected one is
  * not listed); usable inside a batch.
  */
-export const accountsOfUser = (db: Database, userId: number) =>
+export const accountsOfUser = (db: Database, tenant: Tenant) =>
   db
     .select()
     .from(accounts)
-    .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), isNull(accounts.disconnectedAt)))
+    .where(and(inUserWorkspaces(db, accounts.workspaceId, tenant), isNull(accounts.disconnectedAt)))
     .orderBy(asc(accounts.id));
 
 /** What a connect stores: the platform's user, its profile, its tokens already encrypted. */
 export type ConnectedAccount = {
   workspaceId: number;
   userId: number;
+  /** The mode of the key (or console) that connected it: the workspace is looked up in that mode. */
+  mode: Mode;
   platform: Platform;
   platformUserId: string;
   /** Who signed in to grant the token (src/accounts/grant.ts). */
@@ -71,7 +73,13 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           grantUserId: value(a.grantUserId, "grant_user_id"),
         })
         .from(workspaceMembers)
-        .where(and(eq(workspaceMembers.workspaceId, a.workspaceId), eq(workspaceMembers.userId, a.userId))),
+        .where(
+          and(
+            eq(workspaceMembers.workspaceId, a.workspaceId),
+            eq(workspaceMembers.userId, a.userId),
+            eq(workspaceMembers.mode, a.mode),
+          ),
+        ),
     )
     .onConflictDoUpdate({
       target: [accounts.workspaceId, accounts.platform, accounts.platformUserId],
@@ -116,9 +124,9 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
  *    analytics still name it) and a connect of the same identity brings it back (upsertAccount).
  * The last statement's RETURNING says whether it was disconnected.
  */
-export function disconnectAccount(db: Database, userId: number, accountId: number) {
+export function disconnectAccount(db: Database, tenant: Tenant, accountId: number) {
   // Found through the user's workspaces (ownedId): another tenant's account is never read.
-  const owned = and(eq(accounts.id, ownedId(accounts, userId, accountId)), isNull(accounts.disconnectedAt));
+  const owned = and(eq(accounts.id, ownedId(accounts, tenant, accountId)), isNull(accounts.disconnectedAt));
   const ownedAccount = db.select({ id: accounts.id }).from(accounts).where(owned);
   const nonePublishing = sql`NOT EXISTS (SELECT 1 FROM ${postPlatforms} WHERE ${postPlatforms.accountId} IN ${ownedAccount} AND ${postPlatforms.status} = 'PUBLISHING')`;
   const unsettled = and(
@@ -192,7 +200,7 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
     eq(accounts.id, accountId),
     eq(accounts.workspaceId, a.workspaceId),
     eq(accounts.platform, a.platform),
-    inUserWorkspaces(db, accounts.workspaceId, a.userId),
+    inUserWorkspaces(db, accounts.workspaceId, { userId: a.userId, mode: a.mode }),
   );
   return [
     db
@@ -230,8 +238,8 @@ export function reconnectAccount(db: Database, accountId: number, a: ConnectedAc
 }
 
 /** One account of the user's workspaces (another tenant's is never read); usable inside a batch. */
-export const ownedAccount = (db: Database, userId: number, accountId: number) =>
+export const ownedAccount = (db: Database, tenant: Tenant, accountId: number) =>
   db
     .select()
     .from(accounts)
-    .where(eq(accounts.id, ownedId(accounts, userId, accountId)));
+    .where(eq(accounts.id, ownedId(accounts, tenant, accountId)));

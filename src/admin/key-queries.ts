@@ -14,7 +14,7 @@ import type { NewApiKey } from "./schemas";
 
 export async function issueKey(db: Database, body: NewApiKey) {
   await requireUser(db, body.user_id);
-  const { key, hash, prefix } = await generateApiKey(shardOfId(body.user_id));
+  const { key, hash, prefix } = await generateApiKey(shardOfId(body.user_id), body.mode);
   const row = await db
     .insert(apiKeys)
     .values({
@@ -22,6 +22,7 @@ export async function issueKey(db: Database, body: NewApiKey) {
       name: body.name,
       keyHash: hash,
       keyPrefix: prefix,
+      mode: body.mode,
       abilities: [...new Set(body.abilities)],
       expiresAt: body.expires_at,
       callbackOrigins: body.callback_origins,
@@ -35,6 +36,7 @@ export async function issueKey(db: Database, body: NewApiKey) {
 const keyRow = {
   id: apiKeys.id,
   userId: apiKeys.userId,
+  mode: apiKeys.mode,
   keyHash: apiKeys.keyHash,
   abilities: apiKeys.abilities,
   expiresAt: apiKeys.expiresAt,
@@ -49,7 +51,7 @@ type KeyRow = { [K in keyof typeof keyRow]: (typeof apiKeys.$inferSelect)[K exte
  */
 export async function announceKeyChange(env: Env, key: KeyRow, revoked = false) {
   const digest = revoked ? REVOKED : await keyDigest({ ...key, keyId: key.id });
-  await env.COORDINATOR.getByName(userCoordinator(key.userId)).keyChanged(key.id, digest);
+  await env.COORDINATOR.getByName(userCoordinator(key)).keyChanged(key.id, digest);
 }
 
 /** announceKeyChange as a route makes it (through its meter). */
@@ -126,6 +128,7 @@ export const keysOfUser = (db: Database, userId: number) =>
         expiresAt: apiKeys.expiresAt,
         createdAt: apiKeys.createdAt,
         callbackOrigins: apiKeys.callbackOrigins,
+        mode: apiKeys.mode,
       })
       .from(apiKeys)
       .where(eq(apiKeys.userId, userId))
@@ -145,7 +148,10 @@ export async function revokeKey(db: Database, announce: Announce, keyId: number)
  * batch runs (a key revoked meanwhile is not brought back), and no moment has both keys or neither.
  */
 export async function rollKey(db: Database, announce: Announce, keyId: number) {
-  const { key, hash, prefix } = await generateApiKey(shardOfId(keyId));
+  // The new key's prefix says its mode, which a key keeps for life.
+  const current = await db.select({ mode: apiKeys.mode }).from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+  if (!current) throw notFound("API key");
+  const { key, hash, prefix } = await generateApiKey(shardOfId(keyId), current.mode);
   const [inserted, deleted] = await db.batch([
     db
       .insert(apiKeys)
@@ -163,6 +169,7 @@ export async function rollKey(db: Database, announce: Announce, keyId: number) {
             signingSecretEnc: apiKeys.signingSecretEnc,
             createdAt: sql<number>`${Date.now()}`.as("created_at"),
             callbackOrigins: apiKeys.callbackOrigins,
+            mode: apiKeys.mode,
           })
           .from(apiKeys)
           .where(eq(apiKeys.id, keyId)),

@@ -3,7 +3,7 @@
 
 import type { Context } from "hono";
 import { z } from "zod";
-import { userCoordinator } from "../coordinator/names";
+import { keyUsesOfUser } from "../coordinator/names";
 import type { DbEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -74,7 +74,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
       const uses: Record<number, number> =
         keys.length === 0
           ? {}
-          : await meter.gate(() => c.env.COORDINATOR.getByName(userCoordinator(id)).lastKeyUses());
+          : await meter.gate(() => keyUsesOfUser(c.env, id));
       return c.json({ data: keys.map((key) => presentApiKey(key, uses[key.id])) }, 200);
     },
   )

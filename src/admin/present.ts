@@ -3,7 +3,7 @@ import type { ApiKey } from "../db/schema";
 
 type ListedKey = Pick<
   ApiKey,
-  "id" | "name" | "keyPrefix" | "abilities" | "expiresAt" | "createdAt" | "callbackOrigins"
+  "id" | "name" | "keyPrefix" | "abilities" | "expiresAt" | "createdAt" | "callbackOrigins" | "mode"
 >;
 
 /** `lastUsedMs`: the key's last request as the user's Coordinator recorded it, if ever. */
@@ -16,4 +16,5 @@ export const presentApiKey = (key: ListedKey, lastUsedMs: number | undefined) =>
   last_used_at: lastUsedMs === undefined ? null : new Date(lastUsedMs).toISOString(),
   created_at: key.createdAt.toISOString(),
   callback_origins: key.callbackOrigins ?? [],
+  mode: key.mode,
 });

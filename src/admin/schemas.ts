@@ -1,7 +1,7 @@
 // The operator API's request bodies and answers. Workspaces and accounts answer in the shapes the
 // /api/v1 routes use (workspaceSchema, accountSchema).
 import { z } from "zod";
-import { ABILITIES, DEFAULTS, PLATFORMS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../db/enums";
+import { ABILITIES, DEFAULTS, MODES, PLATFORMS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../db/enums";
 import { MAX_SHARDS } from "../db/shards";
 import { bodyId, isoDateTime } from "../lib/schemas";
 
@@ -74,6 +74,9 @@ export const createWorkspaceBody = z.strictObject({
     })
     .default(DEFAULTS.language),
   logo: webUrl().nullable().default(null),
+  mode: z.enum(MODES).default("live").meta({
+    description: "Fixed for life: a `test` workspace is seen only by test keys and publishes to the emulators.",
+  }),
 });
 
 export const addMemberBody = z.strictObject({ user_id: bodyId() });
@@ -115,6 +118,9 @@ export const createApiKeyBody = z.strictObject({
   abilities: z.array(z.enum(ABILITIES)).max(ABILITIES.length),
   // Past instants are accepted on purpose: operators and tests create already-expired keys.
   expires_at: isoDateTime().nullable().default(null),
+  mode: z.enum(MODES).default("live").meta({
+    description: "`test` keys (`spk_test_…`) see only test workspaces, whose accounts are the platforms' emulators.",
+  }),
 });
 
 export const updateApiKeyBody = z
@@ -179,5 +185,6 @@ export const apiKeySchema = z
       .meta({ description: "The key's last authenticated request; null if it was never used." }),
     created_at: utcTime(),
     callback_origins: callbackOrigins,
+    mode: z.enum(MODES).meta({ description: "`live`, or `test` (`spk_test_…`): the data the key sees." }),
   })
   .meta({ id: "ApiKey" });

@@ -46,7 +46,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const [[total], workspaceTotals, accountTotals] = await overallReport(db, principal.userId);
+      const [[total], workspaceTotals, accountTotals] = await overallReport(db, principal);
       return c.json(presentOverallAnalytics(total, workspaceTotals, accountTotals), 200);
     },
   )
@@ -65,7 +65,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id: post } = c.req.valid("param");
-      const [found, rows, accounts, [total]] = await postReport(db, principal.userId, post);
+      const [found, rows, accounts, [total]] = await postReport(db, principal, post);
       if (found.length === 0) throw notFound("Post");
       return c.json(presentPostAnalytics(post, total, rows, accounts), 200);
     },
@@ -92,7 +92,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
         page,
         perPage: per_page,
       };
-      const [found, [total], rows] = await accountReport(db, principal.userId, account, request);
+      const [found, [total], rows] = await accountReport(db, principal, account, request);
       if (found.length === 0) throw notFound("Account");
       // The query reads one row past the page: there is a next page when it came back.
       const report = presentAccountPosts(account, total, rows.slice(0, per_page));
@@ -114,7 +114,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id: workspace } = c.req.valid("param");
-      const [found, [total], accountTotals] = await workspaceReport(db, principal.userId, workspace);
+      const [found, [total], accountTotals] = await workspaceReport(db, principal, workspace);
       if (found.length === 0) throw notFound("Workspace");
       return c.json(presentWorkspaceAnalytics(workspace, total, accountTotals), 200);
     },
@@ -135,7 +135,7 @@ export const analyticsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id: post } = c.req.valid("param");
-      const [found, subscribed, rows, claimed] = await syncTargets(db, principal.userId, post, Date.now());
+      const [found, subscribed, rows, claimed] = await syncTargets(db, principal, post, Date.now());
       if (found.length === 0) throw notFound("Post");
       if (subscribed.length === 0) {
         return c.json(

@@ -20,7 +20,7 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accountMetrics, accounts, postPlatforms, posts, subscriptions, workspaces } from "../db/schema";
-import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 
 /** The subscription statuses under which a post owner's analytics are synced. */
 export const SYNCING_SUBSCRIPTIONS = ["active", "trialing", "grace_period"] as const;
@@ -87,28 +87,28 @@ export type Totals = { [K in CountMetric | "engagement_rate"]: number };
  * `SELECT id FROM posts` of the post if the user can access it, found through the user's workspaces
  * (`ownedId`): another tenant's post is never read, so its 404 costs what an absent one's does.
  */
-const visiblePost = (db: Database, userId: number, postId: number) =>
+const visiblePost = (db: Database, tenant: Tenant, postId: number) =>
   db
     .select({ id: posts.id })
     .from(posts)
-    .where(eq(posts.id, ownedId(posts, userId, postId)));
+    .where(eq(posts.id, ownedId(posts, tenant, postId)));
 
 /** `SELECT id FROM accounts` of the accounts the user can access, optionally narrowed. */
-const visibleAccounts = (db: Database, userId: number, narrow?: SQL) =>
+const visibleAccounts = (db: Database, tenant: Tenant, narrow?: SQL) =>
   db
     .select({ id: accounts.id })
     .from(accounts)
-    .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), narrow));
+    .where(and(inUserWorkspaces(db, accounts.workspaceId, tenant), narrow));
 
 /** The total of the accessible accounts (optionally narrowed) from their maintained sums. */
-const accountsTotal = (db: Database, userId: number, narrow?: SQL) =>
+const accountsTotal = (db: Database, tenant: Tenant, narrow?: SQL) =>
   db
     .select(accountTotalFields())
     .from(accountMetrics)
-    .where(inArray(accountMetrics.accountId, visibleAccounts(db, userId, narrow)));
+    .where(inArray(accountMetrics.accountId, visibleAccounts(db, tenant, narrow)));
 
 /** Each account's totals (its one `account_metrics` row), oldest account first. */
-const accountTotals = (db: Database, userId: number, narrow?: SQL) =>
+const accountTotals = (db: Database, tenant: Tenant, narrow?: SQL) =>
   db
     .select({
       accountId: accounts.id,
@@ -119,16 +119,16 @@ const accountTotals = (db: Database, userId: number, narrow?: SQL) =>
     })
     .from(accounts)
     .leftJoin(accountMetrics, eq(accountMetrics.accountId, accounts.id))
-    .where(and(inUserWorkspaces(db, accounts.workspaceId, userId), narrow))
+    .where(and(inUserWorkspaces(db, accounts.workspaceId, tenant), narrow))
     .groupBy(accounts.id)
     .orderBy(asc(accounts.id));
 
 /** The post, its rows, their accounts and the total: one batch. */
-export function postReport(db: Database, userId: number, postId: number) {
-  const ids = visiblePost(db, userId, postId);
+export function postReport(db: Database, tenant: Tenant, postId: number) {
+  const ids = visiblePost(db, tenant, postId);
   const rowsOfPost = inArray(postPlatforms.postId, ids);
   return db.batch([
-    visiblePost(db, userId, postId),
+    visiblePost(db, tenant, postId),
     db
       .select({
         accountId: postPlatforms.accountId,
@@ -159,21 +159,21 @@ export function postReport(db: Database, userId: number, postId: number) {
  */
 export function accountReport(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   accountId: number,
   page: { page: number; perPage: number },
 ) {
   // Through the user's workspaces (ownedId): another tenant's account is never read.
-  const thisAccount = eq(accounts.id, ownedId(accounts, userId, accountId));
+  const thisAccount = eq(accounts.id, ownedId(accounts, tenant, accountId));
   // `account_id = ?` (not IN a subquery) so the page walks post_platforms_account_order_idx in order;
   // the visibility check is a constant condition, evaluated once.
   const rowsOfAccount = and(
-    eq(postPlatforms.accountId, ownedId(accounts, userId, accountId)),
-    exists(visibleAccounts(db, userId, thisAccount)),
+    eq(postPlatforms.accountId, ownedId(accounts, tenant, accountId)),
+    exists(visibleAccounts(db, tenant, thisAccount)),
   );
   return db.batch([
-    visibleAccounts(db, userId, thisAccount),
-    accountsTotal(db, userId, thisAccount),
+    visibleAccounts(db, tenant, thisAccount),
+    accountsTotal(db, tenant, thisAccount),
     db
       .select({
         platformPostId: postPlatforms.platformPostId,
@@ -199,31 +199,31 @@ export function accountReport(
 }
 
 /** The workspace, its total and its accounts' totals: one batch. */
-export function workspaceReport(db: Database, userId: number, workspaceId: number) {
+export function workspaceReport(db: Database, tenant: Tenant, workspaceId: number) {
   // The user's membership is read, never another tenant's workspace nor its accounts.
-  const owned = ownedWorkspace(userId, workspaceId);
+  const owned = ownedWorkspace(tenant, workspaceId);
   const inWorkspace = eq(accounts.workspaceId, owned);
   return db.batch([
     db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, owned)),
-    accountsTotal(db, userId, inWorkspace),
-    accountTotals(db, userId, inWorkspace),
+    accountsTotal(db, tenant, inWorkspace),
+    accountTotals(db, tenant, inWorkspace),
   ]);
 }
 
 /** Totals over every accessible workspace, per workspace and per account: one batch. */
-export function overallReport(db: Database, userId: number) {
+export function overallReport(db: Database, tenant: Tenant) {
   return db.batch([
-    accountsTotal(db, userId),
+    accountsTotal(db, tenant),
     // A workspace without accounts answers zeros (LEFT JOINs, coalesced sums).
     db
       .select({ workspaceId: workspaces.id, name: workspaces.name, total: accountTotalFields() })
       .from(workspaces)
       .leftJoin(accounts, eq(accounts.workspaceId, workspaces.id))
       .leftJoin(accountMetrics, eq(accountMetrics.accountId, accounts.id))
-      .where(inUserWorkspaces(db, workspaces.id, userId))
+      .where(inUserWorkspaces(db, workspaces.id, tenant))
       .groupBy(workspaces.id)
       .orderBy(asc(workspaces.id)),
-    accountTotals(db, userId),
+    accountTotals(db, tenant),
   ]);
 }
 
@@ -253,15 +253,15 @@ export const SYNC_COOLDOWN_MS = 60_000;
  * (not synced or claimed within SYNC_COOLDOWN_MS: their `analytics_synced_at` set to `now`, as the
  * cron's refresh claims them): one batch. Only the claimed rows get a new job.
  */
-export function syncTargets(db: Database, userId: number, postId: number, now: number) {
-  const ids = visiblePost(db, userId, postId);
+export function syncTargets(db: Database, tenant: Tenant, postId: number, now: number) {
+  const ids = visiblePost(db, tenant, postId);
   const syncable = and(
     inArray(postPlatforms.postId, ids),
     eq(postPlatforms.status, "PUBLISHED"),
     isNotNull(postPlatforms.platformPostId),
   );
   return db.batch([
-    visiblePost(db, userId, postId),
+    visiblePost(db, tenant, postId),
     ownerSubscribed(db, ids),
     db.select({ id: postPlatforms.id }).from(postPlatforms).where(syncable).orderBy(asc(postPlatforms.id)),
     db

@@ -8,6 +8,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { accountAuth, withFreshAuth } from "../accounts/tokens";
 import type { Database } from "../db/client";
 import { type Comment, comments } from "../db/schema";
+import type { Tenant } from "../db/tenancy";
 import { ApiError, conflict, notFound, validationFailed } from "../http/errors";
 import { publishingAdapter } from "../platforms";
 import { SPECS } from "../platforms/catalog";
@@ -31,8 +32,8 @@ export type ActionDeps = {
 export const defaultActionDeps: ActionDeps = { adapterFor: publishingAdapter, now: () => Date.now() };
 
 /** The comment, or the 404 of an absent one (another tenant's alike). */
-async function target(db: Database, userId: number, id: number): Promise<ActionTarget> {
-  const [found] = await commentForAction(db, userId, id);
+async function target(db: Database, tenant: Tenant, id: number): Promise<ActionTarget> {
+  const [found] = await commentForAction(db, tenant, id);
   if (!found) throw notFound("Comment");
   return found;
 }
@@ -89,12 +90,12 @@ function failed(error: unknown): never {
 export async function replyToComment(
   env: Env,
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
   text: string,
   deps: ActionDeps = defaultActionDeps,
 ): Promise<{ comment: Comment; timezone: string }> {
-  const found = await target(db, userId, id);
+  const found = await target(db, tenant, id);
   const { comment, timezone } = found;
   allowed(comment, "reply");
   const limit = SPECS[comment.platform].textLimit;
@@ -222,12 +223,12 @@ async function settle(
 export async function hideComment(
   env: Env,
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
   hidden: boolean,
   deps: ActionDeps = defaultActionDeps,
 ): Promise<{ comment: Comment; timezone: string }> {
-  const found = await target(db, userId, id);
+  const found = await target(db, tenant, id);
   allowed(found.comment, "hide");
   const { adapter, call, postId } = await session(env, found, deps);
   await call((auth) => adapter.hideComment!(auth, commentRef(found.comment, postId), hidden)).catch(failed);
@@ -246,11 +247,11 @@ export async function hideComment(
 export async function deleteComment(
   env: Env,
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
   deps: ActionDeps = defaultActionDeps,
 ): Promise<void> {
-  const found = await target(db, userId, id);
+  const found = await target(db, tenant, id);
   allowed(found.comment, "delete");
   const { adapter, call, postId } = await session(env, found, deps);
   await call((auth) => adapter.deleteComment!(auth, commentRef(found.comment, postId))).catch(failed);

@@ -48,7 +48,7 @@ export const commentsRouter = createRouter<ApiEnv>()
       const { page, per_page, cursor } = query;
       // As a batch of one: its answer carries the rows D1 read, which Server-Timing reports.
       const [rows] = await db.batch([
-        commentsPage(db, principal.userId, { ...query, perPage: per_page, beforeId: cursor }),
+        commentsPage(db, principal, { ...query, perPage: per_page, beforeId: cursor }),
       ]);
       // One row past the page was read: another page follows when it came back.
       const shown = rows.slice(0, per_page);
@@ -93,7 +93,7 @@ export const commentsRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
       const { text } = c.req.valid("json");
-      const { comment, timezone } = await replyToComment(c.env, db, principal.userId, id, text);
+      const { comment, timezone } = await replyToComment(c.env, db, principal, id, text);
       return c.json(presentComment(comment, timezone), 201);
     },
   )
@@ -113,7 +113,7 @@ export const commentsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const { comment, timezone } = await hideComment(c.env, db, principal.userId, id, true);
+      const { comment, timezone } = await hideComment(c.env, db, principal, id, true);
       return c.json(presentComment(comment, timezone), 200);
     },
   )
@@ -133,7 +133,7 @@ export const commentsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const { comment, timezone } = await hideComment(c.env, db, principal.userId, id, false);
+      const { comment, timezone } = await hideComment(c.env, db, principal, id, false);
       return c.json(presentComment(comment, timezone), 200);
     },
   )
@@ -152,7 +152,7 @@ export const commentsRouter = createRouter<ApiEnv>()
     }),
     async (c) => {
       const { db, principal } = c.var;
-      await deleteComment(c.env, db, principal.userId, c.req.valid("param").id);
+      await deleteComment(c.env, db, principal, c.req.valid("param").id);
       return c.json({ message: "Comment deleted successfully." }, 200);
     },
   );

@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accounts, comments, postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
-import { ownedId } from "../db/tenancy";
+import { ownedId, type Tenant } from "../db/tenancy";
 import type { ListCommentsQuery } from "./schemas";
 
 export type CommentPage = Pick<
@@ -36,9 +36,10 @@ function conditions(page: CommentPage, c: string): SQL {
 }
 
 /** The user's workspaces (one when `workspace_id` names one of them, none when it names another's). */
-const memberships = (userId: number, workspaceId: number | undefined) =>
+const memberships = (tenant: Tenant, workspaceId: number | undefined) =>
   sql`SELECT ${sql.identifier(workspaceMembers.workspaceId.name)} FROM ${workspaceMembers}
-    WHERE ${sql.identifier(workspaceMembers.userId.name)} = ${userId}${
+    WHERE ${sql.identifier(workspaceMembers.userId.name)} = ${tenant.userId}
+    AND ${sql.identifier(workspaceMembers.mode.name)} = ${tenant.mode}${
       workspaceId === undefined
         ? sql``
         : sql` AND ${sql.identifier(workspaceMembers.workspaceId.name)} = ${workspaceId}`
@@ -51,15 +52,15 @@ const memberships = (userId: number, workspaceId: number | undefined) =>
  * of its comments can be on the page, a walk of at most offset + page entries down
  * `comments_workspace_id_idx`), and only the comments above the floors are merged.
  */
-function pageIds(userId: number, page: CommentPage): SQL {
+function pageIds(tenant: Tenant, page: CommentPage): SQL {
   const skip = page.beforeId === undefined ? (page.page - 1) * page.perPage : 0;
   const take = page.perPage + 1;
-  const scope = memberships(userId, page.workspace_id);
+  const scope = memberships(tenant, page.workspace_id);
   if (page.post_id !== undefined || page.account_id !== undefined) {
     const byPost = page.post_id !== undefined;
     const key = byPost
-      ? sql`c.post_id = ${ownedId(posts, userId, page.post_id!)}`
-      : sql`c.account_id = ${ownedId(accounts, userId, page.account_id!)}`;
+      ? sql`c.post_id = ${ownedId(posts, tenant, page.post_id!)}`
+      : sql`c.account_id = ${ownedId(accounts, tenant, page.account_id!)}`;
     const alsoAccount =
       byPost && page.account_id !== undefined ? sql` AND c.account_id = ${page.account_id}` : sql``;
     const index = byPost ? "comments_post_id_idx" : "comments_account_id_idx";
@@ -80,12 +81,12 @@ function pageIds(userId: number, page: CommentPage): SQL {
 }
 
 /** The page's comments with their workspace's zone, newest first: one statement. */
-export function commentsPage(db: Database, userId: number, page: CommentPage) {
+export function commentsPage(db: Database, tenant: Tenant, page: CommentPage) {
   return db
     .select({ comment: comments, timezone: workspaces.timezone })
     .from(comments)
     .innerJoin(workspaces, eq(workspaces.id, comments.workspaceId))
-    .where(inArray(comments.id, sql`(${pageIds(userId, page)})`))
+    .where(inArray(comments.id, sql`(${pageIds(tenant, page)})`))
     .orderBy(desc(comments.id));
 }
 
@@ -94,7 +95,7 @@ export function commentsPage(db: Database, userId: number, page: CommentPage) {
  * state) and the platform's id of its post. Found through the user's own index entries only (`ownedId`),
  * so another tenant's comment reads what an absent one does; a deleted one is absent. One statement.
  */
-export function commentForAction(db: Database, userId: number, id: number) {
+export function commentForAction(db: Database, tenant: Tenant, id: number) {
   return db
     .select({
       comment: comments,
@@ -113,7 +114,7 @@ export function commentForAction(db: Database, userId: number, id: number) {
         eq(postPlatforms.platform, comments.platform),
       ),
     )
-    .where(and(eq(comments.id, ownedId(comments, userId, id)), isNull(comments.deletedAt)))
+    .where(and(eq(comments.id, ownedId(comments, tenant, id)), isNull(comments.deletedAt)))
     .orderBy(sql`${postPlatforms.status} = 'PUBLISHED' DESC`, desc(postPlatforms.id))
     .limit(1);
 }

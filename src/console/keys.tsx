@@ -15,7 +15,7 @@ import {
 } from "../admin/key-queries";
 import { presentApiKey } from "../admin/present";
 import { createApiKeyBody } from "../admin/schemas";
-import { userCoordinator } from "../coordinator/names";
+import { keyUsesOfUser } from "../coordinator/names";
 import type { Database } from "../db/client";
 import { ABILITIES } from "../db/enums";
 import { apiKeys } from "../db/schema";
@@ -36,7 +36,7 @@ async function listedKeys(c: Ctx, db: Database, userId: number) {
   const uses: Record<number, number> =
     keys.length === 0
       ? {}
-      : await c.var.meter.gate(() => c.env.COORDINATOR.getByName(userCoordinator(userId)).lastKeyUses());
+      : await c.var.meter.gate(() => keyUsesOfUser(c.env, userId));
   return keys.map((key) => presentApiKey(key, uses[key.id]));
 }
 
@@ -69,6 +69,7 @@ async function ownKey(db: Database, userId: number, keyId: string) {
 const keyForm = z.object({
   name: createApiKeyBody.shape.name,
   abilities: createApiKeyBody.shape.abilities,
+  mode: createApiKeyBody.shape.mode,
   expires_at: z
     .string()
     .optional()
@@ -96,6 +97,7 @@ export const keyRoutes = consoleRoutes()
     const parsed = keyForm.safeParse({
       name: form.name,
       abilities: list(form.abilities),
+      mode: typeof form.mode === "string" && form.mode !== "" ? form.mode : undefined,
       expires_at: typeof form.expires_at === "string" ? form.expires_at : undefined,
     });
     if (!parsed.success)
@@ -169,6 +171,7 @@ export type ListedKey = {
   last_used_at: string | null;
   created_at: string;
   callback_origins: string[];
+  mode: string;
 };
 
 const KeyCard: FC<{ keyRow: ListedKey; csrf: string }> = ({ keyRow: key, csrf }) => (
@@ -179,6 +182,8 @@ const KeyCard: FC<{ keyRow: ListedKey; csrf: string }> = ({ keyRow: key, csrf })
       <dd>
         <code>{key.prefix}…</code>
       </dd>
+      <dt>Mode</dt>
+      <dd>{key.mode}</dd>
       <dt>Abilities</dt>
       <dd>{key.abilities.length ? key.abilities.join(", ") : "none"}</dd>
       <dt>Last used</dt>
@@ -256,6 +261,15 @@ export const KeysPage: FC<{
             <input type="checkbox" name="abilities" value={ability} /> {ability}
           </label>
         ))}
+      </fieldset>
+      <fieldset>
+        <legend>Mode</legend>
+        <label>
+          <input type="radio" name="mode" value="live" checked /> live: your real accounts
+        </label>
+        <label>
+          <input type="radio" name="mode" value="test" /> test: the platforms' emulators only
+        </label>
       </fieldset>
       <label for="key-expires">Expires (UTC, optional)</label>
       <input type="datetime-local" id="key-expires" name="expires_at" />

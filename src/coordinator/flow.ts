@@ -6,6 +6,7 @@
 // A flow is a delegation (a signed proof) or a connect (the account is stored in D1, by
 // src/accounts/connect.ts); both run the same single-use steps. Nothing about the connected account
 // (tokens, identity) is ever written here.
+import type { Mode } from "../db/enums";
 import { timingSafeEqualText } from "../lib/crypto";
 import { hasTable } from "./tables";
 
@@ -27,7 +28,14 @@ export type FlowKind = "delegation" | "connect";
  * API key that started the flow (re-checked before anything is stored), is filled in when the flow is
  * read back; absent on a choice held before it was kept.
  */
-export type ConnectTarget = { workspaceId: number; userId: number; accountId?: number; keyId?: number };
+/** `mode`: the starter's (a key's or the console's); flows started before modes existed are live. */
+export type ConnectTarget = {
+  workspaceId: number;
+  userId: number;
+  mode?: Mode;
+  accountId?: number;
+  keyId?: number;
+};
 
 /** A new flow; a connect flow's `callbackUrl` is its redirect_url and its `state` is empty. */
 export type NewFlow = {

@@ -3,11 +3,25 @@
 // loads the class.
 import type { BeginIdempotent, BeginResult } from "./idempotency";
 import type { RateDecision } from "./rate-window";
+import { MODES, type Mode } from "../db/enums";
 
 export type { BeginResult, RateDecision };
 
-/** A user's instance: their rate window, their keys' state and last uses, their Idempotency-Keys. */
-export const userCoordinator = (userId: number) => `user:${userId}`;
+/**
+ * A user's instance in one mode: their rate window, their keys' state and last uses, their
+ * Idempotency-Keys. Test keys count in an instance of their own, so test traffic never spends the live
+ * window (ARCHITECTURE "Test mode"); live keep the name they always had.
+ */
+export const userCoordinator = (tenant: { userId: number; mode: Mode }) =>
+  tenant.mode === "live" ? `user:${tenant.userId}` : `user:${tenant.userId}:${tenant.mode}`;
+
+/** When each of the user's keys (of both modes) was last used: Unix ms by key id. */
+export async function keyUsesOfUser(env: Pick<Env, "COORDINATOR">, userId: number): Promise<Record<number, number>> {
+  const uses = await Promise.all(
+    MODES.map((mode) => env.COORDINATOR.getByName(userCoordinator({ userId, mode })).lastKeyUses()),
+  );
+  return Object.assign({}, ...uses);
+}
 /** One delegation or connect flow (single use), and a connect's pending channel pick. */
 export const flowCoordinator = (flowId: string) => `delegation:${flowId}`;
 /** One account: its token refreshes run here one at a time. */

@@ -4,6 +4,13 @@
 export const ABILITIES = ["posts", "workspaces", "accounts", "labels"] as const;
 export type Ability = (typeof ABILITIES)[number];
 
+/**
+ * Live data reaches the platforms; test data only their emulators (ARCHITECTURE "Test mode"). A key and a
+ * workspace each have one, fixed at creation; a key sees only its own mode's workspaces.
+ */
+export const MODES = ["live", "test"] as const;
+export type Mode = (typeof MODES)[number];
+
 export const PLATFORMS = [
   "tiktok",
   "instagram",

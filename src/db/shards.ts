@@ -11,6 +11,7 @@
 import { is, sql } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { createDb, type Database } from "./client";
+import type { Mode } from "./enums";
 import * as schema from "./schema";
 
 /** Ids of shard k are k × SHARD_ID_SPAN and up: a trillion rows per table per shard. */
@@ -20,15 +21,20 @@ export const MAX_SHARDS = 2 ** 13;
 
 export const shardOfId = (id: number) => Math.floor(id / SHARD_ID_SPAN);
 
-/** The shard an API key was minted in (`spk_…`: 0, `spk3_…`: 3); null for anything else. */
+/**
+ * The shard an API key was minted in (`spk_…`: 0, `spk3_…`: 3; test keys `spk_test_…`: 0,
+ * `spk_test3_…`: 3); null for anything else.
+ */
 export function shardOfKey(token: string): number | null {
-  const match = /^spk([1-9]\d{0,3})?_/.exec(token);
+  const match = /^spk(?:_test)?([1-9]\d{0,3})?_/.exec(token);
   if (!match) return null;
   const shard = Number(match[1] ?? 0);
   return shard < MAX_SHARDS ? shard : null;
 }
 
-export const keyPrefixOf = (shard: number) => (shard === 0 ? "spk_" : `spk${shard}_`);
+/** A key's prefix: its mode (test keys start `spk_test`) and its shard (none for shard 0). */
+export const keyPrefixOf = (shard: number, mode: Mode = "live") =>
+  `spk${mode === "test" ? "_test" : ""}${shard === 0 ? "" : shard}_`;
 
 /** The shards' D1 bindings, in order: `DB`, then `DB_SHARD_1`, `DB_SHARD_2`, … up to the first gap. */
 export function shardBindings(env: Env): D1Database[] {

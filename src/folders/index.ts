@@ -31,8 +31,8 @@ export const foldersRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const { workspace_id, parent_id } = c.req.valid("query");
       const [[workspace], rows] = await db.batch([
-        accessibleWorkspace(db, principal.userId, workspace_id),
-        foldersOfWorkspace(db, principal.userId, workspace_id, parent_id),
+        accessibleWorkspace(db, principal, workspace_id),
+        foldersOfWorkspace(db, principal, workspace_id, parent_id),
       ]);
       if (!workspace) throw notFound("Workspace");
       return c.json({ data: rows.map((folder) => presentFolder(folder, workspace)) }, 200);
@@ -56,10 +56,10 @@ export const foldersRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const body = c.req.valid("json");
       const [[workspace], parents, [held]] = await db.batch([
-        accessibleWorkspace(db, principal.userId, body.workspace_id),
+        accessibleWorkspace(db, principal, body.workspace_id),
         // Through the membership: another tenant's workspace and folders are never read.
-        folderOfWorkspace(db, ownedWorkspace(principal.userId, body.workspace_id), body.parent_id ?? 0),
-        folderCount(db, ownedWorkspace(principal.userId, body.workspace_id)),
+        folderOfWorkspace(db, ownedWorkspace(principal, body.workspace_id), body.parent_id ?? 0),
+        folderCount(db, ownedWorkspace(principal, body.workspace_id)),
       ]);
       if (!workspace) throw notFound("Workspace");
       const full = () =>

@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { folders } from "../db/schema";
-import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import type { CreateFolderBody } from "./schemas";
 
 /** How many folders a workspace holds; usable inside a batch. */
@@ -19,7 +19,7 @@ export const folderOfWorkspace = (db: Database, workspaceId: number | SQL, folde
 /** The folders of a workspace the user can access, under `parent` (a folder id, "root", or all). */
 export const foldersOfWorkspace = (
   db: Database,
-  userId: number,
+  tenant: Tenant,
   workspaceId: number,
   parent: number | "root" | undefined,
 ) =>
@@ -29,15 +29,15 @@ export const foldersOfWorkspace = (
     .where(
       and(
         // Through the membership: another tenant's folders are never read.
-        eq(folders.workspaceId, ownedWorkspace(userId, workspaceId)),
-        inUserWorkspaces(db, folders.workspaceId, userId),
+        eq(folders.workspaceId, ownedWorkspace(tenant, workspaceId)),
+        inUserWorkspaces(db, folders.workspaceId, tenant),
         parent === undefined
           ? undefined
           : parent === "root"
             ? isNull(folders.parentId)
             : // The parent through the user's folders too: the planner walks `folders_parent_id_idx`,
               // which would otherwise read another tenant's folder's children (issue 29, 2.2).
-              eq(folders.parentId, ownedId(folders, userId, parent)),
+              eq(folders.parentId, ownedId(folders, tenant, parent)),
       ),
     )
     .orderBy(asc(folders.name), asc(folders.id));

@@ -28,6 +28,7 @@ export async function loadKey(db: Database, hash: string): Promise<LoadedKey | n
         expiresAt: apiKeys.expiresAt,
         signingSecretEnc: apiKeys.signingSecretEnc,
         callbackOrigins: apiKeys.callbackOrigins,
+        mode: apiKeys.mode,
       })
       .from(apiKeys)
       .where(eq(apiKeys.keyHash, hash)),

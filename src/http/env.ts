@@ -3,13 +3,15 @@
 // compile.
 import type { BeginResult } from "../coordinator/names";
 import type { Database } from "../db/client";
-import type { Ability } from "../db/enums";
+import type { Ability, Mode } from "../db/enums";
 import type { ShardDatabases } from "../db/shards";
 import type { ErrorStyle } from "./errors";
 import type { Meter } from "./meter";
 
 export type Principal = {
   userId: number;
+  /** The key's mode: it sees only workspaces of this mode (src/db/tenancy.ts). */
+  mode: Mode;
   keyId: number;
   abilities: Ability[];
   expiresAt: Date | null;

@@ -109,7 +109,7 @@ export const apiGate = (style: GateStyle) =>
     if (!cached && unknownKeys.refuses(hash, now)) throw refusal(style, "invalid");
     let key = cached ?? (await lookUp());
     let fromCache = cached !== undefined;
-    const coordinator = c.env.COORDINATOR.getByName(userCoordinator(key.principal.userId));
+    const coordinator = c.env.COORDINATOR.getByName(userCoordinator(key.principal));
     if (fromCache && expired(key)) {
       // The operator may have extended it since it was cached: like any other change, its Coordinator
       // knows (one call, nothing counted). Still current: expired. Stale: the key as D1 has it now.
@@ -121,8 +121,8 @@ export const apiGate = (style: GateStyle) =>
       key = await lookUp();
       fromCache = false;
     }
-    const { userId } = key.principal;
-    const refusedUntil = refusals.until(userId, now);
+    const window = userCoordinator(key.principal);
+    const refusedUntil = refusals.until(window, now);
     if (refusedUntil !== undefined) throw tooMany(refusedUntil, now);
     c.set("principal", key.principal);
     // An idempotent create's Idempotency-Key, claimed by the admission itself.
@@ -154,7 +154,7 @@ export const apiGate = (style: GateStyle) =>
       if (admitted.stale) throw new Error("a key read from D1 cannot be stale");
       const { decision } = admitted;
       if (!decision.allowed) {
-        refusals.set(userId, decision.resetAt);
+        refusals.set(window, decision.resetAt);
         throw tooMany(decision.resetAt, now);
       }
       return { headers: rateHeaders(decision), claimed: admitted.claimed, decision };

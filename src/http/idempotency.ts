@@ -240,7 +240,7 @@ export async function waitForClaim(held: HeldClaim): Promise<void> {
 export async function releaseUntaken(c: Context<ApiEnv>, held: HeldClaim): Promise<void> {
   const outcome = await held.outcome.catch(() => undefined);
   if (outcome?.kind !== "proceed") return;
-  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
+  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal));
   await c.var.meter.gate(() => coordinator.releaseIdempotent(held.key, outcome.token)).catch(() => undefined);
 }
 
@@ -302,7 +302,7 @@ async function openAnswer(c: Context<ApiEnv>, key: string, sealed: ArrayBuffer):
  * without it), or the key released when the answer is not one to keep.
  */
 async function finish(c: Context<ApiEnv>, key: string, token: string) {
-  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
+  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal));
   const status = c.res.status;
   if (!keeps(status)) {
     // A release that fails leaves the record in flight: repeats are refused (409) until it expires.
@@ -360,7 +360,7 @@ async function claimHere(c: Context<ApiEnv>, next: () => Promise<void>, key: str
   // Refused requests (401, 403, 429) neither claim nor replay a key.
   await c.var.admitted();
   const claim = await claimOf(c, key);
-  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal.userId));
+  const coordinator = c.env.COORDINATOR.getByName(userCoordinator(c.var.principal));
   const begun = await c.var.meter.gate<BeginResult>(async () => {
     // The RPC stub types a union answer as a union of promises; awaited, it is the union.
     const answer: BeginResult = await coordinator.beginIdempotent(claim);

@@ -65,24 +65,24 @@ export const unknownKeys = {
 };
 
 /**
- * Users whose rate window refused a request, until the window closes: the Coordinator refuses every
+ * Rate windows (a user's in one mode: the Coordinator's name) that refused a request, until the window closes: the Coordinator refuses every
  * request until then (a refused request neither consumes nor extends the window), so this isolate can
  * answer 429 itself, with no remote call at all.
  */
-const refusedUntil = new Map<number, number>();
+const refusedUntil = new Map<string, number>();
 
 export const refusals = {
-  until(userId: number, now: number): number | undefined {
-    const resetAt = refusedUntil.get(userId);
+  until(window: string, now: number): number | undefined {
+    const resetAt = refusedUntil.get(window);
     if (resetAt === undefined) return undefined;
     if (now >= resetAt) {
-      refusedUntil.delete(userId);
+      refusedUntil.delete(window);
       return undefined;
     }
     return resetAt;
   },
-  set(userId: number, resetAt: number) {
-    if (refusedUntil.size >= KEY_CACHE_MAX) refusedUntil.delete(refusedUntil.keys().next().value as number);
-    refusedUntil.set(userId, resetAt);
+  set(window: string, resetAt: number) {
+    if (refusedUntil.size >= KEY_CACHE_MAX) refusedUntil.delete(refusedUntil.keys().next().value as string);
+    refusedUntil.set(window, resetAt);
   },
 };

@@ -37,7 +37,7 @@ export const labelsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { workspace_id } = c.req.valid("query");
-      const [workspaceRows, rows] = await db.batch(labelsOfUser(db, principal.userId, workspace_id));
+      const [workspaceRows, rows] = await db.batch(labelsOfUser(db, principal, workspace_id));
       if (workspace_id && workspaceRows.length === 0) throw notFound("Workspace");
       const byId = new Map(workspaceRows.map((w) => [w.id, w]));
       return c.json({ data: rows.map((label) => presentLabel(label, byId.get(label.workspaceId)!)) }, 200);
@@ -61,9 +61,9 @@ export const labelsRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const body = c.req.valid("json");
       const [[workspace], [held]] = await db.batch([
-        accessibleWorkspace(db, principal.userId, body.workspace_id),
+        accessibleWorkspace(db, principal, body.workspace_id),
         // Counted through the membership: another tenant's workspace is never read.
-        labelCount(db, ownedWorkspace(principal.userId, body.workspace_id)),
+        labelCount(db, ownedWorkspace(principal, body.workspace_id)),
       ]);
       if (!workspace) throw notFound("Workspace");
       const full = () =>
@@ -96,8 +96,8 @@ export const labelsRouter = createRouter<ApiEnv>()
       const { id } = c.req.valid("param");
       const body = c.req.valid("json");
       const [updated, workspace] = await db.batch([
-        updateLabel(db, principal.userId, id, body),
-        workspaceOfLabel(db, principal.userId, id),
+        updateLabel(db, principal, id, body),
+        workspaceOfLabel(db, principal, id),
       ]);
       const label = updated[0];
       if (!label || !workspace[0]) throw notFound("Label");
@@ -120,7 +120,7 @@ export const labelsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const deleted = await deleteLabel(db, principal.userId, id);
+      const deleted = await deleteLabel(db, principal, id);
       if (deleted.length === 0) throw notFound("Label");
       return c.json({ message: "Label deleted successfully." }, 200);
     },

@@ -2,31 +2,31 @@ import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { labels, workspaces } from "../db/schema";
-import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import type { CreateLabelBody, UpdateLabelBody } from "./schemas";
 
 /**
  * The label if the user can access its workspace, found through the user's workspaces (`ownedId`), so
  * another tenant's label is never read; usable inside a batch.
  */
-export const labelOfUser = (_db: Database, userId: number, id: number) =>
-  eq(labels.id, ownedId(labels, userId, id));
+export const labelOfUser = (_db: Database, tenant: Tenant, id: number) =>
+  eq(labels.id, ownedId(labels, tenant, id));
 
 /** The user's workspaces (or the one asked for) and their labels, in one batch. */
-export function labelsOfUser(db: Database, userId: number, workspaceId: number | undefined) {
+export function labelsOfUser(db: Database, tenant: Tenant, workspaceId: number | undefined) {
   // The workspace asked for, through the membership: another tenant's is never read.
-  const owned = workspaceId ? ownedWorkspace(userId, workspaceId) : undefined;
+  const owned = workspaceId ? ownedWorkspace(tenant, workspaceId) : undefined;
   return [
     db
       .select()
       .from(workspaces)
-      .where(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, userId)),
+      .where(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, tenant)),
     db
       .select()
       .from(labels)
       .where(
         and(
-          inUserWorkspaces(db, labels.workspaceId, userId),
+          inUserWorkspaces(db, labels.workspaceId, tenant),
           owned ? eq(labels.workspaceId, owned) : undefined,
         ),
       )
@@ -39,7 +39,7 @@ export const labelCount = (db: Database, workspaceId: number | SQL) =>
   db.select({ n: count() }).from(labels).where(eq(labels.workspaceId, workspaceId));
 
 /** The workspace of a label of the user's; usable inside a batch. */
-export const workspaceOfLabel = (db: Database, userId: number, id: number) =>
+export const workspaceOfLabel = (db: Database, tenant: Tenant, id: number) =>
   db
     .select()
     .from(workspaces)
@@ -49,7 +49,7 @@ export const workspaceOfLabel = (db: Database, userId: number, id: number) =>
         db
           .select({ id: labels.workspaceId })
           .from(labels)
-          .where(labelOfUser(db, userId, id)),
+          .where(labelOfUser(db, tenant, id)),
       ),
     );
 
@@ -74,16 +74,16 @@ export const insertLabel = (
     .get();
 
 /** Renames or recolours the label if the user can access it; answers it (or nothing); usable inside a batch. */
-export const updateLabel = (db: Database, userId: number, id: number, body: UpdateLabelBody) =>
+export const updateLabel = (db: Database, tenant: Tenant, id: number, body: UpdateLabelBody) =>
   db
     .update(labels)
     .set({ name: body.name, color: body.color, updatedAt: new Date() })
-    .where(labelOfUser(db, userId, id))
+    .where(labelOfUser(db, tenant, id))
     .returning();
 
 /** Deletes the label if the user can access it; answers its id (or nothing). */
-export const deleteLabel = (db: Database, userId: number, id: number) =>
+export const deleteLabel = (db: Database, tenant: Tenant, id: number) =>
   db
     .delete(labels)
-    .where(labelOfUser(db, userId, id))
+    .where(labelOfUser(db, tenant, id))
     .returning({ id: labels.id });

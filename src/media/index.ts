@@ -64,7 +64,7 @@ export const mediaRouter = createRouter<ApiEnv>()
         queue: c.env.MEDIA_IMPORT_QUEUE,
         guard: importGuard(c.env),
         limits: mediaLimits(c.env),
-        userId: principal.userId,
+        tenant: principal,
         workspaceId: body.workspace_id,
         folderId: body.folder_id ?? null,
         urls: body.urls,
@@ -100,7 +100,7 @@ export const mediaRouter = createRouter<ApiEnv>()
         db: c.var.db,
         bucket: c.env.MEDIA,
         limits: mediaLimits(c.env),
-        userId: c.var.principal.userId,
+        tenant: c.var.principal,
       });
       const [item] = await presentMediaList(c.env, publicOrigin(c.env, c.req.url), [row]);
       return c.json(item!, 201);
@@ -122,7 +122,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const query = c.req.valid("query");
-      const { rows, total } = await mediaPage(db, principal.userId, {
+      const { rows, total } = await mediaPage(db, principal, {
         workspaceId: query.workspace_id,
         folderId: query.folder_id,
         page: query.page,
@@ -152,7 +152,7 @@ export const mediaRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const deleted = await deleteMediaOfUser(db, principal.userId, id);
+      const deleted = await deleteMediaOfUser(db, principal, id);
       if (!deleted) throw notFound("Media");
       if (deleted === "in_use")
         throw conflict(

@@ -3,7 +3,7 @@
 import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { folders, media, postMedia, postPlatforms, posts, workspaces } from "../db/schema";
-import { accessibleWorkspace, inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
+import { accessibleWorkspace, inUserWorkspaces, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { folderOfWorkspace } from "../folders/queries";
 import { invalidField, notFound } from "../http/errors";
 import { type Reservation, reserveUpload, workspaceHeld } from "./quota";
@@ -14,16 +14,16 @@ import { type Reservation, reserveUpload, workspaceHeld } from "./quota";
  */
 export async function requireTarget(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   workspaceId: number,
   folderId: number | null | undefined,
   now = Date.now(),
 ): Promise<{ usage: number }> {
   const [workspaceRows, folderRows, usageRows] = await db.batch([
-    accessibleWorkspace(db, userId, workspaceId),
+    accessibleWorkspace(db, tenant, workspaceId),
     // Through the membership: another tenant's workspace and folders are never read.
-    folderOfWorkspace(db, ownedWorkspace(userId, workspaceId), folderId ?? 0),
-    workspaceHeld(db, ownedWorkspace(userId, workspaceId), now),
+    folderOfWorkspace(db, ownedWorkspace(tenant, workspaceId), folderId ?? 0),
+    workspaceHeld(db, ownedWorkspace(tenant, workspaceId), now),
   ]);
   checkTarget(workspaceRows.length > 0, folderId, folderRows.length > 0);
   return { usage: usageRows[0]?.bytes ?? 0 };
@@ -41,14 +41,14 @@ function checkTarget(workspace: boolean, folderId: number | null | undefined, fo
  */
 export async function reserveTarget(
   db: Database,
-  target: { userId: number; workspaceId: number; folderId: number | null | undefined },
+  target: { tenant: Tenant; workspaceId: number; folderId: number | null | undefined },
   want: number,
   quota: number,
   now = Date.now(),
 ): Promise<Reservation | null> {
   const [workspaceRows, folderRows, reserved] = await db.batch([
-    accessibleWorkspace(db, target.userId, target.workspaceId),
-    folderOfWorkspace(db, ownedWorkspace(target.userId, target.workspaceId), target.folderId ?? 0),
+    accessibleWorkspace(db, target.tenant, target.workspaceId),
+    folderOfWorkspace(db, ownedWorkspace(target.tenant, target.workspaceId), target.folderId ?? 0),
     reserveUpload(db, target, want, quota, now),
   ]);
   checkTarget(workspaceRows.length > 0, target.folderId, folderRows.length > 0);
@@ -68,11 +68,11 @@ export type MediaFilter = {
  * One page of the user's items, newest first, and their total, in one round trip; 404 when the
  * workspace asked for is not one of the user's (checked in the same batch).
  */
-export async function mediaPage(db: Database, userId: number, filter: MediaFilter) {
+export async function mediaPage(db: Database, tenant: Tenant, filter: MediaFilter) {
   // The workspace and folder asked for, through the user's workspaces: another tenant's are never read.
-  const owned = filter.workspaceId ? ownedWorkspace(userId, filter.workspaceId) : undefined;
+  const owned = filter.workspaceId ? ownedWorkspace(tenant, filter.workspaceId) : undefined;
   const scope = and(
-    inUserWorkspaces(db, media.workspaceId, userId),
+    inUserWorkspaces(db, media.workspaceId, tenant),
     owned ? eq(media.workspaceId, owned) : undefined,
     filter.folderId ? eq(media.folderId, filter.folderId) : undefined,
     filter.beforeId ? lt(media.id, filter.beforeId) : undefined,
@@ -85,14 +85,14 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
         .from(folders)
         .where(
           and(
-            eq(folders.id, ownedId(folders, userId, filter.folderId)),
+            eq(folders.id, ownedId(folders, tenant, filter.folderId)),
             owned ? eq(folders.workspaceId, owned) : undefined,
           ),
         )
     : db
         .select({ total: sql<number>`coalesce(sum(${workspaces.mediaCount}), 0)` })
         .from(workspaces)
-        .where(and(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, userId)));
+        .where(and(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, tenant)));
   const [totals, rows, workspace] = await db.batch([
     total,
     db
@@ -102,7 +102,7 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
       .orderBy(desc(media.id))
       .limit(filter.perPage)
       .offset(filter.beforeId ? 0 : (filter.page - 1) * filter.perPage),
-    accessibleWorkspace(db, userId, filter.workspaceId ?? 0),
+    accessibleWorkspace(db, tenant, filter.workspaceId ?? 0),
   ]);
   if (filter.workspaceId && workspace.length === 0) throw notFound("Workspace");
   return { rows, total: totals[0]?.total ?? 0 };
@@ -118,11 +118,11 @@ export async function mediaPage(db: Database, userId: number, filter: MediaFilte
  */
 export async function deleteMediaOfUser(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
 ): Promise<{ r2Key: string } | "in_use" | null> {
   // Found through the user's workspaces: another tenant's item is never read.
-  const owned = eq(media.id, ownedId(media, userId, id));
+  const owned = eq(media.id, ownedId(media, tenant, id));
   const ownedItem = db.select({ id: media.id }).from(media).where(owned);
   const unpublishedUse = sql`EXISTS (SELECT 1 FROM ${postMedia} pm JOIN ${posts} p ON p.id = pm.post_id
     WHERE pm.media_id IN ${ownedItem} AND p.status IN ('SCHEDULED', 'PUBLISHING'))`;

@@ -14,7 +14,7 @@ import { and, eq, exists, lte, type SQLWrapper, sql } from "drizzle-orm";
 import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { media, mediaReservations, workspaces } from "../db/schema";
-import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
+import { accessibleWorkspace, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { folderOfWorkspace } from "../folders/queries";
 
 /**
@@ -42,14 +42,14 @@ export type Reservation = { id: number; bytes: number };
  */
 export function reserveUpload(
   db: Database,
-  target: { userId: number; workspaceId: number; folderId: number | null | undefined },
+  target: { tenant: Tenant; workspaceId: number; folderId: number | null | undefined },
   want: number,
   quota: number,
   now: number,
 ) {
-  const { userId, workspaceId, folderId } = target;
+  const { tenant, workspaceId, folderId } = target;
   // Through the membership: another tenant's workspace, folders and reservations are never read.
-  const owned = ownedWorkspace(userId, workspaceId);
+  const owned = ownedWorkspace(tenant, workspaceId);
   const held = heldBytes(owned, now);
   return insertWhere(
     db,
@@ -61,7 +61,7 @@ export function reserveUpload(
       createdAt: new Date(now),
     },
     and(
-      exists(accessibleWorkspace(db, userId, workspaceId)),
+      exists(accessibleWorkspace(db, tenant, workspaceId)),
       folderId ? exists(folderOfWorkspace(db, owned, folderId)) : undefined,
       sql`${held} < ${quota}`,
     )!,

@@ -6,6 +6,7 @@
 // drops the reservation.
 import type { Database } from "../db/client";
 import { type Media, media } from "../db/schema";
+import type { Tenant } from "../db/tenancy";
 import {
   badRequest,
   invalidInput,
@@ -41,12 +42,12 @@ export type UploadRequest = {
   db: Database;
   bucket: R2Bucket;
   limits: MediaLimits;
-  userId: number;
+  tenant: Tenant;
 };
 
 /** Stores the uploaded file and creates its item (ready at once). */
 export async function receiveUpload(request: UploadRequest): Promise<Media> {
-  const { body, db, bucket, limits, userId } = request;
+  const { body, db, bucket, limits, tenant } = request;
   const boundary = formBoundary(request.contentType);
   if (!boundary) throw unsupportedMediaType("multipart/form-data");
   if (!body) throw validationFailed({ file: ["The file field is required."] });
@@ -75,7 +76,7 @@ export async function receiveUpload(request: UploadRequest): Promise<Media> {
         target = early.data;
         reservation = await reserveTarget(
           db,
-          { userId, workspaceId: target.workspace_id, folderId: target.folder_id },
+          { tenant, workspaceId: target.workspace_id, folderId: target.folder_id },
           wanted(request.contentLength, limits),
           limits.quota,
         );

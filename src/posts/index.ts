@@ -76,7 +76,7 @@ export const postsRouter = createRouter<ApiEnv>()
       };
       const { data, total } = await pageOfPosts(
         db,
-        principal.userId,
+        principal,
         { page, perPage: per_page, beforeId: before_id, filters },
         ctx,
       );
@@ -106,7 +106,7 @@ export const postsRouter = createRouter<ApiEnv>()
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const post = await createPost(db, principal.userId, c.req.valid("json"), saving(c));
+      const post = await createPost(db, principal, c.req.valid("json"), saving(c));
       return c.json(post, 201);
     },
   )
@@ -136,7 +136,7 @@ export const postsRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const origin = publicOrigin(c.env, c.req.url);
       const configured = (platform: Platform) => lookupAdapter(c.env, platform, origin).kind === "ok";
-      return c.json(await validatePost(db, principal.userId, c.req.valid("json"), { configured }), 200);
+      return c.json(await validatePost(db, principal, c.req.valid("json"), { configured }), 200);
     },
   )
   .openapi(
@@ -155,7 +155,7 @@ export const postsRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
       const { include_comments } = c.req.valid("query");
-      return c.json(await loadPost(db, principal.userId, id, presenting(c, include_comments)), 200);
+      return c.json(await loadPost(db, principal, id, presenting(c, include_comments)), 200);
     },
   )
   .openapi(
@@ -181,7 +181,7 @@ export const postsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const post = await updatePost(db, principal.userId, id, c.req.valid("json"), saving(c));
+      const post = await updatePost(db, principal, id, c.req.valid("json"), saving(c));
       return c.json(post, 200);
     },
   )
@@ -206,7 +206,7 @@ export const postsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      return c.json(await retryPost(db, principal.userId, id, saving(c)), 200);
+      return c.json(await retryPost(db, principal, id, saving(c)), 200);
     },
   )
   .openapi(
@@ -225,7 +225,7 @@ export const postsRouter = createRouter<ApiEnv>()
     }),
     async (c) => {
       const { db, principal } = c.var;
-      await deletePost(db, principal.userId, c.req.valid("param").id);
+      await deletePost(db, principal, c.req.valid("param").id);
       return c.json({ message: "Post deleted successfully." }, 200);
     },
   );

@@ -59,9 +59,9 @@ type IdSubquery = SQLWrapper;
 // returns. The positions are read back by name in assemblePosts below.
 
 /** The post's workspace: [id, name, slug, type, logo, timezone, language, created_at, updated_at,
- * post_count, media_count, media_bytes], as text: the page lists each workspace once (postStatements). */
+ * post_count, media_count, media_bytes, mode], as text: the page lists each workspace once (postStatements). */
 const workspaceJson = sql`(SELECT json_array(w.id, w.name, w.slug, w.type, w.logo, w.timezone, w.language,
-  w.created_at, w.updated_at, w.post_count, w.media_count, w.media_bytes)
+  w.created_at, w.updated_at, w.post_count, w.media_count, w.media_bytes, w.mode)
   FROM ${workspaces} w WHERE w.id = ${posts.workspaceId})`;
 
 /** [account_id, platform, status, settings, analytics, platform_post_id, post_url, posted_on, error] per row. */
@@ -155,6 +155,7 @@ type WorkspaceTuple = [
   number,
   number,
   number,
+  Workspace["mode"],
 ];
 type RowTuple = [
   number,
@@ -191,6 +192,7 @@ function workspaceOf(tuple: WorkspaceTuple): Workspace {
     postCount,
     mediaCount,
     mediaBytes,
+    mode,
   ] = tuple;
   return {
     id,
@@ -205,6 +207,7 @@ function workspaceOf(tuple: WorkspaceTuple): Workspace {
     postCount,
     mediaCount,
     mediaBytes,
+    mode,
   };
 }
 

@@ -6,7 +6,7 @@ import { runBatch, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { PostStatus } from "../db/enums";
 import { accounts, postPlatforms, posts, workspaceMembers, workspaces } from "../db/schema";
-import { inUserWorkspaces, ownedId } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, type Tenant } from "../db/tenancy";
 import { conflict, notFound } from "../http/errors";
 import { assemblePosts, type PostResults, postStatements } from "./load";
 import { type PresentContext, type PresentedPost, presentPosts } from "./present";
@@ -15,8 +15,8 @@ import { type PresentContext, type PresentedPost, presentPosts } from "./present
  * The condition "this post is the user's": found through the user's workspaces only (`ownedId`), so
  * another tenant's post is never read. (`db` kept for the callers' symmetry with the other conditions.)
  */
-export const postOfUser = (_db: Database, userId: number, id: number) =>
-  eq(posts.id, ownedId(posts, userId, id));
+export const postOfUser = (_db: Database, tenant: Tenant, id: number) =>
+  eq(posts.id, ownedId(posts, tenant, id));
 
 /**
  * The ids of one page of the user's posts, newest first, reading a bounded number of index entries
@@ -25,7 +25,7 @@ export const postOfUser = (_db: Database, userId: number, id: number) =>
  * only the posts above those floors are merged and sorted. Page 1 reads about perPage entries per
  * workspace; page n about n × perPage (deep pages cost what their offset says, never the tenant's total).
  */
-export function pageIdsOfUser(userId: number, page: PostPage) {
+export function pageIdsOfUser(tenant: Tenant, page: PostPage) {
   // From a cursor (the id the previous page ended with), the page starts right below it: no offset.
   const skip = page.beforeId === undefined ? (page.page - 1) * page.perPage : 0;
   const below = (column: SQL) =>
@@ -34,7 +34,8 @@ export function pageIdsOfUser(userId: number, page: PostPage) {
       SELECT ${workspaceMembers.workspaceId} AS workspace_id,
         coalesce((SELECT f.id FROM ${posts} f WHERE f.workspace_id = ${workspaceMembers.workspaceId}${below(sql`f.id`)}
           ORDER BY f.id DESC LIMIT 1 OFFSET ${skip + page.perPage - 1}), 0) AS floor
-      FROM ${workspaceMembers} WHERE ${workspaceMembers.userId} = ${userId})
+      FROM ${workspaceMembers} WHERE ${workspaceMembers.userId} = ${tenant.userId}
+        AND ${workspaceMembers.mode} = ${tenant.mode})
     SELECT p.id FROM floors JOIN ${posts} p ON p.workspace_id = floors.workspace_id AND p.id >= floors.floor${below(sql`p.id`)}
     ORDER BY p.id DESC LIMIT ${page.perPage} OFFSET ${skip})`;
 }
@@ -82,14 +83,15 @@ function filterIndex({ accountId, scheduledFrom, scheduledTo, status }: PostFilt
  * matches the posts with a platform row on it; a scheduled window, the posts whose `scheduled_at` is
  * inside it (bounds included), so drafts never match one.
  */
-function filteredPosts(db: Database, userId: number, filters: PostFilters): SQL {
+function filteredPosts(db: Database, tenant: Tenant, filters: PostFilters): SQL {
   const { status, workspaceId, accountId, scheduledFrom, scheduledTo } = filters;
   const memberships = db
     .select({ id: workspaceMembers.workspaceId })
     .from(workspaceMembers)
     .where(
       and(
-        eq(workspaceMembers.userId, userId),
+        eq(workspaceMembers.userId, tenant.userId),
+        eq(workspaceMembers.mode, tenant.mode),
         workspaceId === undefined ? undefined : eq(workspaceMembers.workspaceId, workspaceId),
       ),
     );
@@ -105,7 +107,7 @@ function filteredPosts(db: Database, userId: number, filters: PostFilters): SQL 
           db
             .select({ id: postPlatforms.postId })
             .from(postPlatforms)
-            .where(eq(postPlatforms.accountId, ownedId(accounts, userId, accountId))),
+            .where(eq(postPlatforms.accountId, ownedId(accounts, tenant, accountId))),
         ),
   )!;
 }
@@ -116,9 +118,9 @@ function filteredPosts(db: Database, userId: number, filters: PostFilters): SQL 
  * posts that match, through a tenant-first index (`filterIndex`): a filter's cost is what it reads of
  * the user's posts, still in the one batch.
  */
-export function filteredPage(db: Database, userId: number, page: PostPage) {
+export function filteredPage(db: Database, tenant: Tenant, page: PostPage) {
   const filters = page.filters ?? {};
-  const where = filteredPosts(db, userId, filters);
+  const where = filteredPosts(db, tenant, filters);
   const from = filterIndex(filters);
   const skip = page.beforeId === undefined ? (page.page - 1) * page.perPage : 0;
   const ids = db
@@ -139,28 +141,28 @@ export function filteredPage(db: Database, userId: number, page: PostPage) {
  */
 export async function pageOfPosts(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   page: PostPage,
   ctx: PresentContext,
 ): Promise<{ data: PresentedPost[]; total: number }> {
-  const filtered = hasFilters(page.filters) ? filteredPage(db, userId, page) : null;
+  const filtered = hasFilters(page.filters) ? filteredPage(db, tenant, page) : null;
   const [[totals], ...results] = await db.batch([
     filtered?.total ??
       db
         .select({ total: sql<number>`coalesce(sum(${workspaces.postCount}), 0)` })
         .from(workspaces)
-        .where(inUserWorkspaces(db, workspaces.id, userId)),
-    ...postStatements(db, filtered?.ids ?? pageIdsOfUser(userId, page), ctx.includeComments),
+        .where(inUserWorkspaces(db, workspaces.id, tenant)),
+    ...postStatements(db, filtered?.ids ?? pageIdsOfUser(tenant, page), ctx.includeComments),
   ]);
   return { data: await presentPosts(assemblePosts(results), ctx), total: totals?.total ?? 0 };
 }
 
 /** The post, if the user can access it; 404 otherwise. */
-export async function loadPost(db: Database, userId: number, id: number, ctx: PresentContext) {
+export async function loadPost(db: Database, tenant: Tenant, id: number, ctx: PresentContext) {
   const ids = db
     .select({ id: posts.id })
     .from(posts)
-    .where(postOfUser(db, userId, id));
+    .where(postOfUser(db, tenant, id));
   const results = await db.batch(postStatements(db, ids, ctx.includeComments));
   const [presented] = await presentPosts(assemblePosts(results), ctx);
   if (!presented) throw notFound("Post");
@@ -194,16 +196,16 @@ export async function writeAndLoad(
  * publish job or a cron claim then finds no post and publishes nothing. One batch: the check and the
  * delete see the same rows.
  */
-export async function deletePost(db: Database, userId: number, id: number): Promise<void> {
+export async function deletePost(db: Database, tenant: Tenant, id: number): Promise<void> {
   const publishing = sql`EXISTS (SELECT 1 FROM ${postPlatforms} WHERE ${postPlatforms.postId} = ${posts.id} AND ${postPlatforms.status} = 'PUBLISHING')`;
   const [[found], deleted] = await db.batch([
     db
       .select({ publishing: sql<number>`${publishing}` })
       .from(posts)
-      .where(postOfUser(db, userId, id)),
+      .where(postOfUser(db, tenant, id)),
     db
       .delete(posts)
-      .where(and(postOfUser(db, userId, id), sql`NOT ${publishing}`))
+      .where(and(postOfUser(db, tenant, id), sql`NOT ${publishing}`))
       .returning({ id: posts.id }),
   ]);
   if (!found) throw notFound("Post");
@@ -212,14 +214,14 @@ export async function deletePost(db: Database, userId: number, id: number): Prom
 }
 
 /** The stored post (if the user can access it) and its rows' accounts, for an update; usable in a batch. */
-export const storedPostStatements = (db: Database, userId: number, id: number) =>
+export const storedPostStatements = (db: Database, tenant: Tenant, id: number) =>
   [
     db
       .select()
       .from(posts)
-      .where(postOfUser(db, userId, id)),
+      .where(postOfUser(db, tenant, id)),
     db
       .select({ accountId: postPlatforms.accountId, platform: postPlatforms.platform })
       .from(postPlatforms)
-      .where(eq(postPlatforms.postId, ownedId(posts, userId, id))),
+      .where(eq(postPlatforms.postId, ownedId(posts, tenant, id))),
   ] as const;

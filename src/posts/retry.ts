@@ -6,7 +6,7 @@
 import { and, eq, exists, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { postPlatforms, posts } from "../db/schema";
-import { ownedId } from "../db/tenancy";
+import { ownedId, type Tenant } from "../db/tenancy";
 import { conflict, notFound } from "../http/errors";
 import { enqueuePublish } from "../publishing/messages";
 import { assemblePosts, type PostResults, postStatements } from "./load";
@@ -16,14 +16,14 @@ import type { SaveContext } from "./save";
 
 export async function retryPost(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
   ctx: SaveContext,
 ): Promise<PresentedPost> {
   const now = new Date();
-  const failedPost = and(postOfUser(db, userId, id), eq(posts.status, "FAILED"));
+  const failedPost = and(postOfUser(db, tenant, id), eq(posts.status, "FAILED"));
   // Every lookup goes through the user's workspaces (ownedId): another tenant's post is never read.
-  const rowsOfPost = eq(postPlatforms.postId, ownedId(posts, userId, id));
+  const rowsOfPost = eq(postPlatforms.postId, ownedId(posts, tenant, id));
   const publishingRow = db
     .select({ one: sql`1` })
     .from(postPlatforms)
@@ -33,7 +33,7 @@ export async function retryPost(
     db
       .select({ id: posts.id })
       .from(posts)
-      .where(postOfUser(db, userId, id)),
+      .where(postOfUser(db, tenant, id)),
     false,
   );
   const [, retried, ...results] = await db.batch([

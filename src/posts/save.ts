@@ -8,7 +8,7 @@ import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { type Post, posts } from "../db/schema";
-import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
+import { accessibleWorkspace, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
 import { createProblems } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
@@ -71,11 +71,11 @@ function createErrors(
  * Create's checks, shared with the dry run (validate.ts): one batch reads the workspace and every
  * account, label and media id the request names; `errors` is the 422's (empty when create accepts it).
  */
-export async function checkCreate(db: Database, userId: number, input: CreatePostInput, now: Date) {
+export async function checkCreate(db: Database, tenant: Tenant, input: CreatePostInput, now: Date) {
   const [workspace, accountRows, labelRows, mediaRows] = await db.batch([
-    accessibleWorkspace(db, userId, input.workspace_id),
+    accessibleWorkspace(db, tenant, input.workspace_id),
     // Through the membership: another tenant's accounts, labels and media are never read.
-    ...referenceStatements(db, ownedWorkspace(userId, input.workspace_id), input),
+    ...referenceStatements(db, ownedWorkspace(tenant, input.workspace_id), input),
   ]);
   if (workspace.length === 0) throw notFound("Workspace");
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
@@ -100,18 +100,18 @@ export async function checkCreate(db: Database, userId: number, input: CreatePos
 
 export async function createPost(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   input: CreatePostInput,
   ctx: SaveContext,
 ): Promise<PresentedPost> {
   const now = new Date();
-  const { refs, state, errors } = await checkCreate(db, userId, input, now);
+  const { refs, state, errors } = await checkCreate(db, tenant, input, now);
   throwIfErrors(errors);
 
   const status = statusOf(state);
   const post = await writeAndLoad(
     db,
-    createStatements(db, userId, input, refs, state, status),
+    createStatements(db, tenant.userId, input, refs, state, status),
     insertedId(posts),
     { ...ctx, includeComments: false },
   );
@@ -130,11 +130,11 @@ function refuseEdit(status: Post["status"]) {
 /** An update's batch failed: a post claimed, edited or deleted since it was read explains it. */
 async function explainFailedWrite(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   stored: Post,
   error: unknown,
 ): Promise<never> {
-  const [now] = await storedPostStatements(db, userId, stored.id)[0];
+  const [now] = await storedPostStatements(db, tenant, stored.id)[0];
   if (!now) throw notFound("Post");
   refuseEdit(now.status);
   if (now.status !== stored.status || now.updatedAt.getTime() !== stored.updatedAt.getTime())
@@ -148,7 +148,7 @@ async function explainFailedWrite(
  */
 export async function updatePost(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
   input: PostInput,
   ctx: SaveContext,
@@ -159,9 +159,9 @@ export async function updatePost(
   const workspaceOfPost = db
     .select({ id: posts.workspaceId })
     .from(posts)
-    .where(postOfUser(db, userId, id));
+    .where(postOfUser(db, tenant, id));
   const [[stored], existingRows, accountRows, labelRows, mediaRows] = await db.batch([
-    ...storedPostStatements(db, userId, id),
+    ...storedPostStatements(db, tenant, id),
     ...referenceStatements(db, workspaceOfPost, input),
   ]);
   if (!stored) throw notFound("Post");
@@ -206,7 +206,7 @@ export async function updatePost(
     ...updateStatements(db, stored, existingRows, input, refs, state, status, now),
   ];
   const updated = await writeAndLoad(db, writes, id, { ...ctx, includeComments: false }).catch((error) =>
-    explainFailedWrite(db, userId, stored, error),
+    explainFailedWrite(db, tenant, stored, error),
   );
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [id]);
   const due = state.scheduledAt?.getTime();

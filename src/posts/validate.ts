@@ -5,6 +5,7 @@
 // rules.ts, asked through the registry). Nothing is written and nothing is queued.
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
+import type { Tenant } from "../db/tenancy";
 import { checkPost } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
 import { settingsFor } from "../platforms/settings";
@@ -49,11 +50,11 @@ export function accountProblems(
 /** The dry run: create's 422 errors, and for each target account whether it would publish and why not. */
 export async function validatePost(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   input: CreatePostInput,
   ctx: ValidateContext,
 ): Promise<PostValidation> {
-  const { errors, accountRows, mediaRows } = await checkCreate(db, userId, input, new Date());
+  const { errors, accountRows, mediaRows } = await checkCreate(db, tenant, input, new Date());
   const found = new Map(accountRows.map((a) => [a.id, a]));
   const items = checkedItems(input.content, mediaRows);
   const creatable = Object.keys(errors).length === 0;

@@ -132,7 +132,12 @@ const analyticsSynced = (
     build: async () => {
       // The report is read as a member of the post's workspace would read it (its author first).
       const [member] = await db
-        .select({ userId: workspaceMembers.userId, workspaceId: posts.workspaceId, postId: posts.id })
+        .select({
+          userId: workspaceMembers.userId,
+          mode: workspaceMembers.mode,
+          workspaceId: posts.workspaceId,
+          postId: posts.id,
+        })
         .from(postPlatforms)
         .innerJoin(posts, eq(posts.id, postPlatforms.postId))
         .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, posts.workspaceId))
@@ -140,7 +145,7 @@ const analyticsSynced = (
         .orderBy(desc(sql`${workspaceMembers.userId} = ${posts.userId}`))
         .limit(1);
       if (!member) return null;
-      const [found, rows, accountRows, [total]] = await postReport(db, member.userId, member.postId);
+      const [found, rows, accountRows, [total]] = await postReport(db, member, member.postId);
       if (found.length === 0) return null;
       return {
         workspaceId: member.workspaceId,

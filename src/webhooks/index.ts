@@ -56,7 +56,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { workspace_id } = c.req.valid("query");
-      const [workspaceRows, rows] = await db.batch(endpointsOfUser(db, principal.userId, workspace_id));
+      const [workspaceRows, rows] = await db.batch(endpointsOfUser(db, principal, workspace_id));
       if (workspace_id && workspaceRows.length === 0) throw notFound("Workspace");
       const zones = new Map(workspaceRows.map((w) => [w.id, w.timezone]));
       return c.json({ data: rows.map((row) => presentWebhook(row, zones.get(row.workspaceId)!)) }, 200);
@@ -85,9 +85,9 @@ export const webhooksRouter = createRouter<ApiEnv>()
       const body = c.req.valid("json");
       const target = checkTargetUrl(body.url, c.env);
       const [[workspace], [held]] = await db.batch([
-        accessibleWorkspace(db, principal.userId, body.workspace_id),
+        accessibleWorkspace(db, principal, body.workspace_id),
         // Counted through the membership: another tenant's workspace is never read.
-        endpointCount(db, ownedWorkspace(principal.userId, body.workspace_id)),
+        endpointCount(db, ownedWorkspace(principal, body.workspace_id)),
       ]);
       if (!workspace) throw notFound("Workspace");
       if (!target.ok)
@@ -134,7 +134,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [found] = await endpointWithZone(db, principal.userId, id);
+      const [found] = await endpointWithZone(db, principal, id);
       if (!found) throw notFound("Webhook");
       return c.json(presentWebhook(found.endpoint, found.timezone), 200);
     },
@@ -155,7 +155,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const deleted = await deleteEndpoint(db, principal.userId, id);
+      const deleted = await deleteEndpoint(db, principal, id);
       if (deleted.length === 0) throw notFound("Webhook");
       return c.json({ message: "Webhook deleted successfully." }, 200);
     },
@@ -179,7 +179,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
       const { id } = c.req.valid("param");
       const secret = newSecret();
       const secretEnc = await encryptSecret(c.env.ENCRYPTION_KEY, secret);
-      const updated = await rollEndpointSecret(db, principal.userId, id, secretEnc, Date.now());
+      const updated = await rollEndpointSecret(db, principal, id, secretEnc, Date.now());
       if (!updated) throw notFound("Webhook");
       return c.json({ ...presentWebhook(updated.endpoint, updated.timezone), secret }, 200);
     },
@@ -200,7 +200,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const updated = await enableEndpoint(db, principal.userId, id);
+      const updated = await enableEndpoint(db, principal, id);
       if (!updated) throw notFound("Webhook");
       return c.json(presentWebhook(updated.endpoint, updated.timezone), 200);
     },
@@ -221,7 +221,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [[zone], rows] = await db.batch(deliveriesOfEndpoint(db, principal.userId, id));
+      const [[zone], rows] = await db.batch(deliveriesOfEndpoint(db, principal, id));
       if (!zone) throw notFound("Webhook");
       return c.json({ data: rows.map((row) => presentDelivery(row, zone.timezone)) }, 200);
     },
@@ -244,7 +244,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const { delivery, timezone } = await sendTestEvent(c.env, db, principal.userId, id);
+      const { delivery, timezone } = await sendTestEvent(c.env, db, principal, id);
       return c.json(presentDelivery(delivery, timezone), 202);
     },
   )
@@ -263,7 +263,7 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id, delivery: deliveryId } = c.req.valid("param");
-      const { delivery, timezone } = await redeliver(c.env, db, principal.userId, id, deliveryId);
+      const { delivery, timezone } = await redeliver(c.env, db, principal, id, deliveryId);
       return c.json(presentDelivery(delivery, timezone), 202);
     },
   );

@@ -5,7 +5,7 @@ import { and, eq, getTableColumns, isNull, ne, sql } from "drizzle-orm";
 import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
-import { ownedId } from "../db/tenancy";
+import { ownedId, type Tenant } from "../db/tenancy";
 import { conflict, notFound } from "../http/errors";
 import { type DeliveredEventType, MAX_ATTEMPTS, WEBHOOK_TEST_EVENT } from "./catalog";
 import type { DeliveryMessage } from "./events";
@@ -37,14 +37,14 @@ async function queueDelivery(env: Queue, deliveryId: number, undo: () => Promise
 export async function sendTestEvent(
   env: Queue,
   db: Database,
-  userId: number,
+  tenant: Tenant,
   endpointId: number,
   now = Date.now(),
 ) {
   const at = new Date(now);
   const id = `evt_${WEBHOOK_TEST_EVENT}_${endpointId}_${now}${crypto.randomUUID().slice(0, 8)}`;
   const enabled = and(
-    eq(webhookEndpoints.id, ownedId(webhookEndpoints, userId, endpointId)),
+    eq(webhookEndpoints.id, ownedId(webhookEndpoints, tenant, endpointId)),
     isNull(webhookEndpoints.disabledAt),
   );
   const body = JSON.stringify({
@@ -76,7 +76,7 @@ export async function sendTestEvent(
       { endpointId, eventId: id, status: "pending", attempts: 0, createdAt: at, updatedAt: at },
       sql`EXISTS (SELECT 1 FROM ${webhookEvents} WHERE ${webhookEvents.id} = ${id})`,
     ).returning(),
-    endpointWithZone(db, userId, endpointId),
+    endpointWithZone(db, tenant, endpointId),
   ]);
   if (!found) throw notFound("Webhook");
   if (!delivery) throw disabled();
@@ -96,7 +96,7 @@ export async function sendTestEvent(
 export async function redeliver(
   env: Queue,
   db: Database,
-  userId: number,
+  tenant: Tenant,
   endpointId: number,
   deliveryId: number,
   now = Date.now(),
@@ -105,7 +105,7 @@ export async function redeliver(
   // Found through the owned endpoint's (endpoint_id, id) index entries, never by the global id first:
   // another tenant's delivery is not read and costs what an absent one does.
   const ofEndpoint = sql`${webhookDeliveries.id} = (SELECT id FROM ${webhookDeliveries} INDEXED BY webhook_deliveries_endpoint_id_idx
-    WHERE endpoint_id = ${ownedId(webhookEndpoints, userId, endpointId)} AND id = ${deliveryId})`;
+    WHERE endpoint_id = ${ownedId(webhookEndpoints, tenant, endpointId)} AND id = ${deliveryId})`;
   const endpointEnabled = sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${webhookEndpoints.id} = ${webhookDeliveries.endpointId} AND ${webhookEndpoints.disabledAt} IS NULL)`;
   const keptLog = sql`(SELECT json_group_array(json(value)) FROM (SELECT key, value FROM (SELECT key, value FROM json_each(${webhookDeliveries.log}) ORDER BY key DESC LIMIT ${KEPT_ATTEMPTS}) ORDER BY key))`;
   const [reset, [row], [found]] = await db.batch([
@@ -126,7 +126,7 @@ export async function redeliver(
       .from(webhookDeliveries)
       .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
       .where(ofEndpoint),
-    endpointWithZone(db, userId, endpointId),
+    endpointWithZone(db, tenant, endpointId),
   ]);
   if (!found) throw notFound("Webhook");
   if (!row) throw notFound("Delivery");

@@ -5,31 +5,31 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "../db/schema";
-import { inUserWorkspaces, ownedId, ownedWorkspace } from "../db/tenancy";
+import { inUserWorkspaces, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { DELIVERIES_LISTED, PREVIOUS_SECRET_MS } from "./catalog";
 
 /**
  * The endpoint if the user can access its workspace, found through the user's workspaces (`ownedId`), so
  * another tenant's endpoint (and its deliveries) is never read.
  */
-export const endpointOfUser = (_db: Database, userId: number, id: number) =>
-  eq(webhookEndpoints.id, ownedId(webhookEndpoints, userId, id));
+export const endpointOfUser = (_db: Database, tenant: Tenant, id: number) =>
+  eq(webhookEndpoints.id, ownedId(webhookEndpoints, tenant, id));
 
 /** The user's workspaces (or the one asked for) and their endpoints, in one batch. */
-export function endpointsOfUser(db: Database, userId: number, workspaceId: number | undefined) {
+export function endpointsOfUser(db: Database, tenant: Tenant, workspaceId: number | undefined) {
   // The workspace asked for, through the membership: another tenant's is never read.
-  const owned = workspaceId ? ownedWorkspace(userId, workspaceId) : undefined;
+  const owned = workspaceId ? ownedWorkspace(tenant, workspaceId) : undefined;
   return [
     db
       .select({ id: workspaces.id, timezone: workspaces.timezone })
       .from(workspaces)
-      .where(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, userId)),
+      .where(owned ? eq(workspaces.id, owned) : inUserWorkspaces(db, workspaces.id, tenant)),
     db
       .select()
       .from(webhookEndpoints)
       .where(
         and(
-          inUserWorkspaces(db, webhookEndpoints.workspaceId, userId),
+          inUserWorkspaces(db, webhookEndpoints.workspaceId, tenant),
           owned ? eq(webhookEndpoints.workspaceId, owned) : undefined,
         ),
       )
@@ -56,7 +56,7 @@ const zoneOfEndpoint = (db: Database, which: SQL | undefined) =>
  */
 async function updateEndpointOfUser(
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
   values: SQLiteUpdateSetSource<typeof webhookEndpoints>,
 ) {
@@ -64,31 +64,31 @@ async function updateEndpointOfUser(
     db
       .update(webhookEndpoints)
       .set(values)
-      .where(endpointOfUser(db, userId, id))
+      .where(endpointOfUser(db, tenant, id))
       .returning(),
-    zoneOfEndpoint(db, endpointOfUser(db, userId, id)),
+    zoneOfEndpoint(db, endpointOfUser(db, tenant, id)),
   ]);
   return endpoint && zone ? { endpoint, timezone: zone.timezone } : null;
 }
 
 /** The endpoint with its workspace's zone, if the user can access it. */
-export const endpointWithZone = (db: Database, userId: number, id: number) =>
+export const endpointWithZone = (db: Database, tenant: Tenant, id: number) =>
   db
     .select({ endpoint: webhookEndpoints, timezone: workspaces.timezone })
     .from(webhookEndpoints)
     .innerJoin(workspaces, eq(workspaces.id, webhookEndpoints.workspaceId))
-    .where(endpointOfUser(db, userId, id));
+    .where(endpointOfUser(db, tenant, id));
 
 /** The endpoint's zone (when the user can access it) and its newest deliveries, in one batch. */
-export function deliveriesOfEndpoint(db: Database, userId: number, id: number) {
+export function deliveriesOfEndpoint(db: Database, tenant: Tenant, id: number) {
   return [
-    zoneOfEndpoint(db, endpointOfUser(db, userId, id)),
+    zoneOfEndpoint(db, endpointOfUser(db, tenant, id)),
     db
       .select({ ...getTableColumns(webhookDeliveries), eventType: webhookEvents.type })
       .from(webhookDeliveries)
       .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
       // `endpoint_id = (the user's endpoint, or NULL)`: the index walks in order, and only the user's.
-      .where(eq(webhookDeliveries.endpointId, ownedId(webhookEndpoints, userId, id)))
+      .where(eq(webhookDeliveries.endpointId, ownedId(webhookEndpoints, tenant, id)))
       .orderBy(desc(webhookDeliveries.id))
       .limit(DELIVERIES_LISTED),
   ] as const;
@@ -105,10 +105,10 @@ export const insertEndpoint = (db: Database, values: typeof webhookEndpoints.$in
     .get();
 
 /** Deletes the endpoint if the user can access it (its deliveries go with it); answers its id, or nothing. */
-export const deleteEndpoint = (db: Database, userId: number, id: number) =>
+export const deleteEndpoint = (db: Database, tenant: Tenant, id: number) =>
   db
     .delete(webhookEndpoints)
-    .where(endpointOfUser(db, userId, id))
+    .where(endpointOfUser(db, tenant, id))
     .returning({ id: webhookEndpoints.id });
 
 /**
@@ -117,12 +117,12 @@ export const deleteEndpoint = (db: Database, userId: number, id: number) =>
  */
 export const rollEndpointSecret = (
   db: Database,
-  userId: number,
+  tenant: Tenant,
   id: number,
   secretEnc: string,
   now: number,
 ) =>
-  updateEndpointOfUser(db, userId, id, {
+  updateEndpointOfUser(db, tenant, id, {
     secretEnc,
     previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
     previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
@@ -130,8 +130,8 @@ export const rollEndpointSecret = (
   });
 
 /** Turns a disabled endpoint back on (an enabled one is unchanged but for updated_at). */
-export const enableEndpoint = (db: Database, userId: number, id: number) =>
-  updateEndpointOfUser(db, userId, id, {
+export const enableEndpoint = (db: Database, tenant: Tenant, id: number) =>
+  updateEndpointOfUser(db, tenant, id, {
     disabledAt: null,
     disabledReason: null,
     failingSince: null,

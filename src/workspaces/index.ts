@@ -27,8 +27,8 @@ export const workspacesRouter = createRouter<ApiEnv>().openapi(
   async (c) => {
     const { db, principal } = c.var;
     const [rows, accountRows] = await db.batch([
-      workspacesOfUser(db, principal.userId),
-      accountsOfUser(db, principal.userId),
+      workspacesOfUser(db, principal),
+      accountsOfUser(db, principal),
     ]);
     const byWorkspace = Map.groupBy(accountRows, (a) => a.workspaceId);
     const data = rows.map((w) => ({

@@ -9,4 +9,5 @@ export const presentWorkspace = (w: Workspace) => ({
   logo: w.logo,
   timezone: w.timezone,
   language: w.language,
+  mode: w.mode,
 });

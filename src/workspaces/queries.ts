@@ -2,12 +2,12 @@
 import { asc } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { workspaces } from "../db/schema";
-import { inUserWorkspaces } from "../db/tenancy";
+import { inUserWorkspaces, type Tenant } from "../db/tenancy";
 
 /** The user's workspaces, oldest first; usable inside a batch. */
-export const workspacesOfUser = (db: Database, userId: number) =>
+export const workspacesOfUser = (db: Database, tenant: Tenant) =>
   db
     .select()
     .from(workspaces)
-    .where(inUserWorkspaces(db, workspaces.id, userId))
+    .where(inUserWorkspaces(db, workspaces.id, tenant))
     .orderBy(asc(workspaces.id));

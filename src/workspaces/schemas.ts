@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { accountShortSchema } from "../accounts/schemas";
-import { WORKSPACE_TYPES } from "../db/enums";
+import { MODES, WORKSPACE_TYPES } from "../db/enums";
 
 export const workspaceSchema = z
   .strictObject({
@@ -13,6 +13,9 @@ export const workspaceSchema = z
       .string()
       .meta({ description: "IANA zone; the workspace's records render their times in it." }),
     language: z.string(),
+    mode: z.enum(MODES).meta({
+      description: "`live` or `test`, fixed at creation: a key sees only the workspaces of its own mode.",
+    }),
   })
   .meta({ id: "Workspace" });
 

@@ -214,7 +214,7 @@ describe("disconnecting settles the account's other rows", () => {
     expect(second).not.toBe(first);
     const database = createDb(db(t));
     // Read only: the first statement of the disconnect batch reads the account's grant.
-    const [read] = disconnectAccount(database, t.user.id, first);
+    const [read] = disconnectAccount(database, { userId: t.user.id, mode: "live" }, first);
     const [account] = await read;
     expect(account).toMatchObject({ grantUserId: expect.any(String), publishing: 0 });
     expect(await grantInUse(env, account!)).toBe(true);

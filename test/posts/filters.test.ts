@@ -213,7 +213,11 @@ describe("GET /api/v1/posts filters read the caller's rows only", () => {
   it("walks indexes that start with the tenant, never another tenant's entries", async () => {
     const db = createDb(env.DB);
     const plan = async (filters: PostFilters) => {
-      const query = filteredPage(db, 1, { page: 1, perPage: 10, filters }).ids.toSQL();
+      const query = filteredPage(
+        db,
+        { userId: 1, mode: "live" },
+        { page: 1, perPage: 10, filters },
+      ).ids.toSQL();
       const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
         .bind(...query.params)
         .all<{ detail: string }>();

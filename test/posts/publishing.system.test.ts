@@ -116,7 +116,7 @@ describe("PUT while the publisher is at work", () => {
     const ctx = { env, origin: "https://api.example.test", queue: env.PUBLISH_QUEUE };
     const update = updatePost(
       db,
-      t.user.id,
+      { userId: t.user.id, mode: "live" },
       post.id,
       { content: [{ text: "Edited", media: [] }], scheduled_at: null },
       ctx,
@@ -139,7 +139,13 @@ describe("PUT while the publisher is at work", () => {
     ] as const) {
       const db = changedAfterRead(() => env.DB.prepare(change).bind(post.id).run());
       await expect(
-        updatePost(db, t.user.id, post.id, { content: [{ text: "x", media: [] }] }, ctx),
+        updatePost(
+          db,
+          { userId: t.user.id, mode: "live" },
+          post.id,
+          { content: [{ text: "x", media: [] }] },
+          ctx,
+        ),
       ).rejects.toMatchObject({ status });
     }
   });

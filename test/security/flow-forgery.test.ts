@@ -106,7 +106,7 @@ describe("Coordinator calls that only read create no table", () => {
   });
 
   it("leaves a fresh user instance empty after reading its key uses and finishing or releasing an unknown key", async () => {
-    const name = userCoordinator(3_000_000 + Math.floor(Math.random() * 1_000_000));
+    const name = userCoordinator({ userId: 3_000_000 + Math.floor(Math.random() * 1_000_000), mode: "live" });
     const stub = env.COORDINATOR.getByName(name);
     expect(await stub.lastKeyUses()).toEqual({});
     expect(await stub.finishIdempotent({ key: "k", token: "t", status: 201 })).toBe(false);

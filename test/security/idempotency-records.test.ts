@@ -24,7 +24,7 @@ const postCount = async (workspaceId: number) =>
 
 /** Every value of every idempotency record, BLOBs as Latin-1 text, to search for plain text. */
 const storedRecords = (userId: number) =>
-  runInDurableObject(env.COORDINATOR.getByName(userCoordinator(userId)), (_, state) =>
+  runInDurableObject(env.COORDINATOR.getByName(userCoordinator({ userId, mode: "live" })), (_, state) =>
     state.storage.sql
       .exec("SELECT * FROM idempotency")
       .toArray()

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { type Ability, DEFAULTS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../enums";
+import { type Ability, DEFAULTS, MODES, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 
 export const users = sqliteTable("users", {
@@ -39,6 +39,8 @@ export const apiKeys = sqliteTable(
     createdAt: createdAt(),
     // Origins a delegation session's callback_url may use; empty or null: any https URL.
     callbackOrigins: text("callback_origins", { mode: "json" }).$type<string[]>(),
+    // Which data the key sees: live (the platforms) or test (their emulators); fixed at creation.
+    mode: text("mode", { enum: MODES }).notNull().default("live"),
   },
   (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_user_id_idx").on(t.userId)],
 );
@@ -51,6 +53,8 @@ export const workspaces = sqliteTable("workspaces", {
   logo: text("logo"),
   timezone: text("timezone").notNull().default(DEFAULTS.timezone),
   language: text("language").notNull().default(DEFAULTS.language),
+  // Live or test, fixed at creation: a test workspace's accounts are the emulators' (src/platforms/index.ts).
+  mode: text("mode", { enum: MODES }).notNull().default("live"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   // Maintained by triggers (migrations/0005): lists answer their exact total without counting rows.
@@ -70,11 +74,14 @@ export const workspaceMembers = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The workspace's mode, copied by a trigger (migrations/0025) so that the tenant scope (src/db/
+    // tenancy.ts) finds a key's workspaces of its mode through this index alone.
+    mode: text("mode", { enum: MODES }).notNull().default("live"),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.userId] }),
-    index("workspace_members_user_id_idx").on(t.userId, t.workspaceId),
+    index("workspace_members_user_mode_idx").on(t.userId, t.mode, t.workspaceId),
   ],
 );
 

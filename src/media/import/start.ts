@@ -4,6 +4,7 @@
 import { insertWhere, runBatch } from "../../db/batch";
 import type { Database } from "../../db/client";
 import { type Media, media } from "../../db/schema";
+import type { Tenant } from "../../db/tenancy";
 import { invalidField } from "../../http/errors";
 import type { ImportGuard } from "../../lib/url-guard";
 import {
@@ -25,7 +26,7 @@ export type ImportRequest = {
   /** The SSRF guard: IMPORT_ALLOWED_PRIVATE_HOSTS and the name resolver. */
   guard: ImportGuard;
   limits: MediaLimits;
-  userId: number;
+  tenant: Tenant;
   workspaceId: number;
   folderId: number | null;
   urls: string[];
@@ -33,8 +34,8 @@ export type ImportRequest = {
 
 /** Creates (and queues) one item per media found, in input order, without repeats; skipped URLs give none. */
 export async function startImport(request: ImportRequest): Promise<Media[]> {
-  const { db, userId, workspaceId, folderId, limits } = request;
-  const { usage } = await requireTarget(db, userId, workspaceId, folderId);
+  const { db, tenant, workspaceId, folderId, limits } = request;
+  const { usage } = await requireTarget(db, tenant, workspaceId, folderId);
   if (usage >= limits.quota) throw invalidField("workspace_id", quotaUsedUp(limits));
 
   const resolved = await resolveAll(request.urls, {
