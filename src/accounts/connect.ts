@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { ConnectTarget } from "../coordinator/flow";
 import { withParams } from "../coordinator/links";
 import type { Database } from "../db/client";
-import type { Platform } from "../db/enums";
+import type { Mode, Platform } from "../db/enums";
 import { apiKeys } from "../db/schema";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
 import { publishingAdapter } from "../platforms";
@@ -107,6 +107,7 @@ export const connectedLocation = (redirectUrl: string, accountId: number, platfo
 export async function revokeDisconnected(
   env: Env,
   account: GrantOf & {
+    mode: Mode;
     username: string;
     platformUserId: string | null;
     accessTokenEnc: string | null;
@@ -121,7 +122,7 @@ export async function revokeDisconnected(
       decryptSecret(env.ENCRYPTION_KEY, account.accessTokenEnc),
       account.refreshTokenEnc ? decryptSecret(env.ENCRYPTION_KEY, account.refreshTokenEnc) : null,
     ]);
-    await publishingAdapter(env, account.platform).revoke({
+    await publishingAdapter(env, account.platform, account.mode).revoke({
       handle: account.username,
       platformUserId: account.platformUserId,
       accessToken,

@@ -97,7 +97,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       const { workspace_id, platform, redirect_url } = c.req.valid("json");
       checkRedirectOrigin(principal.callbackOrigins, redirect_url);
       const origin = publicOrigin(c.env, c.req.url);
-      const lookup = lookupAdapter(c.env, platform, origin);
+      const lookup = lookupAdapter(c.env, platform, origin, principal.mode);
       if (lookup.kind !== "ok")
         throw invalidField("platform", `The platform "${platform}" is not configured on this service.`);
       const [workspace] = await accessibleWorkspace(db, principal, workspace_id);
@@ -109,7 +109,8 @@ export const accountsRouter = createRouter<ApiEnv>()
         callbackUrl: redirect_url,
         state: "",
         keyId: principal.keyId,
-        connect: { workspaceId: workspace.id, userId: principal.userId, mode: principal.mode },
+        mode: principal.mode,
+        connect: { workspaceId: workspace.id, userId: principal.userId },
       });
       c.header("Cache-Control", "no-store");
       return c.json(link, 201);
@@ -138,7 +139,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       // A disconnected account is outside /accounts: only a new connect brings it back.
       if (!account || account.disconnectedAt) throw notFound("Account");
       const origin = publicOrigin(c.env, c.req.url);
-      const lookup = lookupAdapter(c.env, account.platform, origin);
+      const lookup = lookupAdapter(c.env, account.platform, origin, principal.mode);
       if (lookup.kind !== "ok")
         throw invalidField("id", `The platform "${account.platform}" is not configured on this service.`);
       await c.var.admitted();
@@ -147,10 +148,10 @@ export const accountsRouter = createRouter<ApiEnv>()
         callbackUrl: redirect_url,
         state: "",
         keyId: principal.keyId,
+        mode: principal.mode,
         connect: {
           workspaceId: account.workspaceId,
           userId: principal.userId,
-          mode: principal.mode,
           accountId: account.id,
         },
       });

@@ -71,6 +71,7 @@ export function upsertAccount(db: Database, a: ConnectedAccount) {
           lastError: value(null, "last_error"),
           disconnectedAt: value(null, "disconnected_at"),
           grantUserId: value(a.grantUserId, "grant_user_id"),
+          mode: value(a.mode, "mode"),
         })
         .from(workspaceMembers)
         .where(
@@ -149,6 +150,7 @@ export function disconnectAccount(db: Database, tenant: Tenant, accountId: numbe
         publishing: sql<number>`NOT ${nonePublishing}`,
         id: accounts.id,
         grantUserId: accounts.grantUserId,
+        mode: accounts.mode,
       })
       .from(accounts)
       .where(owned),

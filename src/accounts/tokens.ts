@@ -210,6 +210,7 @@ export async function refreshStoredToken(
       platform: accounts.platform,
       accessTokenEnc: accounts.accessTokenEnc,
       refreshTokenEnc: accounts.refreshTokenEnc,
+      mode: accounts.mode,
       tokenExpiresAt: accounts.tokenExpiresAt,
       expiredAt: accounts.expiredAt,
       lastRefreshedAt: accounts.lastRefreshedAt,
@@ -309,7 +310,7 @@ export async function refreshStoredToken(
   try {
     token = options.refresh
       ? await options.refresh(account.platform, refreshToken)
-      : await publishingAdapter(env, account.platform).refreshToken(refreshToken);
+      : await publishingAdapter(env, account.platform, account.mode).refreshToken(refreshToken);
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     // Refused for good (`invalid_grant`, a revoked grant): the account must be reconnected.

@@ -72,9 +72,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
       if (user.length === 0) throw notFound("User");
       // Last use is recorded by the user's Coordinator on each request, not in D1.
       const uses: Record<number, number> =
-        keys.length === 0
-          ? {}
-          : await meter.gate(() => keyUsesOfUser(c.env, id));
+        keys.length === 0 ? {} : await meter.gate(() => keyUsesOfUser(c.env, id));
       return c.json({ data: keys.map((key) => presentApiKey(key, uses[key.id])) }, 200);
     },
   )

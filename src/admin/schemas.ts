@@ -75,7 +75,8 @@ export const createWorkspaceBody = z.strictObject({
     .default(DEFAULTS.language),
   logo: webUrl().nullable().default(null),
   mode: z.enum(MODES).default("live").meta({
-    description: "Fixed for life: a `test` workspace is seen only by test keys and publishes to the emulators.",
+    description:
+      "Fixed for life: a `test` workspace is seen only by test keys and publishes to the emulators.",
   }),
 });
 
@@ -119,7 +120,8 @@ export const createApiKeyBody = z.strictObject({
   // Past instants are accepted on purpose: operators and tests create already-expired keys.
   expires_at: isoDateTime().nullable().default(null),
   mode: z.enum(MODES).default("live").meta({
-    description: "`test` keys (`spk_test_…`) see only test workspaces, whose accounts are the platforms' emulators.",
+    description:
+      "`test` keys (`spk_test_…`) see only test workspaces, whose accounts are the platforms' emulators.",
   }),
 });
 

@@ -6,7 +6,7 @@ import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { accountAuth, withFreshAuth } from "../accounts/tokens";
 import { insertInChunks } from "../db/batch";
 import type { Database } from "../db/client";
-import type { Platform } from "../db/enums";
+import type { Mode, Platform } from "../db/enums";
 import { accounts, comments, type Post, type PostPlatform, postPlatforms, posts } from "../db/schema";
 import { announce } from "../events/announce";
 import { type OutboxKey, recordAnalyticsSynced, recordCommentsReceived } from "../events/record";
@@ -24,7 +24,7 @@ import { COUNT_METRICS } from "./queries";
 /** What syncing needs from outside the database, injectable so tests can swap in a platform or a clock. */
 export type SyncDeps = {
   /** May throw a PlatformError (a platform not configured). */
-  adapterFor(env: Env, platform: Platform): PlatformAdapter;
+  adapterFor(env: Env, platform: Platform, mode: Mode): PlatformAdapter;
   now(): number;
   /** How long the platform gives insights for a row (tests give a platform one). */
   lifetimeOf?: LifetimeOf;
@@ -228,7 +228,7 @@ export async function syncRow(
     return null;
   }
   let platformPostId = row.platformPostId;
-  const adapter = deps.adapterFor(env, row.platform);
+  const adapter = deps.adapterFor(env, row.platform, account.mode);
   const tokens = { ...account, accountId: account.id };
   let auth = await accountAuth(env, tokens, deps.now());
   if (row.awaitingPublicId) {

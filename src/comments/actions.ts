@@ -7,6 +7,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { accountAuth, withFreshAuth } from "../accounts/tokens";
 import type { Database } from "../db/client";
+import type { Mode } from "../db/enums";
 import { type Comment, comments } from "../db/schema";
 import type { Tenant } from "../db/tenancy";
 import { ApiError, conflict, notFound, validationFailed } from "../http/errors";
@@ -26,7 +27,7 @@ import { type ActionTarget, commentForAction } from "./queries";
 const CLOCK_SKEW_MS = 60_000;
 
 export type ActionDeps = {
-  adapterFor(env: Env, platform: Comment["platform"]): PlatformAdapter;
+  adapterFor(env: Env, platform: Comment["platform"], mode: Mode): PlatformAdapter;
   now(): number;
 };
 export const defaultActionDeps: ActionDeps = { adapterFor: publishingAdapter, now: () => Date.now() };
@@ -56,7 +57,7 @@ async function session(env: Env, found: ActionTarget, deps: ActionDeps) {
     throw conflict("The comment's account needs reconnecting: its authorization has expired.");
   if (!found.platformPostId) throw conflict("The comment's post has no platform post to act on.");
   const tokens = { ...account, accountId: account.id };
-  const adapter = deps.adapterFor(env, found.comment.platform);
+  const adapter = deps.adapterFor(env, found.comment.platform, account.mode);
   const auth = await accountAuth(env, tokens, deps.now()).catch(failed);
   const call = <T>(run: (auth: AccountAuth) => Promise<T>) => withFreshAuth(env, tokens, auth, run);
   return { adapter, call, postId: found.platformPostId };

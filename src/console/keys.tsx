@@ -34,9 +34,7 @@ const announcer =
 async function listedKeys(c: Ctx, db: Database, userId: number) {
   const [, keys] = await db.batch(keysOfUser(db, userId));
   const uses: Record<number, number> =
-    keys.length === 0
-      ? {}
-      : await c.var.meter.gate(() => keyUsesOfUser(c.env, userId));
+    keys.length === 0 ? {} : await c.var.meter.gate(() => keyUsesOfUser(c.env, userId));
   return keys.map((key) => presentApiKey(key, uses[key.id]));
 }
 

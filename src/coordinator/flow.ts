@@ -28,7 +28,7 @@ export type FlowKind = "delegation" | "connect";
  * API key that started the flow (re-checked before anything is stored), is filled in when the flow is
  * read back; absent on a choice held before it was kept.
  */
-/** `mode`: the starter's (a key's or the console's); flows started before modes existed are live. */
+/** `mode`: the flow's (filled in when read back, like `keyId`). */
 export type ConnectTarget = {
   workspaceId: number;
   userId: number;
@@ -43,6 +43,8 @@ export type NewFlow = {
   callbackUrl: string;
   state: string;
   keyId: number;
+  /** The starting key's mode: a test flow runs on the emulators, whatever the deployment. */
+  mode: Mode;
   connect?: ConnectTarget;
 };
 
@@ -50,7 +52,14 @@ export type NewFlow = {
  * Where a browser goes back to: the application's callback and its state; a connect flow also names
  * the account's workspace and user (delegation flows carry no `connect`).
  */
-export type FlowTarget = { platform: string; callbackUrl: string; state: string; connect?: ConnectTarget };
+export type FlowTarget = {
+  platform: string;
+  callbackUrl: string;
+  state: string;
+  /** Absent on rows written before modes existed: those are live. */
+  mode: Mode;
+  connect?: ConnectTarget;
+};
 
 /** `stateSecretHash`: SHA-256 (hex) of the secret in the platform `state`; the secret itself is never kept. */
 export type Opening = {
@@ -77,6 +86,7 @@ type Row = {
   workspace_id?: number | null;
   user_id?: number | null;
   account_id?: number | null;
+  mode?: Mode | null;
   platform: string;
   callback_url: string;
   state: string;
@@ -108,7 +118,8 @@ function table(storage: DurableObjectStorage) {
     kind TEXT NOT NULL DEFAULT 'delegation',
     workspace_id INTEGER,
     user_id INTEGER,
-    account_id INTEGER
+    account_id INTEGER,
+    mode TEXT NOT NULL DEFAULT 'live'
   )`);
   return storage.sql;
 }
@@ -119,9 +130,15 @@ const readRow = (storage: DurableObjectStorage): Row | undefined =>
     : undefined;
 
 const targetOf = (row: Row): FlowTarget => {
-  const target: FlowTarget = { platform: row.platform, callbackUrl: row.callback_url, state: row.state };
+  const mode = row.mode ?? "live";
+  const target: FlowTarget = {
+    platform: row.platform,
+    callbackUrl: row.callback_url,
+    state: row.state,
+    mode,
+  };
   if (row.kind === "connect" && row.workspace_id != null && row.user_id != null) {
-    target.connect = { workspaceId: row.workspace_id, userId: row.user_id, keyId: row.key_id };
+    target.connect = { workspaceId: row.workspace_id, userId: row.user_id, mode, keyId: row.key_id };
     if (row.account_id != null) target.connect.accountId = row.account_id;
   }
   return target;
@@ -143,7 +160,7 @@ async function retire(storage: DurableObjectStorage, status: "completed" | "expi
 export async function createFlow(storage: DurableObjectStorage, flow: NewFlow, now: number): Promise<void> {
   if (readRow(storage)) throw new Error("delegation flow already exists");
   table(storage).exec(
-    "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at, kind, workspace_id, user_id, account_id) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO delegation_flow (id, status, platform, callback_url, state, key_id, created_at, expires_at, kind, workspace_id, user_id, account_id, mode) VALUES (1, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     flow.platform,
     flow.callbackUrl,
     flow.state,
@@ -154,6 +171,7 @@ export async function createFlow(storage: DurableObjectStorage, flow: NewFlow, n
     flow.connect?.workspaceId ?? null,
     flow.connect?.userId ?? null,
     flow.connect?.accountId ?? null,
+    flow.mode,
   );
   await storage.setAlarm(now + AUTHORIZE_TTL_MS);
 }

@@ -1,9 +1,10 @@
 // What callers of the Coordinator need, apart from the Durable Object class (index.ts): the names of its
 // instances, so nobody writes one by hand, and the types of its RPC answers. Importing this file never
 // loads the class.
+
+import { MODES, type Mode } from "../db/enums";
 import type { BeginIdempotent, BeginResult } from "./idempotency";
 import type { RateDecision } from "./rate-window";
-import { MODES, type Mode } from "../db/enums";
 
 export type { BeginResult, RateDecision };
 
@@ -16,7 +17,10 @@ export const userCoordinator = (tenant: { userId: number; mode: Mode }) =>
   tenant.mode === "live" ? `user:${tenant.userId}` : `user:${tenant.userId}:${tenant.mode}`;
 
 /** When each of the user's keys (of both modes) was last used: Unix ms by key id. */
-export async function keyUsesOfUser(env: Pick<Env, "COORDINATOR">, userId: number): Promise<Record<number, number>> {
+export async function keyUsesOfUser(
+  env: Pick<Env, "COORDINATOR">,
+  userId: number,
+): Promise<Record<number, number>> {
   const uses = await Promise.all(
     MODES.map((mode) => env.COORDINATOR.getByName(userCoordinator({ userId, mode })).lastKeyUses()),
   );

@@ -59,7 +59,7 @@ export async function callback(
   const clear = [clearBrowserCookie(parsed.id, origin)];
   const name = platformLabel(target.platform);
   const fail = (description: string) => failed(target, "connection_failed", description, clear);
-  const lookup = lookupAdapter(env, target.platform, origin);
+  const lookup = lookupAdapter(env, target.platform, origin, target.mode);
   if (lookup.kind !== "ok") return fail(`${name} is not available on this service.`);
   const { adapter } = lookup;
   if (query.error !== undefined) {

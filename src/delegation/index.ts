@@ -90,7 +90,7 @@ const sessions = createRouter<DbEnv>().openapi(
     if (allowed.length > 0 && !allowed.includes(new URL(callback_url).origin))
       throw invalidField("callback_url", "The callback url's origin is not one registered for this API key.");
     const origin = publicOrigin(c.env, c.req.url);
-    const lookup = lookupAdapter(c.env, platform, origin);
+    const lookup = lookupAdapter(c.env, platform, origin, c.var.principal.mode);
     if (lookup.kind === "unsupported") throw unsupportedPlatform(platform);
     if (lookup.kind === "not_configured") throw platformNotConfigured(platform);
     const keyId = c.var.principal.keyId;
@@ -99,6 +99,7 @@ const sessions = createRouter<DbEnv>().openapi(
       callbackUrl: callback_url,
       state,
       keyId,
+      mode: c.var.principal.mode,
     });
     c.header("Cache-Control", "no-store");
     return c.json(link, 200);

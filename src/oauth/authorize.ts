@@ -43,7 +43,7 @@ export async function authorize({ env, metered, origin }: FlowContext, token: st
       "expired_request",
       "This connection link was already used or has expired. Start again from the application.",
     );
-  const lookup = lookupAdapter(env, target.platform, origin);
+  const lookup = lookupAdapter(env, target.platform, origin, target.mode);
   if (lookup.kind !== "ok")
     return failed(
       target,

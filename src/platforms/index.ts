@@ -1,7 +1,8 @@
-// Which adapter serves a platform: the sandbox (SANDBOX=true), the real platform when its OAuth app is
+// Which adapter serves a platform: the emulator for test mode (a test key's or test workspace's, on
+// every deployment) and for everything under SANDBOX=true; else the real platform when its OAuth app is
 // configured (`<PLATFORM>_CLIENT_ID` / `_CLIENT_SECRET`), else none. Delegation looks adapters up per
 // request (lookupAdapter); background work (publishing, analytics) takes publishingAdapter.
-import type { Platform } from "../db/enums";
+import type { Mode, Platform } from "../db/enums";
 import { backgroundOrigin } from "../lib/origin";
 import { createAdapter } from "./adapter";
 import { SPECS } from "./catalog";
@@ -38,14 +39,16 @@ export function lookupAdapter(
   env: Env,
   name: string,
   origin: string,
+  mode: Mode,
   fetcher: Fetch = (input, init) => fetch(input, init),
   registry: Registry = SPECS,
 ): AdapterLookup {
   if (!Object.hasOwn(registry, name)) return { kind: "unsupported" };
   // The definition as the environment configures it (LinkedIn's products: its scopes and identity).
   const spec = configuredDefinition(registry[name]!, env);
-  // The sandbox: the platform's own adapter, every call answered by its emulator in-process.
-  if (sandboxEnabled(env))
+  // Test mode and the sandbox: the platform's own adapter, every call answered by its emulator
+  // in-process (sandboxFetch never leaves the worker), so test data can never reach a real platform.
+  if (mode === "test" || sandboxEnabled(env))
     return { kind: "ok", adapter: emulatedAdapter(spec, origin, sandboxFetch(origin)) };
   const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
@@ -62,9 +65,10 @@ export function lookupAdapter(
 export function publishingAdapter(
   env: Env,
   platform: Platform,
+  mode: Mode,
   fetcher: Fetch = (input, init) => fetch(input, init),
 ): PlatformAdapter {
-  const lookup = lookupAdapter(env, platform, backgroundOrigin(env), fetcher);
+  const lookup = lookupAdapter(env, platform, backgroundOrigin(env), mode, fetcher);
   if (lookup.kind === "ok") return lookup.adapter;
   const label = lookup.kind === "not_configured" ? lookup.label : platform;
   throw new PlatformError(`${label} is not configured on this service.`, {

@@ -135,7 +135,8 @@ export const postsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const origin = publicOrigin(c.env, c.req.url);
-      const configured = (platform: Platform) => lookupAdapter(c.env, platform, origin).kind === "ok";
+      const configured = (platform: Platform) =>
+        lookupAdapter(c.env, platform, origin, c.var.principal.mode).kind === "ok";
       return c.json(await validatePost(db, principal, c.req.valid("json"), { configured }), 200);
     },
   )

@@ -64,7 +64,7 @@ export async function attempt(
   items: DraftItem[],
 ): Promise<Outcome> {
   try {
-    const adapter = deps.adapterFor(env, row.platform);
+    const adapter = deps.adapterFor(env, row.platform, row.mode);
     const auth = await accountAuth(env, row, deps.now());
     const fingerprint = fingerprintOf(lease);
     // What earlier attempts of this publication recorded: the adapter resumes it, reconciles by it.

@@ -27,6 +27,7 @@ export async function loadForPublishing(db: Database, postId: number) {
         rowId: postPlatforms.id,
         platform: postPlatforms.platform,
         username: accounts.username,
+        mode: accounts.mode,
         platformUserId: accounts.platformUserId,
         accountId: postPlatforms.accountId,
         accessTokenEnc: accounts.accessTokenEnc,

@@ -16,6 +16,7 @@ const connectFlow = {
   callbackUrl: "https://app.example.test/done",
   state: "",
   keyId: 3,
+  mode: "live" as const,
   connect: { workspaceId: 11, userId: 12 },
 };
 const opening = {

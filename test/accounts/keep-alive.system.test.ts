@@ -201,7 +201,7 @@ describe("a refresh and a disconnect", () => {
   it("never writes the new tokens onto an account disconnected during the refresh", async () => {
     const account = await connected("twitter");
     const row = await accountRow(account.accountId);
-    const adapter = publishingAdapter(env, "twitter");
+    const adapter = publishingAdapter(env, "twitter", "live");
     const result = await refreshStoredToken(env, account.accountId, row.accessToken, {
       // The platform answers the refresh, then the disconnect commits before the new tokens are written
       // (the disconnect revokes the grant at X, so it must land after the platform's answer).

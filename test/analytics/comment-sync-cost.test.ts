@@ -68,7 +68,7 @@ describe("the cost of a comment sync", () => {
       ...defaultSyncDeps,
       adapterFor: (e, platform) =>
         ({
-          ...publishingAdapter(e, platform),
+          ...publishingAdapter(e, platform, "live"),
           insights: async () => {
             calls.insights++;
             return metrics({ comments: COMMENTS });

@@ -49,7 +49,7 @@ async function sandboxPostOf(fields: Record<string, unknown> = {}, text = "Hello
 function withAdapter(overrides: Partial<PlatformAdapter>): SyncDeps {
   return {
     ...defaultSyncDeps,
-    adapterFor: (e, platform) => ({ ...publishingAdapter(e, platform), ...overrides }),
+    adapterFor: (e, platform) => ({ ...publishingAdapter(e, platform, "live"), ...overrides }),
   };
 }
 
@@ -67,7 +67,10 @@ describe("storing", () => {
       ["comments", "engagement_rate", "impressions", "likes", "quotes", "saves", "shares"].sort(),
     );
     expect(row.analytics.impressions).toBeGreaterThan(0);
-    const live = await publishingAdapter(env, "twitter").insights(authOf(sandboxAccount(t)), published.id);
+    const live = await publishingAdapter(env, "twitter", "live").insights(
+      authOf(sandboxAccount(t)),
+      published.id,
+    );
     expect(live!.impressions).toBeGreaterThanOrEqual(row.analytics.impressions);
 
     const stored = await storedComments(postId);

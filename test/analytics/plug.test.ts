@@ -82,7 +82,7 @@ describe("auto-plug", () => {
     expect(replies).toHaveLength(1);
     expect((await readRow(rowId)).plug_post_id).toBe(replies[0]!.id);
     // X keeps no fingerprint: the adapter finds the reply by its text among the replies to the post.
-    const found = await publishingAdapter(env, "twitter").find(authOf(sandboxAccount(t)), {
+    const found = await publishingAdapter(env, "twitter", "live").find(authOf(sandboxAccount(t)), {
       fingerprint: plugFingerprint(rowId),
       text: `${PLUG} #sandbox-lost`,
       replyTo: published.id,

@@ -127,7 +127,7 @@ export const authOf = (account: SandboxAccount) => ({
  * its post) PUBLISHED with the platform's id and URL, as the engine would.
  */
 export async function publishOnSandbox(rowId: number, account: SandboxAccount, text = "Hello") {
-  const published = await publishingAdapter(env, account.platform).publish(authOf(account), {
+  const published = await publishingAdapter(env, account.platform, "live").publish(authOf(account), {
     items: [{ text, media: [] }],
     settings: {},
     fingerprint: `sp-${rowId}-1`,

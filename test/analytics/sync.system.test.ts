@@ -180,7 +180,7 @@ describe("POST /api/v1/analytics/posts/{id}/sync", () => {
     const deps = {
       ...defaultSyncDeps,
       adapterFor: (e: Env, p: Parameters<typeof publishingAdapter>[1]) => ({
-        ...publishingAdapter(e, p),
+        ...publishingAdapter(e, p, "live"),
         insights,
         comments: async () => [],
       }),

@@ -191,7 +191,10 @@ describe("comment actions on X", () => {
       row.id,
       {
         ...defaultSyncDeps,
-        adapterFor: (e, platform) => ({ ...publishingAdapter(e, platform), comments: async () => stale }),
+        adapterFor: (e, platform) => ({
+          ...publishingAdapter(e, platform, "live"),
+          comments: async () => stale,
+        }),
       },
       `stale-${crypto.randomUUID()}`,
     );

@@ -39,7 +39,7 @@ const reading = (found: () => PlatformComment[]): SyncDeps => ({
   ...defaultSyncDeps,
   adapterFor: (e, platform) =>
     ({
-      ...publishingAdapter(e, platform),
+      ...publishingAdapter(e, platform, "live"),
       insights: async () => metrics({ likes: 1 }),
       comments: async () => found(),
     }) satisfies PlatformAdapter,

@@ -39,6 +39,7 @@ async function consentAnswer(consent: FlowOutcome, decision: "allow" | "deny" = 
 async function delegation(state = randomState()) {
   const app = await createApp();
   const link = await startFlow(env, ctx.metered, ORIGIN, {
+    mode: "live",
     platform: "twitter",
     callbackUrl: APP_CALLBACK,
     state,
@@ -130,6 +131,7 @@ describe("callback", () => {
     const t = await createTenant();
     const connect = (platform: string) =>
       startFlow(env, ctx.metered, ORIGIN, {
+        mode: "live",
         platform,
         callbackUrl: REDIRECT,
         state: "",

@@ -8,6 +8,7 @@ const flow = {
   callbackUrl: "https://app.example.test/cb",
   state: "app-state",
   keyId: 7,
+  mode: "live" as const,
 };
 const opening = {
   browserHash: "b".repeat(64),

@@ -115,7 +115,7 @@ const reading: SyncDeps = {
   ...defaultSyncDeps,
   adapterFor: (e, platform) =>
     ({
-      ...publishingAdapter(e, platform),
+      ...publishingAdapter(e, platform, "live"),
       insights: async () => metrics({ comments: 1 }),
       comments: async () =>
         [

@@ -89,10 +89,10 @@ const draft = { items: [{ text: "Hello", media: [] }], settings: {}, fingerprint
 describe("a ninth platform", () => {
   it("is found in a registry that holds its definition, with its credentials from env", () => {
     const { fetch } = replay();
-    expect(lookupAdapter(env, "bluesky", "https://svc.test", fetch).kind).toBe("unsupported");
-    const lookup = lookupAdapter(env, "bluesky", "https://svc.test", fetch, registry);
+    expect(lookupAdapter(env, "bluesky", "https://svc.test", "live", fetch).kind).toBe("unsupported");
+    const lookup = lookupAdapter(env, "bluesky", "https://svc.test", "live", fetch, registry);
     expect(lookup.kind).toBe("ok");
-    const unconfigured = lookupAdapter({} as Env, "bluesky", "https://svc.test", fetch, registry);
+    const unconfigured = lookupAdapter({} as Env, "bluesky", "https://svc.test", "live", fetch, registry);
     expect(unconfigured).toEqual({ kind: "not_configured", label: "Bluesky" });
   });
 
@@ -111,7 +111,9 @@ describe("a ninth platform", () => {
     });
     const { fetch } = replay();
     const adapter = (
-      lookupAdapter(env, "bluesky", "https://svc.test", fetch, registry) as { adapter: PlatformAdapter }
+      lookupAdapter(env, "bluesky", "https://svc.test", "live", fetch, registry) as {
+        adapter: PlatformAdapter;
+      }
     ).adapter;
     expect(adapter.comments).toBeUndefined();
     expect(adapter.reply).toBeUndefined();
@@ -135,7 +137,7 @@ describe("a ninth platform", () => {
 
   it("publishes through the shared client on its own hosts", async () => {
     const { fetch, requests } = replay(publishAnswer());
-    const lookup = lookupAdapter(env, "bluesky", "https://svc.test", fetch, registry);
+    const lookup = lookupAdapter(env, "bluesky", "https://svc.test", "live", fetch, registry);
     const adapter = (lookup as { adapter: PlatformAdapter }).adapter;
     expect(await adapter.publish(account, draft)).toEqual({
       id: "3k2a",

@@ -16,7 +16,7 @@ export const REDIRECT_URI = `${ORIGIN}/api/oauth/delegate/callback`;
 export const VERIFIER = "sandbox-test-verifier-".padEnd(43, "x");
 
 export function sandboxAdapter(platform: Platform): PlatformAdapter {
-  const lookup = lookupAdapter(env, platform, ORIGIN);
+  const lookup = lookupAdapter(env, platform, ORIGIN, "live");
   if (lookup.kind !== "ok") throw new Error("the sandbox should serve every platform");
   return lookup.adapter;
 }

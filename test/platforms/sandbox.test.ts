@@ -16,7 +16,7 @@ const REDIRECT_URI = "https://api.example.test/api/oauth/delegate/callback";
 const VERIFIER = "sandbox-test-verifier-".padEnd(43, "x");
 
 function sandboxAdapter(platform: Platform): PlatformAdapter {
-  const lookup = lookupAdapter(env, platform, ORIGIN);
+  const lookup = lookupAdapter(env, platform, ORIGIN, "live");
   if (lookup.kind !== "ok") throw new Error("the sandbox should serve every platform");
   return lookup.adapter;
 }

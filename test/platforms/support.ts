@@ -6,7 +6,7 @@ import { publishingAdapter } from "../../src/platforms/index";
 import type { AccountAuth, DraftItem, PlatformAdapter, PublishDraft } from "../../src/platforms/types";
 import { ORIGIN } from "../support/client";
 
-export const adapterFor = (platform: Platform): PlatformAdapter => publishingAdapter(env, platform);
+export const adapterFor = (platform: Platform): PlatformAdapter => publishingAdapter(env, platform, "live");
 
 let counter = 0;
 /** A fresh handle, so that tests sharing the sandbox's storage never see each other's posts. */

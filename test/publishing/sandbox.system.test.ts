@@ -159,7 +159,7 @@ describe("on the sandbox", () => {
     const handle = (await env.DB.prepare("SELECT username FROM accounts WHERE id = ?")
       .bind(t.accounts[0]!.id)
       .first<{ username: string }>())!.username;
-    const earlier = await publishingAdapter(env, "twitter").publish(
+    const earlier = await publishingAdapter(env, "twitter", "live").publish(
       { handle, platformUserId: null, accessToken: null },
       { items: [{ text: "Hello", media: [] }], settings: {}, fingerprint: `sp-${row!.id}-1` },
     );

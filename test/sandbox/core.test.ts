@@ -344,10 +344,10 @@ describe("sandbox off", () => {
 
   it("publishingAdapter: the real adapter when credentials exist, else not configured", async () => {
     const configured = { ...off, TWITTER_CLIENT_ID: "id", TWITTER_CLIENT_SECRET: "secret" } as Env;
-    const real = publishingAdapter(configured, "twitter");
+    const real = publishingAdapter(configured, "twitter", "live");
     // The real X adapter on the real hosts: an account without a token cannot publish (nothing mints one).
     await expect(real.publish(accountOf("a"), draftOf(["x"]))).rejects.toMatchObject({ kind: "auth" });
-    expect(() => publishingAdapter(off, "linkedin")).toThrow(
+    expect(() => publishingAdapter(off, "linkedin", "live")).toThrow(
       expect.objectContaining({ kind: "permanent", code: "platform_not_configured" }),
     );
   });

@@ -291,7 +291,7 @@ describe("Facebook on the Graph API emulator", () => {
     const t = await pageTenant();
     const { row, handle } = await publish(t, [{ text: "Measure me" }]);
     const postId = row.platform_post_id!;
-    const adapter = publishingAdapter(env, "facebook");
+    const adapter = publishingAdapter(env, "facebook", "live");
     const account = { handle, platformUserId: null, accessToken: null };
     const metrics = (await adapter.insights(account, postId))!;
     expect(metrics.impressions).toBeGreaterThan(0);
@@ -350,7 +350,7 @@ describe("Facebook on the Graph API emulator", () => {
     const t = await pageTenant();
     const { row, handle } = await publish(t, [{ text: "Talk to me" }]);
     const postId = row.platform_post_id!;
-    const adapter = publishingAdapter(env, "facebook");
+    const adapter = publishingAdapter(env, "facebook", "live");
     const pageId = await sandboxPlatformId("facebook", handle);
     const account = { handle, platformUserId: pageId, accessToken: null };
     const tool = (body: Record<string, unknown>) =>
@@ -405,7 +405,7 @@ describe("Facebook on the Graph API emulator", () => {
     const t = await pageTenant();
     const { row, handle } = await publish(t, [{ text: "Moderate me" }]);
     const postId = row.platform_post_id!;
-    const adapter = publishingAdapter(env, "facebook");
+    const adapter = publishingAdapter(env, "facebook", "live");
     const pageId = await sandboxPlatformId("facebook", handle);
     const account = { handle, platformUserId: pageId, accessToken: null };
     const made = await call("POST", `/sandbox/facebook/accounts/${encodeURIComponent(handle)}/comments`, {
@@ -590,7 +590,7 @@ describe("Facebook: a lost final answer is reconciled by what was recorded", () 
 });
 
 describe("Facebook emulator: the facts it states from Meta's pages", () => {
-  const adapter = () => publishingAdapter(env, "facebook");
+  const adapter = () => publishingAdapter(env, "facebook", "live");
   const pageAccount = (handle: string) => ({ handle, platformUserId: null, accessToken: null });
   const bearerOf = async (handle: string) => {
     const { mintToken } = await import("../../src/sandbox/mint");

@@ -310,7 +310,7 @@ describe("LinkedIn on its emulator", () => {
     const { rows } = await publishOn(t, linkedin, { content: [{ text: "Reply to me" }] });
     const urn = rows[0]!.platform_post_id!;
     const { publishingAdapter } = await import("../../src/platforms/index");
-    const adapter = publishingAdapter(env, "linkedin");
+    const adapter = publishingAdapter(env, "linkedin", "live");
     const me = { handle: await handleOf(linkedin), platformUserId: null, accessToken: null };
     const text = "Plug #sandbox-lost";
     await expect(adapter.reply!(me, urn, text, "fp-lost")).rejects.toMatchObject({ kind: "unknown_outcome" });
@@ -454,7 +454,7 @@ describe("LinkedIn on its emulator", () => {
 
     const { publishingAdapter } = await import("../../src/platforms/index");
     const handle = await handleOf(linkedin);
-    const reply = await publishingAdapter(env, "linkedin").reply!(
+    const reply = await publishingAdapter(env, "linkedin", "live").reply!(
       { handle, platformUserId: null, accessToken: null },
       urn,
       "Thanks all",

@@ -176,7 +176,7 @@ export async function graph(
 export async function adapterFor(platform: Platform, account: Connected) {
   const row = await accountRow(account.accountId);
   return {
-    adapter: publishingAdapter(env, platform),
+    adapter: publishingAdapter(env, platform, "live"),
     auth: { handle: account.handle, platformUserId: account.platformId, accessToken: row.accessToken },
   };
 }

@@ -364,7 +364,7 @@ describe("YouTube on the emulator", () => {
     expect(synced.comments[0]).toMatchObject({ platform: "youtube", content: expect.any(String) });
 
     // The reply: a top-level comment by the channel, found again by its text.
-    const adapter = publishingAdapter(env, "youtube");
+    const adapter = publishingAdapter(env, "youtube", "live");
     const auth = { handle: connected.handle, platformUserId: null, accessToken: null };
     const reply = await adapter.reply!(auth, videoId, "Thanks for watching!", "fp-reply-1");
     expect(reply.url).toBe(`${SANDBOX}/posts/${encodeURIComponent(reply.id)}`);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { GAP_UNITS, PLATFORMS, POST_STATUSES } from "../enums";
+import { GAP_UNITS, MODES, PLATFORMS, POST_STATUSES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 import { users, workspaces } from "./tenants";
 
@@ -48,6 +48,9 @@ export const accounts = sqliteTable(
     // Google account for its channels). Accounts resting on one grant share it, in any tenant; null for
     // an account connected before it was recorded or created by the operator (src/accounts/grant.ts).
     grantUserId: text("grant_user_id"),
+    // The workspace's mode, copied by a trigger (migrations/0025): background work picks the account's
+    // adapter by it (a test account's calls go to the emulators) without reading the workspace.
+    mode: text("mode", { enum: MODES }).notNull().default("live"),
   },
   (t) => [
     index("accounts_workspace_id_idx").on(t.workspaceId, t.id),

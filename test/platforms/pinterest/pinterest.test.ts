@@ -296,7 +296,7 @@ describe("pinterest errors", () => {
       }) as unknown as Env;
     const hostOf = async (base?: string) => {
       const { fetch, requests } = replay(json(R.pin("x")));
-      const lookup = lookupAdapter(env(base), "pinterest", "https://service.test", fetch);
+      const lookup = lookupAdapter(env(base), "pinterest", "https://service.test", "live", fetch);
       if (lookup.kind !== "ok") throw new Error(lookup.kind);
       await lookup.adapter.publish(account, draft([{ text: "x", media: [image().media] }]));
       return requests[0]!.url;
@@ -318,7 +318,7 @@ describe("pinterest errors", () => {
       PINTEREST_CLIENT_SECRET: "secret-456",
       PINTEREST_API_BASE: "https://api-sandbox.pinterest.com",
     } as unknown as Env;
-    const lookup = lookupAdapter(env, "pinterest", "https://service.test", fetch);
+    const lookup = lookupAdapter(env, "pinterest", "https://service.test", "live", fetch);
     if (lookup.kind !== "ok") throw new Error(lookup.kind);
     const refused = await failure(
       lookup.adapter.publish(account, draft([{ text: "x", media: [video().media, image().media] }])),
