@@ -9,7 +9,7 @@ import { SPECS } from "./catalog";
 import { configuredDefinition, configuredHosts, type PlatformDefinition } from "./define";
 import { sandboxFetch } from "./sandbox/client";
 import { emulatedAdapter } from "./sandbox/emulated";
-import { sandboxEnabled } from "./sandbox/enabled";
+import { loopbackMark, sandboxEnabled } from "./sandbox/enabled";
 import { type Credentials, type Fetch, type PlatformAdapter, PlatformError } from "./types";
 
 export type AdapterLookup =
@@ -49,7 +49,7 @@ export function lookupAdapter(
   // Test mode and the sandbox: the platform's own adapter, every call answered by its emulator
   // in-process (sandboxFetch never leaves the worker), so test data can never reach a real platform.
   if (mode === "test" || sandboxEnabled(env))
-    return { kind: "ok", adapter: emulatedAdapter(spec, origin, sandboxFetch(origin)) };
+    return { kind: "ok", adapter: emulatedAdapter(spec, origin, sandboxFetch(origin, undefined, () => loopbackMark(env))) };
   const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
   // The real hosts, but for those the operator points elsewhere (PINTEREST_API_BASE).

@@ -17,7 +17,8 @@ import { renderError, routeNotFound } from "../http/errors";
 import { createRouter } from "../http/router";
 import { invalidLinkPage } from "../lib/html";
 import { publicOrigin } from "../lib/origin";
-import { sandboxEnabled } from "../platforms/sandbox/enabled";
+import { LOOPBACK_HEADER, loopbackMark, sandboxEnabled } from "../platforms/sandbox/enabled";
+import { timingSafeEqualText } from "../lib/crypto";
 import { checkToken, tokenRefusal } from "./access";
 import { sandboxAccountRoutes } from "./account-routes";
 import { isProblem, readForm } from "./body";
@@ -45,11 +46,31 @@ function authorizeRequestOf(c: Context<BareEnv>) {
   return { spec, request, action: `${url.pathname}${url.search}` };
 }
 
-/** /sandbox/…: exists (anything but 404) only while SANDBOX is "true". */
+/** Whether the path is a platform's consent page (the emulator's own or the platform's authorize path). */
+function isConsentPath(c: Context<BareEnv>): boolean {
+  const [, , platform, ...rest] = new URL(c.req.url).pathname.split("/");
+  const path = `/${rest.join("/")}`;
+  if (path === "/oauth/authorize") return true;
+  try {
+    return path === platformOf(platform ?? "").paths.authorize;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * /sandbox/…: everything while SANDBOX is "true" (local development). Otherwise test mode's: the
+ * adapters' own in-process calls (marked by an HMAC only this deployment makes) and the consent pages a
+ * test flow sends a browser to (they can only send a code back to this service's own callback, which
+ * needs the flow's secret state); anything else is a 404, as if the sandbox were not there.
+ */
 export const sandboxRouter = createRouter<BareEnv>()
   .use("*", async (c, next) => {
-    if (!sandboxEnabled(c.env)) throw routeNotFound();
-    await next();
+    if (sandboxEnabled(c.env)) return next();
+    const mark = c.req.header(LOOPBACK_HEADER);
+    if (mark && timingSafeEqualText(mark, await loopbackMark(c.env))) return next();
+    if ((c.req.method === "GET" || c.req.method === "POST") && isConsentPath(c)) return next();
+    throw routeNotFound();
   })
   .get("/:platform/oauth/authorize", (c) => showConsent(c))
   // The consent form: a body over 16 KiB is a 413 before anything else reads it.

@@ -36,8 +36,9 @@ describe("Coordinator connect flows", () => {
       platform: "tiktok",
       callbackUrl: connectFlow.callbackUrl,
       state: "",
+      mode: "live",
       // The key that started it comes back with the target (re-checked before the account is stored).
-      connect: { workspaceId: 11, userId: 12, keyId: 3 },
+      connect: { workspaceId: 11, userId: 12, mode: "live", keyId: 3 },
     };
     expect(await gate.openDelegation(opening, T0 + 1)).toEqual({ kind: "ok", target });
     expect(await gate.openDelegation(opening, T0 + 2)).toEqual({ kind: "expired", target });
@@ -65,7 +66,7 @@ describe("Coordinator connect flows", () => {
         T0 + 15 * 60_000,
       );
     });
-    const target = { platform: "twitter", callbackUrl: "https://app.example.test/cb", state: "st" };
+    const target = { platform: "twitter", callbackUrl: "https://app.example.test/cb", state: "st", mode: "live" };
     expect(await gate.openDelegation(opening, T0 + 1)).toEqual({ kind: "ok", target });
     expect(await gate.finishDelegation(finishing, T0 + 2)).toMatchObject({ kind: "ok", target, keyId: 7 });
   });

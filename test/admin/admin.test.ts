@@ -98,6 +98,7 @@ describe("POST /admin/v1/workspaces", () => {
       logo: null,
       timezone: "UTC",
       language: "en",
+      mode: "live",
     });
     const second = await admin("POST", "/workspaces", { user_id: user.id, name });
     expect(second.body.slug).toBe(`${slug}-2`);

@@ -38,6 +38,7 @@ describe("GET /admin/v1/users/{id}/api-keys", () => {
         last_used_at: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         callback_origins: [],
+        mode: "live",
       },
       {
         id: second.id,
@@ -48,6 +49,7 @@ describe("GET /admin/v1/users/{id}/api-keys", () => {
         last_used_at: null,
         created_at: expect.any(String),
         callback_origins: [],
+        mode: "live",
       },
     ]);
     const text = JSON.stringify(res.body);

@@ -16,7 +16,7 @@ const opening = {
   codeVerifier: "v".repeat(43),
   redirectUri: "https://api.example.test/api/oauth/delegate/callback",
 };
-const target = { platform: "twitter", callbackUrl: flow.callbackUrl, state: flow.state };
+const target = { platform: "twitter", callbackUrl: flow.callbackUrl, state: flow.state, mode: "live" };
 const fresh = () => env.COORDINATOR.getByName(`delegation:unit-${crypto.randomUUID()}`);
 const T0 = 1_800_000_000_000;
 const MIN = 60_000;

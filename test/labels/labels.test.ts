@@ -22,6 +22,7 @@ describe("labels", () => {
         logo: null,
         timezone: "Asia/Tokyo",
         language: "en",
+        mode: "live",
       },
       created_at: expect.stringMatching(/\+09:00$/),
       updated_at: expect.stringMatching(/\+09:00$/),

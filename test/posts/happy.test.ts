@@ -81,6 +81,7 @@ describe("POST /api/v1/posts", () => {
       logo: null,
       timezone: "Europe/Paris",
       language: "en",
+      mode: "live",
     });
     expect(post.labels).toEqual([{ id: label.id, name: "Launch", color: "#FF0000" }]);
     expect(post.comments).toEqual([]);
