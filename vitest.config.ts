@@ -3,17 +3,22 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
-// Three projects (docs/architecture.md, "Testing"), told apart by the file name:
+// Four projects (docs/architecture.md, "Testing"), told apart by the file name:
 //   unit    `*.unit.test.ts`: pure rules, in Node, no workerd;
 //   api     `*.test.ts`: in workerd, every file in one shared runtime (`isolate: false`): each test makes
 //           its own tenant, so files do not see each other;
 //   system  `*.system.test.ts`: in workerd, a fresh runtime per file: the cron and sweeps, the real
-//           queues' background work, time, and anything that replaces or counts what the runtime shares.
+//           queues' background work, time, and anything that replaces or counts what the runtime shares;
+//   production `*.production.test.ts`: in workerd, one shared runtime configured like a deployment
+//           (SANDBOX off, platform apps set): what test mode must do there.
 // The plugin (1.4) has no option of its own for isolation: it starts one Miniflare per Vitest worker, and
 // Vitest's `isolate` decides whether a worker (so a runtime, its D1, R2, Durable Objects and queues) is
 // reused for the next file or started afresh.
 const UNIT = "test/**/*.unit.test.ts";
 const SYSTEM = "test/**/*.system.test.ts";
+// A deployment's settings (SANDBOX off, real platform apps configured): test mode must still reach only
+// the emulators (ARCHITECTURE "Test mode"). One runtime for these files, shared like api's.
+const PRODUCTION = "test/**/*.production.test.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
@@ -28,7 +33,7 @@ export default defineConfig(async () => {
   );
 
   /** The worker under test and its bindings, for a workerd project (one plugin instance each). */
-  const workerd = () =>
+  const workerd = (overrides: Record<string, string> = {}) =>
     cloudflareTest({
       remoteBindings: false,
       wrangler: { configPath: "./wrangler.toml" },
@@ -46,6 +51,7 @@ export default defineConfig(async () => {
           // Tests answer DNS-over-HTTPS themselves (test/media/support.ts); anything they do not catch
           // is refused on loopback at once instead of going to the network.
           IMPORT_DNS_RESOLVER: "http://127.0.0.1:9/dns-query",
+          ...overrides,
         },
       },
     });
@@ -76,7 +82,24 @@ export default defineConfig(async () => {
           test: {
             name: "api",
             include: ["test/**/*.test.ts"],
-            exclude: [UNIT, SYSTEM],
+            exclude: [UNIT, SYSTEM, PRODUCTION],
+            isolate: false,
+            ...workerdTest,
+          },
+        },
+        {
+          plugins: [
+            workerd({
+              SANDBOX: "false",
+              TWITTER_CLIENT_ID: "production-twitter-client",
+              TWITTER_CLIENT_SECRET: "production-twitter-secret",
+              LINKEDIN_CLIENT_ID: "production-linkedin-client",
+              LINKEDIN_CLIENT_SECRET: "production-linkedin-secret",
+            }),
+          ],
+          test: {
+            name: "production",
+            include: [PRODUCTION],
             isolate: false,
             ...workerdTest,
           },
