@@ -20,6 +20,9 @@ function dateMs(date: string): number | null {
   return new Date(ms).toISOString().slice(0, 10) === date ? ms : null;
 }
 
+/** Whether the string is a date that exists, `YYYY-MM-DD`. */
+export const isLocalDate = (value: string): value is LocalDate => dateMs(value) !== null;
+
 const fromMs = (ms: number): LocalDate => new Date(ms).toISOString().slice(0, 10);
 
 export const addDays = (date: LocalDate, days: number): LocalDate => fromMs(dateMs(date)! + days * DAY_MS);

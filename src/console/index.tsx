@@ -10,6 +10,7 @@ import { CONSOLE_CSS } from "./assets";
 import { keyRoutes } from "./keys";
 import { RefusalPage } from "./layout";
 import { type ConsoleEnv, consoleRoutes, forbiddenRequest } from "./page-routes";
+import { postRoutes } from "./posts";
 import { securityRoutes } from "./security";
 import { csrfMatches, readSession, SESSION_COOKIE } from "./sessions";
 import { signInRoutes } from "./sign-in";
@@ -71,6 +72,7 @@ export const consoleRouter = consoleRoutes()
   .get("/", (c) => c.redirect(c.var.session ? "/console/keys" : "/console/sign-in", 303))
   .route("/", signInRoutes)
   .route("/", keyRoutes)
+  .route("/", postRoutes)
   .route("/", securityRoutes);
 
 // A refusal is a console page with its status (403, 404, 429) and headers (Retry-After); anything else
