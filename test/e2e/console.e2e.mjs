@@ -99,6 +99,53 @@ test("the console: sign in by link, create a key with the keyboard, use it", {
   });
   assert.equal(workspaces.status, 200);
 
+  // A post scheduled through the API with that key is on the week calendar (in the workspace's zone),
+  // then published by the sandbox: the list shows the status change and the post's link.
+  const workspace = await adminCall(base, "POST", "/workspaces", {
+    user_id: user.id,
+    name: "Bakery",
+    timezone: "America/New_York",
+  });
+  const account = await adminCall(base, "POST", "/accounts", {
+    workspace_id: workspace.id,
+    platform: "twitter",
+    username: "bakery",
+    name: "Bakery",
+  });
+  const scheduled = await fetch(`${base}/api/v1/posts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      workspace_id: workspace.id,
+      accounts: [account.id],
+      content: [{ text: "Fresh bread at nine" }],
+      scheduled_at: new Date(Date.now() + 3_000).toISOString(),
+    }),
+  });
+  assert.equal(scheduled.status, 201);
+  const post = await scheduled.json();
+  const day = post.scheduled_at.slice(0, 10);
+  await page.goto(`${base}/console/posts/calendar?workspace_id=${workspace.id}&start=${day}`);
+  assert.match(await page.locator(".day").first().innerText(), /Fresh bread at nine/);
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "the calendar scrolls sideways",
+  );
+  const row = page.locator("li.card", { hasText: `Post #${post.id}` });
+  for (let tries = 0; ; tries++) {
+    await page.goto(`${base}/console/posts`);
+    if ((await row.locator("dd .status").innerText()) === "PUBLISHED") break;
+    assert.ok(tries < 30, "the post was not published within 30 s");
+    await new Promise((done) => setTimeout(done, 1_000));
+  }
+  assert.match(await row.locator("a.url").innerText(), /^https?:\/\//);
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "the list scrolls sideways",
+  );
+
   // Security lists this session; signing out ends it.
   await page.goto(`${base}/console/security`);
   assert.deepEqual(await violations(page), []);
