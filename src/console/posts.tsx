@@ -37,10 +37,16 @@ type Workspace = { id: number; name: string; timezone: string };
 type Account = { id: number; platform: string; username: string };
 
 /** The user's workspaces and connected accounts, for the filters and the rows' account names. */
-async function scopeOf(db: Database, userId: number) {
+async function scopeOf(
+  db: Database,
+  userId: number,
+): Promise<{ workspaces: Workspace[]; accounts: Account[] }> {
   const [workspaces, accounts] = await db.batch([workspacesOfUser(db, userId), accountsOfUser(db, userId)]);
-  return { workspaces: workspaces as Workspace[], accounts: accounts as Account[] };
+  return { workspaces, accounts };
 }
+
+/** A link to the published post, only if it is a web address (it comes from the platform). */
+const webLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 
 const presenting = (c: Ctx) => ({
   env: c.env,
@@ -136,7 +142,7 @@ export const postRoutes = consoleRoutes()
     if (auth instanceof Response) return auth;
     const { db, session } = auth;
     const nav = await navOf(c, session);
-    const { workspaces } = await scopeOf(db, session.userId);
+    const workspaces: Workspace[] = await workspacesOfUser(db, session.userId);
     const wanted = c.req.query("workspace_id");
     const workspace = wanted ? workspaces.find((w) => String(w.id) === wanted) : workspaces[0];
     if (wanted && !workspace) throw notFound("Workspace");
@@ -211,16 +217,17 @@ const PostRow: FC<{ post: PresentedPost; accounts: Map<number, Account>; csrf: s
     <ul class="targets">
       {post.platforms.map((row) => {
         const account = accounts.get(row.account_id);
+        const link = webLink(row.post_url);
         return (
           <li>
             <strong>{row.platform}</strong> {account ? `@${account.username}` : `account #${row.account_id}`}:{" "}
             <span class={`status status-${row.status.toLowerCase()}`}>{row.status}</span>
             {row.error && <span class="error"> {row.error.message}</span>}
-            {row.post_url && (
+            {link && (
               <>
                 {" "}
-                <a href={row.post_url} class="url">
-                  {row.post_url}
+                <a href={link} class="url">
+                  {link}
                 </a>
               </>
             )}

@@ -3,7 +3,7 @@
 // zone across a DST change.
 import { describe, expect, it } from "vitest";
 import { call } from "../support/client";
-import { d1Of } from "../support/db";
+import { d1Of, publishRows } from "../support/db";
 import { createPost, createTenant, inMinutes } from "../support/seed";
 import { signedIn } from "./support";
 
@@ -31,6 +31,12 @@ describe("the posts page", () => {
     const newer = await createPost(t, { content: [{ text: "The newer post" }] });
     const theirs = await createPost(other, { content: [{ text: "Someone else's post" }] });
     await fail(older.id);
+    await publishRows(newer.id, {}, Date.now());
+    // A link the platform gave that is no web address is not made a link.
+    await d1Of(older.id)
+      .prepare("UPDATE post_platforms SET post_url = 'javascript:alert(1)' WHERE post_id = ?")
+      .bind(older.id)
+      .run();
     const browser = await signedIn(t.user.id);
     const page = await browser.get("/console/posts");
     expect(page.status).toBe(200);
@@ -46,6 +52,8 @@ describe("the posts page", () => {
     expect(page.html).toContain("The platform refused it.");
     expect(page.html).toContain(`aria-label="Retry post #${older.id}"`);
     expect(page.html).not.toContain(`aria-label="Retry post #${newer.id}"`);
+    expect(page.html).toMatch(/<a href="https:\/\/x\.example\/\d+" class="url">/);
+    expect(page.html).not.toContain("javascript:");
   });
 
   it("filters as the REST list does, pages by cursor, and answers bad filters with a 422 page", async () => {
