@@ -50,12 +50,15 @@ export async function startConnect(
   });
 }
 
-/** Starts the same flow ending on the user's connected account `accountId` (404 for any other). */
+/**
+ * Starts the same flow ending on the user's connected account `accountId` (404 for any other); answers
+ * the link and the account's platform.
+ */
 export async function startReconnect(
   db: Database,
   start: FlowStart,
   accountId: number,
-): Promise<AuthorizeLink> {
+): Promise<{ link: AuthorizeLink; platform: Platform }> {
   const { env, metered, origin, userId } = start;
   const [account] = await ownedAccount(db, userId, accountId);
   // A disconnected account is outside /accounts: only a new connect brings it back.
@@ -64,13 +67,14 @@ export async function startReconnect(
   if (lookup.kind !== "ok")
     throw invalidField("id", `The platform "${account.platform}" is not configured on this service.`);
   await start.admitted?.();
-  return startFlow(env, metered, origin, {
+  const link = await startFlow(env, metered, origin, {
     platform: account.platform,
     callbackUrl: start.callbackUrl,
     state: "",
     keyId: start.starter,
     connect: { workspaceId: account.workspaceId, userId, accountId: account.id },
   });
+  return { link, platform: account.platform };
 }
 
 /**

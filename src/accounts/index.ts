@@ -128,7 +128,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       const { id } = c.req.valid("param");
       const { redirect_url } = c.req.valid("json");
       checkRedirectOrigin(c.var.principal.callbackOrigins, redirect_url);
-      const link = await startReconnect(c.var.db, flowStart(c, redirect_url), id);
+      const { link } = await startReconnect(c.var.db, flowStart(c, redirect_url), id);
       c.header("Cache-Control", "no-store");
       return c.json(link, 201);
     },

@@ -25,4 +25,9 @@ button.primary{background:#1f6feb;border-color:#1f6feb;color:#fff}
 .card dt{color:#59636e}.card dd{margin:0;word-break:break-word}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.5rem}.actions form{margin:0}
 details{margin-top:.5rem}
+select{font:inherit;padding:.45rem;width:100%;border:1px solid #8c959f;border-radius:4px;background:#fff}
+a.button{display:inline-block;padding:.45rem 1rem;border-radius:4px;text-decoration:none}
+a.button.primary{background:#1f6feb;color:#fff}
+.members{list-style:none;padding:0}.members li{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:baseline;justify-content:space-between}
+.card h4{margin:.75rem 0 .25rem}
 `;
