@@ -198,7 +198,7 @@ const AccountCard: FC<{ account: ListedAccount; csrf: string }> = ({ account: a,
   const named = `${a.name} (${a.platform})`;
   return (
     <li class="card">
-      <h4>{named}</h4>
+      <h3>{named}</h3>
       <dl>
         <dt>Handle</dt>
         <dd>{a.username}</dd>
@@ -269,7 +269,11 @@ export const AccountsPage: FC<{
                     <input type="hidden" name="workspace_id" value={String(w.id)} />
                     <input type="hidden" name="platform" value={a.platform} />
                     {`${a.name} (${platformLabel(a.platform)}, ${a.username}) `}
-                    <button type="submit" class="link-button" aria-label={`Connect ${a.name} again`}>
+                    <button
+                      type="submit"
+                      class="link-button"
+                      aria-label={`Connect again: ${a.name} (${platformLabel(a.platform)})`}
+                    >
                       Connect again
                     </button>
                   </form>

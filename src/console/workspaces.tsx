@@ -194,7 +194,7 @@ const WorkspaceCard: FC<{ workspace: ListedWorkspace; csrf: string; errors?: Err
       <label for={`member-${w.id}`}>Add a member by email</label>
       <input type="email" id={`member-${w.id}`} name="email" required maxlength={255} autocomplete="off" />
       <div class="actions">
-        <button type="submit" aria-label={`Add the member to ${w.name}`}>
+        <button type="submit" aria-label={`Add member to ${w.name}`}>
           Add member
         </button>
       </div>
@@ -204,7 +204,7 @@ const WorkspaceCard: FC<{ workspace: ListedWorkspace; csrf: string; errors?: Err
       <label for={`zone-${w.id}`}>Timezone (IANA, such as Europe/Paris)</label>
       <input type="text" id={`zone-${w.id}`} name="timezone" required value={w.timezone} maxlength={64} />
       <div class="actions">
-        <button type="submit" aria-label={`Save the timezone of ${w.name}`}>
+        <button type="submit" aria-label={`Save timezone of ${w.name}`}>
           Save timezone
         </button>
       </div>
