@@ -32,4 +32,9 @@ select,input[type=date],input[type=week]{font:inherit;padding:.4rem;border:1px s
 .status-failed{background:#ffebe9;color:#82071e}.status-published{background:#dafbe1;color:#116329}
 .week{list-style:none;padding:0}.day{border:1px solid #d0d7de;border-radius:6px;padding:.25rem 1rem;margin:.5rem 0}
 .day h3{margin:.4rem 0;font-size:1rem}.day.today{border:2px solid #0969da}.day ul{padding-left:1.2rem}
+select{font:inherit;padding:.45rem;width:100%;border:1px solid #8c959f;border-radius:4px;background:#fff}
+a.button{display:inline-block;padding:.45rem 1rem;border-radius:4px;text-decoration:none}
+a.button.primary{background:#1f6feb;color:#fff}
+.members{list-style:none;padding:0}.members li{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:baseline;justify-content:space-between}
+.card h4{margin:.75rem 0 .25rem}
 `;

@@ -6,6 +6,7 @@ import { createMiddleware } from "hono/factory";
 import { formBodyLimit } from "../http/body-limit";
 import { ApiError, badRequest, errorStyle, renderError } from "../http/errors";
 import { publicOrigin } from "../lib/origin";
+import { accountRoutes } from "./accounts";
 import { CONSOLE_CSS } from "./assets";
 import { keyRoutes } from "./keys";
 import { RefusalPage } from "./layout";
@@ -15,6 +16,7 @@ import { securityRoutes } from "./security";
 import { csrfMatches, readSession, SESSION_COOKIE } from "./sessions";
 import { signInRoutes } from "./sign-in";
 import { readToken } from "./tokens";
+import { workspaceRoutes } from "./workspaces";
 
 /** Nothing but the worker's own origin; no script at all; never framed or cached. */
 const CSP =
@@ -73,6 +75,8 @@ export const consoleRouter = consoleRoutes()
   .route("/", signInRoutes)
   .route("/", keyRoutes)
   .route("/", postRoutes)
+  .route("/", workspaceRoutes)
+  .route("/", accountRoutes)
   .route("/", securityRoutes);
 
 // A refusal is a console page with its status (403, 404, 429) and headers (Retry-After); anything else

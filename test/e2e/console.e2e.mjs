@@ -1,6 +1,7 @@
 // The console in a real browser at phone width (390 px): an operator's invitation link signs the user in
 // (the `__Host-session` cookie is Secure, which Chromium accepts on http loopback), the create-key form
-// is filled with the keyboard alone, the new key works against the API, and axe-core finds no
+// is filled with the keyboard alone, the new key works against the API, a workspace is created and a
+// sandbox account connected from the accounts page (keyboard again), and axe-core finds no
 // accessibility violation on the pages passed through.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -29,7 +30,7 @@ async function tabTo(page, id, limit = 30) {
   assert.fail(`Tab never reached #${id}`);
 }
 
-test("the console: sign in by link, create a key with the keyboard, use it", {
+test("the console: sign in by link, create a key with the keyboard, use it, connect an account", {
   timeout: 240_000,
 }, async (t) => {
   const chromium = findChromium();
@@ -144,6 +145,46 @@ test("the console: sign in by link, create a key with the keyboard, use it", {
   assert.ok(
     await page.evaluate(() => document.documentElement.scrollWidth <= 390),
     "the list scrolls sideways",
+  );
+
+  // Workspaces: create one with the keyboard (Enter in the zone field submits the form).
+  await page.goto(`${base}/console/workspaces`);
+  assert.deepEqual(await violations(page), []);
+  await tabTo(page, "workspace-name");
+  await page.keyboard.type("Browser studio");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("Europe/Paris");
+  await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
+  await page.getByRole("heading", { name: "Browser studio" }).waitFor();
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "workspaces: wider than 390 px",
+  );
+
+  // Accounts: connect a sandbox X account, keyboard only, through the same OAuth flow as the API's.
+  await page.goto(`${base}/console/accounts`);
+  assert.deepEqual(await violations(page), []);
+  await tabTo(page, "connect-platform");
+  await page.keyboard.type("X");
+  await page.keyboard.press("Tab");
+  await Promise.all([page.waitForURL(`${base}/console/accounts/connect`), page.keyboard.press("Enter")]);
+  const onward = page.getByRole("link", { name: "Continue to X (Twitter)" });
+  await onward.waitFor();
+  assert.deepEqual(await violations(page), []);
+  await onward.focus();
+  await Promise.all([page.waitForURL(/\/sandbox\//), page.keyboard.press("Enter")]);
+  // The sandbox's consent page focuses its handle field; Enter presses its first button, Allow.
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("browser_ada");
+  await Promise.all([page.waitForURL(/\/console\/accounts\?status=connected/), page.keyboard.press("Enter")]);
+  assert.match(await page.getByRole("status").innerText(), /Connected: browser_ada/);
+  assert.ok(await page.getByRole("heading", { name: "browser_ada (X (Twitter))", level: 3 }).isVisible());
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "accounts: wider than 390 px",
   );
 
   // Security lists this session; signing out ends it.
