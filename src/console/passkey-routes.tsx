@@ -42,7 +42,7 @@ export const passkeyCeremonyRoutes = consoleRoutes()
     if (auth instanceof Response) throw signedOut();
     const rp = relyingParty(c.env, c.req.url);
     await registerPasskey(auth.db, rp, auth.session.userId, c.var.form?.response, c.req.header("user-agent"));
-    return c.json({ redirect: "/console/security#passkeys" });
+    return c.json({ redirect: "/console/security" });
   });
 
 const signedOut = () => new ApiError(401, { message: "Sign in again, then add the passkey." });

@@ -25,7 +25,7 @@ async function addPasskey(browser: Browser, csrf: string, authenticator = new Au
   const response = await authenticator.register(body(options));
   const done = await browser.post("/console/passkeys/register/verify", { csrf, response });
   expect(done.status, done.html).toBe(200);
-  expect(body(done)).toEqual({ redirect: "/console/security#passkeys" });
+  expect(body(done)).toEqual({ redirect: "/console/security" });
   return authenticator;
 }
 
