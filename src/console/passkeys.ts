@@ -13,7 +13,7 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { decodeClientDataJSON, isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { passkeys } from "../db/schema";
@@ -253,9 +253,11 @@ export async function verifyPasskeySignIn(shards: ShardDatabases, rp: RelyingPar
     throw passkeyRefused("The passkey could not be verified.");
   }
   if (!verification.verified) throw passkeyRefused("The passkey could not be verified.");
+  // max(): of two sign-ins racing, the later write never lowers the counter the other stored.
+  const counter = verification.authenticationInfo.newCounter;
   await db
     .update(passkeys)
-    .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: new Date() })
+    .set({ counter: sql`max(${passkeys.counter}, ${counter})`, lastUsedAt: new Date() })
     .where(eq(passkeys.id, key.id));
   return { userId: key.userId, shard };
 }

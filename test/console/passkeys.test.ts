@@ -11,9 +11,9 @@ import { Browser, signedIn } from "./support";
 
 const body = (page: { html: string }) => JSON.parse(page.html);
 
-/** A signed-in browser of a new user, and the csrf field of its security page. */
-async function userWithBrowser() {
-  const user = await createUser();
+/** A signed-in browser of a new user (of `shard`), and the csrf field of its security page. */
+async function userWithBrowser(shard?: number) {
+  const user = await createUser(undefined, shard);
   const browser = await signedIn(user.id);
   return { user, browser, csrf: await browser.csrf("/console/security") };
 }
@@ -83,6 +83,16 @@ describe("passkeys", () => {
       .first<{ counter: number; last_used_at: number | null }>();
     expect(row).toMatchObject({ counter: 1 });
     expect(row!.last_used_at).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("signs in a user of shard 1: the handle names the shard, with no directory", async () => {
+    const { browser, csrf, user } = await userWithBrowser(1);
+    const authenticator = await addPasskey(browser, csrf);
+    expect(Math.floor(user.id / 2 ** 40)).toBe(1);
+    const { browser: other, answer } = await signInWith(authenticator);
+    expect(answer.status, answer.html).toBe(200);
+    expect(other.cookie).toMatch(/^s1_/);
+    expect((await other.get("/console/keys")).status).toBe(200);
   });
 
   it("refuses a replayed sign-in: the challenge is taken by its first use", async () => {
