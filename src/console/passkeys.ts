@@ -223,16 +223,16 @@ export async function verifyPasskeySignIn(shards: ShardDatabases, rp: RelyingPar
   if (!(await takeChallenge(shards.at(SIGN_IN_CHALLENGE_SHARD), challenge, null)))
     throw passkeyRefused("This sign-in request has expired or was already used: try again.");
   const userId = userIdOfHandle(response.response.userHandle);
-  const shard = userId === null ? null : shardOfId(userId);
-  const db = shard === null ? null : shards.at(shard);
+  const shard = userId === null ? 0 : shardOfId(userId);
+  const db = shards.at(shard);
   const [key] =
-    db && userId !== null
-      ? await db
+    userId === null
+      ? []
+      : await db
           .select()
           .from(passkeys)
-          .where(and(eq(passkeys.credentialId, response.id), eq(passkeys.userId, userId)))
-      : [];
-  if (!db || !key || shard === null) throw passkeyRefused("This passkey is not registered here.");
+          .where(and(eq(passkeys.credentialId, response.id), eq(passkeys.userId, userId)));
+  if (!key) throw passkeyRefused("This passkey is not registered here.");
   let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     verification = await verifyAuthenticationResponse({
