@@ -10,7 +10,9 @@ import { accountRoutes } from "./accounts";
 import { CONSOLE_CSS } from "./assets";
 import { keyRoutes } from "./keys";
 import { RefusalPage } from "./layout";
-import { type ConsoleEnv, consoleRoutes, forbiddenRequest } from "./page-routes";
+import { type ConsoleEnv, type Ctx, consoleRoutes, forbiddenRequest } from "./page-routes";
+import { passkeyCeremonyRoutes, passkeyPageRoutes } from "./passkey-routes";
+import { PASSKEY_JS } from "./passkey-script";
 import { postRoutes } from "./posts";
 import { securityRoutes } from "./security";
 import { csrfMatches, readSession, SESSION_COOKIE } from "./sessions";
@@ -19,12 +21,18 @@ import { readToken } from "./tokens";
 import { workspaceRoutes } from "./workspaces";
 
 /** Nothing but the worker's own origin; no script at all; never framed or cached. */
-const CSP =
-  "default-src 'self'; script-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+const csp = (script: "'none'" | "'self'") =>
+  `default-src 'self'; script-src ${script}; base-uri 'none'; frame-ancestors 'none'; form-action 'self'`;
+/**
+ * The pages that run the one script, /console/assets/passkey.js (passkey-views.tsx): their GETs allow
+ * scripts of the worker's own origin (never inline ones); every other answer allows none.
+ */
+const SCRIPTED_PAGES = new Set(["/console/sign-in", "/console/security"]);
+const scripted = (c: Ctx) => c.req.method === "GET" && SCRIPTED_PAGES.has(c.req.path);
 
 const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
-  c.res.headers.set("Content-Security-Policy", CSP);
+  c.res.headers.set("Content-Security-Policy", csp(scripted(c) ? "'self'" : "'none'"));
   c.res.headers.set("Cache-Control", "no-store");
   // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form posts, which the
   // guard must refuse; no page links off the origin, so nothing else would carry a Referer.
@@ -71,13 +79,18 @@ const guard = createMiddleware<ConsoleEnv>(async (c, next) => {
 export const consoleRouter = consoleRoutes()
   .use("*", errorStyle("html"), securityHeaders, loadSession, guard)
   .get("/assets/console.css", (c) => c.body(CONSOLE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }))
+  .get("/assets/passkey.js", (c) =>
+    c.body(PASSKEY_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  )
   .get("/", (c) => c.redirect(c.var.session ? "/console/keys" : "/console/sign-in", 303))
   .route("/", signInRoutes)
   .route("/", keyRoutes)
   .route("/", postRoutes)
   .route("/", workspaceRoutes)
   .route("/", accountRoutes)
-  .route("/", securityRoutes);
+  .route("/", securityRoutes)
+  .route("/", passkeyCeremonyRoutes)
+  .route("/", passkeyPageRoutes);
 
 // A refusal is a console page with its status (403, 404, 429) and headers (Retry-After); anything else
 // goes through the app's one renderer, which logs it and answers a plain 500 page (errorStyle html).

@@ -4,42 +4,17 @@
 // sandbox account connected from the accounts page (keyboard again), and axe-core finds no
 // accessibility violation on the pages passed through.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { findChromium, launchChromium } from "./browser.mjs";
+import { consolePage, tabTo, violations } from "./console-support.mjs";
 import { adminCall, startWorker } from "./worker.mjs";
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's violations on the page (run through the DevTools protocol, which the page's CSP does not govern). */
-async function violations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ["violations"] }));
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-/** Presses Tab until the element with `id` has focus (at most `limit` times). */
-async function tabTo(page, id, limit = 30) {
-  for (let i = 0; i < limit; i++) {
-    if ((await page.evaluate(() => document.activeElement?.id)) === id) return;
-    await page.keyboard.press("Tab");
-  }
-  assert.fail(`Tab never reached #${id}`);
-}
 
 test("the console: sign in by link, create a key with the keyboard, use it, connect an account", {
   timeout: 240_000,
 }, async (t) => {
-  const chromium = findChromium();
   const cleanup = [];
   t.after(async () => {
     for (const undo of cleanup.reverse()) await undo();
   });
-  const profile = mkdtempSync(join(tmpdir(), "console-e2e-chromium-"));
-  cleanup.push(() => rmSync(profile, { recursive: true, force: true }));
   const base = await startWorker(cleanup);
   const origin = new URL(base).origin;
   const user = await adminCall(base, "POST", "/users", {
@@ -48,18 +23,7 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   });
   const { url } = await adminCall(base, "POST", `/users/${user.id}/sign-in-links`);
 
-  const context = await launchChromium(profile, { path: chromium.path });
-  cleanup.push(() => context.close());
-  const offOrigin = (target) => target.protocol !== "data:" && target.origin !== origin;
-  await context.route(offOrigin, (route) => route.abort("blockedbyclient"));
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(30_000);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const problems = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
+  const { page, problems } = await consolePage(cleanup, origin);
 
   // The link opens a confirmation page; its button (pressed with the keyboard) signs in.
   const confirm = await page.goto(url);

@@ -122,3 +122,45 @@ export const consoleSessions = sqliteTable(
     index("console_sessions_created_at_idx").on(t.createdAt),
   ],
 );
+
+// The console's passkeys (src/console/passkeys.ts): WebAuthn credentials a user signs in with. The
+// credential id is what the browser names on sign-in; the public key (COSE, base64url) checks its
+// signature; the counter must grow when the authenticator keeps one (a clone would repeat it).
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports", { mode: "json" }).$type<string[]>().notNull(),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("passkeys_credential_id_unique").on(t.credentialId),
+    index("passkeys_user_id_idx").on(t.userId),
+  ],
+);
+
+// WebAuthn challenges (src/console/passkey-challenges.ts): random, single use (taken by one DELETE …
+// RETURNING), 5 minutes. A registration's belongs to its user, in the user's shard; a sign-in's has no
+// user yet (user_id null) and lives in shard 0, the one database every deployment has.
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    id: id(),
+    challenge: text("challenge").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("passkey_challenges_challenge_unique").on(t.challenge),
+    // The cron's cleanup walks the expired ones (src/console/sweep.ts).
+    index("passkey_challenges_expires_at_idx").on(t.expiresAt),
+  ],
+);
