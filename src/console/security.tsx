@@ -1,9 +1,10 @@
 // The security page: the user's sessions (each revocable; revoking this one signs out here).
 import { deleteCookie } from "hono/cookie";
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import { notFound } from "../http/errors";
 import { Hidden, Layout, type Nav } from "./layout";
 import { consoleRoutes, navOf, signedIn } from "./page-routes";
+import { SecurityLog } from "./security-log";
 import { revokeSession, SESSION_COOKIE, sessionsOf } from "./sessions";
 
 export const securityRoutes = consoleRoutes()
@@ -12,7 +13,9 @@ export const securityRoutes = consoleRoutes()
     if (auth instanceof Response) return auth;
     const sessions = await sessionsOf(auth.db, auth.session.userId);
     return c.html(
-      <SecurityPage nav={await navOf(c, auth.session)} sessions={sessions} currentId={auth.session.id} />,
+      <SecurityPage nav={await navOf(c, auth.session)} sessions={sessions} currentId={auth.session.id}>
+        <SecurityLog db={auth.db} session={auth.session} />
+      </SecurityPage>,
     );
   })
   .post("/security/sessions/:id/revoke", async (c) => {
@@ -30,11 +33,12 @@ export const securityRoutes = consoleRoutes()
 
 export type ListedSession = { id: number; userAgent: string | null; createdAt: Date; lastUsedAt: Date };
 
-export const SecurityPage: FC<{ nav: NonNullable<Nav>; sessions: ListedSession[]; currentId: number }> = ({
-  nav,
-  sessions,
-  currentId,
-}) => (
+export const SecurityPage: FC<{
+  nav: NonNullable<Nav>;
+  sessions: ListedSession[];
+  currentId: number;
+  children?: Child;
+}> = ({ nav, sessions, currentId, children }) => (
   <Layout title="Security" nav={nav} current="/console/security">
     <h1>Security</h1>
     <h2>Sessions</h2>
@@ -60,5 +64,6 @@ export const SecurityPage: FC<{ nav: NonNullable<Nav>; sessions: ListedSession[]
         </li>
       ))}
     </ul>
+    {children}
   </Layout>
 );
