@@ -14,6 +14,7 @@ import { securityRoutes } from "./security";
 import { csrfMatches, readSession, SESSION_COOKIE } from "./sessions";
 import { signInRoutes } from "./sign-in";
 import { readToken } from "./tokens";
+import { webhookRoutes } from "./webhooks";
 
 /** Nothing but the worker's own origin; no script at all; never framed or cached. */
 const CSP =
@@ -71,7 +72,8 @@ export const consoleRouter = consoleRoutes()
   .get("/", (c) => c.redirect(c.var.session ? "/console/keys" : "/console/sign-in", 303))
   .route("/", signInRoutes)
   .route("/", keyRoutes)
-  .route("/", securityRoutes);
+  .route("/", securityRoutes)
+  .route("/", webhookRoutes);
 
 // A refusal is a console page with its status (403, 404, 429) and headers (Retry-After); anything else
 // goes through the app's one renderer, which logs it and answers a plain 500 page (errorStyle html).
