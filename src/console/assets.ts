@@ -26,5 +26,5 @@ button.primary{background:#1f6feb;border-color:#1f6feb;color:#fff}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.5rem}.actions form{margin:0}
 details{margin-top:.5rem}
 input[type=url],select{font:inherit;padding:.45rem;width:100%;border:1px solid #8c959f;border-radius:4px}
-code{word-break:break-all}.log{list-style:none;padding:0}.log li{margin:.6rem 0}
+code,.card h3{overflow-wrap:anywhere}.log{list-style:none;padding:0}.log li{margin:.6rem 0}
 `;

@@ -186,7 +186,7 @@ const EndpointCard: FC<{ endpoint: Listed; workspace: string; csrf: string }> = 
       )}
       <form method="post" action={`/console/webhooks/${endpoint.id}/roll-secret`}>
         <Hidden csrf={csrf} />
-        <button type="submit" aria-label={`Roll the secret of ${endpoint.url}`}>
+        <button type="submit" aria-label={`Roll secret of ${endpoint.url}`}>
           Roll secret
         </button>
       </form>
