@@ -37,4 +37,6 @@ a.button{display:inline-block;padding:.45rem 1rem;border-radius:4px;text-decorat
 a.button.primary{background:#1f6feb;color:#fff}
 .members{list-style:none;padding:0}.members li{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:baseline;justify-content:space-between}
 .card h4{margin:.75rem 0 .25rem}
+input[type=url],select{font:inherit;padding:.45rem;width:100%;border:1px solid #8c959f;border-radius:4px}
+code,.card h3{overflow-wrap:anywhere}.log{list-style:none;padding:0}.log li{margin:.6rem 0}
 `;

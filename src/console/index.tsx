@@ -18,6 +18,7 @@ import { securityRoutes } from "./security";
 import { csrfMatches, readSession, SESSION_COOKIE } from "./sessions";
 import { signInRoutes } from "./sign-in";
 import { readToken } from "./tokens";
+import { webhookRoutes } from "./webhooks";
 import { workspaceRoutes } from "./workspaces";
 
 /** Nothing but the worker's own origin; no script at all; never framed or cached. */
@@ -90,7 +91,8 @@ export const consoleRouter = consoleRoutes()
   .route("/", accountRoutes)
   .route("/", securityRoutes)
   .route("/", passkeyCeremonyRoutes)
-  .route("/", passkeyPageRoutes);
+  .route("/", passkeyPageRoutes)
+  .route("/", webhookRoutes);
 
 // A refusal is a console page with its status (403, 404, 429) and headers (Retry-After); anything else
 // goes through the app's one renderer, which logs it and answers a plain 500 page (errorStyle html).

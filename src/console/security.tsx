@@ -1,11 +1,12 @@
 // The security page: the user's sessions (each revocable; revoking this one signs out here).
 import { deleteCookie } from "hono/cookie";
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import { notFound } from "../http/errors";
 import { Hidden, Layout, type Nav } from "./layout";
 import { consoleRoutes, navOf, signedIn } from "./page-routes";
 import { PasskeysSection } from "./passkey-views";
 import { type ListedPasskey, passkeysOf } from "./passkeys";
+import { SecurityLog } from "./security-log";
 import { revokeSession, SESSION_COOKIE, sessionsOf } from "./sessions";
 
 export const securityRoutes = consoleRoutes()
@@ -20,7 +21,9 @@ export const securityRoutes = consoleRoutes()
         sessions={sessions}
         currentId={auth.session.id}
         passkeys={passkeys}
-      />,
+      >
+        <SecurityLog db={auth.db} session={auth.session} />
+      </SecurityPage>,
     );
   })
   .post("/security/sessions/:id/revoke", async (c) => {
@@ -43,7 +46,8 @@ export const SecurityPage: FC<{
   sessions: ListedSession[];
   currentId: number;
   passkeys: ListedPasskey[];
-}> = ({ nav, sessions, currentId, passkeys }) => (
+  children?: Child;
+}> = ({ nav, sessions, currentId, passkeys, children }) => (
   <Layout title="Security" nav={nav} current="/console/security">
     <h1>Security</h1>
     <h2>Sessions</h2>
@@ -70,5 +74,6 @@ export const SecurityPage: FC<{
       ))}
     </ul>
     <PasskeysSection csrf={nav.csrf} passkeys={passkeys} />
+    {children}
   </Layout>
 );

@@ -1,8 +1,8 @@
 // The console in a real browser at phone width (390 px): an operator's invitation link signs the user in
 // (the `__Host-session` cookie is Secure, which Chromium accepts on http loopback), the create-key form
 // is filled with the keyboard alone, the new key works against the API, a workspace is created and a
-// sandbox account connected from the accounts page (keyboard again), and axe-core finds no
-// accessibility violation on the pages passed through.
+// sandbox account connected from the accounts page (keyboard again), a webhook endpoint is added and
+// sent a test event, and axe-core finds no accessibility violation on the pages passed through.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { consolePage, tabTo, violations } from "./console-support.mjs";
@@ -151,8 +151,39 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
     "accounts: wider than 390 px",
   );
 
-  // Security lists this session; signing out ends it.
+  // Webhooks: add an endpoint (its secret shown once), open its deliveries, send a test event.
+  await adminCall(base, "POST", "/workspaces", { user_id: user.id, name: "Console workspace" });
+  await page.goto(`${base}/console/webhooks`);
+  assert.deepEqual(await violations(page), []);
+  await page.getByLabel(/^URL/).fill("https://hooks.example.com/console-e2e");
+  await page.getByLabel("post.published").check();
+  await Promise.all([
+    page.waitForLoadState("load"),
+    page.getByRole("button", { name: "Add endpoint" }).click(),
+  ]);
+  await page.waitForSelector("#shown-value");
+  assert.match(await page.locator("#shown-value").innerText(), /^whsec_/);
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "webhooks scrolls sideways",
+  );
+  await page.getByRole("link", { name: "https://hooks.example.com/console-e2e" }).click();
+  await page.getByRole("heading", { name: "Deliveries", exact: true }).waitFor();
+  await Promise.all([
+    page.waitForLoadState("load"),
+    page.getByRole("button", { name: "Send a test event" }).click(),
+  ]);
+  await page.getByRole("heading", { name: /webhook\.test/ }).waitFor();
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "deliveries scroll sideways",
+  );
+
+  // Security lists this session and the log of key and secret events; signing out ends it.
   await page.goto(`${base}/console/security`);
+  await page.getByText("Key created").waitFor();
   assert.deepEqual(await violations(page), []);
   await Promise.all([
     page.waitForURL(`${base}/console/sign-in`),

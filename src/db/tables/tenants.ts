@@ -164,3 +164,40 @@ export const passkeyChallenges = sqliteTable(
     index("passkey_challenges_expires_at_idx").on(t.expiresAt),
   ],
 );
+
+// The security log (src/db/security-events.ts): every change of a key or a secret, written in the batch
+// that makes it, kept a year (src/console/sweep.ts). `label` names the key (name and prefix) or endpoint
+// (URL) as it was, since a revoked or rolled key's row is gone; `session_id` and `user_agent` say which
+// console session acted.
+export const SECURITY_EVENT_KINDS = [
+  "key_created",
+  "key_changed",
+  "key_rolled",
+  "key_revoked",
+  "signing_secret_generated",
+  "callback_origins_changed",
+  "webhook_secret_rolled",
+] as const;
+export const SECURITY_ACTORS = ["console", "operator", "api"] as const;
+
+export const securityEvents = sqliteTable(
+  "security_events",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: SECURITY_EVENT_KINDS }).notNull(),
+    subject: integer("subject").notNull(),
+    label: text("label").notNull(),
+    actor: text("actor", { enum: SECURITY_ACTORS }).notNull(),
+    sessionId: integer("session_id"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("security_events_user_id_idx").on(t.userId),
+    // The cron's cleanup walks the ones over a year old (src/console/sweep.ts).
+    index("security_events_created_at_idx").on(t.createdAt),
+  ],
+);
