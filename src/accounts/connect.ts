@@ -8,8 +8,10 @@ import type { ConnectTarget } from "../coordinator/flow";
 import { withParams } from "../coordinator/links";
 import type { Database } from "../db/client";
 import type { Mode, Platform } from "../db/enums";
-import { apiKeys } from "../db/schema";
+import { apiKeys, consoleSessions } from "../db/schema";
+import type { ShardDatabases } from "../db/shards";
 import { decryptSecret, encryptSecret } from "../lib/crypto";
+import { starterOf } from "../oauth/start";
 import { publishingAdapter } from "../platforms";
 import type { Channel, Identity, PlatformToken } from "../platforms/types";
 import { type GrantOf, grantInUse } from "./grant";
@@ -89,6 +91,29 @@ export async function connectKeyValid(db: Database, keyId: number, now = Date.no
     (key.expiresAt === null || key.expiresAt.getTime() > now) &&
     key.abilities.includes("accounts")
   );
+}
+
+/**
+ * Why a connect flow's starter (src/oauth/start.ts) can no longer store its account, or null when it
+ * can: an API key as connectKeyValid says; a console session that was ended meanwhile (signed out,
+ * revoked from the security page, swept once idle) stores nothing either. Each is read on its own shard.
+ */
+export async function starterRefusal(shards: ShardDatabases, recorded: number): Promise<string | null> {
+  const starter = starterOf(recorded);
+  if ("keyId" in starter)
+    return (await connectKeyValid(shards.of(starter.keyId), starter.keyId))
+      ? null
+      : "The API key that requested this connection is no longer valid (revoked, expired, or without the accounts ability).";
+  const id = starter.consoleSessionId;
+  const session = await shards
+    .of(id)
+    .select({ id: consoleSessions.id })
+    .from(consoleSessions)
+    .where(eq(consoleSessions.id, id))
+    .get();
+  return session
+    ? null
+    : "The console session that started this connection has ended. Sign in and try again.";
 }
 
 /** An avatar is shown by clients as an image link: only an https URL of sane length is kept. */

@@ -2,21 +2,19 @@
 // delegation pages, src/delegation/browser-routes.ts), get one with its health (GET /{id}), reconnect
 // (POST /{id}/reconnect, the same browser flow ending on the same account) and disconnect (DELETE /{id}).
 // Ability `accounts`.
+import type { Context } from "hono";
 import { z } from "zod";
 import { AUTHORIZE_TTL_MS } from "../coordinator/flow";
-import { accessibleWorkspace } from "../db/tenancy";
 import type { ApiEnv } from "../http/env";
-import { conflict, invalidField, notFound } from "../http/errors";
+import { invalidField, notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
-import { startFlow } from "../oauth/start";
-import { lookupAdapter } from "../platforms/index";
-import { revokeDisconnected } from "./connect";
+import { disconnect, type FlowStart, startConnect, startReconnect } from "./actions";
 import { presentAccount } from "./present";
-import { accountsOfUser, disconnectAccount, ownedAccount } from "./queries";
+import { accountsOfUser, ownedAccount } from "./queries";
 import { accountSchema, connectBody, connectResponse, reconnectBody, reconnectResponse } from "./schemas";
 
 const route = apiRoutes("accounts");
@@ -40,6 +38,17 @@ function checkRedirectOrigin(allowed: string[] | null | undefined, redirectUrl: 
   if (allowed && allowed.length > 0 && !allowed.includes(new URL(redirectUrl).origin))
     throw invalidField("redirect_url", "The redirect url's origin is not one registered for this API key.");
 }
+
+/** A flow started by the request's API key, bringing the browser back to `redirectUrl`. */
+const flowStart = (c: Context<ApiEnv>, redirectUrl: string): FlowStart => ({
+  env: c.env,
+  metered: (work) => c.var.meter.gate(work),
+  origin: publicOrigin(c.env, c.req.url),
+  tenant: c.var.principal,
+  starter: c.var.principal.keyId,
+  callbackUrl: redirectUrl,
+  admitted: c.var.admitted,
+});
 
 export const accountsRouter = createRouter<ApiEnv>()
   .openapi(
@@ -96,22 +105,7 @@ export const accountsRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const { workspace_id, platform, redirect_url } = c.req.valid("json");
       checkRedirectOrigin(principal.callbackOrigins, redirect_url);
-      const origin = publicOrigin(c.env, c.req.url);
-      const lookup = lookupAdapter(c.env, platform, origin, principal.mode);
-      if (lookup.kind !== "ok")
-        throw invalidField("platform", `The platform "${platform}" is not configured on this service.`);
-      const [workspace] = await accessibleWorkspace(db, principal, workspace_id);
-      if (!workspace) throw notFound("Workspace");
-      // The workspace read overlapped the gate's Coordinator call; the flow is created once admitted.
-      await c.var.admitted();
-      const link = await startFlow(c.env, (work) => c.var.meter.gate(work), origin, {
-        platform,
-        callbackUrl: redirect_url,
-        state: "",
-        keyId: principal.keyId,
-        mode: principal.mode,
-        connect: { workspaceId: workspace.id, userId: principal.userId },
-      });
+      const link = await startConnect(db, flowStart(c, redirect_url), workspace_id, platform);
       c.header("Cache-Control", "no-store");
       return c.json(link, 201);
     },
@@ -131,30 +125,10 @@ export const accountsRouter = createRouter<ApiEnv>()
       errors: [404],
     }),
     async (c) => {
-      const { db, principal } = c.var;
       const { id } = c.req.valid("param");
       const { redirect_url } = c.req.valid("json");
-      checkRedirectOrigin(principal.callbackOrigins, redirect_url);
-      const [account] = await ownedAccount(db, principal, id);
-      // A disconnected account is outside /accounts: only a new connect brings it back.
-      if (!account || account.disconnectedAt) throw notFound("Account");
-      const origin = publicOrigin(c.env, c.req.url);
-      const lookup = lookupAdapter(c.env, account.platform, origin, principal.mode);
-      if (lookup.kind !== "ok")
-        throw invalidField("id", `The platform "${account.platform}" is not configured on this service.`);
-      await c.var.admitted();
-      const link = await startFlow(c.env, (work) => c.var.meter.gate(work), origin, {
-        platform: account.platform,
-        callbackUrl: redirect_url,
-        state: "",
-        keyId: principal.keyId,
-        mode: principal.mode,
-        connect: {
-          workspaceId: account.workspaceId,
-          userId: principal.userId,
-          accountId: account.id,
-        },
-      });
+      checkRedirectOrigin(c.var.principal.callbackOrigins, redirect_url);
+      const { link } = await startReconnect(c.var.db, flowStart(c, redirect_url), id);
       c.header("Cache-Control", "no-store");
       return c.json(link, 201);
     },
@@ -174,15 +148,8 @@ export const accountsRouter = createRouter<ApiEnv>()
       errors: [404, 409],
     }),
     async (c) => {
-      const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const [[account], , , , detached] = await db.batch(disconnectAccount(db, principal, id));
-      if (!account) throw notFound("Account");
-      if (detached.length === 0)
-        throw conflict("The account is being published to; disconnect it once the publication settled.");
-      // After the answer: the account is detached either way, and a platform's slowness is not the
-      // client's. A grant another account still rests on is not revoked (src/accounts/grant.ts).
-      c.executionCtx.waitUntil(revokeDisconnected(c.env, account));
+      await disconnect(c.env, c.var.db, c.var.principal, id, (work) => c.executionCtx.waitUntil(work));
       return c.json({ message: "Account disconnected successfully." }, 200);
     },
   );

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { Mode, Platform } from "../db/enums";
 import { accounts, postPlatforms, posts, workspaceMembers } from "../db/schema";
@@ -14,6 +14,25 @@ export const accountsOfUser = (db: Database, tenant: Tenant) =>
     .from(accounts)
     .where(and(inUserWorkspaces(db, accounts.workspaceId, tenant), isNull(accounts.disconnectedAt)))
     .orderBy(asc(accounts.id));
+
+/**
+ * The disconnected accounts of the user's workspaces, most recently disconnected first (a few: the
+ * console offers to connect each again, which brings it back with its id and history); batchable.
+ */
+export const disconnectedAccountsOfUser = (db: Database, tenant: Tenant, limit = 50) =>
+  db
+    .select({
+      id: accounts.id,
+      workspaceId: accounts.workspaceId,
+      platform: accounts.platform,
+      username: accounts.username,
+      name: accounts.name,
+      disconnectedAt: accounts.disconnectedAt,
+    })
+    .from(accounts)
+    .where(and(inUserWorkspaces(db, accounts.workspaceId, tenant), isNotNull(accounts.disconnectedAt)))
+    .orderBy(desc(accounts.disconnectedAt))
+    .limit(limit);
 
 /** What a connect stores: the platform's user, its profile, its tokens already encrypted. */
 export type ConnectedAccount = {

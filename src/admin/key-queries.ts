@@ -1,10 +1,14 @@
 // API key lifecycle in D1: issue, list, revoke, roll, and the signing secret. Keys and secrets are
-// generated in keys.ts; only the key's hash and the secret's ciphertext are written.
+// generated in keys.ts; only the key's hash and the secret's ciphertext are written. Every change is
+// logged (security_events, with the `actor` the caller names) in the batch that makes it.
 import { asc, eq, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { keyDigest, REVOKED } from "../coordinator/key-state";
 import { userCoordinator } from "../coordinator/names";
+import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
+import { type Actor, keyEvent, type SecurityEventKind } from "../db/security-events";
 import { shardOfId } from "../db/shards";
 import { notFound } from "../http/errors";
 import { encryptSecret } from "../lib/crypto";
@@ -12,24 +16,26 @@ import { generateApiKey, generateSigningSecret } from "./keys";
 import { requireUser, userById } from "./queries";
 import type { NewApiKey } from "./schemas";
 
-export async function issueKey(db: Database, body: NewApiKey) {
+export async function issueKey(db: Database, body: NewApiKey, actor: Actor) {
   await requireUser(db, body.user_id);
   const { key, hash, prefix } = await generateApiKey(shardOfId(body.user_id), body.mode);
-  const row = await db
-    .insert(apiKeys)
-    .values({
-      userId: body.user_id,
-      name: body.name,
-      keyHash: hash,
-      keyPrefix: prefix,
-      mode: body.mode,
-      abilities: [...new Set(body.abilities)],
-      expiresAt: body.expires_at,
-      callbackOrigins: body.callback_origins,
-    })
-    .returning({ id: apiKeys.id })
-    .get();
-  return { id: row.id, key };
+  const [[row]] = await db.batch([
+    db
+      .insert(apiKeys)
+      .values({
+        mode: body.mode,
+        userId: body.user_id,
+        name: body.name,
+        keyHash: hash,
+        keyPrefix: prefix,
+        abilities: [...new Set(body.abilities)],
+        expiresAt: body.expires_at,
+        callbackOrigins: body.callback_origins,
+      })
+      .returning({ id: apiKeys.id }),
+    keyEvent(db, "key_created", insertedId(apiKeys), actor),
+  ]);
+  return { id: row!.id, key };
 }
 
 /** Everything a key change announces (announceKeyChange). */
@@ -57,34 +63,54 @@ export async function announceKeyChange(env: Env, key: KeyRow, revoked = false) 
 /** announceKeyChange as a route makes it (through its meter). */
 export type Announce = (key: KeyRow, revoked?: boolean) => Promise<void>;
 
+/** Updates the key and logs `kind` in one batch; the key as `keyRow` reads it, or a 404. */
+async function changeKey(
+  db: Database,
+  keyId: number,
+  values: SQLiteUpdateSetSource<typeof apiKeys>,
+  kind: SecurityEventKind,
+  actor: Actor,
+) {
+  const [[updated]] = await db.batch([
+    db
+      .update(apiKeys)
+      .set(values)
+      .where(eq(apiKeys.id, keyId))
+      .returning({
+        ...keyRow,
+        name: apiKeys.name,
+        keyPrefix: apiKeys.keyPrefix,
+        createdAt: apiKeys.createdAt,
+      }),
+    keyEvent(db, kind, keyId, actor),
+  ]);
+  if (!updated) throw notFound("API key");
+  return updated;
+}
+
 /** A new signing secret for the key, replacing any earlier one; shown once. */
 export async function issueSigningSecret(
   db: Database,
   announce: Announce,
   encryptionKey: string | undefined,
   keyId: number,
+  actor: Actor,
 ) {
   const secret = generateSigningSecret();
-  const updated = await db
-    .update(apiKeys)
-    .set({ signingSecretEnc: await encryptSecret(encryptionKey, secret) })
-    .where(eq(apiKeys.id, keyId))
-    .returning(keyRow)
-    .get();
-  if (!updated) throw notFound("API key");
-  await announce(updated);
+  const signingSecretEnc = await encryptSecret(encryptionKey, secret);
+  await announce(await changeKey(db, keyId, { signingSecretEnc }, "signing_secret_generated", actor));
   return secret;
 }
 
 /** Replaces the origins the key's delegation callbacks may use. */
-export async function setCallbackOrigins(db: Database, announce: Announce, keyId: number, origins: string[]) {
-  const updated = await db
-    .update(apiKeys)
-    .set({ callbackOrigins: origins })
-    .where(eq(apiKeys.id, keyId))
-    .returning(keyRow)
-    .get();
-  if (!updated) throw notFound("API key");
+export async function setCallbackOrigins(
+  db: Database,
+  announce: Announce,
+  keyId: number,
+  origins: string[],
+  actor: Actor,
+) {
+  const updated = await changeKey(db, keyId, { callbackOrigins: origins }, "callback_origins_changed", actor);
   await announce(updated);
   return { id: updated.id, callback_origins: updated.callbackOrigins ?? [] };
 }
@@ -95,22 +121,18 @@ export async function updateKey(
   announce: Announce,
   keyId: number,
   change: { abilities?: NewApiKey["abilities"]; expires_at?: Date | null },
+  actor: Actor,
 ) {
-  const updated = await db
-    .update(apiKeys)
-    .set({
+  const updated = await changeKey(
+    db,
+    keyId,
+    {
       ...(change.abilities ? { abilities: [...new Set(change.abilities)] } : {}),
       ...(change.expires_at !== undefined ? { expiresAt: change.expires_at } : {}),
-    })
-    .where(eq(apiKeys.id, keyId))
-    .returning({
-      ...keyRow,
-      name: apiKeys.name,
-      keyPrefix: apiKeys.keyPrefix,
-      createdAt: apiKeys.createdAt,
-    })
-    .get();
-  if (!updated) throw notFound("API key");
+    },
+    "key_changed",
+    actor,
+  );
   await announce(updated);
   return updated;
 }
@@ -136,8 +158,12 @@ export const keysOfUser = (db: Database, userId: number) =>
   ] as const;
 
 /** Deletes the key; its Coordinator learns it is gone, so its very next request is refused. */
-export async function revokeKey(db: Database, announce: Announce, keyId: number) {
-  const [deleted] = await db.delete(apiKeys).where(eq(apiKeys.id, keyId)).returning(keyRow);
+export async function revokeKey(db: Database, announce: Announce, keyId: number, actor: Actor) {
+  // The event first: it reads the key's user, name and prefix before the delete takes the row.
+  const [, [deleted]] = await db.batch([
+    keyEvent(db, "key_revoked", keyId, actor),
+    db.delete(apiKeys).where(eq(apiKeys.id, keyId)).returning(keyRow),
+  ]);
   if (!deleted) throw notFound("API key");
   await announce(deleted, true);
 }
@@ -147,7 +173,7 @@ export async function revokeKey(db: Database, announce: Announce, keyId: number)
  * signing secret. One batch, so one transaction: the copy is made from the row as it stands when the
  * batch runs (a key revoked meanwhile is not brought back), and no moment has both keys or neither.
  */
-export async function rollKey(db: Database, announce: Announce, keyId: number) {
+export async function rollKey(db: Database, announce: Announce, keyId: number, actor: Actor) {
   // The new key's prefix says its mode, which a key keeps for life: one candidate per mode, and the
   // batch takes the one of the key's mode (no read first: still one round trip).
   const shard = shardOfId(keyId);
@@ -155,7 +181,8 @@ export async function rollKey(db: Database, announce: Announce, keyId: number) {
   const test = await generateApiKey(shard, "test");
   const ofMode = (forTest: string, forLive: string) =>
     sql<string>`CASE ${apiKeys.mode} WHEN 'test' THEN ${forTest} ELSE ${forLive} END`;
-  const [inserted, deleted] = await db.batch([
+  const [, inserted, deleted] = await db.batch([
+    keyEvent(db, "key_rolled", keyId, actor),
     db
       .insert(apiKeys)
       .select(

@@ -4,6 +4,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { keyUsesOfUser } from "../coordinator/names";
+import { OPERATOR } from "../db/security-events";
 import type { DbEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -51,7 +52,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return c.json(await issueKey(c.var.shards.of(body.user_id), body), 201);
+      return c.json(await issueKey(c.var.shards.of(body.user_id), body, OPERATOR), 201);
     },
   )
   .openapi(
@@ -88,7 +89,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      await revokeKey(c.var.shards.of(id), announcer(c), id);
+      await revokeKey(c.var.shards.of(id), announcer(c), id, OPERATOR);
       return c.json({ message: "API key revoked successfully." }, 200);
     },
   )
@@ -105,7 +106,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const updated = await updateKey(c.var.shards.of(id), announcer(c), id, c.req.valid("json"));
+      const updated = await updateKey(c.var.shards.of(id), announcer(c), id, c.req.valid("json"), OPERATOR);
       return c.json(presentApiKey(updated, undefined), 200);
     },
   )
@@ -122,7 +123,7 @@ export const apiKeysRouter = createRouter<DbEnv>()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      return c.json(await rollKey(c.var.shards.of(id), announcer(c), id), 201);
+      return c.json(await rollKey(c.var.shards.of(id), announcer(c), id, OPERATOR), 201);
     },
   )
   .openapi(
@@ -138,7 +139,13 @@ export const apiKeysRouter = createRouter<DbEnv>()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const secret = await issueSigningSecret(c.var.shards.of(id), announcer(c), c.env.ENCRYPTION_KEY, id);
+      const secret = await issueSigningSecret(
+        c.var.shards.of(id),
+        announcer(c),
+        c.env.ENCRYPTION_KEY,
+        id,
+        OPERATOR,
+      );
       return c.json({ signing_secret: secret }, 201);
     },
   )
@@ -161,6 +168,6 @@ export const apiKeysRouter = createRouter<DbEnv>()
     async (c) => {
       const { id } = c.req.valid("param");
       const origins = c.req.valid("json").callback_origins;
-      return c.json(await setCallbackOrigins(c.var.shards.of(id), announcer(c), id, origins), 200);
+      return c.json(await setCallbackOrigins(c.var.shards.of(id), announcer(c), id, origins, OPERATOR), 200);
     },
   );

@@ -25,4 +25,18 @@ button.primary{background:#1f6feb;border-color:#1f6feb;color:#fff}
 .card dt{color:#59636e}.card dd{margin:0;word-break:break-word}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.5rem}.actions form{margin:0}
 details{margin-top:.5rem}
+select,input[type=date],input[type=week]{font:inherit;padding:.4rem;border:1px solid #8c959f;border-radius:4px;background:#fff;max-width:100%}
+.filters select,.filters input{display:block;width:100%}
+.targets{padding-left:1.2rem}.targets li{margin:.2rem 0}.url{word-break:break-all}
+.status{font-size:.8rem;font-weight:600;padding:0 .35rem;border-radius:4px;background:#eaeef2}
+.status-failed{background:#ffebe9;color:#82071e}.status-published{background:#dafbe1;color:#116329}
+.week{list-style:none;padding:0}.day{border:1px solid #d0d7de;border-radius:6px;padding:.25rem 1rem;margin:.5rem 0}
+.day h3{margin:.4rem 0;font-size:1rem}.day.today{border:2px solid #0969da}.day ul{padding-left:1.2rem}
+select{font:inherit;padding:.45rem;width:100%;border:1px solid #8c959f;border-radius:4px;background:#fff}
+a.button{display:inline-block;padding:.45rem 1rem;border-radius:4px;text-decoration:none}
+a.button.primary{background:#1f6feb;color:#fff}
+.members{list-style:none;padding:0}.members li{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:baseline;justify-content:space-between}
+.card h4{margin:.75rem 0 .25rem}
+input[type=url],select{font:inherit;padding:.45rem;width:100%;border:1px solid #8c959f;border-radius:4px}
+code,.card h3{overflow-wrap:anywhere}.log{list-style:none;padding:0}.log li{margin:.6rem 0}
 `;

@@ -1,27 +1,46 @@
 // The console (/console): the account web app, server-rendered, no script. Here: the one set of
 // middleware every page runs behind (security headers, the session, the CSRF guard) and the pages'
 // routers; each page is a file of its own (page-routes.ts has what they share).
-import { getCookie } from "hono/cookie";
+import { getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { formBodyLimit } from "../http/body-limit";
 import { ApiError, badRequest, errorStyle, renderError } from "../http/errors";
 import { publicOrigin } from "../lib/origin";
+import { accountRoutes } from "./accounts";
 import { CONSOLE_CSS } from "./assets";
 import { keyRoutes } from "./keys";
 import { RefusalPage } from "./layout";
-import { type ConsoleEnv, consoleRoutes, forbiddenRequest } from "./page-routes";
+import {
+  type ConsoleEnv,
+  type Ctx,
+  consoleRoutes,
+  forbiddenRequest,
+  MODE_COOKIE,
+  signedIn,
+} from "./page-routes";
+import { passkeyCeremonyRoutes, passkeyPageRoutes } from "./passkey-routes";
+import { PASSKEY_JS } from "./passkey-script";
+import { postRoutes } from "./posts";
 import { securityRoutes } from "./security";
 import { csrfMatches, readSession, SESSION_COOKIE } from "./sessions";
 import { signInRoutes } from "./sign-in";
 import { readToken } from "./tokens";
+import { webhookRoutes } from "./webhooks";
+import { workspaceRoutes } from "./workspaces";
 
 /** Nothing but the worker's own origin; no script at all; never framed or cached. */
-const CSP =
-  "default-src 'self'; script-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+const csp = (script: "'none'" | "'self'") =>
+  `default-src 'self'; script-src ${script}; base-uri 'none'; frame-ancestors 'none'; form-action 'self'`;
+/**
+ * The pages that run the one script, /console/assets/passkey.js (passkey-views.tsx): their GETs allow
+ * scripts of the worker's own origin (never inline ones); every other answer allows none.
+ */
+const SCRIPTED_PAGES = new Set(["/console/sign-in", "/console/security"]);
+const scripted = (c: Ctx) => c.req.method === "GET" && SCRIPTED_PAGES.has(c.req.path);
 
 const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
-  c.res.headers.set("Content-Security-Policy", CSP);
+  c.res.headers.set("Content-Security-Policy", csp(scripted(c) ? "'self'" : "'none'"));
   c.res.headers.set("Cache-Control", "no-store");
   // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form posts, which the
   // guard must refuse; no page links off the origin, so nothing else would carry a Referer.
@@ -68,10 +87,30 @@ const guard = createMiddleware<ConsoleEnv>(async (c, next) => {
 export const consoleRouter = consoleRoutes()
   .use("*", errorStyle("html"), securityHeaders, loadSession, guard)
   .get("/assets/console.css", (c) => c.body(CONSOLE_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }))
+  .get("/assets/passkey.js", (c) =>
+    c.body(PASSKEY_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  )
   .get("/", (c) => c.redirect(c.var.session ? "/console/keys" : "/console/sign-in", 303))
+  // The nav's switch between the user's live and test data (ARCHITECTURE "Test mode").
+  .post("/mode", (c) => {
+    const auth = signedIn(c);
+    if (auth instanceof Response) return auth;
+    const mode = c.var.form?.mode === "test" ? "test" : "live";
+    setCookie(c, MODE_COOKIE, mode, { secure: true, sameSite: "Lax", path: "/", httpOnly: true });
+    // Back to the page the switch was pressed on (same origin: the guard checked it), else the keys.
+    const back = new URL(c.req.header("referer") ?? "/console/keys", c.req.url);
+    const sameOrigin = back.origin === new URL(c.req.url).origin && back.pathname.startsWith("/console/");
+    return c.redirect(sameOrigin ? back.pathname : "/console/keys", 303);
+  })
   .route("/", signInRoutes)
   .route("/", keyRoutes)
-  .route("/", securityRoutes);
+  .route("/", postRoutes)
+  .route("/", workspaceRoutes)
+  .route("/", accountRoutes)
+  .route("/", securityRoutes)
+  .route("/", passkeyCeremonyRoutes)
+  .route("/", passkeyPageRoutes)
+  .route("/", webhookRoutes);
 
 // A refusal is a console page with its status (403, 404, 429) and headers (Retry-After); anything else
 // goes through the app's one renderer, which logs it and answers a plain 500 page (errorStyle html).

@@ -23,6 +23,7 @@ import { notFound } from "../http/errors";
 import { messagesByField } from "../http/messages";
 import { FormErrors, Hidden, Layout, type Nav, type Shown, ShownOnce } from "./layout";
 import { type Ctx, consoleRoutes, list, navOf, signedIn } from "./page-routes";
+import { consoleActor } from "./security-log";
 import type { Session } from "./sessions";
 
 const announcer =
@@ -106,11 +107,15 @@ export const keyRoutes = consoleRoutes()
         { errors: messagesByField(parsed.error.issues, parsed.error) },
         422,
       );
-    const issued = await issueKey(auth.db, {
-      user_id: auth.session.userId,
-      callback_origins: [],
-      ...parsed.data,
-    });
+    const issued = await issueKey(
+      auth.db,
+      {
+        user_id: auth.session.userId,
+        callback_origins: [],
+        ...parsed.data,
+      },
+      consoleActor(c, auth.session),
+    );
     return keysPage(c, auth.session, auth.db, {
       shown: { title: "Your new key", label: "API key", value: issued.key },
     });
@@ -119,7 +124,7 @@ export const keyRoutes = consoleRoutes()
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
     const id = await ownKey(auth.db, auth.session.userId, c.req.param("id"));
-    const rolled = await rollKey(auth.db, announcer(c), id);
+    const rolled = await rollKey(auth.db, announcer(c), id, consoleActor(c, auth.session));
     return keysPage(c, auth.session, auth.db, {
       shown: { title: "Your rolled key", label: "API key", value: rolled.key },
     });
@@ -128,14 +133,20 @@ export const keyRoutes = consoleRoutes()
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
     const id = await ownKey(auth.db, auth.session.userId, c.req.param("id"));
-    await revokeKey(auth.db, announcer(c), id);
+    await revokeKey(auth.db, announcer(c), id, consoleActor(c, auth.session));
     return c.redirect("/console/keys", 303);
   })
   .post("/keys/:id/signing-secret", async (c) => {
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
     const id = await ownKey(auth.db, auth.session.userId, c.req.param("id"));
-    const secret = await issueSigningSecret(auth.db, announcer(c), c.env.ENCRYPTION_KEY, id);
+    const secret = await issueSigningSecret(
+      auth.db,
+      announcer(c),
+      c.env.ENCRYPTION_KEY,
+      id,
+      consoleActor(c, auth.session),
+    );
     return keysPage(c, auth.session, auth.db, {
       shown: { title: "Your new signing secret", label: "Signing secret", value: secret },
     });
@@ -156,7 +167,7 @@ export const keyRoutes = consoleRoutes()
         { errors: messagesByField(parsed.error.issues, parsed.error) },
         422,
       );
-    await setCallbackOrigins(auth.db, announcer(c), id, parsed.data);
+    await setCallbackOrigins(auth.db, announcer(c), id, parsed.data, consoleActor(c, auth.session));
     return c.redirect("/console/keys", 303);
   });
 

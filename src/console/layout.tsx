@@ -2,7 +2,7 @@
 // every action is a form POST carrying the session's `csrf` field, so pages work under a strict CSP.
 import type { Child, FC } from "hono/jsx";
 
-export type Nav = { csrf: string; email: string } | null;
+export type Nav = { csrf: string; email: string; mode: "live" | "test" } | null;
 
 /** The console's pages, in the nav's order. */
 const NAV_PAGES = [
@@ -45,6 +45,15 @@ export const Layout: FC<{ title: string; nav: Nav; current?: string; children?: 
                   </a>
                 </li>
               ))}
+              <li>
+                <form method="post" action="/console/mode">
+                  <input type="hidden" name="csrf" value={nav.csrf} />
+                  <input type="hidden" name="mode" value={nav.mode === "test" ? "live" : "test"} />
+                  <button type="submit" class="link-button">
+                    {nav.mode === "test" ? "Test data: switch to live" : "Live data: switch to test"}
+                  </button>
+                </form>
+              </li>
               <li>
                 <form method="post" action="/console/sign-out">
                   <input type="hidden" name="csrf" value={nav.csrf} />

@@ -1,9 +1,12 @@
 // The security page: the user's sessions (each revocable; revoking this one signs out here).
 import { deleteCookie } from "hono/cookie";
-import type { FC } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import { notFound } from "../http/errors";
 import { Hidden, Layout, type Nav } from "./layout";
 import { consoleRoutes, navOf, signedIn } from "./page-routes";
+import { PasskeysSection } from "./passkey-views";
+import { type ListedPasskey, passkeysOf } from "./passkeys";
+import { SecurityLog } from "./security-log";
 import { revokeSession, SESSION_COOKIE, sessionsOf } from "./sessions";
 
 export const securityRoutes = consoleRoutes()
@@ -11,8 +14,16 @@ export const securityRoutes = consoleRoutes()
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
     const sessions = await sessionsOf(auth.db, auth.session.userId);
+    const passkeys = await passkeysOf(auth.db, auth.session.userId);
     return c.html(
-      <SecurityPage nav={await navOf(c, auth.session)} sessions={sessions} currentId={auth.session.id} />,
+      <SecurityPage
+        nav={await navOf(c, auth.session)}
+        sessions={sessions}
+        currentId={auth.session.id}
+        passkeys={passkeys}
+      >
+        <SecurityLog db={auth.db} session={auth.session} />
+      </SecurityPage>,
     );
   })
   .post("/security/sessions/:id/revoke", async (c) => {
@@ -30,11 +41,13 @@ export const securityRoutes = consoleRoutes()
 
 export type ListedSession = { id: number; userAgent: string | null; createdAt: Date; lastUsedAt: Date };
 
-export const SecurityPage: FC<{ nav: NonNullable<Nav>; sessions: ListedSession[]; currentId: number }> = ({
-  nav,
-  sessions,
-  currentId,
-}) => (
+export const SecurityPage: FC<{
+  nav: NonNullable<Nav>;
+  sessions: ListedSession[];
+  currentId: number;
+  passkeys: ListedPasskey[];
+  children?: Child;
+}> = ({ nav, sessions, currentId, passkeys, children }) => (
   <Layout title="Security" nav={nav} current="/console/security">
     <h1>Security</h1>
     <h2>Sessions</h2>
@@ -60,5 +73,7 @@ export const SecurityPage: FC<{ nav: NonNullable<Nav>; sessions: ListedSession[]
         </li>
       ))}
     </ul>
+    <PasskeysSection csrf={nav.csrf} passkeys={passkeys} />
+    {children}
   </Layout>
 );

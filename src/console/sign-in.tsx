@@ -1,25 +1,18 @@
 // Signing in: the sign-in page, a one-time link by mail (or the operator's invitation), its
 // confirmation button, and sign-out. Every way in ends in openSession (src/console/sessions.ts).
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie } from "hono/cookie";
 import type { FC } from "hono/jsx";
 import { z } from "zod";
 import { usersByEmail } from "../admin/queries";
-import { tooManyAttempts } from "../http/errors";
 import { publicOrigin } from "../lib/origin";
 import { Hidden, Layout } from "./layout";
-import { countSignInAttempt } from "./limits";
 import { consumeSignInLink, issueSignInLink, linkPath } from "./links";
 import { sendSignInLink } from "./mail";
-import { type Ctx, consoleRoutes } from "./page-routes";
-import { csrfToken, endSession, openSession, SESSION_COOKIE } from "./sessions";
+import { consoleRoutes, refuseOverLimit, startSession } from "./page-routes";
+import { PasskeySignIn } from "./passkey-views";
+import { csrfToken, endSession, SESSION_COOKIE } from "./sessions";
+
 import { readToken } from "./tokens";
-
-const clientIp = (c: Ctx) => c.req.header("cf-connecting-ip") ?? "unknown";
-
-async function refuseOverLimit(c: Ctx, email?: string) {
-  const retryAfter = await countSignInAttempt(c.env, clientIp(c), email);
-  if (retryAfter !== null) throw tooManyAttempts({ "Retry-After": String(retryAfter) });
-}
 
 export const signInRoutes = consoleRoutes()
   .get("/sign-in", (c) => (c.var.session ? c.redirect("/console/keys", 303) : c.html(<SignInPage />)))
@@ -55,17 +48,7 @@ export const signInRoutes = consoleRoutes()
     const parsed = await readToken("l", c.req.param("token"));
     const userId = parsed && (await consumeSignInLink(c.var.shards.at(parsed.shard), parsed.hash));
     if (!parsed || !userId) return c.html(<LinkUnusablePage />, 410);
-    // openSession ends the held session in the same batch when it is of the same shard; else here.
-    const held = await readToken("s", getCookie(c, SESSION_COOKIE));
-    if (held && held.shard !== parsed.shard) await endSession(c.var.shards.at(held.shard), held.hash);
-    const token = await openSession(
-      c.var.shards.at(parsed.shard),
-      parsed.shard,
-      userId,
-      c.req.header("user-agent"),
-      getCookie(c, SESSION_COOKIE),
-    );
-    setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
+    await startSession(c, parsed.shard, userId);
     return c.redirect("/console/keys", 303);
   })
   .post("/sign-out", async (c) => {
@@ -75,7 +58,7 @@ export const signInRoutes = consoleRoutes()
     return c.redirect("/console/sign-in", 303);
   });
 
-/** Ways to sign in: a link by mail for now; passkeys will sit beside it. */
+/** Ways to sign in: a passkey first (when the browser can), a link by mail always. */
 export const SignInPage: FC<{ sent?: boolean; error?: string }> = ({ sent, error }) => (
   <Layout title="Sign in" nav={null}>
     <h1>Sign in</h1>
@@ -85,30 +68,33 @@ export const SignInPage: FC<{ sent?: boolean; error?: string }> = ({ sent, error
         15 minutes.
       </p>
     ) : (
-      <section aria-labelledby="by-link">
-        <h2 id="by-link">Sign in with a link</h2>
-        <form method="post" action="/console/sign-in">
-          <label for="email">Email address</label>
-          <input
-            type="email"
-            id="email"
-            name="email"
-            required
-            autocomplete="email"
-            aria-describedby={error ? "email-error" : undefined}
-          />
-          {error && (
-            <p class="error" id="email-error">
-              {error}
-            </p>
-          )}
-          <div class="actions">
-            <button type="submit" class="primary">
-              Email me a link
-            </button>
-          </div>
-        </form>
-      </section>
+      <>
+        <PasskeySignIn />
+        <section aria-labelledby="by-link">
+          <h2 id="by-link">Sign in with a link</h2>
+          <form method="post" action="/console/sign-in">
+            <label for="email">Email address</label>
+            <input
+              type="email"
+              id="email"
+              name="email"
+              required
+              autocomplete="email"
+              aria-describedby={error ? "email-error" : undefined}
+            />
+            {error && (
+              <p class="error" id="email-error">
+                {error}
+              </p>
+            )}
+            <div class="actions">
+              <button type="submit" class="primary">
+                Email me a link
+              </button>
+            </div>
+          </form>
+        </section>
+      </>
     )}
   </Layout>
 );

@@ -1,6 +1,6 @@
 // The end of a connect flow, after the consent (one channel) or the pick (one of several): the account
 // is stored and the browser goes to the redirect_url, or back with an error.
-import { connectedLocation, connectKeyValid, storeConnectedAccount } from "../accounts/connect";
+import { connectedLocation, starterRefusal, storeConnectedAccount } from "../accounts/connect";
 import type { ConnectTarget, FlowTarget } from "../coordinator/flow";
 import type { Platform } from "../db/enums";
 import type { ShardDatabases } from "../db/shards";
@@ -10,7 +10,7 @@ import type { FlowOutcome } from "../oauth/outcome";
 import type { Channel, Identity, PlatformToken } from "../platforms/types";
 
 /**
- * Nothing is stored when the API key that started the flow was revoked, expired or lost the `accounts`
+ * Nothing is stored when the API key (or console session) that started the flow was revoked, expired or lost the `accounts`
  * ability meanwhile, nor when a reconnect ended on another platform identity than its account's.
  */
 export async function storeConnect(
@@ -22,14 +22,9 @@ export async function storeConnect(
   clear: string[],
 ): Promise<FlowOutcome> {
   const { keyId, workspaceId, accountId } = target.connect;
-  // The key lives on its own shard (src/db/shards.ts), the account on its workspace's.
-  if (keyId !== undefined && !(await connectKeyValid(shards.of(keyId), keyId)))
-    return failed(
-      target,
-      "connection_failed",
-      "The API key that requested this connection is no longer valid (revoked, expired, or without the accounts ability).",
-      clear,
-    );
+  // The key (or console session) lives on its own shard (src/db/shards.ts), the account on its workspace's.
+  const refusal = keyId === undefined ? null : await starterRefusal(shards, keyId);
+  if (refusal) return failed(target, "connection_failed", refusal, clear);
   const stored = await storeConnectedAccount(
     shards.of(workspaceId),
     encryptionKey,

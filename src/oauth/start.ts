@@ -6,6 +6,19 @@ import { AUTHORIZE_PATH, newAuthorizeToken } from "../coordinator/links";
 import { flowCoordinator } from "../coordinator/names";
 import type { Metered } from "./context";
 
+/**
+ * Who started a flow. A flow records one number for it (`keyId`, re-checked before a connect stores
+ * anything, src/accounts/connect.ts): an API key's id, or, for a flow started from the console's
+ * accounts page, the console session's id negated (ids are positive, so the two never meet).
+ */
+export type Starter = { keyId: number } | { consoleSessionId: number };
+export const consoleStarter = (sessionId: number) => -sessionId;
+export const starterOf = (recorded: number): Starter =>
+  recorded < 0 ? { consoleSessionId: -recorded } : { keyId: recorded };
+
+/** Where a flow started from the console brings the browser back: the accounts page, with the result. */
+export const CONSOLE_RETURN_PATH = "/console/accounts";
+
 /** What the three endpoints answer: the link to send the user's browser to, and its lifetime. */
 export type AuthorizeLink = { authorize_url: string; expires_in: number };
 

@@ -49,7 +49,14 @@ export function lookupAdapter(
   // Test mode and the sandbox: the platform's own adapter, every call answered by its emulator
   // in-process (sandboxFetch never leaves the worker), so test data can never reach a real platform.
   if (mode === "test" || sandboxEnabled(env))
-    return { kind: "ok", adapter: emulatedAdapter(spec, origin, sandboxFetch(origin, undefined, () => loopbackMark(env))) };
+    return {
+      kind: "ok",
+      adapter: emulatedAdapter(
+        spec,
+        origin,
+        sandboxFetch(origin, undefined, () => loopbackMark(env)),
+      ),
+    };
   const credentials = platformCredentials(env, spec.platform);
   if (!credentials) return { kind: "not_configured", label: spec.label };
   // The real hosts, but for those the operator points elsewhere (PINTEREST_API_BASE).

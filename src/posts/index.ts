@@ -12,7 +12,7 @@ import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
 import { lookupAdapter } from "../platforms";
 import type { PresentContext } from "./present";
-import { deletePost, loadPost, pageOfPosts } from "./queries";
+import { deletePost, filtersOfQuery, loadPost, pageOfPosts } from "./queries";
 import { retryPost } from "./retry";
 import { createPost, type SaveContext, updatePost } from "./save";
 import {
@@ -67,17 +67,10 @@ export const postsRouter = createRouter<ApiEnv>()
       const query = c.req.valid("query");
       const { page, per_page, include_comments, before_id } = query;
       const ctx = presenting(c, include_comments);
-      const filters = {
-        status: query.status,
-        workspaceId: query.workspace_id,
-        accountId: query.account_id,
-        scheduledFrom: query.scheduled_from,
-        scheduledTo: query.scheduled_to,
-      };
       const { data, total } = await pageOfPosts(
         db,
         principal,
-        { page, perPage: per_page, beforeId: before_id, filters },
+        { page, perPage: per_page, beforeId: before_id, filters: filtersOfQuery(query) },
         ctx,
       );
       const request = { requestUrl: c.req.url, origin: ctx.origin, page, perPage: per_page };

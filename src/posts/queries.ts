@@ -10,6 +10,7 @@ import { inUserWorkspaces, ownedId, type Tenant } from "../db/tenancy";
 import { conflict, notFound } from "../http/errors";
 import { assemblePosts, type PostResults, postStatements } from "./load";
 import { type PresentContext, type PresentedPost, presentPosts } from "./present";
+import type { ListPostsQuery } from "./schemas";
 
 /**
  * The condition "this post is the user's": found through the user's workspaces only (`ownedId`), so
@@ -54,6 +55,15 @@ export type PostFilters = {
   scheduledFrom?: Date;
   scheduledTo?: Date;
 };
+
+/** The list query's filters (the REST list's and the console's), by their domain names. */
+export const filtersOfQuery = (query: ListPostsQuery): PostFilters => ({
+  status: query.status,
+  workspaceId: query.workspace_id,
+  accountId: query.account_id,
+  scheduledFrom: query.scheduled_from,
+  scheduledTo: query.scheduled_to,
+});
 
 const hasFilters = (filters: PostFilters | undefined): filters is PostFilters =>
   filters !== undefined && Object.values(filters).some((value) => value !== undefined);

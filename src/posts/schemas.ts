@@ -161,6 +161,7 @@ export const listPostsQuery = z
     path: ["scheduled_to"],
     error: "The scheduled to field must be a date after or equal to scheduled from.",
   });
+export type ListPostsQuery = z.output<typeof listPostsQuery>;
 export const getPostQuery = z.strictObject({ include_comments: includeComments });
 
 // Answers.

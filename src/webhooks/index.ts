@@ -2,26 +2,23 @@
 // accounts, media and analytics. Create (201, with the signing secret shown once), list, get, delete,
 // roll the secret, re-enable, and the deliveries log. Ability `workspaces`.
 import { z } from "zod";
-import { accessibleWorkspace, ownedWorkspace } from "../db/tenancy";
+import { API } from "../db/security-events";
 import type { ApiEnv } from "../http/env";
-import { invalidField, notFound } from "../http/errors";
+import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
-import { encryptSecret } from "../lib/crypto";
 import { idParams, messageSchema, textId } from "../lib/schemas";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, MAX_ENDPOINTS_PER_WORKSPACE } from "./catalog";
+import { createEndpoint, rollSecret } from "./endpoints";
 import { redeliver, sendTestEvent } from "./manual";
 import { presentDelivery, presentWebhook } from "./present";
 import {
   deleteEndpoint,
   deliveriesOfEndpoint,
   enableEndpoint,
-  endpointCount,
   endpointsOfUser,
   endpointWithZone,
-  insertEndpoint,
-  rollEndpointSecret,
 } from "./queries";
 import {
   createWebhookBody,
@@ -31,8 +28,6 @@ import {
   webhookSchema,
   webhookWithSecretSchema,
 } from "./schemas";
-import { newSecret } from "./sign";
-import { checkTargetUrl } from "./target";
 
 const route = apiRoutes("workspaces");
 
@@ -82,42 +77,8 @@ export const webhooksRouter = createRouter<ApiEnv>()
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const body = c.req.valid("json");
-      const target = checkTargetUrl(body.url, c.env);
-      const [[workspace], [held]] = await db.batch([
-        accessibleWorkspace(db, principal, body.workspace_id),
-        // Counted through the membership: another tenant's workspace is never read.
-        endpointCount(db, ownedWorkspace(principal, body.workspace_id)),
-      ]);
-      if (!workspace) throw notFound("Workspace");
-      if (!target.ok)
-        throw invalidField(
-          "url",
-          target.port
-            ? `The url must use port 443 or 80, not ${target.port}.`
-            : `The url must be a public http or https URL (${target.reason}).`,
-        );
-      const full = () =>
-        invalidField(
-          "workspace_id",
-          `A workspace holds at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints: delete one to make room.`,
-        );
-      if ((held?.n ?? 0) >= MAX_ENDPOINTS_PER_WORKSPACE) throw full();
-      const secret = newSecret();
-      // The count above only answers early; the insert counts again itself, so parallel creates stop at
-      // the cap.
-      const endpoint = await insertEndpoint(
-        db,
-        {
-          workspaceId: workspace.id,
-          url: target.url.href,
-          events: body.events,
-          secretEnc: await encryptSecret(c.env.ENCRYPTION_KEY, secret),
-        },
-        MAX_ENDPOINTS_PER_WORKSPACE,
-      );
-      if (!endpoint) throw full();
-      return c.json({ ...presentWebhook(endpoint, workspace.timezone), secret }, 201);
+      const created = await createEndpoint(c.env, db, principal, c.req.valid("json"));
+      return c.json({ ...presentWebhook(created.endpoint, created.timezone), secret: created.secret }, 201);
     },
   )
   .openapi(
@@ -177,11 +138,8 @@ export const webhooksRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       const { id } = c.req.valid("param");
-      const secret = newSecret();
-      const secretEnc = await encryptSecret(c.env.ENCRYPTION_KEY, secret);
-      const updated = await rollEndpointSecret(db, principal, id, secretEnc, Date.now());
-      if (!updated) throw notFound("Webhook");
-      return c.json({ ...presentWebhook(updated.endpoint, updated.timezone), secret }, 200);
+      const rolled = await rollSecret(c.env, db, principal, id, API);
+      return c.json({ ...presentWebhook(rolled.endpoint, rolled.timezone), secret: rolled.secret }, 200);
     },
   )
   .openapi(

@@ -5,6 +5,7 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, workspaces } from "../db/schema";
+import { type Actor, endpointEvent, type SecurityEventKind } from "../db/security-events";
 import { inUserWorkspaces, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { DELIVERIES_LISTED, PREVIOUS_SECRET_MS } from "./catalog";
 
@@ -52,22 +53,30 @@ const zoneOfEndpoint = (db: Database, which: SQL | undefined) =>
 
 /**
  * Changes the endpoint if the user can access it and reads it back with its workspace's zone, in one
- * batch; null when there is no such endpoint.
+ * batch (with `logged`, the security log's event of the change too); null when there is
+ * no such endpoint.
  */
 async function updateEndpointOfUser(
   db: Database,
   tenant: Tenant,
   id: number,
   values: SQLiteUpdateSetSource<typeof webhookEndpoints>,
+  logged?: { kind: SecurityEventKind; actor: Actor },
 ) {
-  const [[endpoint], [zone]] = await db.batch([
+  const change = [
     db
       .update(webhookEndpoints)
       .set(values)
       .where(endpointOfUser(db, tenant, id))
       .returning(),
     zoneOfEndpoint(db, endpointOfUser(db, tenant, id)),
-  ]);
+  ] as const;
+  const [[endpoint], [zone]] = logged
+    ? await db.batch([
+        ...change,
+        endpointEvent(db, logged.kind, tenant.userId, endpointOfUser(db, tenant, id), logged.actor),
+      ])
+    : await db.batch(change);
   return endpoint && zone ? { endpoint, timezone: zone.timezone } : null;
 }
 
@@ -121,13 +130,20 @@ export const rollEndpointSecret = (
   id: number,
   secretEnc: string,
   now: number,
+  actor: Actor,
 ) =>
-  updateEndpointOfUser(db, tenant, id, {
-    secretEnc,
-    previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
-    previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
-    updatedAt: new Date(now),
-  });
+  updateEndpointOfUser(
+    db,
+    tenant,
+    id,
+    {
+      secretEnc,
+      previousSecretEnc: sql`${webhookEndpoints.secretEnc}`,
+      previousSecretExpiresAt: new Date(now + PREVIOUS_SECRET_MS),
+      updatedAt: new Date(now),
+    },
+    { kind: "webhook_secret_rolled", actor },
+  );
 
 /** Turns a disabled endpoint back on (an enabled one is unchanged but for updated_at). */
 export const enableEndpoint = (db: Database, tenant: Tenant, id: number) =>

@@ -1,8 +1,8 @@
-// The workspaces list's query.
-import { asc } from "drizzle-orm";
+// The workspaces list's query, and the change of a workspace's zone (the console's workspaces page).
+import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { workspaces } from "../db/schema";
-import { inUserWorkspaces, type Tenant } from "../db/tenancy";
+import { inUserWorkspaces, ownedWorkspace, type Tenant } from "../db/tenancy";
 
 /** The user's workspaces, oldest first; usable inside a batch. */
 export const workspacesOfUser = (db: Database, tenant: Tenant) =>
@@ -11,3 +11,18 @@ export const workspacesOfUser = (db: Database, tenant: Tenant) =>
     .from(workspaces)
     .where(inUserWorkspaces(db, workspaces.id, tenant))
     .orderBy(asc(workspaces.id));
+
+/** Sets the zone of the user's workspace (validated by the caller); false when it is not theirs. */
+export async function setWorkspaceTimezone(
+  db: Database,
+  tenant: Tenant,
+  workspaceId: number,
+  timezone: string,
+) {
+  const updated = await db
+    .update(workspaces)
+    .set({ timezone, updatedAt: new Date() })
+    .where(eq(workspaces.id, ownedWorkspace(tenant, workspaceId)))
+    .returning({ id: workspaces.id });
+  return updated.length > 0;
+}

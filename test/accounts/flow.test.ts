@@ -66,7 +66,12 @@ describe("Coordinator connect flows", () => {
         T0 + 15 * 60_000,
       );
     });
-    const target = { platform: "twitter", callbackUrl: "https://app.example.test/cb", state: "st", mode: "live" };
+    const target = {
+      platform: "twitter",
+      callbackUrl: "https://app.example.test/cb",
+      state: "st",
+      mode: "live",
+    };
     expect(await gate.openDelegation(opening, T0 + 1)).toEqual({ kind: "ok", target });
     expect(await gate.finishDelegation(finishing, T0 + 2)).toMatchObject({ kind: "ok", target, keyId: 7 });
   });

@@ -1,44 +1,20 @@
 // The console in a real browser at phone width (390 px): an operator's invitation link signs the user in
 // (the `__Host-session` cookie is Secure, which Chromium accepts on http loopback), the create-key form
-// is filled with the keyboard alone, the new key works against the API, and axe-core finds no
-// accessibility violation on the pages passed through.
+// is filled with the keyboard alone, the new key works against the API, a workspace is created and a
+// sandbox account connected from the accounts page (keyboard again), a webhook endpoint is added and
+// sent a test event, and axe-core finds no accessibility violation on the pages passed through.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { findChromium, launchChromium } from "./browser.mjs";
+import { consolePage, tabTo, violations } from "./console-support.mjs";
 import { adminCall, startWorker } from "./worker.mjs";
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's violations on the page (run through the DevTools protocol, which the page's CSP does not govern). */
-async function violations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ["violations"] }));
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-/** Presses Tab until the element with `id` has focus (at most `limit` times). */
-async function tabTo(page, id, limit = 30) {
-  for (let i = 0; i < limit; i++) {
-    if ((await page.evaluate(() => document.activeElement?.id)) === id) return;
-    await page.keyboard.press("Tab");
-  }
-  assert.fail(`Tab never reached #${id}`);
-}
-
-test("the console: sign in by link, create a key with the keyboard, use it", {
+test("the console: sign in by link, create a key with the keyboard, use it, connect an account", {
   timeout: 240_000,
 }, async (t) => {
-  const chromium = findChromium();
   const cleanup = [];
   t.after(async () => {
     for (const undo of cleanup.reverse()) await undo();
   });
-  const profile = mkdtempSync(join(tmpdir(), "console-e2e-chromium-"));
-  cleanup.push(() => rmSync(profile, { recursive: true, force: true }));
   const base = await startWorker(cleanup);
   const origin = new URL(base).origin;
   const user = await adminCall(base, "POST", "/users", {
@@ -47,18 +23,7 @@ test("the console: sign in by link, create a key with the keyboard, use it", {
   });
   const { url } = await adminCall(base, "POST", `/users/${user.id}/sign-in-links`);
 
-  const context = await launchChromium(profile, { path: chromium.path });
-  cleanup.push(() => context.close());
-  const offOrigin = (target) => target.protocol !== "data:" && target.origin !== origin;
-  await context.route(offOrigin, (route) => route.abort("blockedbyclient"));
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(30_000);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const problems = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
+  const { page, problems } = await consolePage(cleanup, origin);
 
   // The link opens a confirmation page; its button (pressed with the keyboard) signs in.
   const confirm = await page.goto(url);
@@ -99,8 +64,126 @@ test("the console: sign in by link, create a key with the keyboard, use it", {
   });
   assert.equal(workspaces.status, 200);
 
-  // Security lists this session; signing out ends it.
+  // A post scheduled through the API with that key is on the week calendar (in the workspace's zone),
+  // then published by the sandbox: the list shows the status change and the post's link.
+  const workspace = await adminCall(base, "POST", "/workspaces", {
+    user_id: user.id,
+    name: "Bakery",
+    timezone: "America/New_York",
+  });
+  const account = await adminCall(base, "POST", "/accounts", {
+    workspace_id: workspace.id,
+    platform: "twitter",
+    username: "bakery",
+    name: "Bakery",
+  });
+  const scheduled = await fetch(`${base}/api/v1/posts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      workspace_id: workspace.id,
+      accounts: [account.id],
+      content: [{ text: "Fresh bread at nine" }],
+      scheduled_at: new Date(Date.now() + 3_000).toISOString(),
+    }),
+  });
+  assert.equal(scheduled.status, 201);
+  const post = await scheduled.json();
+  const day = post.scheduled_at.slice(0, 10);
+  await page.goto(`${base}/console/posts/calendar?workspace_id=${workspace.id}&start=${day}`);
+  assert.match(await page.locator(".day").first().innerText(), /Fresh bread at nine/);
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "the calendar scrolls sideways",
+  );
+  const row = page.locator("li.card", { hasText: `Post #${post.id}` });
+  for (let tries = 0; ; tries++) {
+    await page.goto(`${base}/console/posts`);
+    if ((await row.locator("dd .status").innerText()) === "PUBLISHED") break;
+    assert.ok(tries < 30, "the post was not published within 30 s");
+    await new Promise((done) => setTimeout(done, 1_000));
+  }
+  assert.match(await row.locator("a.url").innerText(), /^https?:\/\//);
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "the list scrolls sideways",
+  );
+
+  // Workspaces: create one with the keyboard (Enter in the zone field submits the form).
+  await page.goto(`${base}/console/workspaces`);
+  assert.deepEqual(await violations(page), []);
+  await tabTo(page, "workspace-name");
+  await page.keyboard.type("Browser studio");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("Europe/Paris");
+  await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
+  await page.getByRole("heading", { name: "Browser studio" }).waitFor();
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "workspaces: wider than 390 px",
+  );
+
+  // Accounts: connect a sandbox X account, keyboard only, through the same OAuth flow as the API's.
+  await page.goto(`${base}/console/accounts`);
+  assert.deepEqual(await violations(page), []);
+  await tabTo(page, "connect-platform");
+  await page.keyboard.type("X");
+  await page.keyboard.press("Tab");
+  await Promise.all([page.waitForURL(`${base}/console/accounts/connect`), page.keyboard.press("Enter")]);
+  const onward = page.getByRole("link", { name: "Continue to X (Twitter)" });
+  await onward.waitFor();
+  assert.deepEqual(await violations(page), []);
+  await onward.focus();
+  await Promise.all([page.waitForURL(/\/sandbox\//), page.keyboard.press("Enter")]);
+  // The sandbox's consent page focuses its handle field; Enter presses its first button, Allow.
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("browser_ada");
+  await Promise.all([page.waitForURL(/\/console\/accounts\?status=connected/), page.keyboard.press("Enter")]);
+  assert.match(await page.getByRole("status").innerText(), /Connected: browser_ada/);
+  assert.ok(await page.getByRole("heading", { name: "browser_ada (X (Twitter))", level: 3 }).isVisible());
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "accounts: wider than 390 px",
+  );
+
+  // Webhooks: add an endpoint (its secret shown once), open its deliveries, send a test event.
+  await adminCall(base, "POST", "/workspaces", { user_id: user.id, name: "Console workspace" });
+  await page.goto(`${base}/console/webhooks`);
+  assert.deepEqual(await violations(page), []);
+  await page.getByLabel(/^URL/).fill("https://hooks.example.com/console-e2e");
+  await page.getByLabel("post.published").check();
+  await Promise.all([
+    page.waitForLoadState("load"),
+    page.getByRole("button", { name: "Add endpoint" }).click(),
+  ]);
+  await page.waitForSelector("#shown-value");
+  assert.match(await page.locator("#shown-value").innerText(), /^whsec_/);
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "webhooks scrolls sideways",
+  );
+  await page.getByRole("link", { name: "https://hooks.example.com/console-e2e" }).click();
+  await page.getByRole("heading", { name: "Deliveries", exact: true }).waitFor();
+  await Promise.all([
+    page.waitForLoadState("load"),
+    page.getByRole("button", { name: "Send a test event" }).click(),
+  ]);
+  await page.getByRole("heading", { name: /webhook\.test/ }).waitFor();
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "deliveries scroll sideways",
+  );
+
+  // Security lists this session and the log of key and secret events; signing out ends it.
   await page.goto(`${base}/console/security`);
+  await page.getByText("Key created").waitFor();
   assert.deepEqual(await violations(page), []);
   await Promise.all([
     page.waitForURL(`${base}/console/sign-in`),

@@ -129,3 +129,82 @@ export const consoleSessions = sqliteTable(
     index("console_sessions_created_at_idx").on(t.createdAt),
   ],
 );
+
+// The console's passkeys (src/console/passkeys.ts): WebAuthn credentials a user signs in with. The
+// credential id is what the browser names on sign-in; the public key (COSE, base64url) checks its
+// signature; the counter must grow when the authenticator keeps one (a clone would repeat it).
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports", { mode: "json" }).$type<string[]>().notNull(),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("passkeys_credential_id_unique").on(t.credentialId),
+    index("passkeys_user_id_idx").on(t.userId),
+  ],
+);
+
+// WebAuthn challenges (src/console/passkey-challenges.ts): random, single use (taken by one DELETE …
+// RETURNING), 5 minutes. A registration's belongs to its user, in the user's shard; a sign-in's has no
+// user yet (user_id null) and lives in shard 0, the one database every deployment has.
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    id: id(),
+    challenge: text("challenge").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("passkey_challenges_challenge_unique").on(t.challenge),
+    // The cron's cleanup walks the expired ones (src/console/sweep.ts).
+    index("passkey_challenges_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+// The security log (src/db/security-events.ts): every change of a key or a secret, written in the batch
+// that makes it, kept a year (src/console/sweep.ts). `label` names the key (name and prefix) or endpoint
+// (URL) as it was, since a revoked or rolled key's row is gone; `session_id` and `user_agent` say which
+// console session acted.
+export const SECURITY_EVENT_KINDS = [
+  "key_created",
+  "key_changed",
+  "key_rolled",
+  "key_revoked",
+  "signing_secret_generated",
+  "callback_origins_changed",
+  "webhook_secret_rolled",
+] as const;
+export const SECURITY_ACTORS = ["console", "operator", "api"] as const;
+
+export const securityEvents = sqliteTable(
+  "security_events",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: SECURITY_EVENT_KINDS }).notNull(),
+    subject: integer("subject").notNull(),
+    label: text("label").notNull(),
+    actor: text("actor", { enum: SECURITY_ACTORS }).notNull(),
+    sessionId: integer("session_id"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("security_events_user_id_idx").on(t.userId),
+    // The cron's cleanup walks the ones over a year old (src/console/sweep.ts).
+    index("security_events_created_at_idx").on(t.createdAt),
+  ],
+);
