@@ -249,7 +249,7 @@ const CommentCard: FC<{
       </dl>
       {link && (
         <p>
-          <a href={link} class="url" aria-label={`${name} on ${item.platform}`}>
+          <a href={link} class="url" aria-label={`View on ${item.platform}: ${name}`}>
             View on {item.platform}
           </a>
         </p>
@@ -261,7 +261,7 @@ const CommentCard: FC<{
           <label for={`reply-${item.id}`}>Reply to {name}</label>
           <textarea id={`reply-${item.id}`} name="text" rows={2} required />
           <div class="actions">
-            <button type="submit" aria-label={`Send the reply to ${name}`}>
+            <button type="submit" aria-label={`Send reply to ${name}`}>
               Send reply
             </button>
           </div>
@@ -271,8 +271,8 @@ const CommentCard: FC<{
         <div class="actions">
           <form method="post" action={`/console/comments/${item.id}/${item.hidden ? "unhide" : "hide"}`}>
             <Hidden csrf={csrf} />
-            <button type="submit" aria-label={`${item.hidden ? "Show" : "Hide"} ${name}`}>
-              {item.hidden ? "Show again" : "Hide"}
+            <button type="submit" aria-label={`${item.hidden ? "Unhide" : "Hide"} ${name}`}>
+              {item.hidden ? "Unhide" : "Hide"}
             </button>
           </form>
         </div>
@@ -283,7 +283,7 @@ const CommentCard: FC<{
           <p>It is deleted on {item.platform} too; its replies stay.</p>
           <form method="post" action={`/console/comments/${item.id}/delete`}>
             <Hidden csrf={csrf} />
-            <button type="submit" aria-label={`Confirm: delete ${name}`}>
+            <button type="submit" aria-label={`Delete for good: ${name}`}>
               Delete for good
             </button>
           </form>

@@ -135,7 +135,7 @@ describe("the comments page", () => {
     const csrf = await browser.csrf("/console/comments");
     expect((await browser.post(`/console/comments/${comment.id}/hide`, { csrf })).status).toBe(303);
     let page = await browser.get("/console/comments?hidden=true");
-    expect(page.html).toContain(`aria-label="Show comment #${comment.id}"`);
+    expect(page.html).toContain(`aria-label="Unhide comment #${comment.id}"`);
     expect((await browser.post(`/console/comments/${comment.id}/unhide`, { csrf })).status).toBe(303);
     page = await browser.get("/console/comments?hidden=false");
     expect(page.html).toContain(`aria-label="Hide comment #${comment.id}"`);
