@@ -10,6 +10,7 @@ import { deleteComment, hideComment, replyToComment } from "../comments/actions"
 import { presentComment } from "../comments/present";
 import { listComments } from "../comments/queries";
 import { listCommentsQuery, type PresentedComment, replyBody } from "../comments/schemas";
+import type { BeginIdempotent } from "../coordinator/idempotency";
 import { type BeginResult, userCoordinator } from "../coordinator/names";
 import type { Database } from "../db/client";
 import { PLATFORMS } from "../db/enums";
@@ -79,17 +80,13 @@ async function postLinks(db: Database, items: { post_id: number; account_id: num
 /**
  * Runs `publish` once for the form's key: the first request with it claims a record in the user's
  * Coordinator (the REST route's `Idempotency-Key` records, src/coordinator/idempotency.ts, under a
- * `console:` prefix so no API client's key collides), and a repeat learns the first finished (true) or
- * is refused while it runs. A failure releases the key: nothing was published (or the pending reply row
- * finds it on the next attempt, actions.ts), so the same form may be sent again.
+ * `console:` prefix so no API client's key collides) and runs; a repeat learns the first finished and
+ * runs nothing, or is refused (409) while the first runs. A failure releases the key: nothing was
+ * published (or the pending reply row finds it on the next attempt, actions.ts), so the same form may be
+ * sent again. The answer is not kept: a form's answer is a redirect, the same for every repeat.
  */
-async function onceForKey(c: Ctx, userId: number, key: string, request: string, text: string) {
+async function onceForKey(c: Ctx, userId: number, claim: BeginIdempotent, publish: () => Promise<unknown>) {
   const coordinator = c.env.COORDINATOR.getByName(userCoordinator(userId));
-  const claim = {
-    key: `console:${key}`,
-    fingerprint: await sha256Hex(JSON.stringify(["POST", request, text])),
-    request: `POST ${request}`,
-  };
   const begun = await c.var.meter.gate<BeginResult>(async () => {
     const answer: BeginResult = await coordinator.beginIdempotent(claim);
     return answer;
@@ -99,7 +96,17 @@ async function onceForKey(c: Ctx, userId: number, key: string, request: string, 
     throw invalidField("reply_key", "This form was already sent with another text: reload the page.");
   if (begun.kind !== "proceed")
     throw conflict("This reply is still being sent: reload the comments page in a moment to see it.");
-  return begun.token;
+  const { token } = begun;
+  try {
+    await publish();
+  } catch (error) {
+    await c.var.meter.gate(() => coordinator.releaseIdempotent(claim.key, token)).catch(() => undefined);
+    throw error;
+  }
+  // A record not finished stays in flight: repeats are refused until it expires, never run again.
+  await c.var.meter
+    .gate(() => coordinator.finishIdempotent({ key: claim.key, token, status: 303 }))
+    .catch(() => undefined);
 }
 
 export const commentRoutes = consoleRoutes()
@@ -151,21 +158,14 @@ export const commentRoutes = consoleRoutes()
     const key = form.reply_key;
     if (typeof key !== "string" || !REPLY_KEY.test(key))
       throw invalidField("reply_key", "The reply form is incomplete: reload the page and send it again.");
-    const token = await onceForKey(c, session.userId, key, `/console/comments/${id}/reply`, body.data.text);
-    if (token !== undefined) {
-      const coordinator = c.env.COORDINATOR.getByName(userCoordinator(session.userId));
-      const claimed = `console:${key}`;
-      try {
-        await replyToComment(c.env, db, session.userId, id, body.data.text);
-      } catch (error) {
-        await c.var.meter.gate(() => coordinator.releaseIdempotent(claimed, token)).catch(() => undefined);
-        throw error;
-      }
-      // Not kept is safe: a repeat is refused (in flight) until the record expires, never run again.
-      await c.var.meter
-        .gate(() => coordinator.finishIdempotent({ key: claimed, token, status: 303 }))
-        .catch(() => undefined);
-    }
+    const { text } = body.data;
+    const request = `/console/comments/${id}/reply`;
+    const claim = {
+      key: `console:${key}`,
+      fingerprint: await sha256Hex(JSON.stringify(["POST", request, text])),
+      request: `POST ${request}`,
+    };
+    await onceForKey(c, session.userId, claim, () => replyToComment(c.env, db, session.userId, id, text));
     return c.redirect(`/console/comments#comment-${id}`, 303);
   })
   .post("/comments/:id/hide", async (c) => {
