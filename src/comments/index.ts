@@ -11,15 +11,8 @@ import { publicOrigin } from "../lib/origin";
 import { idParams, messageSchema } from "../lib/schemas";
 import { deleteComment, hideComment, replyToComment } from "./actions";
 import { presentComment } from "./present";
-import { commentsPage } from "./queries";
-import {
-  commentPageSchema,
-  commentSchema,
-  DEFAULT_PER_PAGE,
-  encodeCursor,
-  listCommentsQuery,
-  replyBody,
-} from "./schemas";
+import { listComments } from "./queries";
+import { commentPageSchema, commentSchema, DEFAULT_PER_PAGE, listCommentsQuery, replyBody } from "./schemas";
 
 const route = apiRoutes("posts");
 
@@ -46,14 +39,8 @@ export const commentsRouter = createRouter<ApiEnv>()
       const { db, principal } = c.var;
       const query = c.req.valid("query");
       const { page, per_page, cursor } = query;
-      // As a batch of one: its answer carries the rows D1 read, which Server-Timing reports.
-      const [rows] = await db.batch([
-        commentsPage(db, principal, { ...query, perPage: per_page, beforeId: cursor }),
-      ]);
-      // One row past the page was read: another page follows when it came back.
-      const shown = rows.slice(0, per_page);
-      const more = rows.length > per_page;
-      const nextCursor = more ? encodeCursor(shown.at(-1)!.comment.id) : null;
+      const { rows: shown, nextCursor } = await listComments(db, principal, query);
+      const more = nextCursor !== null;
       const origin = publicOrigin(c.env, c.req.url);
       const fields = simplePage({ requestUrl: c.req.url, origin, page, perPage: per_page }, more);
       return c.json(

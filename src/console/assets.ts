@@ -39,4 +39,5 @@ a.button.primary{background:#1f6feb;color:#fff}
 .card h4{margin:.75rem 0 .25rem}
 input[type=url],select{font:inherit;padding:.45rem;width:100%;border:1px solid #8c959f;border-radius:4px}
 code,.card h3{overflow-wrap:anywhere}.log{list-style:none;padding:0}.log li{margin:.6rem 0}
+.replies{list-style:none;padding-left:.75rem;border-left:3px solid #d0d7de}.comment-text{white-space:pre-wrap;overflow-wrap:anywhere}
 `;

@@ -8,6 +8,7 @@ import { ApiError, badRequest, errorStyle, renderError } from "../http/errors";
 import { publicOrigin } from "../lib/origin";
 import { accountRoutes } from "./accounts";
 import { CONSOLE_CSS } from "./assets";
+import { commentRoutes } from "./comments";
 import { keyRoutes } from "./keys";
 import { RefusalPage } from "./layout";
 import {
@@ -105,6 +106,7 @@ export const consoleRouter = consoleRoutes()
   .route("/", signInRoutes)
   .route("/", keyRoutes)
   .route("/", postRoutes)
+  .route("/", commentRoutes)
   .route("/", workspaceRoutes)
   .route("/", accountRoutes)
   .route("/", securityRoutes)

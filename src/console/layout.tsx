@@ -10,6 +10,7 @@ const NAV_PAGES = [
   ["/console/workspaces", "Workspaces"],
   ["/console/accounts", "Accounts"],
   ["/console/posts", "Posts"],
+  ["/console/comments", "Comments"],
   ["/console/webhooks", "Webhooks"],
   ["/console/security", "Security"],
 ] as const;

@@ -1,8 +1,10 @@
 // The console in a real browser at phone width (390 px): an operator's invitation link signs the user in
 // (the `__Host-session` cookie is Secure, which Chromium accepts on http loopback), the create-key form
 // is filled with the keyboard alone, the new key works against the API, a workspace is created and a
-// sandbox account connected from the accounts page (keyboard again), a webhook endpoint is added and
-// sent a test event, and axe-core finds no accessibility violation on the pages passed through.
+// sandbox account connected from the accounts page (keyboard again), a follower's comment on the
+// published post answered from the comments page (keyboard), a webhook endpoint is added and sent a
+// test event, a second browser's session revoked from the security page, and axe-core finds no
+// accessibility violation on the pages passed through.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { consolePage, tabTo, violations } from "./console-support.mjs";
@@ -111,6 +113,47 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
     "the list scrolls sideways",
   );
 
+  // Comments: a follower comments on the published post; a sync brings it into the inbox, and the
+  // account's reply is written and sent with the keyboard, then shown under the comment.
+  const { platforms } = await (
+    await fetch(`${base}/api/v1/posts/${post.id}`, { headers: { authorization: `Bearer ${key}` } })
+  ).json();
+  const said = "Is there rye tomorrow?";
+  const fan = await fetch(`${base}/sandbox/twitter/accounts/bakery/comments`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      post_id: platforms[0].platform_post_id,
+      text: said,
+      author: { name: "Fan One", username: "fan_one" },
+    }),
+  });
+  assert.equal(fan.status, 201, await fan.text());
+  const synced = await fetch(`${base}/api/v1/analytics/posts/${post.id}/sync`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+  });
+  assert.equal(synced.status, 200, await synced.text());
+  const card = page.locator("li.card", { hasText: said });
+  for (let tries = 0; ; tries++) {
+    await page.goto(`${base}/console/comments`);
+    if ((await card.count()) > 0) break;
+    assert.ok(tries < 30, "the comment did not reach the inbox within 30 s");
+    await new Promise((done) => setTimeout(done, 1_000));
+  }
+  assert.deepEqual(await violations(page), []);
+  assert.ok(
+    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+    "comments: wider than 390 px",
+  );
+  const commentId = (await card.getAttribute("id")).replace("comment-", "");
+  await page.locator(`#reply-${commentId}`).focus();
+  await page.keyboard.type("Yes, from eight.");
+  await page.keyboard.press("Tab");
+  await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
+  await page.locator(`#comment-${commentId} .replies`, { hasText: "Yes, from eight." }).waitFor();
+  assert.deepEqual(await violations(page), []);
+
   // Workspaces: create one with the keyboard (Enter in the zone field submits the form).
   await page.goto(`${base}/console/workspaces`);
   assert.deepEqual(await violations(page), []);
@@ -185,6 +228,22 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   await page.goto(`${base}/console/security`);
   await page.getByText("Key created").waitFor();
   assert.deepEqual(await violations(page), []);
+  // Another browser signs in by a second invitation link; revoking its session here signs it out there.
+  const second = await consolePage(cleanup, origin);
+  await second.page.goto((await adminCall(base, "POST", `/users/${user.id}/sign-in-links`)).url);
+  await Promise.all([
+    second.page.waitForURL(`${base}/console/keys`),
+    second.page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
+  await page.goto(`${base}/console/security`);
+  await Promise.all([
+    page.waitForURL(`${base}/console/security`),
+    page.getByRole("button", { name: "Revoke", exact: true }).click(),
+  ]);
+  assert.equal(await page.getByRole("button", { name: "Revoke", exact: true }).count(), 0);
+  await second.page.goto(`${base}/console/keys`);
+  assert.equal(second.page.url(), `${base}/console/sign-in`);
+  assert.deepEqual(second.problems, []);
   await Promise.all([
     page.waitForURL(`${base}/console/sign-in`),
     page.getByRole("button", { name: "Sign out", exact: true }).click(),
