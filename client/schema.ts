@@ -1211,6 +1211,11 @@ export interface components {
             /** @description IANA zone; the workspace's records render their times in it. */
             timezone: string;
             language: string;
+            /**
+             * @description `live` or `test`, fixed at creation: a key sees only the workspaces of its own mode.
+             * @enum {string}
+             */
+            mode: "live" | "test";
         };
         /** @description The post on one of its accounts, by its `platform`. */
         PostPlatform: components["schemas"]["PostPlatformTiktok"] | components["schemas"]["PostPlatformInstagram"] | components["schemas"]["PostPlatformTwitter"] | components["schemas"]["PostPlatformLinkedin"] | components["schemas"]["PostPlatformYoutube"] | components["schemas"]["PostPlatformFacebook"] | components["schemas"]["PostPlatformPinterest"] | components["schemas"]["PostPlatformThreads"];
@@ -1632,6 +1637,11 @@ export interface components {
             /** @description IANA zone; the workspace's records render their times in it. */
             timezone: string;
             language: string;
+            /**
+             * @description `live` or `test`, fixed at creation: a key sees only the workspaces of its own mode.
+             * @enum {string}
+             */
+            mode: "live" | "test";
             accounts: components["schemas"]["AccountShort"][];
         };
         AccountShort: {

@@ -94,7 +94,7 @@ export function consentPage(
 <label for="handle">${escapeHtml(spec.label)} handle</label>
 <input id="handle" name="handle" type="text" required maxlength="${HANDLE_MAX}" autocomplete="off" autofocus value="${escapeHtml(handle)}">
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p class="muted">This is the sandbox platform: any handle works, and the handle <code>fail</code> makes the token exchange fail.</p>
+<p class="muted"><strong>Test mode:</strong> this is an emulator of ${escapeHtml(spec.label)}, not ${escapeHtml(spec.label)} itself. Nothing you connect or publish here reaches the real platform. Any handle works, and the handle <code>fail</code> makes the token exchange fail.</p>
 <div class="actions">
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>

@@ -10,6 +10,8 @@ let ips = 0;
 
 export class Browser {
   cookie: string | null = null;
+  /** Other cookies the browser sends (`name=value; …`), e.g. the console's mode. */
+  extraCookies: string | null = null;
   /** Each browser its own client address, so the per-IP sign-in limit of one test spares the others. */
   readonly ip = `192.0.2.${(ips++ % 250) + 1}-${crypto.randomUUID().slice(0, 6)}`;
 
@@ -20,7 +22,8 @@ export class Browser {
   ): Promise<Page> {
     const headers = new Headers(init.headers);
     headers.set("cf-connecting-ip", this.ip);
-    if (this.cookie) headers.set("cookie", `__Host-session=${this.cookie}`);
+    const cookies = [this.cookie ? `__Host-session=${this.cookie}` : null, this.extraCookies].filter(Boolean);
+    if (cookies.length > 0) headers.set("cookie", cookies.join("; "));
     let body: URLSearchParams | undefined;
     if (init.form) {
       body = new URLSearchParams();

@@ -95,11 +95,13 @@ async function fetchWith(overrides: Record<string, string>, path: string, init: 
 }
 
 describe("with the sandbox off", () => {
-  it("the /sandbox routes do not exist", async () => {
-    for (const path of [
+  it("the /sandbox routes do not exist, but for the consent pages of test mode", async () => {
+    const consent = await fetchWith(
+      {},
       "/sandbox/twitter/oauth/authorize?client_id=x&response_type=code&redirect_uri=https://x.test/cb",
-      "/sandbox/twitter/me",
-    ]) {
+    );
+    expect(consent.status).toBe(400);
+    for (const path of ["/sandbox/twitter/me", "/sandbox/twitter/2/tweets"]) {
       const res = await fetchWith({}, path);
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ message: "Route not found." });

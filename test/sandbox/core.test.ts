@@ -322,7 +322,7 @@ describe("a post's page", () => {
 describe("sandbox off", () => {
   const off = { ...env, SANDBOX: "false" } as Env;
 
-  it("404 for every sandbox route", async () => {
+  it("404 for every sandbox route but the consent pages test mode sends browsers to", async () => {
     const handle = freshHandle();
     const { id } = await store().insertPost({
       handle,
@@ -335,9 +335,15 @@ describe("sandbox off", () => {
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/stats`),
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/revoke`, { method: "POST" }),
       new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`),
-      new Request(`${ORIGIN}/sandbox/facebook/oauth/authorize?client_id=x`),
+      // A forged in-process mark is no mark.
+      new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`, {
+        headers: { "x-sandbox-loopback": "f".repeat(64) },
+      }),
     ];
     for (const request of requests) expect((await sandboxInProcess.fetch(request, off)).status).toBe(404);
+    // The consent page stays (test mode's flows need it): a bad authorize request is its 400 page.
+    const consent = new Request(`${ORIGIN}/sandbox/facebook/oauth/authorize?client_id=x`);
+    expect((await sandboxInProcess.fetch(consent, off)).status).toBe(400);
     // Nothing was revoked by the refused call.
     expect(await store().revokedAt(handle)).toBeNull();
   });
