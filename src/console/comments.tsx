@@ -148,7 +148,7 @@ export const commentRoutes = consoleRoutes()
   .post("/comments/:id/reply", async (c) => {
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
-    const { db, session } = auth;
+    const { db } = auth;
     const id = commentId(c);
     const form = c.var.form ?? {};
     const body = replyBody.safeParse({ text: form.text });
