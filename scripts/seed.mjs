@@ -104,6 +104,7 @@ async function seedAsSeeder(baseUrl, call, workspaceId) {
     user_id: seeder.id,
     name: "Demo seed",
     abilities: ABILITIES,
+    mode: "test",
   });
   try {
     await seedContent(baseUrl, key.key, workspaceId);
@@ -129,6 +130,9 @@ export async function seedDemo(baseUrl, adminToken) {
       name: "Demo Workspace",
       type: "ORGANIZATION",
       timezone: "Europe/Paris",
+      // Test mode (docs/guide.md "Test mode"): the quick start reads the same on a laptop and on a
+      // deployment, where test data only ever reaches the platforms' emulators.
+      mode: "test",
     });
     for (const [platform, username, name] of [
       ["twitter", "demo_brand", "Demo Brand"],
@@ -151,6 +155,7 @@ export async function seedDemo(baseUrl, adminToken) {
     user_id: user.id,
     name: "Demo key",
     abilities: ABILITIES,
+    mode: "test",
   });
   const { signing_secret } = await call("POST", `/api-keys/${apiKey.id}/signing-secret`);
   if (fresh) await seedAsSeeder(baseUrl, call, workspace.id);

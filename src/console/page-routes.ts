@@ -2,10 +2,13 @@
 // sign-in steps every way in takes.
 // A page is a router of its own (`consoleRoutes()`), mounted by index.tsx behind the one set of
 // middleware (security headers, session, CSRF guard), so a page never checks those itself.
+
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { Database } from "../db/client";
 import type { Mode } from "../db/enums";
+import { workspaceMembers } from "../db/schema";
 import type { Tenant } from "../db/tenancy";
 import type { DbEnv } from "../http/env";
 import { ApiError, tooManyAttempts } from "../http/errors";
@@ -91,4 +94,13 @@ export async function startSession(c: Ctx, shard: number, userId: number) {
     getCookie(c, SESSION_COOKIE),
   );
   setCookie(c, SESSION_COOKIE, token, { httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
+  // The console opens on the user's live data, or on their test data when they have only that (the
+  // demo user of `npm run dev`): never on an empty page while their work is one switch away.
+  const modes = await c.var.shards
+    .at(shard)
+    .selectDistinct({ mode: workspaceMembers.mode })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.userId, userId));
+  const only = modes.length === 1 ? modes[0]!.mode : "live";
+  setCookie(c, MODE_COOKIE, only, { httpOnly: true, secure: true, sameSite: "Lax", path: "/" });
 }

@@ -73,9 +73,11 @@ describe("passkeys", () => {
     expect(signInOptions.allowCredentials ?? []).toEqual([]);
     expect(answer.status, answer.html).toBe(200);
     expect(body(answer)).toEqual({ redirect: "/console/keys" });
-    expect(answer.headers.get("set-cookie")).toMatch(
-      /^__Host-session=s_[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
-    );
+    // The session, then the console's mode (the user's live data: src/console/page-routes.ts).
+    expect(answer.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^__Host-session=s_[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
+      "__Host-console-mode=live; Path=/; HttpOnly; Secure; SameSite=Lax",
+    ]);
     expect(await sessionCount(user.id)).toBe(before + 1);
     expect((await other.get("/console/keys")).status).toBe(200);
     const row = await env.DB.prepare("SELECT counter, last_used_at FROM passkeys WHERE user_id = ?")

@@ -2,7 +2,7 @@
 // a workspace made while on test data is a test workspace, and keys are made in either mode.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signedIn } from "../console/support";
+import { Browser, invitation, signedIn } from "../console/support";
 import { createUser, createWorkspace } from "../support/seed";
 
 describe("the console in test mode", () => {
@@ -52,5 +52,17 @@ describe("the console in test mode", () => {
     });
     expect(key.status).toBe(200);
     expect(key.html).toMatch(/spk_test_[A-Za-z0-9_-]{43}/);
+  });
+
+  it("opens on test data for a user who has only test workspaces (the demo user of npm run dev)", async () => {
+    const user = await createUser();
+    await createWorkspace(user.id, { name: "Only test", mode: "test" });
+    const browser = new Browser();
+    const answer = await browser.post(await invitation(user.id));
+    expect(answer.headers.getSetCookie()).toContain(
+      "__Host-console-mode=test; Path=/; HttpOnly; Secure; SameSite=Lax",
+    );
+    browser.extraCookies = "__Host-console-mode=test";
+    expect((await browser.get("/console/workspaces")).html).toContain("Only test");
   });
 });
