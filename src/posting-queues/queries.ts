@@ -58,7 +58,11 @@ export function queueRowsStatement(db: Database, workspace: WorkspaceRef, accoun
     );
 }
 
-export function resolveQueue(rows: readonly QueueRow[], accountId: number, workspaceZone: string): ResolvedQueue {
+export function resolveQueue(
+  rows: readonly QueueRow[],
+  accountId: number,
+  workspaceZone: string,
+): ResolvedQueue {
   const own = rows.find((row) => row.accountId === accountId);
   const row = own ?? rows.find((r) => r.accountId === WORKSPACE_DEFAULT);
   return {
@@ -176,7 +180,9 @@ const upsertSet = (input: QueueInput, now: Date) => ({
 });
 
 const sortSlots = (slots: readonly Slot[]) =>
-  [...slots].sort((a, b) => a.day - b.day || a.time.localeCompare(b.time)).map(({ day, time }) => ({ day, time }));
+  [...slots]
+    .sort((a, b) => a.day - b.day || a.time.localeCompare(b.time))
+    .map(({ day, time }) => ({ day, time }));
 
 export type AccountQueue = ResolvedQueue & { accountId: number };
 
@@ -225,7 +231,11 @@ export async function replaceAccountQueue(
 }
 
 /** Removes the account's own queue: it inherits the workspace's default again. */
-export async function removeAccountQueue(db: Database, userId: number, accountId: number): Promise<AccountQueue> {
+export async function removeAccountQueue(
+  db: Database,
+  userId: number,
+  accountId: number,
+): Promise<AccountQueue> {
   const [, [account], rows] = await db.batch([
     db
       .delete(postingQueues)
@@ -249,7 +259,11 @@ const workspaceQueueOf = (workspaceId: number, zone: string, rows: QueueRow[]): 
   return { workspaceId, ...queue };
 };
 
-export async function workspaceQueue(db: Database, userId: number, workspaceId: number): Promise<WorkspaceQueue> {
+export async function workspaceQueue(
+  db: Database,
+  userId: number,
+  workspaceId: number,
+): Promise<WorkspaceQueue> {
   const [[workspace], rows] = await db.batch([
     accessibleWorkspace(db, userId, workspaceId),
     queueRowsStatement(db, ownedWorkspace(userId, workspaceId), []),

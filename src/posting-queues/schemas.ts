@@ -18,7 +18,9 @@ const slotSchema = z
       .meta({ description: "ISO day of the week: 1 is Monday, 7 is Sunday.", example: 1 }),
     time: z
       .string()
-      .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, { error: "The :attribute field must be a time HH:MM (00:00 to 23:59)." })
+      .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, {
+        error: "The :attribute field must be a time HH:MM (00:00 to 23:59).",
+      })
       .meta({ description: "Local wall-clock time in the queue's zone, `HH:MM`.", example: "09:00" }),
   })
   .meta({ id: "QueueSlot" });

@@ -4,10 +4,11 @@
 // the publish queue; a scheduled one gets its wake-up, a delayed message due at `scheduled_at` (a
 // rescheduled post gets a new one, and the old one finds the post moved). Three D1 round trips with
 // authentication.
+
+import { eq } from "drizzle-orm";
 import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
-import { eq } from "drizzle-orm";
 import { type Post, postPlatforms, posts, workspaces } from "../db/schema";
 import { accessibleWorkspace, ownedId, ownedWorkspace } from "../db/tenancy";
 import { announce } from "../events/announce";
@@ -16,9 +17,6 @@ import { conflict, invalidField, notFound, validationFailed } from "../http/erro
 import { createProblems } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
 import { settingsFor } from "../platforms/settings";
-import { enqueuePublish, sendWakeUps } from "../publishing/messages";
-import { textErrors } from "./limits";
-import type { PresentContext, PresentedPost } from "./present";
 import {
   claimedSlot,
   type QueueRow,
@@ -27,6 +25,9 @@ import {
   resolveQueue,
   takenStatement,
 } from "../posting-queues/queries";
+import { enqueuePublish, sendWakeUps } from "../publishing/messages";
+import { textErrors } from "./limits";
+import type { PresentContext, PresentedPost } from "./present";
 import { postOfUser, storedPostStatements, writeAndLoad, writeLoadAndAnswer } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
 import { nextState, type PostState, ruleErrors, statusOf } from "./rules";
@@ -189,7 +190,8 @@ export async function createPost(
   });
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [post.id]);
   // A queued post's time is the slot its write claimed.
-  if (status === "SCHEDULED") await sendWakeUps(ctx.queue, [{ postId: post.id, due: Date.parse(post.scheduled_at!) }]);
+  if (status === "SCHEDULED")
+    await sendWakeUps(ctx.queue, [{ postId: post.id, due: Date.parse(post.scheduled_at!) }]);
   return post;
 }
 
@@ -237,18 +239,25 @@ export async function updatePost(
   const queued = !input.queue
     ? []
     : (input.accounts ??
-      db.select({ id: postPlatforms.accountId }).from(postPlatforms).where(eq(postPlatforms.postId, ownedId(posts, userId, id))));
-  const [[stored], existingRows, accountRows, labelRows, mediaRows, zones, queueRows, taken] = await db.batch([
-    ...storedPostStatements(db, userId, id),
-    ...referenceStatements(db, workspaceOfPost, input),
-    db.select({ zone: workspaces.timezone }).from(workspaces).where(eq(workspaces.id, workspaceOfPost)),
-    queueRowsStatement(db, workspaceOfPost, queued),
-    takenStatement(db, workspaceOfPost, queued, now, id),
-  ]);
+      db
+        .select({ id: postPlatforms.accountId })
+        .from(postPlatforms)
+        .where(eq(postPlatforms.postId, ownedId(posts, userId, id))));
+  const [[stored], existingRows, accountRows, labelRows, mediaRows, zones, queueRows, taken] = await db.batch(
+    [
+      ...storedPostStatements(db, userId, id),
+      ...referenceStatements(db, workspaceOfPost, input),
+      db.select({ zone: workspaces.timezone }).from(workspaces).where(eq(workspaces.id, workspaceOfPost)),
+      queueRowsStatement(db, workspaceOfPost, queued),
+      takenStatement(db, workspaceOfPost, queued, now, id),
+    ],
+  );
   if (!stored) throw notFound("Post");
   refuseEdit(stored.status);
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
-  const targets = input.accounts ? refs.accounts : existingRows.map((row) => ({ id: row.accountId, platform: row.platform }));
+  const targets = input.accounts
+    ? refs.accounts
+    : existingRows.map((row) => ({ id: row.accountId, platform: row.platform }));
   const queue = planQueue(
     input,
     targets,

@@ -1,7 +1,10 @@
 import { call } from "../support/client";
 import type { RouteContract, Tenant } from "../support/contract";
 
-const SLOTS = { slots: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, time: "09:00" })), timezone: "Europe/Paris" };
+const SLOTS = {
+  slots: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, time: "09:00" })),
+  timezone: "Europe/Paris",
+};
 
 const withQueue = async (t: Tenant) => {
   await call("PUT", `/api/v1/accounts/${t.accounts[0]!.id}/queue`, { key: t.key, body: SLOTS });

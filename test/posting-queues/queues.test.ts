@@ -53,7 +53,12 @@ describe("an account's queue", () => {
 
     res = await call("PUT", `/api/v1/workspaces/${t.workspace.id}/queue`, {
       key: t.key,
-      body: { slots: [{ day: 5, time: "17:30" }, { day: 1, time: "09:00" }] },
+      body: {
+        slots: [
+          { day: 5, time: "17:30" },
+          { day: 1, time: "09:00" },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ workspace_id: t.workspace.id, timezone: "Europe/Paris" });
@@ -63,7 +68,13 @@ describe("an account's queue", () => {
       { day: 5, time: "17:30" },
     ]);
     res = await call("GET", `/api/v1/accounts/${account}/queue`, { key: t.key });
-    expect(res.body).toMatchObject({ source: "workspace", slots: [{ day: 1, time: "09:00" }, { day: 5, time: "17:30" }] });
+    expect(res.body).toMatchObject({
+      source: "workspace",
+      slots: [
+        { day: 1, time: "09:00" },
+        { day: 5, time: "17:30" },
+      ],
+    });
 
     res = await putQueue(t, account, { slots: [{ day: 2, time: "08:15" }], timezone: "America/New_York" });
     expect(res.status).toBe(200);
@@ -91,7 +102,15 @@ describe("an account's queue", () => {
       [{ slots: [{ day: 8, time: "09:00" }] }, "slots.0.day"],
       [{ slots: [{ day: 1, time: "24:00" }] }, "slots.0.time"],
       [{ slots: [{ day: 1, time: "9:00" }] }, "slots.0.time"],
-      [{ slots: [{ day: 1, time: "09:00" }, { day: 1, time: "09:00" }] }, "slots"],
+      [
+        {
+          slots: [
+            { day: 1, time: "09:00" },
+            { day: 1, time: "09:00" },
+          ],
+        },
+        "slots",
+      ],
       [{ slots: [], timezone: "Mars/Olympus" }, "timezone"],
       [{ slots: [], pause: true }, "pause"],
     ] as const) {
@@ -138,14 +157,21 @@ describe("free slots", () => {
     const first = slots.data[0]!;
     const res = await call("POST", "/api/v1/posts", {
       key: t.key,
-      body: { workspace_id: t.workspace.id, accounts: [account], content: [{ text: "x" }], scheduled_at: first },
+      body: {
+        workspace_id: t.workspace.id,
+        accounts: [account],
+        content: [{ text: "x" }],
+        scheduled_at: first,
+      },
     });
     expect(res.status).toBe(201);
     expect((await slotsOf(t, account, 2)).data).toEqual(slots.data.slice(1, 3));
 
     await putQueue(t, account, { slots: EVERY_DAY("09:00"), paused: true });
     expect(await slotsOf(t, account)).toMatchObject({ paused: true, data: [] });
-    expect((await call("GET", `/api/v1/accounts/${account}/queue/slots?count=101`, { key: t.key })).status).toBe(422);
+    expect(
+      (await call("GET", `/api/v1/accounts/${account}/queue/slots?count=101`, { key: t.key })).status,
+    ).toBe(422);
   });
 });
 
@@ -254,7 +280,10 @@ describe("queue: true on update, and post.rescheduled", () => {
         .bind(`evt_post.rescheduled_${postId}_%`)
         .all<{ id: string }>(),
     ]);
-    const versions = [...outbox.results.map((r) => r.version), ...events.results.map((r) => r.id.split("_").at(-1)!)];
+    const versions = [
+      ...outbox.results.map((r) => r.version),
+      ...events.results.map((r) => r.id.split("_").at(-1)!),
+    ];
     return [...new Set(versions)];
   }
 
@@ -272,10 +301,12 @@ describe("queue: true on update, and post.rescheduled", () => {
     const account = t.accounts[0]!.id;
     await putQueue(t, account, { slots: HOURLY });
     const [first, second] = (await slotsOf(t, account, 2)).data;
-    const draft = (await call("POST", "/api/v1/posts", {
-      key: t.key,
-      body: { workspace_id: t.workspace.id, accounts: [account], content: [{ text: "draft" }] },
-    })).body;
+    const draft = (
+      await call("POST", "/api/v1/posts", {
+        key: t.key,
+        body: { workspace_id: t.workspace.id, accounts: [account], content: [{ text: "draft" }] },
+      })
+    ).body;
     let res = await call("PUT", `/api/v1/posts/${draft.id}`, { key: t.key, body: { queue: true } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "SCHEDULED", scheduled_at: first });
@@ -291,7 +322,10 @@ describe("queue: true on update, and post.rescheduled", () => {
     expect(await rescheduled(draft.id)).toEqual([]);
 
     // A new time: one move.
-    res = await call("PUT", `/api/v1/posts/${draft.id}`, { key: t.key, body: { scheduled_at: inMinutes(7 * 24 * 60) } });
+    res = await call("PUT", `/api/v1/posts/${draft.id}`, {
+      key: t.key,
+      body: { scheduled_at: inMinutes(7 * 24 * 60) },
+    });
     expect(res.status).toBe(200);
     expect(await rescheduled(draft.id)).toHaveLength(1);
     // Back to the queue: its first free slot is free again, a second move.
@@ -307,18 +341,29 @@ describe("queue: true on update, and post.rescheduled", () => {
     const account = t.accounts[0]!.id;
     await putQueue(t, account, { slots: HOURLY });
     const [first] = (await slotsOf(t, account, 1)).data;
-    const draft = (await call("POST", "/api/v1/posts", {
-      key: t.key,
-      body: { workspace_id: t.workspace.id, accounts: [account], content: [{ text: "draft" }] },
-    })).body;
+    const draft = (
+      await call("POST", "/api/v1/posts", {
+        key: t.key,
+        body: { workspace_id: t.workspace.id, accounts: [account], content: [{ text: "draft" }] },
+      })
+    ).body;
     const res = await call("POST", "/mcp", {
       key: t.key,
       headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-      body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "queue_post", arguments: { id: draft.id } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "queue_post", arguments: { id: draft.id } },
+      },
     });
     expect(res.status).toBe(200);
     const result = (res.body as { result: { content: { text: string }[]; isError?: boolean } }).result;
     expect(result.isError).toBeFalsy();
-    expect(JSON.parse(result.content[0]!.text)).toMatchObject({ id: draft.id, status: "SCHEDULED", scheduled_at: first });
+    expect(JSON.parse(result.content[0]!.text)).toMatchObject({
+      id: draft.id,
+      status: "SCHEDULED",
+      scheduled_at: first,
+    });
   });
 });

@@ -61,7 +61,11 @@ describe("slotInstants", () => {
       toZonedIso(new Date(at), "Europe/Paris"),
     );
     // Sunday 29 March is the change: 09:00 is +02:00 from then on.
-    expect(zoned).toEqual(["2026-03-23T09:00:00+01:00", "2026-03-23T17:30:00+01:00", "2026-03-29T09:00:00+02:00"]);
+    expect(zoned).toEqual([
+      "2026-03-23T09:00:00+01:00",
+      "2026-03-23T17:30:00+01:00",
+      "2026-03-29T09:00:00+02:00",
+    ]);
     expect(isoWeekday("2026-03-29")).toBe(7);
   });
 
@@ -73,11 +77,19 @@ describe("slotInstants", () => {
     const from = new Date("2026-03-29T00:00:00Z");
     const found = slotInstants(slots, "Europe/Paris", from, new Date("2026-03-30T00:00:00Z"));
     expect(found.map(iso)).toEqual(["2026-03-29T01:00:00.000Z"]);
-    expect(slotInstants(slots, "Europe/Paris", new Date("2026-03-29T01:00:00Z"), new Date("2026-03-30T00:00:00Z"))).toEqual([]);
+    expect(
+      slotInstants(slots, "Europe/Paris", new Date("2026-03-29T01:00:00Z"), new Date("2026-03-30T00:00:00Z")),
+    ).toEqual([]);
   });
 
   it("keeps the slots every queue shares", () => {
-    expect(sharedInstants([[1, 2, 3], [2, 3, 4], [0, 3]])).toEqual([3]);
+    expect(
+      sharedInstants([
+        [1, 2, 3],
+        [2, 3, 4],
+        [0, 3],
+      ]),
+    ).toEqual([3]);
     expect(sharedInstants([])).toEqual([]);
   });
 });
