@@ -3,7 +3,8 @@
 // merged state, then one batch writes the post and reads it back. A post that is to publish now goes to
 // the publish queue; a scheduled one gets its wake-up, a delayed message due at `scheduled_at` (a
 // rescheduled post gets a new one, and the old one finds the post moved). Three D1 round trips with
-// authentication.
+// authentication. `queue: true` adds the queues and their taken slots to the read batch, and the write
+// claims the slot itself (src/posting-queues/queries.ts claimedSlot): no round trip more.
 
 import { eq } from "drizzle-orm";
 import { insertedId } from "../db/batch";
@@ -308,17 +309,17 @@ export async function updatePost(
     : undefined;
   // Conditional on the status (and version) just checked: the publisher can never be raced. A
   // SCHEDULED post whose time the batch moves records `post.rescheduled` (the last write).
-  const moves = stored.status === "SCHEDULED" && status === "SCHEDULED";
+  const mayMove = stored.status === "SCHEDULED" && status === "SCHEDULED";
   const writes = [
     unchangedSince(db, stored),
     ...updateStatements(db, stored, existingRows, input, refs, state, status, now, claim),
-    ...(moves ? [recordPostRescheduled(db, id, stored.scheduledAt!, now.getTime())] : []),
+    ...(mayMove ? [recordPostRescheduled(db, id, stored.scheduledAt!, now.getTime())] : []),
   ];
   const { post: updated, written } = await writeLoadAndAnswer(db, writes, id, {
     ...ctx,
     includeComments: false,
   }).catch((error) => explainFailedWrite(db, userId, stored, error));
-  if (moves) await announce(ctx.env, written.at(-1) as OutboxKey[]);
+  if (mayMove) await announce(ctx.env, written.at(-1) as OutboxKey[]);
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [id]);
   const due = updated.scheduled_at ? Date.parse(updated.scheduled_at) : undefined;
   if (status === "SCHEDULED" && (stored.status !== "SCHEDULED" || stored.scheduledAt?.getTime() !== due))
