@@ -888,6 +888,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{id}/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an account's queue
+         * @description The queue the account's `queue: true` posts take slots from: its own, else its workspace's default (`source`). A slot is a day of the week (`day`, ISO: 1 is Monday, 7 is Sunday) and a local wall-clock time (`time`, `HH:MM`) in the queue's `timezone` (the workspace's unless set): 09:00 Europe/Paris is 08:00Z in winter and 07:00Z in summer. On the day clocks go forward, a time inside the skipped hour is the first minute after it (02:30 becomes 03:00); on the day they go back, a time inside the repeated hour is its first occurrence. A slot is free while no SCHEDULED post with a row on the account is at that instant. Replacing the slots moves no post already scheduled.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getAccountQueue"];
+        /**
+         * Replace an account's queue
+         * @description Gives the account a queue of its own (it no longer inherits the workspace's default), or replaces it: `slots` wholesale, `timezone` (absent or null: the workspace's), `paused` (absent: false). A paused queue offers no slot. A slot is a day of the week (`day`, ISO: 1 is Monday, 7 is Sunday) and a local wall-clock time (`time`, `HH:MM`) in the queue's `timezone` (the workspace's unless set): 09:00 Europe/Paris is 08:00Z in winter and 07:00Z in summer. On the day clocks go forward, a time inside the skipped hour is the first minute after it (02:30 becomes 03:00); on the day they go back, a time inside the repeated hour is its first occurrence. A slot is free while no SCHEDULED post with a row on the account is at that instant. Replacing the slots moves no post already scheduled.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        put: operations["putAccountQueue"];
+        post?: never;
+        /**
+         * Remove an account's own queue
+         * @description Removes the account's own queue: it inherits its workspace's default again. Posts already scheduled stay where they are.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        delete: operations["deleteAccountQueue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{id}/queue/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's next free slots
+         * @description The next `count` free slots of the account's queue within 90 days, earliest first, each as ISO 8601 with its offset in the queue's `timezone` (`2026-03-29T09:00:00+02:00`). A paused queue, or one without slots, lists none. A post created now with `queue: true` on this account alone takes the first. A slot is a day of the week (`day`, ISO: 1 is Monday, 7 is Sunday) and a local wall-clock time (`time`, `HH:MM`) in the queue's `timezone` (the workspace's unless set): 09:00 Europe/Paris is 08:00Z in winter and 07:00Z in summer. On the day clocks go forward, a time inside the skipped hour is the first minute after it (02:30 becomes 03:00); on the day they go back, a time inside the repeated hour is its first occurrence. A slot is free while no SCHEDULED post with a row on the account is at that instant. Replacing the slots moves no post already scheduled.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["listQueueSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workspace's default queue
+         * @description The queue every account of the workspace without one of its own inherits (no slots until it is set). A slot is a day of the week (`day`, ISO: 1 is Monday, 7 is Sunday) and a local wall-clock time (`time`, `HH:MM`) in the queue's `timezone` (the workspace's unless set): 09:00 Europe/Paris is 08:00Z in winter and 07:00Z in summer. On the day clocks go forward, a time inside the skipped hour is the first minute after it (02:30 becomes 03:00); on the day they go back, a time inside the repeated hour is its first occurrence. A slot is free while no SCHEDULED post with a row on the account is at that instant. Replacing the slots moves no post already scheduled.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getWorkspaceQueue"];
+        /**
+         * Replace a workspace's default queue
+         * @description Sets the default queue of the workspace's accounts: `slots` wholesale, `timezone` (absent or null: the workspace's), `paused` (absent: false). Accounts with a queue of their own keep it. A slot is a day of the week (`day`, ISO: 1 is Monday, 7 is Sunday) and a local wall-clock time (`time`, `HH:MM`) in the queue's `timezone` (the workspace's unless set): 09:00 Europe/Paris is 08:00Z in winter and 07:00Z in summer. On the day clocks go forward, a time inside the skipped hour is the first minute after it (02:30 becomes 03:00); on the day they go back, a time inside the repeated hour is its first occurrence. A slot is free while no SCHEDULED post with a row on the account is at that instant. Replacing the slots moves no post already scheduled.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        put: operations["putWorkspaceQueue"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/oauth/delegate/sessions": {
         parameters: {
             query?: never;
@@ -1119,6 +1203,28 @@ export interface webhooks {
          *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
          */
         post: operations["commentReceivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rescheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.rescheduled
+         * @description A SCHEDULED post's time moved: an update gave it a new `scheduled_at`, or `queue: true` on an update took it to another slot of its queue. Once per move; changing a queue's slots moves no post, so it is never the cause. `data` is the post, `scheduled_at` its new time.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["postRescheduledEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1803,6 +1909,8 @@ export interface components {
             scheduled_at?: string | null;
             /** @description Publish right away (status PUBLISHING). Not together with `scheduled_at`. */
             publish_now?: boolean;
+            /** @description `true`: schedule the post at the next free slot of its accounts' posting queue (the earliest slot of every one of its accounts' queues that none of their SCHEDULED posts holds, within 90 days). Not together with `scheduled_at` or `publish_now`; `false` or absent changes nothing. */
+            queue?: boolean;
             /** @description Label ids of the post's workspace; replaces the post's labels. */
             labels?: number[];
             /** @description Per-platform settings keyed by platform (`twitter`, `tiktok`, …), each applied to that platform's rows. Omitted keys take their defaults. */
@@ -2031,6 +2139,8 @@ export interface components {
             scheduled_at?: string | null;
             /** @description Publish right away (status PUBLISHING). Not together with `scheduled_at`. */
             publish_now?: boolean;
+            /** @description `true`: schedule the post at the next free slot of its accounts' posting queue (the earliest slot of every one of its accounts' queues that none of their SCHEDULED posts holds, within 90 days). Not together with `scheduled_at` or `publish_now`; `false` or absent changes nothing. */
+            queue?: boolean;
             /** @description Label ids of the post's workspace; replaces the post's labels. */
             labels?: number[];
             /** @description Per-platform settings keyed by platform (`twitter`, `tiktok`, …), each applied to that platform's rows. Omitted keys take their defaults. */
@@ -2366,7 +2476,7 @@ export interface components {
             id: number;
             workspace_id: number;
             url: string;
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @example 2026-11-21T09:15:00+01:00 */
@@ -2387,7 +2497,7 @@ export interface components {
             id: number;
             workspace_id: number;
             url: string;
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @example 2026-11-21T09:15:00+01:00 */
@@ -2423,7 +2533,7 @@ export interface components {
              *       "post.failed"
              *     ]
              */
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled")[];
         };
         WebhookDelivery: {
             id: number;
@@ -2433,7 +2543,7 @@ export interface components {
              * @description `webhook.test` for an event sent by `POST /api/v1/webhooks/{id}/test`.
              * @enum {string}
              */
-            event_type: "post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "webhook.test";
+            event_type: "post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled" | "webhook.test";
             /**
              * @description pending (queued, or a retry is due at `next_attempt_at`), succeeded (a 2xx answer), failed (8 attempts failed, or the endpoint was disabled).
              * @enum {string}
@@ -2502,6 +2612,81 @@ export interface components {
                 /** @description When the window closes (ISO 8601, UTC). */
                 reset_at: string;
             };
+        };
+        /** @description The queue an account's `queue: true` posts take slots from. */
+        AccountQueue: {
+            account_id: number;
+            /**
+             * @description Where the queue comes from: the account's own (`account`), the workspace's default it inherits (`workspace`), or neither (`none`: no slots).
+             * @enum {string}
+             */
+            source: "account" | "workspace" | "none";
+            /** @description The zone the slots are read in (the workspace's unless set). */
+            timezone: string;
+            /** @description Whether `timezone` is the workspace's own. */
+            timezone_inherited: boolean;
+            /** @description Sorted by day, then time. */
+            slots: components["schemas"]["QueueSlot"][];
+            paused: boolean;
+        };
+        QueueSlot: {
+            /**
+             * @description ISO day of the week: 1 is Monday, 7 is Sunday.
+             * @example 1
+             */
+            day: number;
+            /**
+             * @description Local wall-clock time in the queue's zone, `HH:MM`.
+             * @example 09:00
+             */
+            time: string;
+        };
+        /**
+         * @example {
+         *       "slots": [
+         *         {
+         *           "day": 1,
+         *           "time": "09:00"
+         *         },
+         *         {
+         *           "day": 3,
+         *           "time": "09:00"
+         *         },
+         *         {
+         *           "day": 5,
+         *           "time": "17:30"
+         *         }
+         *       ],
+         *       "timezone": "Europe/Paris"
+         *     }
+         */
+        PutQueueRequest: {
+            /** @description The weekly slots, at most 70; replaces the queue's slots. */
+            slots: components["schemas"]["QueueSlot"][];
+            /** @description IANA zone the slots are read in; absent or null: the workspace's. */
+            timezone?: string | null;
+            /** @description A paused queue offers no slot: `queue: true` is refused until it resumes. */
+            paused?: boolean;
+        };
+        QueueSlots: {
+            account_id: number;
+            /** @description The queue's zone, in which every time is written. */
+            timezone: string;
+            /** @description A paused queue lists no slot. */
+            paused: boolean;
+            /** @description The next free slots within 90 days, earliest first, ISO 8601 with the zone's offset. */
+            data: string[];
+        };
+        /** @description The default queue of a workspace's accounts. */
+        WorkspaceQueue: {
+            workspace_id: number;
+            /** @description The zone the slots are read in (the workspace's unless set). */
+            timezone: string;
+            /** @description Whether `timezone` is the workspace's own. */
+            timezone_inherited: boolean;
+            /** @description Sorted by day, then time. */
+            slots: components["schemas"]["QueueSlot"][];
+            paused: boolean;
         };
         DelegationSession: {
             /**
@@ -8260,6 +8445,785 @@ export interface operations {
             };
         };
     };
+    getAccountQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's queue. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountQueue"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutQueueRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's queue. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountQueue"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queue the account now inherits. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountQueue"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listQueueSlots: {
+        parameters: {
+            query?: {
+                /** @description How many free slots to list (1 to 100; 10 by default). */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next free slots. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueSlots"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkspaceQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's default queue. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceQueue"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putWorkspaceQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutQueueRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace's default queue. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceQueue"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createDelegationSession: {
         parameters: {
             query?: never;
@@ -8828,6 +9792,43 @@ export interface operations {
                     /** @description When it happened, ISO 8601 in UTC. */
                     created_at: string;
                     data: components["schemas"]["Comment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postRescheduledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_post.rescheduled_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "post.rescheduled";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Post"];
                 };
             };
         };

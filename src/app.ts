@@ -24,6 +24,7 @@ import { meRouter } from "./me";
 import { mediaRouter } from "./media";
 import { mediaLinksRouter } from "./media/link-routes";
 import { platformWebhooksRouter } from "./platform-webhooks";
+import { accountQueueRouter, workspaceQueueRouter } from "./posting-queues";
 import { postsRouter } from "./posts";
 import { sandboxRouter } from "./sandbox";
 import { webhooksRouter } from "./webhooks";
@@ -47,6 +48,8 @@ const RESOURCES = {
 const api = createRouter<ApiEnv>();
 const gate = apiGate("api");
 for (const [path, router] of Object.entries(RESOURCES)) api.use(`${path}/*`, gate).route(path, router);
+// Posting queues sit under the accounts and workspaces they belong to (behind the same gate).
+api.route("/accounts", accountQueueRouter).route("/workspaces", workspaceQueueRouter);
 
 export const app = createRouter<BareEnv>();
 app

@@ -10,6 +10,7 @@ import { foldersContracts } from "./folders/contract";
 import { labelsContracts } from "./labels/contract";
 import { meContracts } from "./me/contract";
 import { mediaContracts } from "./media/contract";
+import { postingQueuesContracts } from "./posting-queues/contract";
 import { postsContracts } from "./posts/contract";
 import type { RouteContract } from "./support/contract";
 import { webhooksContracts } from "./webhooks/contract";
@@ -21,6 +22,7 @@ export const CONTRACTS: RouteContract[] = [
   ...labelsContracts,
   ...foldersContracts,
   ...postsContracts,
+  ...postingQueuesContracts,
   ...mediaContracts,
   ...analyticsContracts,
   ...commentsContracts,

@@ -41,8 +41,8 @@ export const findUserQuery = z.strictObject({
     .meta({ example: "ada@example.com" }),
 });
 
-/** Zones the runtime knows; an unknown zone would break every timestamp of the workspace. */
-const timezone = z.string().refine(
+/** Zones the runtime knows; an unknown zone would break every timestamp of the workspace (and a queue's slots). */
+export const timezone = z.string().refine(
   (zone) => {
     try {
       new Intl.DateTimeFormat("en-US", { timeZone: zone });

@@ -2,37 +2,13 @@
 // (ISO 8601 weeks), and a day is the span from one local midnight to the next, so a DST day lasts 23 or
 // 25 hours of UTC, never a fixed 24. Local dates are `YYYY-MM-DD` strings; their arithmetic is UTC
 // calendar arithmetic (no zone involved); only `dayStart` asks the zone (through src/lib/time.ts).
-import { offsetMinutes, toZonedIso } from "../lib/time";
+import { addDays, dateMs, dayStart, fromMs, type LocalDate, mondayOf } from "../lib/local-date";
 
-/** A local date, `YYYY-MM-DD`. */
-export type LocalDate = string;
+// The local-date primitives live in src/lib/local-date.ts (the posting queues' slots share them).
+export { addDays, dayStart, isLocalDate, type LocalDate, localDateOf, mondayOf } from "../lib/local-date";
 
 const DAY_MS = 86_400_000;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const WEEK = /^(\d{4})-W(\d{2})$/;
-
-/** The date as milliseconds of its UTC midnight (calendar arithmetic only), or null if it is no date. */
-function dateMs(date: string): number | null {
-  const match = DATE.exec(date);
-  if (!match) return null;
-  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  // Date.UTC rolls 2026-02-30 over to March: a date that does not round-trip does not exist.
-  return new Date(ms).toISOString().slice(0, 10) === date ? ms : null;
-}
-
-/** Whether the string is a date that exists, `YYYY-MM-DD`. */
-export const isLocalDate = (value: string): value is LocalDate => dateMs(value) !== null;
-
-const fromMs = (ms: number): LocalDate => new Date(ms).toISOString().slice(0, 10);
-
-export const addDays = (date: LocalDate, days: number): LocalDate => fromMs(dateMs(date)! + days * DAY_MS);
-
-/** Monday of the ISO week holding the date. */
-export function mondayOf(date: LocalDate): LocalDate {
-  const ms = dateMs(date)!;
-  const weekday = (new Date(ms).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
-  return fromMs(ms - weekday * DAY_MS);
-}
 
 /** The ISO week of a date, `YYYY-Www` (the week's year is its Thursday's: 2026-12-31 is 2026-W53). */
 export function isoWeekOf(date: LocalDate): string {
@@ -50,24 +26,6 @@ export function mondayOfWeek(week: string): LocalDate | null {
   // 4 January is always in week 1.
   const monday = addDays(mondayOf(fromMs(Date.UTC(year, 0, 4))), (Number(match[2]) - 1) * 7);
   return isoWeekOf(monday) === week ? monday : null;
-}
-
-/** The local date of an instant in the zone. */
-export const localDateOf = (instant: Date, timeZone: string): LocalDate =>
-  toZonedIso(instant, timeZone).slice(0, 10);
-
-/**
- * The first instant of the local date in the zone: its midnight, or, where a DST change skips midnight,
- * the instant the day begins. Tried with the offsets in force a day before and after (a zone changes at
- * most once in between): the earliest candidate whose local date is that date.
- */
-export function dayStart(date: LocalDate, timeZone: string): Date {
-  const wall = dateMs(date)!;
-  const candidates = [-DAY_MS, 0, DAY_MS].map(
-    (shift) => wall - offsetMinutes(new Date(wall + shift), timeZone) * 60_000,
-  );
-  const starts = candidates.filter((ms) => localDateOf(new Date(ms), timeZone) === date);
-  return new Date(Math.min(...starts));
 }
 
 export type Week = {

@@ -62,6 +62,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "media.failed",
   "analytics.synced",
   "comment.received",
+  "post.rescheduled",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /**

@@ -4,12 +4,14 @@
 
 import type { folders, media } from "./tables/media";
 import type { outbox } from "./tables/outbox";
+import type { postingQueues } from "./tables/posting-queues";
 import type { accounts, comments, labels, postPlatforms, posts } from "./tables/posts";
 import type { apiKeys, users, workspaces } from "./tables/tenants";
 import type { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables/webhooks";
 
 export * from "./tables/media";
 export * from "./tables/outbox";
+export * from "./tables/posting-queues";
 export * from "./tables/posts";
 export * from "./tables/tenants";
 export * from "./tables/webhooks";
@@ -28,3 +30,4 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookEvent = typeof webhookEvents.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type OutboxRow = typeof outbox.$inferSelect;
+export type PostingQueue = typeof postingQueues.$inferSelect;

@@ -87,6 +87,28 @@ export const recordPostSettled = (db: Database, postId: number, at: number) =>
     ),
   );
 
+/**
+ * A SCHEDULED post this batch moved to another time (`updated_at = at`, `scheduled_at` no longer
+ * `from`): `post.rescheduled`, versioned by `at`. Recorded only when the time did change, which a
+ * queue claim decides inside the batch itself.
+ */
+export const recordPostRescheduled = (db: Database, postId: number, from: Date, at: number) =>
+  record(
+    db,
+    sql<OutboxType>`'post.rescheduled'`,
+    posts,
+    posts.id,
+    posts.workspaceId,
+    String(at),
+    at,
+    and(
+      eq(posts.id, postId),
+      eq(posts.updatedAt, new Date(at)),
+      eq(posts.status, "SCHEDULED"),
+      ne(posts.scheduledAt, from),
+    ),
+  );
+
 /** An account marked expired at `expiredAt` by this batch; the version is `expired_at` in ms. */
 export const recordAccountExpired = (db: Database, accountId: number, expiredAt: number) =>
   record(

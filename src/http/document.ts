@@ -42,6 +42,11 @@ const TAGS = [
     description:
       "Posts to one or more accounts: drafts, scheduled, published now, repeated; the dry run (`validatePost`), edits and retries.",
   },
+  {
+    name: "Queues",
+    description:
+      "Posting queues: weekly slots in wall-clock time per account (or a workspace's default), the next free slots, and `queue: true` on a post.",
+  },
   { name: "Labels", description: "Coloured labels a workspace's posts can carry." },
   { name: "Folders", description: "Folders of a workspace's media library." },
   {

@@ -74,7 +74,7 @@ export function toolRequest(
   // A route without a body (retry, sync, a webhook test) gets none (its arguments were checked above).
   if (!spec.body) return new Request(url, { method: spec.method, headers });
   headers.set("content-type", "application/json");
-  return new Request(url, { method: spec.method, headers, body: JSON.stringify(rest) });
+  return new Request(url, { method: spec.method, headers, body: JSON.stringify({ ...rest, ...spec.sends }) });
 }
 
 export type ToolResult = {

@@ -23,6 +23,8 @@ export type ToolSpec = {
   body?: z.ZodObject;
   /** A write: the tool takes `idempotency_key`, sent as the `Idempotency-Key` header. */
   writes?: "creates" | "repeatable";
+  /** Body fields the tool always sends, whatever its arguments (`queue_post`: `queue: true`). */
+  sends?: Record<string, unknown>;
 };
 
 const VALIDATE_FIRST =
@@ -73,7 +75,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: "create_post",
     title: "Create a post",
-    description: `Creates a post in workspace_id for the given accounts: a DRAFT without scheduled_at or publish_now, SCHEDULED with scheduled_at (ISO 8601 with an offset), published at once with publish_now. ${VALIDATE_FIRST}`,
+    description: `Creates a post in workspace_id for the given accounts: a DRAFT without scheduled_at or publish_now, SCHEDULED with scheduled_at (ISO 8601 with an offset), published at once with publish_now, at the next free slot of its accounts' posting queues with queue: true. ${VALIDATE_FIRST}`,
     method: "POST",
     path: "/api/v1/posts",
     body: createPostBody,
@@ -88,6 +90,17 @@ export const TOOLS: readonly ToolSpec[] = [
     path: "/api/v1/posts/{id}",
     body: updatePostBody,
     writes: "repeatable",
+  },
+  {
+    name: "queue_post",
+    title: "Add a post to the queue",
+    description:
+      "Schedules a DRAFT, SCHEDULED or FAILED post at the next free slot of its accounts' posting queues (the earliest slot every one of them has free, within 90 days); `accounts` retargets it first. A SCHEDULED post keeps its time when that is already the earliest free slot. create_post and update_post take `queue: true` to the same effect.",
+    method: "PUT",
+    path: "/api/v1/posts/{id}",
+    body: updatePostBody.pick({ accounts: true }),
+    writes: "repeatable",
+    sends: { queue: true },
   },
   {
     name: "delete_post",

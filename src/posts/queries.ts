@@ -189,6 +189,16 @@ export async function writeAndLoad(
   postId: number | SQL,
   ctx: PresentContext,
 ): Promise<PresentedPost> {
+  return (await writeLoadAndAnswer(db, writes, postId, ctx)).post;
+}
+
+/** writeAndLoad, also answering what each write returned (in order). */
+export async function writeLoadAndAnswer(
+  db: Database,
+  writes: Statement[],
+  postId: number | SQL,
+  ctx: PresentContext,
+): Promise<{ post: PresentedPost; written: unknown[] }> {
   const ids = db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
   const reads = postStatements(db, ids, ctx.includeComments);
   const results = await runBatch(db, [...writes, ...reads]);
@@ -196,7 +206,7 @@ export async function writeAndLoad(
     assemblePosts(results.slice(-reads.length) as unknown as PostResults),
     ctx,
   );
-  return presented!;
+  return { post: presented!, written: results.slice(0, writes.length) };
 }
 
 /**

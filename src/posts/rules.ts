@@ -55,6 +55,10 @@ export function ruleErrors(input: PostInput, state: PostState, now: Date): Recor
   };
   if (input.publish_now && input.scheduled_at)
     add("publish_now", "The publish now field is prohibited when scheduled at is present.");
+  if (input.queue && input.publish_now)
+    add("queue", "The queue field is prohibited when publish now is present.");
+  if (input.queue && input.scheduled_at !== undefined)
+    add("queue", "The queue field is prohibited when scheduled at is present.");
   if (input.scheduled_at && input.scheduled_at.getTime() <= now.getTime())
     add("scheduled_at", "The scheduled at field must be a date after now.");
   if (state.repeatable) {

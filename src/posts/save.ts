@@ -3,27 +3,80 @@
 // merged state, then one batch writes the post and reads it back. A post that is to publish now goes to
 // the publish queue; a scheduled one gets its wake-up, a delayed message due at `scheduled_at` (a
 // rescheduled post gets a new one, and the old one finds the post moved). Three D1 round trips with
-// authentication.
+// authentication. `queue: true` adds the queues and their taken slots to the read batch, and the write
+// claims the slot itself (src/posting-queues/queries.ts claimedSlot): no round trip more.
+
+import { eq } from "drizzle-orm";
 import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
-import { type Post, posts } from "../db/schema";
-import { accessibleWorkspace, ownedWorkspace, type Tenant } from "../db/tenancy";
+import { type Post, postPlatforms, posts, workspaces } from "../db/schema";
+import { accessibleWorkspace, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
+import { announce } from "../events/announce";
+import { type OutboxKey, recordPostRescheduled } from "../events/record";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
 import { createProblems } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
 import { settingsFor } from "../platforms/settings";
+import {
+  claimedSlot,
+  type QueueRow,
+  queueChoice,
+  queueRowsStatement,
+  resolveQueue,
+  takenStatement,
+} from "../posting-queues/queries";
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
-import { postOfUser, storedPostStatements, writeAndLoad } from "./queries";
+import { postOfUser, storedPostStatements, writeAndLoad, writeLoadAndAnswer } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
-import { nextState, ruleErrors, statusOf } from "./rules";
+import { nextState, type PostState, ruleErrors, statusOf } from "./rules";
 import type { CreatePostInput, PostInput } from "./schemas";
-import { createStatements, unchangedSince, updateStatements } from "./write";
+import { createStatements, isGuardFailure, unchangedSince, updateStatements } from "./write";
 
-/** What a write needs besides the database: how to present the answer and where to queue publishing. */
-export type SaveContext = Omit<PresentContext, "includeComments"> & { queue: Queue };
+/**
+ * What a write needs besides the database: how to present the answer, where to queue publishing, and
+ * the webhooks queue that hears of a rescheduled post.
+ */
+export type SaveContext = Omit<PresentContext, "includeComments" | "env"> & {
+  env: PresentContext["env"] & Pick<Env, "WEBHOOKS_QUEUE">;
+  queue: Queue;
+};
+
+/** The slots a `queue: true` post may take (queueChoice), or its 422 messages on `queue`. */
+type QueuePlan = { instants: number[] } | null;
+
+/**
+ * `queue: true`: the instants free in the queue of every target account (read by the request's batch),
+ * the first of which becomes the post's provisional `scheduled_at`: the write claims the first still
+ * free (claimedSlot). `queue` errors when there is none.
+ */
+function planQueue(
+  input: PostInput,
+  targets: ReadonlyArray<{ id: number }>,
+  reads: { rows: QueueRow[]; taken: Array<{ at: Date | null }>; zone: string },
+  state: PostState,
+  now: Date,
+): { plan: QueuePlan; state: PostState; errors: Record<string, string[]> } {
+  if (!input.queue || targets.length === 0) return { plan: null, state, errors: {} };
+  const index = new Map((input.accounts ?? []).map((id, i) => [id, i]));
+  const queues = targets.map((account, i) => ({
+    field: `accounts.${index.get(account.id) ?? i}`,
+    queue: resolveQueue(reads.rows, account.id, reads.zone),
+  }));
+  const taken = new Set(reads.taken.map((row) => row.at!.getTime()));
+  const choice = queueChoice(queues, taken, now);
+  if ("errors" in choice) return { plan: null, state, errors: { queue: choice.errors } };
+  return {
+    plan: choice,
+    state: { ...state, scheduledAt: new Date(choice.instants[0]!) },
+    errors: {},
+  };
+}
+
+const slotsGone = () =>
+  invalidField("queue", "The free slots were taken by other posts meanwhile; send the request again.");
 
 function throwIfErrors(...groups: Array<Record<string, string[]>>) {
   const errors = Object.assign({}, ...groups);
@@ -72,14 +125,25 @@ function createErrors(
  * account, label and media id the request names; `errors` is the 422's (empty when create accepts it).
  */
 export async function checkCreate(db: Database, tenant: Tenant, input: CreatePostInput, now: Date) {
-  const [workspace, accountRows, labelRows, mediaRows] = await db.batch([
+  const owned = ownedWorkspace(tenant, input.workspace_id);
+  const queued = input.queue ? input.accounts : [];
+  const [workspace, accountRows, labelRows, mediaRows, queueRows, taken] = await db.batch([
     accessibleWorkspace(db, tenant, input.workspace_id),
     // Through the membership: another tenant's accounts, labels and media are never read.
-    ...referenceStatements(db, ownedWorkspace(tenant, input.workspace_id), input),
+    ...referenceStatements(db, owned, input),
+    queueRowsStatement(db, owned, queued),
+    takenStatement(db, owned, queued, now),
   ]);
   if (workspace.length === 0) throw notFound("Workspace");
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
-  const state = nextState(null, input, now);
+  const queue = planQueue(
+    input,
+    refs.accounts,
+    { rows: queueRows, taken, zone: workspace[0]!.timezone },
+    nextState(null, input, now),
+    now,
+  );
+  const state = queue.state;
   const texts = textErrors(
     input.content.map((item) => item.text),
     refs.accounts.map((a) => a.platform),
@@ -94,8 +158,9 @@ export async function checkCreate(db: Database, tenant: Tenant, input: CreatePos
       checkedItems(input.content, mediaRows),
       input.settings,
     ),
+    queue.errors,
   );
-  return { refs, state, errors, accountRows, mediaRows };
+  return { refs, state, errors, accountRows, mediaRows, plan: queue.plan };
 }
 
 export async function createPost(
@@ -105,19 +170,29 @@ export async function createPost(
   ctx: SaveContext,
 ): Promise<PresentedPost> {
   const now = new Date();
-  const { refs, state, errors } = await checkCreate(db, tenant, input, now);
+  const { refs, state, errors, plan } = await checkCreate(db, tenant, input, now);
   throwIfErrors(errors);
 
   const status = statusOf(state);
+  const claim = plan
+    ? claimedSlot(
+        input.workspace_id,
+        refs.accounts.map((a) => a.id),
+        plan.instants,
+      )
+    : undefined;
   const post = await writeAndLoad(
     db,
-    createStatements(db, tenant.userId, input, refs, state, status),
+    createStatements(db, tenant.userId, input, refs, state, status, claim),
     insertedId(posts),
     { ...ctx, includeComments: false },
-  );
+  ).catch((error) => {
+    throw claim && isGuardFailure(error) ? slotsGone() : error;
+  });
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [post.id]);
+  // A queued post's time is the slot its write claimed.
   if (status === "SCHEDULED")
-    await sendWakeUps(ctx.queue, [{ postId: post.id, due: state.scheduledAt!.getTime() }]);
+    await sendWakeUps(ctx.queue, [{ postId: post.id, due: Date.parse(post.scheduled_at!) }]);
   return post;
 }
 
@@ -139,7 +214,8 @@ async function explainFailedWrite(
   refuseEdit(now.status);
   if (now.status !== stored.status || now.updatedAt.getTime() !== stored.updatedAt.getTime())
     throw conflict("The post changed while it was being updated; send the update again.");
-  throw error;
+  // Unchanged, so the guard that failed is the queue claim's.
+  throw isGuardFailure(error) ? slotsGone() : error;
 }
 
 /**
@@ -160,14 +236,37 @@ export async function updatePost(
     .select({ id: posts.workspaceId })
     .from(posts)
     .where(postOfUser(db, tenant, id));
-  const [[stored], existingRows, accountRows, labelRows, mediaRows] = await db.batch([
-    ...storedPostStatements(db, tenant, id),
-    ...referenceStatements(db, workspaceOfPost, input),
-  ]);
+  // A queued update reads the queues of the accounts the post will have, and the slots they hold.
+  const queued = !input.queue
+    ? []
+    : (input.accounts ??
+      db
+        .select({ id: postPlatforms.accountId })
+        .from(postPlatforms)
+        .where(eq(postPlatforms.postId, ownedId(posts, tenant, id))));
+  const [[stored], existingRows, accountRows, labelRows, mediaRows, zones, queueRows, taken] = await db.batch(
+    [
+      ...storedPostStatements(db, tenant, id),
+      ...referenceStatements(db, workspaceOfPost, input),
+      db.select({ zone: workspaces.timezone }).from(workspaces).where(eq(workspaces.id, workspaceOfPost)),
+      queueRowsStatement(db, workspaceOfPost, queued),
+      takenStatement(db, workspaceOfPost, queued, now, id),
+    ],
+  );
   if (!stored) throw notFound("Post");
   refuseEdit(stored.status);
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
-  const state = nextState(stored, input, now);
+  const targets = input.accounts
+    ? refs.accounts
+    : existingRows.map((row) => ({ id: row.accountId, platform: row.platform }));
+  const queue = planQueue(
+    input,
+    targets,
+    { rows: queueRows, taken, zone: zones[0]?.zone ?? "UTC" },
+    nextState(stored, input, now),
+    now,
+  );
+  const state = queue.state;
   // The text as it will be, against the platforms it will go to (either may come from the stored post).
   const texts = textErrors(
     input.content?.map((item) => item.text) ?? stored.content,
@@ -183,7 +282,6 @@ export async function updatePost(
       .filter((platform) => input.settings?.[platform] !== undefined),
   ];
   // New content is checked against every platform the post will go to.
-  const targets = input.accounts ? refs.accounts : existingRows;
   throwIfErrors(
     ruleErrors(input, state, now),
     referenceErrors(input, refs),
@@ -197,19 +295,33 @@ export async function updatePost(
           "content",
         )
       : {},
+    queue.errors,
   );
 
   const status = statusOf(state);
-  // Conditional on the status (and version) just checked: the publisher can never be raced.
+  const claim = queue.plan
+    ? claimedSlot(
+        stored.workspaceId,
+        targets.map((a) => a.id),
+        queue.plan.instants,
+        id,
+      )
+    : undefined;
+  // Conditional on the status (and version) just checked: the publisher can never be raced. A
+  // SCHEDULED post whose time the batch moves records `post.rescheduled` (the last write).
+  const mayMove = stored.status === "SCHEDULED" && status === "SCHEDULED";
   const writes = [
     unchangedSince(db, stored),
-    ...updateStatements(db, stored, existingRows, input, refs, state, status, now),
+    ...updateStatements(db, stored, existingRows, input, refs, state, status, now, claim),
+    ...(mayMove ? [recordPostRescheduled(db, id, stored.scheduledAt!, now.getTime())] : []),
   ];
-  const updated = await writeAndLoad(db, writes, id, { ...ctx, includeComments: false }).catch((error) =>
-    explainFailedWrite(db, tenant, stored, error),
-  );
+  const { post: updated, written } = await writeLoadAndAnswer(db, writes, id, {
+    ...ctx,
+    includeComments: false,
+  }).catch((error) => explainFailedWrite(db, tenant, stored, error));
+  if (mayMove) await announce(ctx.env, written.at(-1) as OutboxKey[]);
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [id]);
-  const due = state.scheduledAt?.getTime();
+  const due = updated.scheduled_at ? Date.parse(updated.scheduled_at) : undefined;
   if (status === "SCHEDULED" && (stored.status !== "SCHEDULED" || stored.scheduledAt?.getTime() !== due))
     await sendWakeUps(ctx.queue, [{ postId: id, due: due! }]);
   return updated;

@@ -70,6 +70,10 @@ const postFields = {
     .boolean()
     .optional()
     .meta({ description: "Publish right away (status PUBLISHING). Not together with `scheduled_at`." }),
+  queue: z.boolean().optional().meta({
+    description:
+      "`true`: schedule the post at the next free slot of its accounts' posting queue (the earliest slot of every one of its accounts' queues that none of their SCHEDULED posts holds, within 90 days). Not together with `scheduled_at` or `publish_now`; `false` or absent changes nothing.",
+  }),
   labels: uniqueIds(50)
     .optional()
     .meta({ description: "Label ids of the post's workspace; replaces the post's labels." }),

@@ -1,6 +1,6 @@
 // Builds the statements that write a post and its children. Callers run them in one db.batch, which
 // D1 executes as one transaction.
-import { and, eq, ne, notExists, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, isNull, ne, notExists, notInArray, type SQL, sql } from "drizzle-orm";
 import { insertedId, insertInChunks, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform, PostStatus } from "../db/enums";
@@ -102,18 +102,44 @@ export function unchangedSince(db: Database, stored: Post): Statement {
     .where(
       and(eq(posts.id, stored.id), eq(posts.status, stored.status), eq(posts.updatedAt, stored.updatedAt)),
     );
-  return db.insert(postLabels).select(
+  return failIf(db, notExists(asRead));
+}
+
+/** A statement that makes its batch fail (a NOT NULL violation rolls it all back) when `condition` holds. */
+const failIf = (db: Database, condition: SQL): Statement =>
+  db.insert(postLabels).select(
     db
       .select({ postId: sql<number>`NULL`.as("post_id"), labelId: sql<number>`NULL`.as("label_id") })
       .from(sql`(SELECT 1)`)
-      .where(notExists(asRead)),
+      .where(condition),
   );
-}
 
-/** The post's columns that follow from its merged state. */
-const stateFields = (state: PostState, status: PostStatus) => ({
+/** The message of the failure `failIf` causes: how a caller tells it from a real fault. */
+export const isGuardFailure = (error: unknown) =>
+  String((error as Error | undefined)?.message ?? error).includes("NOT NULL constraint failed: post_labels");
+
+/**
+ * After a queue claim (`claimedSlot` in src/posting-queues/queries.ts): fails the batch when the post got
+ * no slot (every candidate was taken meanwhile), so no SCHEDULED post is ever left without a time.
+ */
+export const slotClaimed = (db: Database, postId: number | SQL): Statement =>
+  failIf(
+    db,
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(posts)
+        .where(and(eq(posts.id, postId as number), isNull(posts.scheduledAt))),
+    ),
+  );
+
+/**
+ * The post's columns that follow from its merged state; `claim` (a queue's slot, chosen by the write
+ * itself) replaces `scheduled_at`.
+ */
+const stateFields = (state: PostState, status: PostStatus, claim?: SQL<Date>) => ({
   status,
-  scheduledAt: state.scheduledAt,
+  scheduledAt: claim ?? state.scheduledAt,
   publishNow: state.publishNow,
   repeatable: state.repeatable,
   repeatableTimes: state.repeatableTimes,
@@ -132,6 +158,7 @@ export function createStatements(
   refs: References,
   state: PostState,
   status: PostStatus,
+  claim?: SQL<Date>,
 ): Statement[] {
   const postId = insertedId(posts);
   return [
@@ -139,13 +166,14 @@ export function createStatements(
       workspaceId: input.workspace_id,
       userId,
       content: input.content.map((item) => item.text),
-      ...stateFields(state, status),
+      ...stateFields(state, status, claim),
       remainingPosts: state.repeatable ? state.repeatableTimes : null,
       autoPlug: input.auto_plug ?? null,
     }),
     ...insertRows(db, postId, refs.accounts, status, input.settings),
     ...insertMedia(db, postId, input.content),
     ...insertLabels(db, postId, input.labels ?? []),
+    ...(claim ? [slotClaimed(db, postId)] : []),
   ];
 }
 
@@ -162,6 +190,7 @@ export function updateStatements(
   state: PostState,
   status: PostStatus,
   now: Date,
+  claim?: SQL<Date>,
 ): Statement[] {
   const id = stored.id;
   // remaining_posts restarts from repeatable_times when the request sets either repeat flag or count.
@@ -173,7 +202,7 @@ export function updateStatements(
     db
       .update(posts)
       .set({
-        ...stateFields(state, status),
+        ...stateFields(state, status, claim),
         ...(input.content ? { content: input.content.map((item) => item.text) } : {}),
         ...(repeatChanged ? { remainingPosts: state.repeatable ? state.repeatableTimes : null } : {}),
         ...(input.auto_plug !== undefined ? { autoPlug: input.auto_plug } : {}),
@@ -195,5 +224,6 @@ export function updateStatements(
     ...(input.labels
       ? [db.delete(postLabels).where(eq(postLabels.postId, id)), ...insertLabels(db, id, input.labels)]
       : []),
+    ...(claim ? [slotClaimed(db, id)] : []),
   ];
 }

@@ -1,5 +1,5 @@
 // The events, one per outbox family (src/events/record.ts says where each is recorded: a post settling,
-// an account found expired, an import settling, a row's analytics synced, a comment stored). Each says how its event id is
+// a scheduled post moved, an account found expired, an import settling, a row's analytics synced, a comment stored). Each says how its event id is
 // made deterministic from the outbox row's key and reads its record, as the API answers it, only when an
 // endpoint listens.
 import { desc, eq, sql } from "drizzle-orm";
@@ -39,6 +39,8 @@ export function eventOf(env: EmitEnv, db: Database, row: OutboxRow): EventSpec {
     case "post.published":
     case "post.failed":
       return postSettled(env, db, row.recordId, row.type === "post.failed", Number(row.version));
+    case "post.rescheduled":
+      return postRescheduled(env, db, row.recordId, Number(row.version));
     case "account.expired":
       return accountExpired(env, db, row.recordId, Number(row.version));
     case "media.settled":
@@ -61,17 +63,37 @@ const postSettled = (env: EmitEnv, db: Database, postId: number, failed: boolean
   key: `${postId}_${at}`,
   at,
   build: async () => {
-    const ids = db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
-    const [loaded] = assemblePosts(await db.batch(postStatements(db, ids, false)));
-    if (!loaded) return null;
-    const [data] = await presentPosts([loaded], {
-      env,
-      origin: backgroundOrigin(env),
-      includeComments: false,
-    });
+    const found = await presentedPost(env, db, postId);
+    if (!found) return null;
+    const { loaded, data } = found;
     const partly = loaded.rows.some((row) => row.status === "PUBLISHED");
     const type = !failed ? "post.published" : partly ? "post.partially_published" : "post.failed";
     return { workspaceId: loaded.post.workspaceId, type, data };
+  },
+});
+
+/** The post as it is now, presented as the API answers it; null when it is gone. */
+async function presentedPost(env: EmitEnv, db: Database, postId: number) {
+  const ids = db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
+  const [loaded] = assemblePosts(await db.batch(postStatements(db, ids, false)));
+  if (!loaded) return null;
+  const [data] = await presentPosts([loaded], { env, origin: backgroundOrigin(env), includeComments: false });
+  return { loaded, data };
+}
+
+/**
+ * A SCHEDULED post moved by the update of `at` (its `updated_at`): one move per update, so `<post>_<at>`
+ * names it. Told only while the post is still as that update left it: a later change is its own event.
+ */
+const postRescheduled = (env: EmitEnv, db: Database, postId: number, at: number): EventSpec => ({
+  workspace: workspaceOf(db, posts, postId),
+  types: ["post.rescheduled"],
+  key: `${postId}_${at}`,
+  at,
+  build: async () => {
+    const found = await presentedPost(env, db, postId);
+    if (!found) return null;
+    return { workspaceId: found.loaded.post.workspaceId, type: "post.rescheduled", data: found.data };
   },
 });
 

@@ -12,6 +12,8 @@ const WHEN: Record<DeliveredEventType, string> = {
     "A post failed on every account it was still publishing to, and none published; each platform row's `error` says why. `data` is the post.",
   "post.partially_published":
     "A post settled with some accounts published and others failed; the failed rows carry their `error` and can be retried. `data` is the post.",
+  "post.rescheduled":
+    "A SCHEDULED post's time moved: an update gave it a new `scheduled_at`, or `queue: true` on an update took it to another slot of its queue. Once per move; changing a queue's slots moves no post, so it is never the cause. `data` is the post, `scheduled_at` its new time.",
   "account.expired":
     "An account's token could not be refreshed: it must be reconnected before it can publish again. `data` is the account as `GET /api/v1/accounts` lists it.",
   "media.ready": "A media import finished: the item's bytes are stored. `data` is the media item.",

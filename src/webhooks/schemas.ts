@@ -117,6 +117,7 @@ export const EVENT_DATA = {
   "post.published": postSchema,
   "post.failed": postSchema,
   "post.partially_published": postSchema,
+  "post.rescheduled": postSchema,
   "account.expired": accountSchema,
   "media.ready": mediaItemSchema,
   "media.failed": mediaItemSchema,
