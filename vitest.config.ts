@@ -9,7 +9,7 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 //           its own tenant, so files do not see each other;
 //   system  `*.system.test.ts`: in workerd, a fresh runtime per file: the cron and sweeps, the real
 //           queues' background work, time, and anything that replaces or counts what the runtime shares;
-//   production `*.production.test.ts`: in workerd, one shared runtime configured like a deployment
+//   production `*.production.test.ts`: in workerd, a runtime per file configured like a deployment
 //           (SANDBOX off, platform apps set): what test mode must do there.
 // The plugin (1.4) has no option of its own for isolation: it starts one Miniflare per Vitest worker, and
 // Vitest's `isolate` decides whether a worker (so a runtime, its D1, R2, Durable Objects and queues) is
@@ -17,7 +17,8 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 const UNIT = "test/**/*.unit.test.ts";
 const SYSTEM = "test/**/*.system.test.ts";
 // A deployment's settings (SANDBOX off, real platform apps configured): test mode must still reach only
-// the emulators (ARCHITECTURE "Test mode"). One runtime for these files, shared like api's.
+// the emulators (ARCHITECTURE "Test mode"). A runtime per file, like system's: a second project that
+// reuses its runtime (isolate: false) beside api's keeps Vitest from ever exiting.
 const PRODUCTION = "test/**/*.production.test.ts";
 
 export default defineConfig(async () => {
@@ -100,7 +101,6 @@ export default defineConfig(async () => {
           test: {
             name: "production",
             include: [PRODUCTION],
-            isolate: false,
             ...workerdTest,
           },
         },

@@ -2,10 +2,12 @@
 // slots written with their offsets, `queue: true` on create, update and the dry run, the atomic claim
 // (20 parallel queued posts on one account take 20 slots), a queue change leaving scheduled posts where
 // they are, `post.rescheduled` once per move, tenancy, and the MCP tool `queue_post`.
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Origins } from "../media/support";
 import { call } from "../support/client";
 import { d1Of } from "../support/db";
 import { createTenant, inMinutes } from "../support/seed";
+import { installOrigins, Receiver, receiverUrl } from "../webhooks/support";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -267,6 +269,16 @@ describe("queue: true", () => {
 });
 
 describe("queue: true on update, and post.rescheduled", () => {
+  // The endpoint's deliveries land in a Receiver (this isolate's fetch, restored after each test): a
+  // delivery to a real host would outlive the test and keep the shared runtime from ever closing.
+  let origins: Origins;
+  beforeEach(() => {
+    origins = installOrigins();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   /** The `post.rescheduled` versions recorded for the post, whether still in the outbox or emitted. */
   async function rescheduled(postId: number): Promise<string[]> {
     const db = d1Of(postId);
@@ -289,15 +301,19 @@ describe("queue: true on update, and post.rescheduled", () => {
 
   async function listening(t: Tenant) {
     // An endpoint of the workspace: the outbox records only what someone could be told.
-    await d1Of(t.workspace.id)
-      .prepare("INSERT INTO webhook_endpoints (workspace_id, url, events, secret_enc) VALUES (?, ?, ?, 'x')")
-      .bind(t.workspace.id, "https://hooks.example.test/h", JSON.stringify(["post.rescheduled"]))
-      .run();
+    const url = receiverUrl();
+    const receiver = new Receiver(origins, url);
+    const created = await call("POST", "/api/v1/webhooks", {
+      key: t.key,
+      body: { workspace_id: t.workspace.id, url, events: ["post.rescheduled"] },
+    });
+    expect(created.status).toBe(201);
+    return receiver;
   }
 
   it("queues a draft, keeps a post already at its earliest slot, and tells each move of a scheduled post once", async () => {
     const t = await createTenant();
-    await listening(t);
+    const receiver = await listening(t);
     const account = t.accounts[0]!.id;
     await putQueue(t, account, { slots: HOURLY });
     const [first, second] = (await slotsOf(t, account, 2)).data;
@@ -334,6 +350,8 @@ describe("queue: true on update, and post.rescheduled", () => {
     expect(await rescheduled(draft.id)).toHaveLength(2);
     // Another queued post takes the next slot.
     expect((await queued(t)).body.scheduled_at).toBe(second);
+    // Both moves are delivered (nothing left in flight when the test ends).
+    await receiver.waitFor("post.rescheduled", 2);
   });
 
   it("queues a post through MCP queue_post", async () => {
