@@ -23,7 +23,7 @@ import { idParams } from "../lib/schemas";
 import { toZonedIso } from "../lib/time";
 import { workspacesOfUser } from "../workspaces/queries";
 import { dayStart, isLocalDate } from "./calendar";
-import { FormErrors, Hidden, Layout, type Nav } from "./layout";
+import { FormErrors, Hidden, Layout, type Nav, ScopeSelects } from "./layout";
 import { type Ctx, consoleRoutes, navOf, signedIn } from "./page-routes";
 
 /** A console page of comments: shorter than the API's default leaves room for each reply form. */
@@ -312,24 +312,7 @@ const flagOptions = (field: string, query: Record<string, string>, yes: string, 
 
 const Filters: FC<{ scope: Scope; query: Record<string, string> }> = ({ scope, query }) => (
   <form method="get" action="/console/comments" class="filters" aria-label="Filter comments">
-    <label for="f-workspace">Workspace</label>
-    <select id="f-workspace" name="workspace_id">
-      <option value="">Any</option>
-      {scope.workspaces.map((w) => (
-        <option value={String(w.id)} selected={query.workspace_id === String(w.id)}>
-          {w.name}
-        </option>
-      ))}
-    </select>
-    <label for="f-account">Account</label>
-    <select id="f-account" name="account_id">
-      <option value="">Any</option>
-      {scope.accounts.map((a) => (
-        <option value={String(a.id)} selected={query.account_id === String(a.id)}>
-          {a.platform} @{a.username}
-        </option>
-      ))}
-    </select>
+    <ScopeSelects scope={scope} query={query} />
     <label for="f-platform">Platform</label>
     <select id="f-platform" name="platform">
       <option value="">Any</option>

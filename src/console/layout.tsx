@@ -88,6 +88,36 @@ export const ShownOnce: FC<{ shown: Shown }> = ({ shown }) => (
   </section>
 );
 
+/** The workspace and account choices of a list's filter form (posts, comments). */
+export const ScopeSelects: FC<{
+  scope: {
+    workspaces: { id: number; name: string }[];
+    accounts: { id: number; platform: string; username: string }[];
+  };
+  query: Record<string, string>;
+}> = ({ scope, query }) => (
+  <>
+    <label for="f-workspace">Workspace</label>
+    <select id="f-workspace" name="workspace_id">
+      <option value="">Any</option>
+      {scope.workspaces.map((w) => (
+        <option value={String(w.id)} selected={query.workspace_id === String(w.id)}>
+          {w.name}
+        </option>
+      ))}
+    </select>
+    <label for="f-account">Account</label>
+    <select id="f-account" name="account_id">
+      <option value="">Any</option>
+      {scope.accounts.map((a) => (
+        <option value={String(a.id)} selected={query.account_id === String(a.id)}>
+          {a.platform} @{a.username}
+        </option>
+      ))}
+    </select>
+  </>
+);
+
 /** A refused form's messages, announced to screen readers. */
 export const FormErrors: FC<{ errors?: Record<string, string[]> }> = ({ errors }) =>
   errors ? (

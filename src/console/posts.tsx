@@ -26,7 +26,7 @@ import {
   weekFrom,
   weekQuery,
 } from "./calendar";
-import { FormErrors, Hidden, Layout, type Nav } from "./layout";
+import { FormErrors, Hidden, Layout, type Nav, ScopeSelects } from "./layout";
 import { type Ctx, consoleRoutes, navOf, signedIn, tenantOf } from "./page-routes";
 
 /** A console page of posts is shorter than the API's default (100): it renders every target of each. */
@@ -273,24 +273,7 @@ const Filters: FC<{
         </option>
       ))}
     </select>
-    <label for="f-workspace">Workspace</label>
-    <select id="f-workspace" name="workspace_id">
-      <option value="">Any</option>
-      {scope.workspaces.map((w) => (
-        <option value={String(w.id)} selected={query.workspace_id === String(w.id)}>
-          {w.name}
-        </option>
-      ))}
-    </select>
-    <label for="f-account">Account</label>
-    <select id="f-account" name="account_id">
-      <option value="">Any</option>
-      {scope.accounts.map((a) => (
-        <option value={String(a.id)} selected={query.account_id === String(a.id)}>
-          {a.platform} @{a.username}
-        </option>
-      ))}
-    </select>
+    <ScopeSelects scope={scope} query={query} />
     <label for="f-from">Scheduled from (in the workspace's zone, UTC without one)</label>
     <input type="date" id="f-from" name="scheduled_from" value={query.scheduled_from ?? ""} />
     <label for="f-to">Scheduled to</label>
