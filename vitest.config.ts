@@ -17,8 +17,8 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 const UNIT = "test/**/*.unit.test.ts";
 const SYSTEM = "test/**/*.system.test.ts";
 // A deployment's settings (SANDBOX off, real platform apps configured): test mode must still reach only
-// the emulators (ARCHITECTURE "Test mode"). A runtime per file, like system's: a second project that
-// reuses its runtime (isolate: false) beside api's keeps Vitest from ever exiting.
+// the emulators (ARCHITECTURE "Test mode"). `npm test` runs it in a Vitest run of its own: run beside the
+// other projects, Vitest did not exit after the last test (the runtime never closed; cause not found).
 const PRODUCTION = "test/**/*.production.test.ts";
 
 export default defineConfig(async () => {

@@ -190,9 +190,12 @@ export async function createPost(
     throw claim && isGuardFailure(error) ? slotsGone() : error;
   });
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [post.id]);
-  // A queued post's time is the slot its write claimed.
-  if (status === "SCHEDULED")
-    await sendWakeUps(ctx.queue, [{ postId: post.id, due: Date.parse(post.scheduled_at!) }]);
+  // A queued post's time is the slot its write claimed (whole minutes, so the presented time is exact);
+  // any other's is the one asked for, to the millisecond.
+  if (status === "SCHEDULED") {
+    const due = claim ? Date.parse(post.scheduled_at!) : state.scheduledAt!.getTime();
+    await sendWakeUps(ctx.queue, [{ postId: post.id, due }]);
+  }
   return post;
 }
 
@@ -321,7 +324,12 @@ export async function updatePost(
   }).catch((error) => explainFailedWrite(db, tenant, stored, error));
   if (mayMove) await announce(ctx.env, written.at(-1) as OutboxKey[]);
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [id]);
-  const due = updated.scheduled_at ? Date.parse(updated.scheduled_at) : undefined;
+  // As on create: a claimed slot's presented time is exact; an asked-for time keeps its milliseconds.
+  const due = claim
+    ? updated.scheduled_at
+      ? Date.parse(updated.scheduled_at)
+      : undefined
+    : state.scheduledAt?.getTime();
   if (status === "SCHEDULED" && (stored.status !== "SCHEDULED" || stored.scheduledAt?.getTime() !== due))
     await sendWakeUps(ctx.queue, [{ postId: id, due: due! }]);
   return updated;
