@@ -33,6 +33,10 @@ const queueColumns = {
 
 /** Statuses whose posts hold their slot. */
 const HOLDING = ["SCHEDULED"] as const;
+const holdingList = sql.join(
+  HOLDING.map((status) => sql`${status}`),
+  sql`, `,
+);
 
 /** A workspace: its id, or a subquery naming it (the tenant-scoped lookups). */
 type WorkspaceRef = number | SQLWrapper;
@@ -132,9 +136,9 @@ export function queueChoice(
 }
 
 /**
- * The post's `scheduled_at` as one SQL expression: the first of `instants` that no SCHEDULED post of the
- * workspace holds on any of the accounts (`except`: the post being updated), else NULL. Evaluated inside
- * the write itself, under D1's write lock, so parallel claims never take the same slot: each sees the
+ * The post's `scheduled_at` as one SQL expression: the first of `instants` that no post of the workspace
+ * holding its slot (HOLDING) has on any of the accounts (`except`: the post being updated), else NULL.
+ * Evaluated inside the write itself, under D1's write lock, so parallel claims never take the same slot: each sees the
  * claims committed before it. The instants travel as one JSON parameter (D1 binds at most 100).
  */
 export function claimedSlot(
@@ -150,7 +154,7 @@ export function claimedSlot(
   const notSelf = except === undefined ? sql`` : sql` AND p.id <> ${except}`;
   return sql<Date>`(SELECT c.value FROM json_each(${JSON.stringify(instants)}) AS c
     WHERE NOT EXISTS (SELECT 1 FROM ${posts} p INNER JOIN ${postPlatforms} r ON r.post_id = p.id
-      WHERE p.workspace_id = ${workspace} AND p.status IN ('SCHEDULED') AND p.scheduled_at = c.value
+      WHERE p.workspace_id = ${workspace} AND p.status IN (${holdingList}) AND p.scheduled_at = c.value
         AND r.account_id IN (${accountList})${notSelf})
     ORDER BY c.value LIMIT 1)`;
 }
