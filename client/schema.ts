@@ -2076,6 +2076,8 @@ export interface components {
             valid: boolean;
             /** @description One entry per id of `accounts`, in order. */
             accounts: components["schemas"]["PostValidationAccount"][];
+            /** @description When create would schedule the post, ISO 8601 with the workspace zone's offset: `scheduled_at` as given, or with `queue: true` the slot free now (a create claims the earliest slot still free when it runs). Null for a draft, `publish_now`, or a body create would refuse. */
+            scheduled_at: string | null;
             /** @description What `POST /api/v1/posts` would answer in its 422's `errors` for this body now, by field path; empty when it would create the post. */
             errors: {
                 [key: string]: string[];

@@ -160,7 +160,7 @@ export async function checkCreate(db: Database, tenant: Tenant, input: CreatePos
     ),
     queue.errors,
   );
-  return { refs, state, errors, accountRows, mediaRows, plan: queue.plan };
+  return { refs, state, errors, accountRows, mediaRows, plan: queue.plan, zone: workspace[0]!.timezone };
 }
 
 export async function createPost(

@@ -357,6 +357,10 @@ export const postValidationSchema = z
       .boolean()
       .meta({ description: "Whether create accepts the body and every account would publish." }),
     accounts: z.array(accountReportSchema).meta({ description: "One entry per id of `accounts`, in order." }),
+    scheduled_at: z.string().nullable().meta({
+      description:
+        "When create would schedule the post, ISO 8601 with the workspace zone's offset: `scheduled_at` as given, or with `queue: true` the slot free now (a create claims the earliest slot still free when it runs). Null for a draft, `publish_now`, or a body create would refuse.",
+    }),
     errors: z.record(z.string(), z.array(z.string())).meta({
       description:
         "What `POST /api/v1/posts` would answer in its 422's `errors` for this body now, by field path; empty when it would create the post.",

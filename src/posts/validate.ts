@@ -6,6 +6,7 @@
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import type { Tenant } from "../db/tenancy";
+import { isoOrNull } from "../lib/time";
 import { checkPost } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
 import { settingsFor } from "../platforms/settings";
@@ -54,7 +55,7 @@ export async function validatePost(
   input: CreatePostInput,
   ctx: ValidateContext,
 ): Promise<PostValidation> {
-  const { errors, accountRows, mediaRows } = await checkCreate(db, tenant, input, new Date());
+  const { errors, accountRows, mediaRows, state, zone } = await checkCreate(db, tenant, input, new Date());
   const found = new Map(accountRows.map((a) => [a.id, a]));
   const items = checkedItems(input.content, mediaRows);
   const creatable = Object.keys(errors).length === 0;
@@ -71,5 +72,7 @@ export async function validatePost(
       problems,
     };
   });
-  return { valid: accounts.every((a) => a.will_publish), accounts, errors };
+  // A queued post's time is the slot free now; the create claims the first still free when it runs.
+  const scheduledAt = creatable && !input.publish_now ? isoOrNull(state.scheduledAt, zone) : null;
+  return { valid: accounts.every((a) => a.will_publish), accounts, errors, scheduled_at: scheduledAt };
 }

@@ -252,8 +252,12 @@ describe("queue: true", () => {
     await putQueue(t, account, { slots: HOURLY });
     const before = (await slotsOf(t, account, 1)).data;
     res = await call("POST", "/api/v1/posts/validate", { key: t.key, body });
-    expect(res.body).toMatchObject({ valid: true, errors: {} });
+    // It names the slot a create would take now, with its offset.
+    expect(res.body).toMatchObject({ valid: true, errors: {}, scheduled_at: before[0] });
     expect((await slotsOf(t, account, 1)).data).toEqual(before);
+    const { queue: _, ...draft } = body;
+    res = await call("POST", "/api/v1/posts/validate", { key: t.key, body: draft });
+    expect(res.body).toMatchObject({ valid: true, scheduled_at: null });
   });
 
   it("leaves scheduled posts where they are when the queue changes", async () => {

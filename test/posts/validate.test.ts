@@ -101,9 +101,13 @@ describe("POST /api/v1/posts/validate", () => {
         await report(on.pinterest!, "pinterest"),
       ],
       errors: {},
+      scheduled_at: expect.any(String),
     });
     expect(await written(t)).toEqual(before);
-    expect((await create(t, body)).status).toBe(201);
+    const created = await create(t, body);
+    expect(created.status).toBe(201);
+    // The time it names is the one create keeps, written the same way.
+    expect(created.body.scheduled_at).toBe(res.body.scheduled_at);
   });
 
   it("answers create's own 422 errors, by the same paths, and writes nothing", async () => {
