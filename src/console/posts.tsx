@@ -10,6 +10,8 @@ import { notFound } from "../http/errors";
 import { messagesByField } from "../http/messages";
 import { publicOrigin } from "../lib/origin";
 import { idParams } from "../lib/schemas";
+import { toZonedIso } from "../lib/time";
+import { type CalendarSlot, freeSlotsOfWorkspace } from "../posting-queues/queries";
 import type { PresentedPost } from "../posts/present";
 import { deletePost, filtersOfQuery, pageOfPosts } from "../posts/queries";
 import { retryPost } from "../posts/retry";
@@ -158,6 +160,7 @@ export const postRoutes = consoleRoutes()
       );
     }
     const week = weekFrom(first.start, workspace.timezone);
+    const slots = await freeSlotsOfWorkspace(db, tenantOf(c, session), workspace.id, week);
     const { data, total } = await pageOfPosts(
       db,
       tenantOf(c, session),
@@ -178,7 +181,7 @@ export const postRoutes = consoleRoutes()
         nav={nav}
         workspaces={workspaces}
         workspace={workspace}
-        week={{ ...week, today, posts: data, more: total > data.length }}
+        week={{ ...week, today, posts: data, more: total > data.length, slots }}
       />,
     );
   });
@@ -332,7 +335,13 @@ const dayName = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
 });
 
-type WeekView = ReturnType<typeof weekFrom> & { today: LocalDate; posts: PresentedPost[]; more: boolean };
+type WeekView = ReturnType<typeof weekFrom> & {
+  today: LocalDate;
+  posts: PresentedPost[];
+  more: boolean;
+  /** The queues' free slots this week (what `queue: true` would take), in the workspace's zone. */
+  slots: CalendarSlot[];
+};
 
 export const CalendarPage: FC<{
   nav: NonNullable<Nav>;
@@ -348,6 +357,12 @@ export const CalendarPage: FC<{
   }
   for (const posts of byDay.values())
     posts.sort((a, b) => Date.parse(a.scheduled_at!) - Date.parse(b.scheduled_at!));
+  const slotsByDay = new Map<LocalDate, Array<{ iso: string; names: string }>>();
+  for (const slot of week?.slots ?? []) {
+    const iso = toZonedIso(new Date(slot.at), workspace!.timezone);
+    const names = slot.accounts.map((a) => `${a.username} (${a.platform})`).join(", ");
+    slotsByDay.set(iso.slice(0, 10), [...(slotsByDay.get(iso.slice(0, 10)) ?? []), { iso, names }]);
+  }
   const at = (query: string) => `/console/posts/calendar?workspace_id=${workspace?.id}&${query}`;
   return (
     <Layout title="Calendar" nav={nav} current="/console/posts">
@@ -413,6 +428,18 @@ export const CalendarPage: FC<{
                             </li>
                           ))}
                         </ul>
+                      )}
+                      {(slotsByDay.get(day) ?? []).length > 0 && (
+                        <>
+                          <h4 class="muted">Free queue slots</h4>
+                          <ul class="slots">
+                            {slotsByDay.get(day)!.map((slot) => (
+                              <li>
+                                <time datetime={slot.iso}>{slot.iso.slice(11, 16)}</time> {slot.names}
+                              </li>
+                            ))}
+                          </ul>
+                        </>
                       )}
                     </li>
                   );

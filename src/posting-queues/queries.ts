@@ -87,7 +87,7 @@ export function takenStatement(
   except?: number,
 ) {
   return db
-    .selectDistinct({ at: posts.scheduledAt })
+    .selectDistinct({ at: posts.scheduledAt, accountId: postPlatforms.accountId })
     .from(posts)
     .innerJoin(postPlatforms, eq(postPlatforms.postId, posts.id))
     .where(
@@ -332,4 +332,49 @@ export async function nextFreeSlots(
     .slice(0, count)
     .map((at) => toZonedIso(new Date(at), queue.timezone));
   return { accountId, timezone: queue.timezone, paused: queue.paused, data };
+}
+
+export type CalendarSlot = {
+  at: number;
+  accounts: Array<{ id: number; platform: string; username: string }>;
+};
+
+/**
+ * The free slots of the workspace's connected accounts in [from, to) (the console's week calendar), one
+ * entry per instant with the accounts whose queue has it free; only instants a `queue: true` post could
+ * take now: after `now`, within the horizon. One batch.
+ */
+export async function freeSlotsOfWorkspace(
+  db: Database,
+  tenant: Tenant,
+  workspaceId: number,
+  range: { from: Date; to: Date },
+  now = new Date(),
+): Promise<CalendarSlot[]> {
+  const workspace = ownedWorkspace(tenant, workspaceId);
+  const connected = and(eq(accounts.workspaceId, workspace), isNull(accounts.disconnectedAt));
+  const ids = db.select({ id: accounts.id }).from(accounts).where(connected);
+  const [[found], targets, rows, taken] = await db.batch([
+    accessibleWorkspace(db, tenant, workspaceId),
+    db
+      .select({ id: accounts.id, platform: accounts.platform, username: accounts.username })
+      .from(accounts)
+      .where(connected)
+      .orderBy(accounts.id),
+    queueRowsStatement(db, workspace, ids),
+    takenStatement(db, workspace, ids, now),
+  ]);
+  if (!found) throw notFound("Workspace");
+  const from = new Date(Math.max(range.from.getTime(), now.getTime()));
+  const until = new Date(Math.min(range.to.getTime(), now.getTime() + HORIZON_MS));
+  if (from >= until) return [];
+  const takenOn = new Set(taken.map((row) => `${row.accountId}@${row.at!.getTime()}`));
+  const byInstant = new Map<number, CalendarSlot["accounts"]>();
+  for (const account of targets) {
+    const queue = resolveQueue(rows, account.id, found.timezone);
+    if (queue.paused) continue;
+    for (const at of slotInstants(queue.slots, queue.timezone, from, until))
+      if (!takenOn.has(`${account.id}@${at}`)) byInstant.set(at, [...(byInstant.get(at) ?? []), account]);
+  }
+  return [...byInstant].sort(([a], [b]) => a - b).map(([at, list]) => ({ at, accounts: list }));
 }

@@ -192,4 +192,52 @@ describe("the week calendar", () => {
     expect(refused.status).toBe(422);
     expect(refused.html).toContain("The week must be an ISO week");
   });
+
+  it("shows the queues' free slots in the workspace's zone, without the one a queued post took", async () => {
+    const t = await createTenant({ timezone: "Europe/Paris" });
+    const account = t.accounts[0]!.id;
+    const every = [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, time: "09:00" }));
+    // The account's queue keeps New York's wall clock: 09:00 there is 15:00 in Paris (14:00 for a week
+    // or so around the changes of March and October/November).
+    const put = await call("PUT", `/api/v1/accounts/${account}/queue`, {
+      key: t.key,
+      body: { slots: every, timezone: "America/New_York" },
+    });
+    expect(put.status).toBe(200);
+    const slots = (await call("GET", `/api/v1/accounts/${account}/queue/slots?count=3`, { key: t.key })).body
+      .data as string[];
+    const post = await call("POST", "/api/v1/posts", {
+      key: t.key,
+      body: { workspace_id: t.workspace.id, accounts: [account], content: [{ text: "Queued" }], queue: true },
+    });
+    expect(post.status).toBe(201);
+    const paris = (iso: string) =>
+      new Intl.DateTimeFormat("sv-SE", {
+        timeZone: "Europe/Paris",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+      })
+        .format(new Date(iso))
+        .replace(" ", "T");
+    const [taken, free] = [paris(slots[0]!), paris(slots[1]!)];
+    const browser = await signedIn(t.user.id);
+    const page = await browser.get(
+      `/console/posts/calendar?workspace_id=${t.workspace.id}&start=${taken.slice(0, 10)}`,
+    );
+    expect(page.status).toBe(200);
+    const username = (await call("GET", `/api/v1/accounts/${account}`, { key: t.key })).body.username;
+    const freeSlot = new RegExp(
+      `<time datetime="${free}:00[+-]\\d\\d:\\d\\d">${free.slice(11)}</time> ${username} \\(`,
+    );
+    expect(page.html).toMatch(freeSlot);
+    const takenSlot = new RegExp(
+      `<time datetime="${taken}:00[+-]\\d\\d:\\d\\d">${taken.slice(11)}</time> ${username} \\(`,
+    );
+    expect(page.html).not.toMatch(takenSlot);
+    // The post holds it, shown at the same wall-clock time.
+    expect(page.html).toContain(`(post #${post.body.id})`);
+  });
 });
