@@ -59,10 +59,18 @@ export async function createKey(userId: number, abilities = ALL_ABILITIES, expir
 /** A user with one workspace, two accounts and a key holding every ability. */
 export async function createTenant(workspaceFields: Record<string, unknown> = {}, shard?: number) {
   const user = await createUser("Test User", shard);
-  const workspace = await createWorkspace(user.id, workspaceFields);
-  const twitter = await createAccount(workspace.id, "twitter");
-  const linkedin = await createAccount(workspace.id, "linkedin");
-  const { key, id: keyId } = await createKey(user.id);
+  // The key does not wait for the workspace (the accounts keep their order: twitter's id is the lower).
+  const [[workspace, twitter, linkedin], { key, id: keyId }] = await Promise.all([
+    (async () => {
+      const workspace = await createWorkspace(user.id, workspaceFields);
+      return [
+        workspace,
+        await createAccount(workspace.id, "twitter"),
+        await createAccount(workspace.id, "linkedin"),
+      ] as const;
+    })(),
+    createKey(user.id),
+  ]);
   return { user, workspace, accounts: [twitter, linkedin], key, keyId };
 }
 
