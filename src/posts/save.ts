@@ -6,8 +6,8 @@
 // authentication. `queue: true` adds the queues and their taken slots to the read batch, and the write
 // claims the slot itself (src/posting-queues/queries.ts claimedSlot): no round trip more.
 
-import { eq } from "drizzle-orm";
-import { insertedId } from "../db/batch";
+import { eq, type SQL } from "drizzle-orm";
+import { insertedId, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { type Post, postPlatforms, posts, workspaces } from "../db/schema";
@@ -163,11 +163,13 @@ export async function checkCreate(db: Database, tenant: Tenant, input: CreatePos
   return { refs, state, errors, accountRows, mediaRows, plan: queue.plan };
 }
 
+/** `also`: statements written in the post's own batch (a bulk import records the row it created). */
 export async function createPost(
   db: Database,
   tenant: Tenant,
   input: CreatePostInput,
   ctx: SaveContext,
+  also: (postId: SQL<number>) => Statement[] = () => [],
 ): Promise<PresentedPost> {
   const now = new Date();
   const { refs, state, errors, plan } = await checkCreate(db, tenant, input, now);
@@ -183,7 +185,7 @@ export async function createPost(
     : undefined;
   const post = await writeAndLoad(
     db,
-    createStatements(db, tenant.userId, input, refs, state, status, claim),
+    [...createStatements(db, tenant.userId, input, refs, state, status, claim), ...also(insertedId(posts))],
     insertedId(posts),
     { ...ctx, includeComments: false },
   ).catch((error) => {

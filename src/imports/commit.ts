@@ -1,0 +1,81 @@
+// Committing an import: the valid rows' posts, created once, in row order, each through createPost (the
+// function POST /api/v1/posts uses: its checks run again, so a row that became invalid since the upload,
+// an account disconnected, is refused and reported; queued rows take slots in row order). Each post's
+// batch also records its row (import_posts, unique per row), so a commit whose worker died is finished
+// by the next commit without creating any row twice, and two racing commits cannot both create a row.
+import type { Database } from "../db/client";
+import type { Tenant } from "../db/tenancy";
+import { ApiError, conflict } from "../http/errors";
+import { createPost, type SaveContext } from "../posts/save";
+import type { CreatePostInput } from "../posts/schemas";
+import { claimCommit, finishCommit, isRowRecorded, loadImport, recordCreated, type StoredImport } from "./queries";
+import type { ImportRow, Problem } from "./rows";
+
+export type CommitAnswer = {
+  id: string;
+  status: "committed";
+  created: Array<{ row: number; post_id: number }>;
+  failed: Array<{ row: number; problems: Problem[] }>;
+};
+
+/** How long a commit that finds another one under way waits for it before answering 409. */
+const WAIT_FOR_OTHER_MS = 20_000;
+const POLL_MS = 250;
+
+const answerOf = (imp: StoredImport, created: Array<{ row: number; postId: number }>): CommitAnswer => ({
+  id: imp.id,
+  status: "committed",
+  created: created.map((c) => ({ row: c.row, post_id: c.postId })),
+  failed: imp.rows.filter((r) => r.failedAtCommit).map((r) => ({ row: r.row, problems: r.problems })),
+});
+
+/** The problems of a row createPost refused: its 422's errors by field. */
+const refusal = (error: ApiError): Problem[] =>
+  Object.entries(error.body.errors ?? { row: [error.body.message] }).flatMap(([field, messages]) =>
+    messages.map((message) => ({ field, code: "refused_at_commit", message })),
+  );
+
+export async function commitImport(
+  db: Database,
+  tenant: Tenant,
+  id: string,
+  ctx: SaveContext,
+): Promise<CommitAnswer> {
+  const claimed = await claimCommit(db, tenant, id, new Date());
+  if (!claimed) return answerOfOther(db, tenant, id);
+  const { created: before } = await loadImport(db, tenant, id);
+  const done = new Map(before.map((c) => [c.row, c.postId]));
+  const rows: ImportRow[] = [];
+  for (const row of claimed.rows) {
+    if (row.problems.length > 0 || done.has(row.row)) {
+      rows.push(row);
+      continue;
+    }
+    const input = { ...(row.input as object), workspace_id: claimed.workspaceId } as CreatePostInput;
+    try {
+      await createPost(db, tenant, input, ctx, (postId) => [recordCreated(db, id, row.row, postId)]);
+      rows.push(row);
+    } catch (error) {
+      // Another commit created this row meanwhile (its lease ran out while it still worked): it stands.
+      if (isRowRecorded(error)) rows.push(row);
+      else if (error instanceof ApiError && error.status === 422)
+        rows.push({ ...row, problems: refusal(error), failedAtCommit: true });
+      else throw error;
+    }
+  }
+  await finishCommit(db, id, rows, new Date());
+  const { stored, created } = await loadImport(db, tenant, id);
+  return answerOf(stored, created);
+}
+
+/** The claim failed: the import is committed (answer as the commit did), or another commit is under way. */
+async function answerOfOther(db: Database, tenant: Tenant, id: string): Promise<CommitAnswer> {
+  const stop = Date.now() + WAIT_FOR_OTHER_MS;
+  for (;;) {
+    const { stored, created } = await loadImport(db, tenant, id);
+    if (stored.status === "committed") return answerOf(stored, created);
+    if (Date.now() >= stop)
+      throw conflict("The import is being committed by another request; send the commit again.");
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
