@@ -7,13 +7,13 @@ import type { Database } from "../db/client";
 import type { Tenant } from "../db/tenancy";
 import { ApiError, conflict } from "../http/errors";
 import { createPost, type SaveContext } from "../posts/save";
-import type { CreatePostInput } from "../posts/schemas";
-import { claimCommit, finishCommit, isRowRecorded, loadImport, recordCreated, type StoredImport } from "./queries";
-import type { ImportRow, Problem } from "./rows";
+import { claimCommit, finishCommit, handOver, isRowRecorded, loadImport, recordCreated, type StoredImport } from "./queries";
+import { type ImportRow, type Problem, postOfRow } from "./rows";
 
 export type CommitAnswer = {
   id: string;
-  status: "committed";
+  status: "committing" | "committed";
+  remaining: number;
   created: Array<{ row: number; post_id: number }>;
   failed: Array<{ row: number; problems: Problem[] }>;
 };
@@ -22,9 +22,14 @@ export type CommitAnswer = {
 const WAIT_FOR_OTHER_MS = 20_000;
 const POLL_MS = 250;
 
-const answerOf = (imp: StoredImport, created: Array<{ row: number; postId: number }>): CommitAnswer => ({
+const answerOf = (
+  imp: StoredImport,
+  created: Array<{ row: number; postId: number }>,
+  remaining: number,
+): CommitAnswer => ({
   id: imp.id,
-  status: "committed",
+  status: remaining > 0 ? "committing" : "committed",
+  remaining,
   created: created.map((c) => ({ row: c.row, post_id: c.postId })),
   failed: imp.rows.filter((r) => r.failedAtCommit).map((r) => ({ row: r.row, problems: r.problems })),
 });
@@ -35,23 +40,65 @@ const refusal = (error: ApiError): Problem[] =>
     messages.map((message) => ({ field, code: "refused_at_commit", message })),
   );
 
+/**
+ * Rows one commit request creates at most: each costs two D1 calls (create's read and write), and a
+ * Worker invocation may make 1,000. A larger import answers `committing` with `remaining`; the next
+ * commit goes on from there.
+ */
+export const COMMIT_CHUNK = 300;
+
+/**
+ * Commits the import, or answers as the commit that finished it did. While another request holds the
+ * commit, waits for it to finish or to hand over (between chunks), then goes on itself.
+ */
 export async function commitImport(
   db: Database,
   tenant: Tenant,
   id: string,
   ctx: SaveContext,
+  chunk = COMMIT_CHUNK,
 ): Promise<CommitAnswer> {
-  const claimed = await claimCommit(db, tenant, id, new Date());
-  if (!claimed) return answerOfOther(db, tenant, id);
+  const stop = Date.now() + WAIT_FOR_OTHER_MS;
+  for (;;) {
+    const claimed = await claimCommit(db, tenant, id, new Date());
+    if (claimed) return runCommit(db, tenant, claimed, ctx, chunk);
+    const { stored, created } = await loadImport(db, tenant, id);
+    if (stored.status === "committed") return answerOf(stored, created, 0);
+    if (Date.now() >= stop)
+      throw conflict("The import is being committed by another request; send the commit again.");
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function runCommit(
+  db: Database,
+  tenant: Tenant,
+  claimed: StoredImport,
+  ctx: SaveContext,
+  chunk: number,
+): Promise<CommitAnswer> {
+  const { id } = claimed;
   const { created: before } = await loadImport(db, tenant, id);
   const done = new Map(before.map((c) => [c.row, c.postId]));
   const rows: ImportRow[] = [];
+  let budget = chunk;
+  let remaining = 0;
   for (const row of claimed.rows) {
     if (row.problems.length > 0 || done.has(row.row)) {
       rows.push(row);
       continue;
     }
-    const input = { ...(row.input as object), workspace_id: claimed.workspaceId } as CreatePostInput;
+    if (budget === 0) {
+      remaining++;
+      rows.push(row);
+      continue;
+    }
+    budget--;
+    const input = postOfRow(row.input, claimed.workspaceId);
+    if ("code" in input) {
+      rows.push({ ...row, problems: [input], failedAtCommit: true });
+      continue;
+    }
     try {
       await createPost(db, tenant, input, ctx, (postId) => [recordCreated(db, id, row.row, postId)]);
       rows.push(row);
@@ -63,19 +110,7 @@ export async function commitImport(
       else throw error;
     }
   }
-  await finishCommit(db, id, rows, new Date());
+  await (remaining > 0 ? handOver(db, id, rows, new Date()) : finishCommit(db, id, rows, new Date()));
   const { stored, created } = await loadImport(db, tenant, id);
-  return answerOf(stored, created);
-}
-
-/** The claim failed: the import is committed (answer as the commit did), or another commit is under way. */
-async function answerOfOther(db: Database, tenant: Tenant, id: string): Promise<CommitAnswer> {
-  const stop = Date.now() + WAIT_FOR_OTHER_MS;
-  for (;;) {
-    const { stored, created } = await loadImport(db, tenant, id);
-    if (stored.status === "committed") return answerOf(stored, created);
-    if (Date.now() >= stop)
-      throw conflict("The import is being committed by another request; send the commit again.");
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  return answerOf(stored, created, remaining);
 }

@@ -96,6 +96,11 @@ export async function finishCommit(db: Database, id: string, rows: ImportRow[], 
   await db.update(imports).set({ status: "committed", rows, updatedAt: now }).where(eq(imports.id, id));
 }
 
+/** A chunk done, rows left: the rows so far, and the lease released so the next commit goes on at once. */
+export async function handOver(db: Database, id: string, rows: ImportRow[], now: Date) {
+  await db.update(imports).set({ rows, claimedAt: new Date(0), updatedAt: now }).where(eq(imports.id, id));
+}
+
 /** The statement a created post's batch carries: the row's record, unique per import and row. */
 export const recordCreated = (db: Database, importId: string, row: number, postId: unknown) =>
   db.insert(importPosts).values({ importId, row, postId: postId as number });

@@ -82,7 +82,10 @@ export const importSchema = z
 export const commitSchema = z
   .strictObject({
     id: z.string(),
-    status: z.literal("committed"),
+    status: z.enum(["committing", "committed"]).meta({
+      description: "`committing` while rows remain (a commit creates at most 300 rows): send the commit again.",
+    }),
+    remaining: z.int().meta({ description: "Valid rows not created yet." }),
     created: z.array(createdSchema),
     failed: z.array(z.strictObject({ row: z.int(), problems: z.array(problemSchema) })).meta({
       description: "Rows valid at upload that the commit refused (their problems now).",

@@ -121,19 +121,35 @@ function createErrors(
 }
 
 /**
- * Create's checks, shared with the dry run (validate.ts): one batch reads the workspace and every
- * account, label and media id the request names; `errors` is the 422's (empty when create accepts it).
+ * Create's one read batch. A bulk import reads once for many posts of one workspace (the union of their
+ * ids, and the same queued accounts) and hands the result to checkCreate: each post finds its own ids.
  */
-export async function checkCreate(db: Database, tenant: Tenant, input: CreatePostInput, now: Date) {
+export function readForCreate(db: Database, tenant: Tenant, input: CreatePostInput, now: Date) {
   const owned = ownedWorkspace(tenant, input.workspace_id);
   const queued = input.queue ? input.accounts : [];
-  const [workspace, accountRows, labelRows, mediaRows, queueRows, taken] = await db.batch([
+  return db.batch([
     accessibleWorkspace(db, tenant, input.workspace_id),
     // Through the membership: another tenant's accounts, labels and media are never read.
     ...referenceStatements(db, owned, input),
     queueRowsStatement(db, owned, queued),
     takenStatement(db, owned, queued, now),
   ]);
+}
+export type CreateReads = Awaited<ReturnType<typeof readForCreate>>;
+
+/**
+ * Create's checks, shared with the dry run (validate.ts): one batch reads the workspace and every
+ * account, label and media id the request names; `errors` is the 422's (empty when create accepts it).
+ */
+export async function checkCreate(
+  db: Database,
+  tenant: Tenant,
+  input: CreatePostInput,
+  now: Date,
+  reads?: CreateReads,
+) {
+  const [workspace, accountRows, labelRows, mediaRows, queueRows, taken] =
+    reads ?? (await readForCreate(db, tenant, input, now));
   if (workspace.length === 0) throw notFound("Workspace");
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
   const queue = planQueue(
