@@ -1,8 +1,9 @@
 // Storing and finding imports, always within the tenant (user + mode, and a workspace the user is a
 // member of): another tenant's import id, or the other mode's, is a 404 like an absent one.
-import { and, eq, lt, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type ImportStatus, importPosts, imports } from "../db/schema";
+import { eachShard } from "../db/shards";
 import { inUserWorkspaces, type Tenant } from "../db/tenancy";
 import { notFound } from "../http/errors";
 import { toHex } from "../lib/encoding";
@@ -108,7 +109,22 @@ export const recordCreated = (db: Database, importId: string, row: number, postI
 export const isRowRecorded = (error: unknown) =>
   String((error as Error | undefined)?.message ?? error).includes("UNIQUE constraint failed: import_posts");
 
-/** Deletes imports older than IMPORT_KEPT_MS (their records of created posts go with them). */
+/** Imports a shard deletes per cron run at most (the cron runs every minute). */
+const PURGE_LIMIT = 200;
+
+/**
+ * Deletes imports older than IMPORT_KEPT_MS, oldest first through the index on `created_at` (their
+ * records of created posts go with them; the posts stay).
+ */
 export async function purgeImports(db: Database, now: Date): Promise<void> {
-  await db.delete(imports).where(lt(imports.createdAt, new Date(now.getTime() - IMPORT_KEPT_MS)));
+  const old = db
+    .select({ id: imports.id })
+    .from(imports)
+    .where(lt(imports.createdAt, new Date(now.getTime() - IMPORT_KEPT_MS)))
+    .orderBy(asc(imports.createdAt))
+    .limit(PURGE_LIMIT);
+  await db.delete(imports).where(inArray(imports.id, old));
 }
+
+/** The cron's part: every shard's old imports. */
+export const sweepImports = (env: Env, now: Date) => eachShard(env, (db) => purgeImports(db, now));

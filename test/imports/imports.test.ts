@@ -8,6 +8,7 @@ import Papa from "papaparse";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { commitImport } from "../../src/imports/commit";
+import { purgeImports } from "../../src/imports/queries";
 import { admin, call, serverTiming } from "../support/client";
 import { expectDocumented } from "../support/contract";
 import { insertMedia } from "../support/db";
@@ -366,6 +367,21 @@ describe("tenancy", () => {
     expect((await call("GET", "/api/v1/imports/imp_nope", { key: t.key })).status).toBe(404);
     // Nothing was committed by the refused calls.
     expect((await call("GET", `/api/v1/imports/${id}`, { key: t.key })).body.status).toBe("validated");
+  });
+});
+
+describe("retention", () => {
+  it("deletes imports older than 30 days, and keeps the posts they created", async () => {
+    const u = await createTenant();
+    const res = await upload(u, [{ accounts: [u.accounts[0]!.id], content: [{ text: "kept" }] }], { commit: true });
+    const fresh = await upload(u, [{ accounts: [u.accounts[0]!.id], content: [{ text: "young" }] }]);
+    await env.DB.prepare("UPDATE imports SET created_at = ? WHERE id = ?")
+      .bind(Date.now() - 31 * 24 * 3600_000, res.body.id)
+      .run();
+    await purgeImports(createDb(env.DB), new Date());
+    expect((await call("GET", `/api/v1/imports/${res.body.id}`, { key: u.key })).status).toBe(404);
+    expect((await call("GET", `/api/v1/imports/${fresh.body.id}`, { key: u.key })).status).toBe(200);
+    expect(await postCount(u)).toBe(1);
   });
 });
 
