@@ -7,7 +7,15 @@ import type { Database } from "../db/client";
 import type { Tenant } from "../db/tenancy";
 import { ApiError, conflict } from "../http/errors";
 import { createPost, type SaveContext } from "../posts/save";
-import { claimCommit, finishCommit, handOver, isRowRecorded, loadImport, recordCreated, type StoredImport } from "./queries";
+import {
+  claimCommit,
+  finishCommit,
+  handOver,
+  isRowRecorded,
+  loadImport,
+  recordCreated,
+  type StoredImport,
+} from "./queries";
 import { type ImportRow, type Problem, postOfRow } from "./rows";
 
 export type CommitAnswer = {

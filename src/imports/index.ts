@@ -52,7 +52,8 @@ function present(imp: StoredImport, created: Array<{ row: number; postId: number
 const rowContext = (c: Context<ApiEnv>): RowContext => {
   const origin = publicOrigin(c.env, c.req.url);
   return {
-    configured: (platform: Platform) => lookupAdapter(c.env, platform, origin, c.var.principal.mode).kind === "ok",
+    configured: (platform: Platform) =>
+      lookupAdapter(c.env, platform, origin, c.var.principal.mode).kind === "ok",
     allow: importGuard(c.env).allow,
   };
 };
@@ -72,7 +73,11 @@ const csvAnswer = (c: Context<ApiEnv>, rows: ImportRow[], id: string) =>
 const wantsCsv = (c: Context<ApiEnv>) => /\btext\/csv\b/i.test(c.req.header("accept") ?? "");
 
 /** The upload as rows to check: from the CSV (with its workspace in the query) or the JSON body. */
-async function uploaded(c: Context<ApiEnv>, json: { workspace_id: number; posts: unknown[]; commit?: boolean }, query: { workspace_id?: number }) {
+async function uploaded(
+  c: Context<ApiEnv>,
+  json: { workspace_id: number; posts: unknown[]; commit?: boolean },
+  query: { workspace_id?: number },
+) {
   if (/^text\/csv\b/i.test(c.req.header("content-type") ?? "")) {
     if (query.workspace_id === undefined)
       throw invalidField("workspace_id", "The workspace id field is required.");
@@ -112,7 +117,9 @@ export const importsRouter = createRouter<ApiEnv>()
           required: false,
         },
       },
-      responses: { 201: jsonContent(importSchema, "The import, validated (or committed with `commit: true`).") },
+      responses: {
+        201: jsonContent(importSchema, "The import, validated (or committed with `commit: true`)."),
+      },
       errors: [404],
     }),
     async (c) => {
@@ -121,7 +128,11 @@ export const importsRouter = createRouter<ApiEnv>()
       const json = c.req.valid("json") as z.output<typeof importJsonBody>;
       const upload = await uploaded(c, json, c.req.valid("query"));
       const rows = await validateRows(db, principal, upload.workspaceId, upload.rows, rowContext(c));
-      const stored = await insertImport(db, principal, { workspaceId: upload.workspaceId, format: upload.format, rows });
+      const stored = await insertImport(db, principal, {
+        workspaceId: upload.workspaceId,
+        format: upload.format,
+        rows,
+      });
       if (upload.commit) await commitImport(db, principal, stored.id, saving(c));
       const { stored: now, created } = await loadImport(db, principal, stored.id);
       return c.json(present(now, created), 201);

@@ -55,7 +55,10 @@ export async function insertImport(
 /** The import and the posts its commit created so far (404 outside the tenant). */
 export async function loadImport(db: Database, tenant: Tenant, id: string) {
   const [found, created] = await db.batch([
-    db.select().from(imports).where(ofTenant(db, tenant, id)),
+    db
+      .select()
+      .from(imports)
+      .where(ofTenant(db, tenant, id)),
     db
       .select({ row: importPosts.row, postId: importPosts.postId })
       .from(importPosts)
@@ -84,7 +87,10 @@ export async function claimCommit(
         ofTenant(db, tenant, id),
         or(
           eq(imports.status, "validated"),
-          and(eq(imports.status, "committing"), lt(imports.claimedAt, new Date(now.getTime() - COMMIT_LEASE_MS))),
+          and(
+            eq(imports.status, "committing"),
+            lt(imports.claimedAt, new Date(now.getTime() - COMMIT_LEASE_MS)),
+          ),
         ),
       ),
     )
@@ -99,7 +105,10 @@ export async function finishCommit(db: Database, id: string, rows: ImportRow[], 
 
 /** A chunk done, rows left: the rows so far, and the lease released so the next commit goes on at once. */
 export async function handOver(db: Database, id: string, rows: ImportRow[], now: Date) {
-  await db.update(imports).set({ rows, claimedAt: new Date(0), updatedAt: now }).where(eq(imports.id, id));
+  await db
+    .update(imports)
+    .set({ rows, claimedAt: new Date(0), updatedAt: now })
+    .where(eq(imports.id, id));
 }
 
 /** The statement a created post's batch carries: the row's record, unique per import and row. */

@@ -6,8 +6,7 @@
 import Papa from "papaparse";
 import type { Database } from "../db/client";
 import type { Tenant } from "../db/tenancy";
-import { unknownField } from "../http/errors";
-import { messagesByField } from "../http/messages";
+import { invalidInput, unknownField } from "../http/errors";
 import { checkImportUrl } from "../lib/url-guard";
 import { readForCreate } from "../posts/save";
 import { type CreatePostInput, createPostBody, type PostValidation } from "../posts/schemas";
@@ -65,13 +64,11 @@ const toProblems = (errors: Record<string, string[]>): Problem[] =>
 /** The post body without its media URLs (checked apart), and the URLs' problems. */
 function withoutUrls(body: Record<string, unknown>, allow: ReadonlySet<string>) {
   const problems: Problem[] = [];
-  if (!Array.isArray(body.content)) return { body, problems, urls: 0 };
-  let urls = 0;
+  if (!Array.isArray(body.content)) return { body, problems };
   const content = body.content.map((item, i) => {
     if (!isObject(item) || !Array.isArray(item.media)) return item;
     const media = item.media.filter((value, k) => {
       if (!isUrl(value)) return true;
-      urls++;
       const check = checkImportUrl(value, allow);
       const field = `content.${i}.media.${k}`;
       problems.push(
@@ -81,13 +78,17 @@ function withoutUrls(body: Record<string, unknown>, allow: ReadonlySet<string>) 
               code: "media_url_not_imported",
               message: `The ${field} URL is one the media URL import accepts, but a bulk import does not import media yet: import it with POST /api/v1/media/import and give its id.`,
             }
-          : { field, code: "media_url_refused", message: `The ${field} URL cannot be imported: ${check.reason}.` },
+          : {
+              field,
+              code: "media_url_refused",
+              message: `The ${field} URL cannot be imported: ${check.reason}.`,
+            },
       );
       return false;
     });
     return { ...item, media };
   });
-  return { body: { ...body, content }, problems, urls };
+  return { body: { ...body, content }, problems };
 }
 
 /**
@@ -106,11 +107,17 @@ export type RowContext = ValidateContext & { allow: ReadonlySet<string> };
 type Parsed = { index: number; input: CreatePostInput; before: Problem[] };
 
 /** The schema's part of a row's check: the post body, or its problems. */
-function parseRow(input: unknown, workspaceId: number, allow: ReadonlySet<string>): CreatePostInput | Problem[] {
-  if (!isObject(input)) return [{ field: "row", code: "invalid_type", message: "The row must be an object." }];
+function parseRow(
+  input: unknown,
+  workspaceId: number,
+  allow: ReadonlySet<string>,
+): CreatePostInput | Problem[] {
+  if (!isObject(input))
+    return [{ field: "row", code: "invalid_type", message: "The row must be an object." }];
   const { body, problems } = withoutUrls(input, allow);
   const parsed = rowSchema.safeParse(body);
-  if (!parsed.success) return [...problems, ...toProblems(messagesByField(parsed.error.issues, body))];
+  if (!parsed.success)
+    return [...problems, ...toProblems(invalidInput(parsed.error, body).body.errors ?? {})];
   if (problems.length > 0) return problems;
   return { ...parsed.data, workspace_id: workspaceId };
 }
@@ -127,7 +134,11 @@ function groupsOf(rows: Parsed[]): Parsed[][] {
   const done: Parsed[][] = [];
   for (const row of rows) {
     const key = row.input.queue ? [...row.input.accounts].sort((a, b) => a - b).join() : "";
-    const kinds = [row.input.accounts, row.input.labels ?? [], row.input.content.flatMap((item) => item.media)];
+    const kinds = [
+      row.input.accounts,
+      row.input.labels ?? [],
+      row.input.content.flatMap((item) => item.media),
+    ];
     let group = open.get(key);
     const fits = (g: NonNullable<typeof group>) =>
       kinds.every((ids, k) => new Set([...g.ids[k]!, ...ids]).size <= IDS_PER_READ);
@@ -149,7 +160,9 @@ function groupsOf(rows: Parsed[]): Parsed[][] {
 
 /** One post body naming every id of the group: create's read of it serves each of the group's posts. */
 function unionOf(group: Parsed[]): CreatePostInput {
-  const ids = (pick: (input: CreatePostInput) => number[]) => [...new Set(group.flatMap((r) => pick(r.input)))];
+  const ids = (pick: (input: CreatePostInput) => number[]) => [
+    ...new Set(group.flatMap((r) => pick(r.input))),
+  ];
   const first = group[0]!.input;
   return {
     ...first,
@@ -196,7 +209,9 @@ export async function validateRows(
   for (const group of groupsOf(parsed)) {
     const reads = await readForCreate(db, tenant, unionOf(group), now);
     for (const row of group)
-      problems[row.index]!.push(...problemsOfValidation(await validatePost(db, tenant, row.input, ctx, reads)));
+      problems[row.index]!.push(
+        ...problemsOfValidation(await validatePost(db, tenant, row.input, ctx, reads)),
+      );
   }
   return rows.map((row, index) => ({
     ...row,

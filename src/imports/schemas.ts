@@ -15,7 +15,8 @@ export const importJsonBody = z
         description: `The posts, each the body of \`POST /api/v1/posts\` without \`workspace_id\`; at most ${MAX_ROWS}. A media item may also be an http(s) URL, checked as the media URL import checks it.`,
       }),
     commit: z.boolean().optional().meta({
-      description: "`true`: commit the valid rows in the same request (as `POST /api/v1/imports/{id}/commit`).",
+      description:
+        "`true`: commit the valid rows in the same request (as `POST /api/v1/imports/{id}/commit`).",
     }),
   })
   .meta({
@@ -31,11 +32,16 @@ export const importCsvBody = z.string().meta({
 });
 
 export const importQuery = z.strictObject({
-  workspace_id: textId().optional().meta({ description: "The workspace of a CSV upload (JSON names it in the body)." }),
+  workspace_id: textId()
+    .optional()
+    .meta({ description: "The workspace of a CSV upload (JSON names it in the body)." }),
 });
 
 export const importParams = z.object({
-  id: z.string().max(100).meta({ description: "The import's id (`imp_…`).", example: "imp_0123456789abcdef0123456789abcdef" }),
+  id: z
+    .string()
+    .max(100)
+    .meta({ description: "The import's id (`imp_…`).", example: "imp_0123456789abcdef0123456789abcdef" }),
 });
 
 const problemSchema = z
@@ -83,7 +89,8 @@ export const commitSchema = z
   .strictObject({
     id: z.string(),
     status: z.enum(["committing", "committed"]).meta({
-      description: "`committing` while rows remain (a commit creates at most 300 rows): send the commit again.",
+      description:
+        "`committing` while rows remain (a commit creates at most 300 rows): send the commit again.",
     }),
     remaining: z.int().meta({ description: "Valid rows not created yet." }),
     created: z.array(createdSchema),

@@ -89,7 +89,10 @@ describe("POST /api/v1/imports (JSON)", () => {
       { ...ok, publishNow: true },
       {},
       "not a post",
-      { ...ok, content: [{ text: "x", media: ["http://127.0.0.1/a.jpg", "https://cdn.example.test/b.jpg"] }] },
+      {
+        ...ok,
+        content: [{ text: "x", media: ["http://127.0.0.1/a.jpg", "https://cdn.example.test/b.jpg"] }],
+      },
       ok,
     ]);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -108,7 +111,10 @@ describe("POST /api/v1/imports (JSON)", () => {
     expect(problems[10]).toEqual(["row invalid_type"]);
     // A private address is refused by the media URL import's rule; a public URL passes it, but bulk import
     // does not import media yet, and says so.
-    expect(problems[11]).toEqual(["content.0.media.0 media_url_refused", "content.0.media.1 media_url_not_imported"]);
+    expect(problems[11]).toEqual([
+      "content.0.media.0 media_url_refused",
+      "content.0.media.1 media_url_not_imported",
+    ]);
     expect(problems[12]).toEqual([]);
     for (const row of res.body.rows) for (const p of row.problems) expect(p.message).toBeTruthy();
   });
@@ -190,7 +196,16 @@ describe("POST /api/v1/imports (CSV)", () => {
       expect(got.status).toBe(200);
       expect(got.headers.get("content-type")).toContain("text/csv");
       const parsed = Papa.parse<Record<string, string>>(got.body, { header: true, skipEmptyLines: true });
-      expect(parsed.meta.fields).toEqual(["row", "accounts", "text", "scheduled_at", "media", "labels", "queue", "problems"]);
+      expect(parsed.meta.fields).toEqual([
+        "row",
+        "accounts",
+        "text",
+        "scheduled_at",
+        "media",
+        "labels",
+        "queue",
+        "problems",
+      ]);
       expect(parsed.data.map((r) => [r.row, r.accounts, r.text])).toEqual([
         ["1", String(a), "fine, really"],
         ["2", "999999999", "bad"],
@@ -270,8 +285,13 @@ describe("POST /api/v1/imports/{id}/commit", () => {
   it("gives queued rows their slots in row order", async () => {
     const u = await createTenant();
     const [a] = u.accounts.map((x) => x.id);
-    const slots = [1, 2, 3, 4, 5, 6, 7].flatMap((day) => [{ day, time: "09:00" }, { day, time: "15:00" }]);
-    expect((await call("PUT", `/api/v1/accounts/${a}/queue`, { key: u.key, body: { slots } })).status).toBe(200);
+    const slots = [1, 2, 3, 4, 5, 6, 7].flatMap((day) => [
+      { day, time: "09:00" },
+      { day, time: "15:00" },
+    ]);
+    expect((await call("PUT", `/api/v1/accounts/${a}/queue`, { key: u.key, body: { slots } })).status).toBe(
+      200,
+    );
     const res = await upload(
       u,
       Array.from({ length: 4 }, (_, i) => ({ accounts: [a], content: [{ text: `q${i}` }], queue: true })),
@@ -351,7 +371,11 @@ describe("tenancy", () => {
     const res = await upload(t, [{ accounts: [t.accounts[0]!.id], content: [{ text: "mine" }] }]);
     const id = res.body.id;
     const testKey = (
-      await admin<{ key: string }>("POST", "/api-keys", { user_id: t.user.id, abilities: ALL_ABILITIES, mode: "test" })
+      await admin<{ key: string }>("POST", "/api-keys", {
+        user_id: t.user.id,
+        abilities: ALL_ABILITIES,
+        mode: "test",
+      })
     ).body.key;
     for (const key of [other.key, testKey]) {
       for (const [method, path] of [
@@ -373,7 +397,9 @@ describe("tenancy", () => {
 describe("retention", () => {
   it("deletes imports older than 30 days, and keeps the posts they created", async () => {
     const u = await createTenant();
-    const res = await upload(u, [{ accounts: [u.accounts[0]!.id], content: [{ text: "kept" }] }], { commit: true });
+    const res = await upload(u, [{ accounts: [u.accounts[0]!.id], content: [{ text: "kept" }] }], {
+      commit: true,
+    });
     const fresh = await upload(u, [{ accounts: [u.accounts[0]!.id], content: [{ text: "young" }] }]);
     await env.DB.prepare("UPDATE imports SET created_at = ? WHERE id = ?")
       .bind(Date.now() - 31 * 24 * 3600_000, res.body.id)
@@ -392,7 +418,12 @@ describe("MCP import_posts", () => {
       call("POST", "/mcp", {
         key: u.key,
         headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-        body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "import_posts", arguments: args } },
+        body: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "import_posts", arguments: args },
+        },
       });
     const posts = [{ accounts: [u.accounts[0]!.id], content: [{ text: "from an agent" }] }];
     const typo = await tool({ workspace_id: u.workspace.id, posts, comit: true });
@@ -412,7 +443,10 @@ describe("1,000 rows", () => {
     const u = await createTenant();
     const row = { accounts: [u.accounts[0]!.id], content: [{ text: "bulk" }] };
     const started = performance.now();
-    const res = await upload(u, Array.from({ length: 1000 }, () => row));
+    const res = await upload(
+      u,
+      Array.from({ length: 1000 }, () => row),
+    );
     const ms = performance.now() - started;
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ total: 1000, valid: 1000 });
