@@ -17,6 +17,8 @@ export const MAX_ROWS = 1000;
 /** The CSV columns, in the order the problems download writes them. */
 export const CSV_COLUMNS = ["accounts", "text", "scheduled_at", "media", "labels", "queue"] as const;
 type Column = (typeof CSV_COLUMNS)[number];
+/** The problems download's own columns: accepted and ignored, so a fixed download uploads as it is. */
+const DOWNLOAD_COLUMNS: readonly string[] = ["row", "problems"];
 
 export type Problem = { field: string; code: string; message: string };
 
@@ -269,11 +271,11 @@ export function parseCsv(text: string): Array<Omit<ImportRow, "problems"> & { pr
   const [header = [], ...records] = parsed.data;
   const columns = header.map((name) => name.trim().toLowerCase());
   for (const name of columns)
-    if (!(CSV_COLUMNS as readonly string[]).includes(name)) throw unknownField(name || "(empty column)");
+    if (![...CSV_COLUMNS, ...DOWNLOAD_COLUMNS].includes(name)) throw unknownField(name || "(empty column)");
   return records.map((record, index) => {
     const cells: Partial<Record<Column, string>> = {};
     columns.forEach((name, i) => {
-      if (record[i] !== undefined) cells[name as Column] = record[i];
+      if (record[i] !== undefined && !DOWNLOAD_COLUMNS.includes(name)) cells[name as Column] = record[i];
     });
     const { input, problems } = bodyOfCells(cells);
     if (record.length !== columns.length)

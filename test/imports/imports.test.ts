@@ -213,6 +213,11 @@ describe("POST /api/v1/imports (CSV)", () => {
       expect(parsed.data[0]!.problems).toBe("");
       expect(parsed.data[1]!.problems).toMatch(/^accounts: /);
     }
+    // The download, fixed, uploads as it is: its `row` and `problems` columns are ignored.
+    const download = (await call("GET", `/api/v1/imports/${res.body.id}/problems.csv`, { key: t.key })).body;
+    const again = await uploadCsv(t, download.replace("999999999", String(a)));
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body).toMatchObject({ total: 2, valid: 2 });
   });
 });
 
