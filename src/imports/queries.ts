@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { type ImportStatus, importPosts, imports } from "../db/schema";
 import { eachShard } from "../db/shards";
 import { inUserWorkspaces, type Tenant } from "../db/tenancy";
-import { notFound } from "../http/errors";
+import { invalidField, notFound } from "../http/errors";
 import { toHex } from "../lib/encoding";
 import type { ImportRow } from "./rows";
 
@@ -42,11 +42,20 @@ const stored = (row: typeof imports.$inferSelect): StoredImport => ({
   rows: row.rows as ImportRow[],
 });
 
+/** Below D1's 2 MB per row, with room for the problems a commit adds. */
+const MAX_STORED_BYTES = 1_800_000;
+
 export async function insertImport(
   db: Database,
   tenant: Tenant,
   value: Omit<StoredImport, "id" | "status">,
 ): Promise<StoredImport> {
+  // Rows whose every line has many problems can outgrow the upload's 1 MiB: refused, never a 500.
+  if (new TextEncoder().encode(JSON.stringify(value.rows)).byteLength > MAX_STORED_BYTES)
+    throw invalidField(
+      "posts",
+      "The rows with their problems are too large to keep: upload fewer rows at a time.",
+    );
   const id = newImportId();
   await db.insert(imports).values({ id, userId: tenant.userId, mode: tenant.mode, ...value });
   return { id, status: "validated", ...value };
