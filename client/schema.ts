@@ -289,6 +289,8 @@ export interface paths {
          *
          *     Each row is checked exactly as `POST /api/v1/posts/validate` checks a post (the schema, then create's checks and every target account's publish checks) and answered as `{row, valid, problems: [{field, code, message}]}`: `field` is the path in the row (`content.0.text`, `accounts.1`, `scheduled_at`), or for CSV the column. At most 1000 rows; the body at most 1 MiB. Imports are kept 30 days.
          *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
          *     Requires an API key with the `posts` ability.
          */
         post: operations["createImport"];
@@ -4734,7 +4736,10 @@ export interface operations {
                 /** @description The workspace of a CSV upload (JSON names it in the body). */
                 workspace_id?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1` (after 5 minutes without its outcome, a 409 without it: the request is never run twice under one key); a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4752,6 +4757,8 @@ export interface operations {
                     "X-D1-Bookmark": components["headers"]["D1Bookmark"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4818,6 +4825,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -103,6 +103,8 @@ export const importsRouter = createRouter<ApiEnv>()
       method: "post",
       operationId: "createImport",
       path: "/",
+      // With `commit: true` it creates posts: a retry with the same Idempotency-Key answers the first answer.
+      idempotent: true,
       tags,
       summary: "Upload posts to import",
       description: [

@@ -129,6 +129,22 @@ describe("POST /api/v1/imports (JSON)", () => {
     expect(Object.keys(typo.body.errors)).toEqual(["comit"]);
   });
 
+  it("answers a retried upload with the same Idempotency-Key with the first import", async () => {
+    const u = await createTenant();
+    const body = {
+      workspace_id: u.workspace.id,
+      posts: [{ accounts: [u.accounts[0]!.id], content: [{ text: "once" }] }],
+      commit: true,
+    };
+    const send = () =>
+      call("POST", "/api/v1/imports", { key: u.key, body, headers: { "idempotency-key": "import-1" } });
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(await postCount(u)).toBe(1);
+  });
+
   it("is a 404 for a workspace of another tenant", async () => {
     const res = await call("POST", "/api/v1/imports", {
       key: t.key,
