@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { Platform } from "../db/enums";
 import type { ApiEnv } from "../http/env";
-import { invalidField, unknownField } from "../http/errors";
+import { invalidField, invalidInput, unknownField } from "../http/errors";
 import { jsonContent } from "../http/openapi";
 import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
@@ -89,6 +89,8 @@ async function uploaded(
   }
   // JSON names its workspace in the body: a second one in the query could only contradict it.
   if (query.workspace_id !== undefined) throw unknownField("workspace_id");
+  // The body is optional in the document (a CSV one is not JSON): none at all gets here unparsed.
+  if (c.req.header("content-type") === undefined) throw invalidInput(importJsonBody.safeParse({}).error!, {});
   return {
     workspaceId: json.workspace_id,
     format: "json" as const,

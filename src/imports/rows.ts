@@ -1,8 +1,8 @@
 // The rows of an import, from JSON or CSV, each checked exactly as the dry run checks a post
 // (validatePost, src/posts/validate.ts): the schema of POST /posts, then create's checks and every
 // target account's publish checks. A media URL is checked by the media URL import's own rule
-// (checkImportUrl); the row is validated without it. Problems carry the row's field path
-// (`content.0.text`), or for CSV the column (`text`).
+// (checkImportUrl), and is a problem either way: bulk import does not download media yet. Problems carry
+// the row's field path (`content.0.text`), or for CSV the column (`text`).
 import Papa from "papaparse";
 import type { Database } from "../db/client";
 import type { Tenant } from "../db/tenancy";

@@ -22,7 +22,7 @@ const uploadCsv = (t: Tenant, csv: string, workspaceId: number = t.workspace.id)
   call("POST", `/api/v1/imports?workspace_id=${workspaceId}`, {
     key: t.key,
     rawBody: csv,
-    headers: { "content-type": "text/csv" },
+    headers: { "content-type": "text/csv; charset=utf-8" },
   });
 const commit = (t: Tenant, id: string) => call("POST", `/api/v1/imports/${id}/commit`, { key: t.key });
 const postCount = async (t: Tenant) =>
@@ -124,6 +124,9 @@ describe("POST /api/v1/imports (JSON)", () => {
     const res = await upload(t, many);
     expect(res.status).toBe(422);
     expect(res.body.errors.posts[0]).toContain("1000");
+    const none = await call("POST", "/api/v1/imports", { key: t.key });
+    expect(none.status).toBe(422);
+    expect(Object.keys(none.body.errors).sort()).toEqual(["posts", "workspace_id"]);
     const typo = await upload(t, [{}], { comit: true });
     expect(typo.status).toBe(422);
     expect(Object.keys(typo.body.errors)).toEqual(["comit"]);
