@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Commit an import
-         * @description Creates the posts of the import's valid rows, in row order, each as `POST /api/v1/posts` creates it (its checks run again: a row that became invalid since the upload, an account disconnected meanwhile, is not created and is listed in `failed`; queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).
+         * @description Checks the import's valid rows again as the upload did (a row that became invalid since, an account expired or disconnected meanwhile, is not created and is listed in `failed`), then creates their posts, in row order, each as `POST /api/v1/posts` creates it (queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).
          *
          *     Requires an API key with the `posts` ability.
          */

@@ -1,6 +1,7 @@
-// Committing an import: the valid rows' posts, created once, in row order, each through createPost (the
-// function POST /api/v1/posts uses: its checks run again, so a row that became invalid since the upload,
-// an account disconnected, is refused and reported; queued rows take slots in row order). Each post's
+// Committing an import: the valid rows checked again by the dry run (a row that became invalid since the
+// upload, an account expired or disconnected, is reported, not created), then their posts, created once,
+// in row order, each through createPost (the function POST /api/v1/posts uses; queued rows take slots in
+// row order). Each post's
 // batch also records its row (import_posts, unique per row), so a commit whose worker died is finished
 // by the next commit without creating any row twice, and two racing commits cannot both create a row.
 import type { Database } from "../db/client";
@@ -16,7 +17,10 @@ import {
   recordCreated,
   type StoredImport,
 } from "./queries";
-import { type ImportRow, type Problem, postOfRow } from "./rows";
+import { type ImportRow, type Problem, postOfRow, type RowContext, validateRows } from "./rows";
+
+/** What a commit needs: how to create (as POST /posts) and how to check rows (as the dry run). */
+export type CommitContext = SaveContext & { rows: RowContext };
 
 export type CommitAnswer = {
   id: string;
@@ -63,7 +67,7 @@ export async function commitImport(
   db: Database,
   tenant: Tenant,
   id: string,
-  ctx: SaveContext,
+  ctx: CommitContext,
   chunk = COMMIT_CHUNK,
 ): Promise<CommitAnswer> {
   const stop = Date.now() + WAIT_FOR_OTHER_MS;
@@ -82,26 +86,36 @@ async function runCommit(
   db: Database,
   tenant: Tenant,
   claimed: StoredImport,
-  ctx: SaveContext,
+  ctx: CommitContext,
   chunk: number,
 ): Promise<CommitAnswer> {
   const { id } = claimed;
   const { created: before } = await loadImport(db, tenant, id);
   const done = new Map(before.map((c) => [c.row, c.postId]));
+  const pending = claimed.rows.filter((row) => row.problems.length === 0 && !done.has(row.row));
+  const chunkRows = new Set(pending.slice(0, chunk).map((row) => row.row));
+  // The dry run again, on this chunk's rows (a shared read: a few round trips): what changed since the
+  // upload (an account expired or disconnected, a label deleted) fails the row before anything is created.
+  const now = await validateRows(
+    db,
+    tenant,
+    claimed.workspaceId,
+    pending.filter((row) => chunkRows.has(row.row)).map(({ problems: _, ...row }) => row),
+    ctx.rows,
+  );
+  const recheck = new Map(now.map((row) => [row.row, row.problems]));
   const rows: ImportRow[] = [];
-  let budget = chunk;
-  let remaining = 0;
+  const remaining = pending.length - chunkRows.size;
   for (const row of claimed.rows) {
-    if (row.problems.length > 0 || done.has(row.row)) {
+    if (!chunkRows.has(row.row)) {
       rows.push(row);
       continue;
     }
-    if (budget === 0) {
-      remaining++;
-      rows.push(row);
+    const problems = recheck.get(row.row) ?? [];
+    if (problems.length > 0) {
+      rows.push({ ...row, problems, failedAtCommit: true });
       continue;
     }
-    budget--;
     const input = postOfRow(row.input, claimed.workspaceId);
     if ("code" in input) {
       rows.push({ ...row, problems: [input], failedAtCommit: true });

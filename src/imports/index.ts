@@ -12,8 +12,7 @@ import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { importGuard } from "../lib/url-guard";
 import { lookupAdapter } from "../platforms";
-import type { SaveContext } from "../posts/save";
-import { commitImport } from "./commit";
+import { type CommitContext, commitImport } from "./commit";
 import { insertImport, loadImport, type StoredImport } from "./queries";
 import { type ImportRow, MAX_ROWS, parseCsv, problemsCsv, type RowContext, validateRows } from "./rows";
 import {
@@ -58,10 +57,11 @@ const rowContext = (c: Context<ApiEnv>): RowContext => {
   };
 };
 
-const saving = (c: Context<ApiEnv>): SaveContext => ({
+const committing = (c: Context<ApiEnv>): CommitContext => ({
   env: c.env,
   origin: publicOrigin(c.env, c.req.url),
   queue: c.env.PUBLISH_QUEUE,
+  rows: rowContext(c),
 });
 
 const csvAnswer = (c: Context<ApiEnv>, rows: ImportRow[], id: string) =>
@@ -137,7 +137,7 @@ export const importsRouter = createRouter<ApiEnv>()
         format: upload.format,
         rows,
       });
-      if (upload.commit) await commitImport(db, principal, stored.id, saving(c));
+      if (upload.commit) await commitImport(db, principal, stored.id, committing(c));
       const { stored: now, created } = await loadImport(db, principal, stored.id);
       return c.json(present(now, created), 201);
     },
@@ -195,13 +195,13 @@ export const importsRouter = createRouter<ApiEnv>()
       tags,
       summary: "Commit an import",
       description:
-        "Creates the posts of the import's valid rows, in row order, each as `POST /api/v1/posts` creates it (its checks run again: a row that became invalid since the upload, an account disconnected meanwhile, is not created and is listed in `failed`; queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).",
+        "Checks the import's valid rows again as the upload did (a row that became invalid since, an account expired or disconnected meanwhile, is not created and is listed in `failed`), then creates their posts, in row order, each as `POST /api/v1/posts` creates it (queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).",
       request: { params: importParams },
       responses: { 200: jsonContent(commitSchema, "What the commit created.") },
       errors: [404, 409],
     }),
     async (c) => {
       const { db, principal } = c.var;
-      return c.json(await commitImport(db, principal, c.req.valid("param").id, saving(c)), 200);
+      return c.json(await commitImport(db, principal, c.req.valid("param").id, committing(c)), 200);
     },
   );

@@ -351,10 +351,27 @@ describe("POST /api/v1/imports/{id}/commit", () => {
     const done = await commit(u, res.body.id);
     expect(done.body.created.map((c: { row: number }) => c.row)).toEqual([1]);
     expect(done.body.failed).toEqual([
-      { row: 2, problems: [expect.objectContaining({ field: "labels.0", code: "refused_at_commit" })] },
+      { row: 2, problems: [expect.objectContaining({ field: "labels.0", code: "not_found" })] },
     ]);
     const got = await call("GET", `/api/v1/imports/${res.body.id}`, { key: u.key });
     expect(got.body).toMatchObject({ valid: 1, invalid: 1 });
+  });
+
+  it("runs the dry run again at commit: a row whose account expired since the upload is not created", async () => {
+    const u = await createTenant();
+    const [a, b] = u.accounts.map((x) => x.id);
+    const res = await upload(u, [
+      { accounts: [a], content: [{ text: "goes out" }] },
+      { accounts: [b], content: [{ text: "its account expires" }] },
+    ]);
+    expect(res.body.valid).toBe(2);
+    await env.DB.prepare("UPDATE accounts SET expired_at = ? WHERE id = ?").bind(Date.now(), b).run();
+    const done = await commit(u, res.body.id);
+    expect(done.body.created.map((c: { row: number }) => c.row)).toEqual([1]);
+    expect(done.body.failed).toEqual([
+      { row: 2, problems: [expect.objectContaining({ field: "accounts.0", code: "account_expired" })] },
+    ]);
+    expect(await postCount(u)).toBe(1);
   });
 
   it("commits a large import in chunks, each commit going on where the last stopped", async () => {
@@ -366,7 +383,12 @@ describe("POST /api/v1/imports/{id}/commit", () => {
     );
     const db = createDb(env.DB);
     const tenant = { userId: u.user.id, mode: "live" as const };
-    const ctx = { env, origin: "https://api.example.test", queue: env.PUBLISH_QUEUE };
+    const ctx = {
+      env,
+      origin: "https://api.example.test",
+      queue: env.PUBLISH_QUEUE,
+      rows: { configured: () => true, allow: new Set<string>() },
+    };
     const first = await commitImport(db, tenant, res.body.id, ctx, 2);
     expect(first).toMatchObject({ status: "committing", remaining: 3 });
     expect(first.created.map((c) => c.row)).toEqual([1, 2]);
