@@ -272,6 +272,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload posts to import
+         * @description Validates every post of the upload and stores the import; nothing is created until it is committed (`POST /api/v1/imports/{id}/commit`, or `commit: true` in a JSON body). A bad row is a problem of that row, never a 422 of the upload: the answer says which rows are valid and why the others are not. JSON: `{workspace_id, posts: [<the body of POST /api/v1/posts without workspace_id>]}`.
+         *
+         *     CSV: `Content-Type: text/csv` and `?workspace_id=`; a header row of columns among `accounts` (ids joined by `;`), `text`, `scheduled_at` (ISO 8601 with an offset), `media` (media ids or http(s) URLs joined by `;`), `labels` (ids joined by `;`), `queue` (`true` or empty); a column the import does not know is a 422 naming it. Quoted fields, `""` inside quotes, line breaks inside quotes, CRLF and a BOM are read as spreadsheets write them; blank lines are skipped; a row with more or fewer cells than the header is a `ragged_row` problem.
+         *
+         *     Each row is checked exactly as `POST /api/v1/posts/validate` checks a post (the schema, then create's checks and every target account's publish checks) and answered as `{row, valid, problems: [{field, code, message}]}`: `field` is the path in the row (`content.0.text`, `accounts.1`, `scheduled_at`), or for CSV the column. At most 1000 rows; the body at most 1 MiB. Imports are kept 30 days.
+         *
+         *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import
+         * @description The import as the upload answered it, with its `status` and, once committed, the posts created. With `Accept: text/csv`, the rows with their problems as CSV (as `/problems.csv`). Each row is checked exactly as `POST /api/v1/posts/validate` checks a post (the schema, then create's checks and every target account's publish checks) and answered as `{row, valid, problems: [{field, code, message}]}`: `field` is the path in the row (`content.0.text`, `accounts.1`, `scheduled_at`), or for CSV the column. At most 1000 rows; the body at most 1 MiB. Imports are kept 30 days.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}/problems.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import's rows with their problems (CSV)
+         * @description Every row of the import as CSV, with the columns of the CSV upload plus `row` (first) and `problems` (last: one `field: message` per line, empty for a valid row), for a spreadsheet user to fix the rows and upload them again. A JSON upload's rows are written in the same columns (its first content item).
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["getImportProblems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit an import
+         * @description Checks the import's valid rows again as the upload did (a row that became invalid since, an account expired or disconnected meanwhile, is not created and is listed in `failed`), then creates their posts, in row order, each as `POST /api/v1/posts` creates it (queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        post: operations["commitImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/labels": {
         parameters: {
             query?: never;
@@ -2301,6 +2395,92 @@ export interface components {
                 metric?: "likes" | "comments" | "shares" | "impressions";
                 threshold: number;
             } | null;
+        };
+        Import: {
+            id: string;
+            workspace_id: number;
+            /**
+             * @description `validated` until committed; `committing` while a commit runs; then `committed`.
+             * @enum {string}
+             */
+            status: "validated" | "committing" | "committed";
+            total: number;
+            valid: number;
+            invalid: number;
+            rows: components["schemas"]["ImportRow"][];
+            /** @description The posts the commit created, in row order. */
+            created: components["schemas"]["ImportCreatedPost"][];
+        };
+        ImportRow: {
+            /** @description 1 for the first post (the first line after a CSV's header). */
+            row: number;
+            valid: boolean;
+            problems: components["schemas"]["ImportProblem"][];
+        };
+        ImportProblem: {
+            /**
+             * @description Where in the row: the path in the post body (`content.0.text`, `accounts.1`, `scheduled_at`), or for CSV the column (`text`, `accounts`); `row` for the row as a whole.
+             * @example content.0.text
+             */
+            field: string;
+            /**
+             * @description `required`, `unknown_field`, `invalid_type`, `not_found` (an id that is not of the workspace), `invalid_date`, `queue`, `text_too_long`, `platform_rule`, `account_expired`, `platform_not_configured`, `media_url_refused`, `ragged_row`, `refused_at_commit`, or `invalid`.
+             * @example text_too_long
+             */
+            code: string;
+            message: string;
+        };
+        ImportCreatedPost: {
+            row: number;
+            post_id: number;
+        };
+        /**
+         * @example {
+         *       "workspace_id": 1,
+         *       "posts": [
+         *         {
+         *           "accounts": [
+         *             1
+         *           ],
+         *           "content": [
+         *             {
+         *               "text": "Hello",
+         *               "media": []
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        CreateImportRequest: {
+            /** @example 1 */
+            workspace_id: number;
+            /** @description The posts, each the body of `POST /api/v1/posts` without `workspace_id`; at most 1000. A media item may also be an http(s) URL, checked as the media URL import checks it. */
+            posts: unknown[];
+            /** @description `true`: commit the valid rows in the same request (as `POST /api/v1/imports/{id}/commit`). */
+            commit?: boolean;
+        };
+        /**
+         * @description A CSV file: a header row of columns among `accounts`, `text`, `scheduled_at`, `media`, `labels`, `queue`, then one post per row. Lists (`accounts`, `media`, `labels`) are joined by `;`.
+         * @example accounts,text,scheduled_at
+         *     1;2,Hello,2030-01-01T09:00:00Z
+         */
+        CreateImportCsv: string;
+        ImportCommit: {
+            id: string;
+            /**
+             * @description `committing` while rows remain (a commit creates at most 300 rows): send the commit again.
+             * @enum {string}
+             */
+            status: "committing" | "committed";
+            /** @description Valid rows not created yet. */
+            remaining: number;
+            created: components["schemas"]["ImportCreatedPost"][];
+            /** @description Rows valid at upload that the commit refused (their problems now). */
+            failed: {
+                row: number;
+                problems: components["schemas"]["ImportProblem"][];
+            }[];
         };
         Label: {
             id: number;
@@ -4446,6 +4626,551 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: {
+                /** @description The workspace of a CSV upload (JSON names it in the body). */
+                workspace_id?: number;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first answer to this key (successes and client errors other than 401, 403, 409 and 429) is kept, encrypted, for 24 hours and replayed, with `Idempotent-Replayed: true`, to a repeat with the same key and the same request. The same key with another request is a 422; a repeat while the first is still running is a 409 with `Retry-After: 1` (after 5 minutes without its outcome, a 409 without it: the request is never run twice under one key); a repeat of a request whose answer was too large to keep (over 512 K characters) is a 409 without it, and is not run again. Keys are per user; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateImportRequest"];
+                "text/csv": components["schemas"]["CreateImportCsv"];
+            };
+        };
+        responses: {
+            /** @description The import, validated (or committed with `commit: true`). */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description `true` on an answer replayed for a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (`imp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import (or its rows as CSV). */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImportProblems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (`imp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows as CSV. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    commitImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The import's id (`imp_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the commit created. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportCommit"];
                 };
             };
             /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */

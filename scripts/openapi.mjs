@@ -43,7 +43,8 @@ export async function buildDocuments() {
     bundle: true,
     format: "esm",
     platform: "neutral",
-    mainFields: ["module", "main"],
+    // As wrangler resolves packages for a worker: papaparse's browser build (its main one needs Node's stream).
+    mainFields: ["browser", "module", "main"],
     conditions: ["workerd", "worker", "browser", "import"],
     loader: { ".css": "text", ".md": "text" },
     plugins: [stubs],

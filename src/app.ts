@@ -18,6 +18,7 @@ import { apiGate } from "./http/gate";
 import { methodMatcher, unservedMethod } from "./http/methods";
 import { requestLog } from "./http/request-log";
 import { createRouter } from "./http/router";
+import { importsRouter } from "./imports";
 import { labelsRouter } from "./labels";
 import { mcpRouter } from "./mcp";
 import { meRouter } from "./me";
@@ -37,6 +38,7 @@ const RESOURCES = {
   "/workspaces": workspacesRouter,
   "/accounts": accountsRouter,
   "/posts": postsRouter,
+  "/imports": importsRouter,
   "/labels": labelsRouter,
   "/folders": foldersRouter,
   "/media": mediaRouter,

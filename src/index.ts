@@ -4,6 +4,7 @@ import { keepTokensAlive } from "./accounts/keep-alive";
 import { refreshAnalytics } from "./analytics/refresh";
 import { app } from "./app";
 import { sweepConsole } from "./console/sweep";
+import { sweepImports } from "./imports/queries";
 import { sweepPublishing } from "./publishing/sweep";
 import { dispatchQueue } from "./queues";
 import { sweepOutbox } from "./webhooks/outbox";
@@ -16,7 +17,8 @@ export default {
   queue: dispatchQueue,
   // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed (and the
   // webhook events of settlements whose emission did not finish); it also keeps idle accounts' tokens
-  // alive (src/accounts/keep-alive.ts) and deletes the console's dead sessions and links (src/console/sweep.ts).
+  // alive (src/accounts/keep-alive.ts) and deletes the console's dead sessions and links (src/console/sweep.ts) and imports
+  // past 30 days (src/imports/queries.ts).
   async scheduled(controller, env) {
     const now = new Date(controller.scheduledTime);
     await Promise.all([
@@ -25,6 +27,7 @@ export default {
       sweepOutbox(env, now),
       keepTokensAlive(env, now),
       sweepConsole(env, now),
+      sweepImports(env, now),
     ]);
   },
 } satisfies ExportedHandler<Env>;

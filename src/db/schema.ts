@@ -9,6 +9,7 @@ import type { accounts, comments, labels, postPlatforms, posts } from "./tables/
 import type { apiKeys, users, workspaces } from "./tables/tenants";
 import type { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables/webhooks";
 
+export * from "./tables/imports";
 export * from "./tables/media";
 export * from "./tables/outbox";
 export * from "./tables/posting-queues";

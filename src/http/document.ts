@@ -47,6 +47,11 @@ const TAGS = [
     description:
       "Posting queues: weekly slots in wall-clock time per account (or a workspace's default), the next free slots, and `queue: true` on a post.",
   },
+  {
+    name: "Imports",
+    description:
+      "Bulk import: up to 1,000 posts as JSON or CSV, each row validated as the dry run validates a post, a download of the rows with their problems, then a commit that creates the valid rows once.",
+  },
   { name: "Labels", description: "Coloured labels a workspace's posts can carry." },
   { name: "Folders", description: "Folders of a workspace's media library." },
   {

@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { listCommentsQuery, replyBody } from "../comments/schemas";
 import { createFolderBody, listFoldersQuery } from "../folders/schemas";
+import { importJsonBody } from "../imports/schemas";
 import { createLabelBody, listLabelsQuery, updateLabelBody } from "../labels/schemas";
 import { importMediaBody, listMediaQuery } from "../media/schemas";
 import { createPostBody, getPostQuery, listPostsQuery, updatePostBody } from "../posts/schemas";
@@ -101,6 +102,16 @@ export const TOOLS: readonly ToolSpec[] = [
     body: updatePostBody.pick({ accounts: true }),
     writes: "repeatable",
     sends: { queue: true },
+  },
+  {
+    name: "import_posts",
+    title: "Import posts in bulk",
+    description:
+      "Validates up to 1,000 posts (each the arguments of create_post without workspace_id) row by row, as validate_post does, and answers each row's problems by field; nothing is created unless `commit: true`, which then creates the valid rows' posts in row order (the answer's `created`). Fix the invalid rows and import them again.",
+    method: "POST",
+    path: "/api/v1/imports",
+    body: importJsonBody,
+    writes: "creates",
   },
   {
     name: "delete_post",

@@ -6,8 +6,8 @@
 // authentication. `queue: true` adds the queues and their taken slots to the read batch, and the write
 // claims the slot itself (src/posting-queues/queries.ts claimedSlot): no round trip more.
 
-import { eq } from "drizzle-orm";
-import { insertedId } from "../db/batch";
+import { eq, type SQL } from "drizzle-orm";
+import { insertedId, type Statement } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { type Post, postPlatforms, posts, workspaces } from "../db/schema";
@@ -121,19 +121,35 @@ function createErrors(
 }
 
 /**
- * Create's checks, shared with the dry run (validate.ts): one batch reads the workspace and every
- * account, label and media id the request names; `errors` is the 422's (empty when create accepts it).
+ * Create's one read batch. A bulk import reads once for many posts of one workspace (the union of their
+ * ids, and the same queued accounts) and hands the result to checkCreate: each post finds its own ids.
  */
-export async function checkCreate(db: Database, tenant: Tenant, input: CreatePostInput, now: Date) {
+export function readForCreate(db: Database, tenant: Tenant, input: CreatePostInput, now: Date) {
   const owned = ownedWorkspace(tenant, input.workspace_id);
   const queued = input.queue ? input.accounts : [];
-  const [workspace, accountRows, labelRows, mediaRows, queueRows, taken] = await db.batch([
+  return db.batch([
     accessibleWorkspace(db, tenant, input.workspace_id),
     // Through the membership: another tenant's accounts, labels and media are never read.
     ...referenceStatements(db, owned, input),
     queueRowsStatement(db, owned, queued),
     takenStatement(db, owned, queued, now),
   ]);
+}
+export type CreateReads = Awaited<ReturnType<typeof readForCreate>>;
+
+/**
+ * Create's checks, shared with the dry run (validate.ts): one batch reads the workspace and every
+ * account, label and media id the request names; `errors` is the 422's (empty when create accepts it).
+ */
+export async function checkCreate(
+  db: Database,
+  tenant: Tenant,
+  input: CreatePostInput,
+  now: Date,
+  reads?: CreateReads,
+) {
+  const [workspace, accountRows, labelRows, mediaRows, queueRows, taken] =
+    reads ?? (await readForCreate(db, tenant, input, now));
   if (workspace.length === 0) throw notFound("Workspace");
   const refs = toReferences(accountRows, labelRows, mediaRows, input);
   const queue = planQueue(
@@ -163,11 +179,13 @@ export async function checkCreate(db: Database, tenant: Tenant, input: CreatePos
   return { refs, state, errors, accountRows, mediaRows, plan: queue.plan, zone: workspace[0]!.timezone };
 }
 
+/** `also`: statements written in the post's own batch (a bulk import records the row it created). */
 export async function createPost(
   db: Database,
   tenant: Tenant,
   input: CreatePostInput,
   ctx: SaveContext,
+  also: (postId: SQL<number>) => Statement[] = () => [],
 ): Promise<PresentedPost> {
   const now = new Date();
   const { refs, state, errors, plan } = await checkCreate(db, tenant, input, now);
@@ -183,7 +201,7 @@ export async function createPost(
     : undefined;
   const post = await writeAndLoad(
     db,
-    createStatements(db, tenant.userId, input, refs, state, status, claim),
+    [...createStatements(db, tenant.userId, input, refs, state, status, claim), ...also(insertedId(posts))],
     insertedId(posts),
     { ...ctx, includeComments: false },
   ).catch((error) => {

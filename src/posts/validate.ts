@@ -10,7 +10,7 @@ import { isoOrNull } from "../lib/time";
 import { checkPost } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
 import { settingsFor } from "../platforms/settings";
-import { checkCreate, checkedItems } from "./save";
+import { type CreateReads, checkCreate, checkedItems } from "./save";
 import type { CreatePostInput, PostProblem, PostValidation } from "./schemas";
 
 export type ValidateContext = {
@@ -48,14 +48,24 @@ export function accountProblems(
   return [...problems, ...checkPost(platform, { items, settings })];
 }
 
-/** The dry run: create's 422 errors, and for each target account whether it would publish and why not. */
+/**
+ * The dry run: create's 422 errors, and for each target account whether it would publish and why not.
+ * `reads`: create's read batch done already (a bulk import shares one among many posts).
+ */
 export async function validatePost(
   db: Database,
   tenant: Tenant,
   input: CreatePostInput,
   ctx: ValidateContext,
+  reads?: CreateReads,
 ): Promise<PostValidation> {
-  const { errors, accountRows, mediaRows, state, zone } = await checkCreate(db, tenant, input, new Date());
+  const { errors, accountRows, mediaRows, state, zone } = await checkCreate(
+    db,
+    tenant,
+    input,
+    new Date(),
+    reads,
+  );
   const found = new Map(accountRows.map((a) => [a.id, a]));
   const items = checkedItems(input.content, mediaRows);
   const creatable = Object.keys(errors).length === 0;
