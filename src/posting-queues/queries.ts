@@ -31,8 +31,8 @@ const queueColumns = {
   paused: postingQueues.paused,
 };
 
-/** Statuses whose posts hold their slot. */
-const HOLDING = ["SCHEDULED"] as const;
+/** Statuses whose posts hold their slot: a post waiting for approval keeps the slot it took. */
+const HOLDING = ["SCHEDULED", "PENDING_APPROVAL"] as const;
 
 /** A workspace: its id, or a subquery naming it (the tenant-scoped lookups). */
 type WorkspaceRef = number | SQLWrapper;
@@ -132,7 +132,7 @@ export function queueChoice(
 }
 
 /**
- * The post's `scheduled_at` as one SQL expression: the first of `instants` that no SCHEDULED post of the
+ * The post's `scheduled_at` as one SQL expression: the first of `instants` that no holding post of the
  * workspace holds on any of the accounts (`except`: the post being updated), else NULL. Evaluated inside
  * the write itself, under D1's write lock, so parallel claims never take the same slot: each sees the
  * claims committed before it. The instants travel as one JSON parameter (D1 binds at most 100).
@@ -150,7 +150,10 @@ export function claimedSlot(
   const notSelf = except === undefined ? sql`` : sql` AND p.id <> ${except}`;
   return sql<Date>`(SELECT c.value FROM json_each(${JSON.stringify(instants)}) AS c
     WHERE NOT EXISTS (SELECT 1 FROM ${posts} p INNER JOIN ${postPlatforms} r ON r.post_id = p.id
-      WHERE p.workspace_id = ${workspace} AND p.status IN ('SCHEDULED') AND p.scheduled_at = c.value
+      WHERE p.workspace_id = ${workspace} AND p.status IN (${sql.join(
+        HOLDING.map((status) => sql`${status}`),
+        sql`, `,
+      )}) AND p.scheduled_at = c.value
         AND r.account_id IN (${accountList})${notSelf})
     ORDER BY c.value LIMIT 1)`;
 }
