@@ -4,6 +4,7 @@ import { accountsRouter } from "./accounts";
 import { adminRouter } from "./admin";
 import { adminOnly } from "./admin/operator-routes";
 import { analyticsRouter } from "./analytics";
+import { approvalsRouter } from "./approvals";
 import { commentsRouter } from "./comments";
 import { consoleRouter } from "./console";
 import { consoleOperatorRouter } from "./console/operator-routes";
@@ -50,6 +51,8 @@ const gate = apiGate("api");
 for (const [path, router] of Object.entries(RESOURCES)) api.use(`${path}/*`, gate).route(path, router);
 // Posting queues sit under the accounts and workspaces they belong to (behind the same gate).
 api.route("/accounts", accountQueueRouter).route("/workspaces", workspaceQueueRouter);
+// Approvals sit under the posts they decide (behind the same gate).
+api.route("/posts", approvalsRouter);
 
 export const app = createRouter<BareEnv>();
 app

@@ -175,16 +175,18 @@ export const recordCommentsReceived = (db: Database, postId: number, platform: P
 export type ReviewEventType = "post.approval_requested" | "post.approved" | "post.rejected";
 
 /**
- * A post this batch submitted for approval (PENDING_APPROVAL), approved or rejected at `at`, at its
- * `version`: each happens once per version (a post waits for approval at a version once, and is decided
- * once), so the version names it.
+ * A post this batch submitted for approval (PENDING_APPROVAL), approved or rejected at `at` (its
+ * `updated_at`; a post the batch inserts is found by its version alone), at its `version`: each happens
+ * once per version (a post waits for approval at a version once, and is decided once), so the version
+ * names it.
  */
 export const recordPostReviewed = (
   db: Database,
   type: ReviewEventType,
-  postId: number,
+  postId: number | SQL,
   version: number,
   at: number,
+  inserted = false,
 ) =>
   record(
     db,
@@ -194,5 +196,9 @@ export const recordPostReviewed = (
     posts.workspaceId,
     String(version),
     at,
-    and(eq(posts.id, postId), eq(posts.version, version), eq(posts.updatedAt, new Date(at))),
+    and(
+      eq(posts.id, postId as number),
+      eq(posts.version, version),
+      inserted ? undefined : eq(posts.updatedAt, new Date(at)),
+    ),
   );

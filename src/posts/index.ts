@@ -31,7 +31,7 @@ const route = apiRoutes("posts");
 const tags = ["Posts"];
 
 const STATUSES =
-  "A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).";
+  "A post is a DRAFT (no `scheduled_at`), PENDING_APPROVAL (in a workspace whose `approval` is `required`, a post with a time waits for approval: `POST /api/v1/posts/{id}/approve`; it is never published before), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).";
 
 const SETTINGS =
   "`settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.";

@@ -6,14 +6,14 @@
 // authentication. `queue: true` adds the queues and their taken slots to the read batch, and the write
 // claims the slot itself (src/posting-queues/queries.ts claimedSlot): no round trip more.
 
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import { insertedId } from "../db/batch";
 import type { Database } from "../db/client";
 import type { Platform } from "../db/enums";
 import { type Post, postPlatforms, posts, workspaces } from "../db/schema";
 import { accessibleWorkspace, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { announce } from "../events/announce";
-import { type OutboxKey, recordPostRescheduled } from "../events/record";
+import { type OutboxKey, recordPostReviewed, recordPostRescheduled } from "../events/record";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
 import { createProblems } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
@@ -31,7 +31,8 @@ import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
 import { postOfUser, storedPostStatements, writeAndLoad, writeLoadAndAnswer } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
-import { nextState, type PostState, ruleErrors, statusOf } from "./rules";
+import { insertReview, reviewerOf, statusUnderPolicy } from "./reviews";
+import { changesVersion, nextState, type PostState, ruleErrors, statusOf } from "./rules";
 import type { CreatePostInput, PostInput } from "./schemas";
 import { createStatements, isGuardFailure, unchangedSince, updateStatements } from "./write";
 
@@ -160,20 +161,59 @@ export async function checkCreate(db: Database, tenant: Tenant, input: CreatePos
     ),
     queue.errors,
   );
-  return { refs, state, errors, accountRows, mediaRows, plan: queue.plan };
+  return {
+    refs,
+    state,
+    errors,
+    accountRows,
+    mediaRows,
+    plan: queue.plan,
+    policy: workspace[0]!.approval,
+  };
+}
+
+/** The tenant of a write, and its key when a key made it (the reviewer its review entries name). */
+type Writer = Tenant & { keyId?: number };
+
+/**
+ * A post that now waits for approval at `version`: its review entry (`submitted`, or `edited` when it
+ * had been submitted or approved before) and the record of its `post.approval_requested`, for the
+ * write's batch.
+ */
+function submission(
+  db: Database,
+  writer: Writer,
+  postId: number | SQL,
+  action: "submitted" | "edited",
+  version: number,
+  now: Date,
+) {
+  return {
+    review: insertReview(db, { postId, action, version, by: reviewerOf(writer), at: now }),
+    record: recordPostReviewed(
+      db,
+      "post.approval_requested",
+      postId,
+      version,
+      now.getTime(),
+      typeof postId !== "number",
+    ),
+  };
 }
 
 export async function createPost(
   db: Database,
-  tenant: Tenant,
+  tenant: Writer,
   input: CreatePostInput,
   ctx: SaveContext,
 ): Promise<PresentedPost> {
   const now = new Date();
-  const { refs, state, errors, plan } = await checkCreate(db, tenant, input, now);
+  const { refs, state, errors, plan, policy } = await checkCreate(db, tenant, input, now);
   throwIfErrors(errors);
 
-  const status = statusOf(state);
+  // In a workspace that requires approval, a post with a time waits for it (a draft stays a draft).
+  const status = statusUnderPolicy(statusOf(state), policy);
+  const submitted = status === "PENDING_APPROVAL";
   const claim = plan
     ? claimedSlot(
         input.workspace_id,
@@ -181,14 +221,19 @@ export async function createPost(
         plan.instants,
       )
     : undefined;
-  const post = await writeAndLoad(
+  const submit = submitted ? submission(db, tenant, insertedId(posts), "submitted", 1, now) : null;
+  const { post, written } = await writeLoadAndAnswer(
     db,
-    createStatements(db, tenant.userId, input, refs, state, status, claim),
+    [
+      ...createStatements(db, tenant.userId, input, refs, state, status, claim),
+      ...(submit ? [submit.review, submit.record] : []),
+    ],
     insertedId(posts),
     { ...ctx, includeComments: false },
   ).catch((error) => {
     throw claim && isGuardFailure(error) ? slotsGone() : error;
   });
+  if (submitted) await announce(ctx.env, written.at(-1) as OutboxKey[]);
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [post.id]);
   // A queued post's time is the slot its write claimed (whole minutes, so the presented time is exact);
   // any other's is the one asked for, to the millisecond.
@@ -227,7 +272,7 @@ async function explainFailedWrite(
  */
 export async function updatePost(
   db: Database,
-  tenant: Tenant,
+  tenant: Writer,
   id: number,
   input: PostInput,
   ctx: SaveContext,
@@ -251,7 +296,10 @@ export async function updatePost(
     [
       ...storedPostStatements(db, tenant, id),
       ...referenceStatements(db, workspaceOfPost, input),
-      db.select({ zone: workspaces.timezone }).from(workspaces).where(eq(workspaces.id, workspaceOfPost)),
+      db
+        .select({ zone: workspaces.timezone, policy: workspaces.approval })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceOfPost)),
       queueRowsStatement(db, workspaceOfPost, queued),
       takenStatement(db, workspaceOfPost, queued, now, id),
     ],
@@ -301,7 +349,15 @@ export async function updatePost(
     queue.errors,
   );
 
-  const status = statusOf(state);
+  // A change a reviewer would see makes a new version; in a workspace that requires approval the post
+  // then waits for it again, even if it was approved (SCHEDULED); one approved and left as it was keeps
+  // its approval.
+  const bump = changesVersion(stored, input, state);
+  const policy = zones[0]?.policy ?? "none";
+  const status = statusUnderPolicy(statusOf(state), policy, stored.status === "SCHEDULED" && !bump);
+  const version = stored.version + (bump ? 1 : 0);
+  const submitted = status === "PENDING_APPROVAL" && (bump || stored.status !== "PENDING_APPROVAL");
+  const waitedBefore = stored.status === "PENDING_APPROVAL" || stored.status === "SCHEDULED";
   const claim = queue.plan
     ? claimedSlot(
         stored.workspaceId,
@@ -313,16 +369,25 @@ export async function updatePost(
   // Conditional on the status (and version) just checked: the publisher can never be raced. A
   // SCHEDULED post whose time the batch moves records `post.rescheduled` (the last write).
   const mayMove = stored.status === "SCHEDULED" && status === "SCHEDULED";
+  const submit = submitted
+    ? submission(db, tenant, id, waitedBefore ? "edited" : "submitted", version, now)
+    : null;
+  // The records of events come last: their answers are the outbox keys to announce.
+  const records = [
+    ...(mayMove ? [recordPostRescheduled(db, id, stored.scheduledAt!, now.getTime())] : []),
+    ...(submit ? [submit.record] : []),
+  ];
   const writes = [
     unchangedSince(db, stored),
-    ...updateStatements(db, stored, existingRows, input, refs, state, status, now, claim),
-    ...(mayMove ? [recordPostRescheduled(db, id, stored.scheduledAt!, now.getTime())] : []),
+    ...updateStatements(db, stored, existingRows, input, refs, state, status, now, claim, bump),
+    ...(submit ? [submit.review] : []),
+    ...records,
   ];
   const { post: updated, written } = await writeLoadAndAnswer(db, writes, id, {
     ...ctx,
     includeComments: false,
   }).catch((error) => explainFailedWrite(db, tenant, stored, error));
-  if (mayMove) await announce(ctx.env, written.at(-1) as OutboxKey[]);
+  await announce(ctx.env, written.slice(writes.length - records.length).flat() as OutboxKey[]);
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [id]);
   // As on create: a claimed slot's presented time is exact; an asked-for time keeps its milliseconds.
   const due = claim
