@@ -7,7 +7,7 @@
 // Approving a post whose time has come (publish_now, or `scheduled_at` passed while it waited) publishes
 // it at once; otherwise it is SCHEDULED and woken at its time. Rejecting makes it a DRAFT again: its time
 // (and a queue slot it held) is released.
-import { and, eq, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, ne, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { postPlatforms, posts } from "../db/schema";
 import { announce } from "../events/announce";
@@ -62,10 +62,12 @@ export async function decide(
   const at = now.getTime();
   const { postId, version } = input;
   // The post, in the caller's scope, still waiting at the version the reviewer saw: every write's condition.
-  const waiting = sql`EXISTS (${db
-    .select({ one: sql`1` })
-    .from(posts)
-    .where(and(input.post, eq(posts.status, "PENDING_APPROVAL"), eq(posts.version, version)))})`;
+  const waiting = exists(
+    db
+      .select({ one: sql`1` })
+      .from(posts)
+      .where(and(input.post, eq(posts.status, "PENDING_APPROVAL"), eq(posts.version, version))),
+  );
   const rowsOfWaitingPost = and(
     eq(postPlatforms.postId, postId),
     // A row published before (a retried post's) keeps its status, as on an edit.
