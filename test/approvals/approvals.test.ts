@@ -10,7 +10,7 @@ import type { Origins } from "../media/support";
 import { admin, call } from "../support/client";
 import { d1Of } from "../support/db";
 import { ALL_ABILITIES, createKey, createTenant, createWorkspace, inMinutes } from "../support/seed";
-import { createWebhook, installOrigins, receiverUrl } from "../webhooks/support";
+import { createWebhook, installOrigins, Receiver, receiverUrl } from "../webhooks/support";
 import {
   approve,
   eventVersions,
@@ -238,12 +238,12 @@ describe("exactly once", () => {
 
   it("10 parallel approvals: one 200, the others 409 or 422, one review entry, one post.approved", async () => {
     const t = await requiredTenant();
+    const receiver = new Receiver(origins, receiverUrl());
     await createWebhook(t.key, {
       workspace_id: t.workspace.id,
-      url: receiverUrl(),
+      url: receiver.url,
       events: ["post.approval_requested", "post.approved", "post.rejected"],
     });
-    void origins;
     const post = await pendingPost(t);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => approve(t, post.id, { version: 1, note: `#${i}` })),
@@ -261,6 +261,14 @@ describe("exactly once", () => {
     await reject(t, second.id, { version: 1, reason: "no" });
     expect([...new Set(await eventVersions("post.rejected", second.id))]).toEqual(["1"]);
     expect(await eventVersions("post.approved", second.id)).toEqual([]);
+    // Delivered, each once (waited for, so no delivery outlives the test).
+    await receiver.waitFor("post.approval_requested", 2);
+    await receiver.waitFor("post.approved");
+    await receiver.waitFor("post.rejected");
+    expect(receiver.of("post.approved").map((r) => r.json.data.id)).toEqual([post.id]);
+    expect(receiver.of("post.rejected").map((r) => [r.json.data.id, r.json.data.status])).toEqual([
+      [second.id, "DRAFT"],
+    ]);
   });
 });
 
