@@ -8,7 +8,7 @@ import { createDb } from "../../src/db/client";
 import { claimWakeUp } from "../../src/publishing/wake";
 import type { Origins } from "../media/support";
 import { admin, call } from "../support/client";
-import { d1Of } from "../support/db";
+import { d1Of, insertMedia } from "../support/db";
 import { ALL_ABILITIES, createKey, createTenant, createWorkspace, inMinutes } from "../support/seed";
 import { createWebhook, installOrigins, Receiver, receiverUrl } from "../webhooks/support";
 import {
@@ -188,6 +188,19 @@ describe("posts in a workspace that requires approval", () => {
       body: { content: [{ text: "now" }] },
     });
     expect(edited.body).toMatchObject({ status: "SCHEDULED", version: 2 });
+  });
+});
+
+describe("what a waiting post uses", () => {
+  it("its media cannot be deleted (409), and a disconnected account's row leaves it (a draft when none is left)", async () => {
+    const t = await requiredTenant();
+    const mediaId = await insertMedia(t.workspace.id);
+    const post = await pendingPost(t, { content: [{ text: "With a photo", media: [mediaId] }] });
+    expect((await call("DELETE", `/api/v1/media/${mediaId}`, { key: t.key })).status).toBe(409);
+    const res = await call("DELETE", `/api/v1/accounts/${t.accounts[0]!.id}`, { key: t.key });
+    expect(res.status).toBe(200);
+    const got = await call("GET", `/api/v1/posts/${post.id}`, { key: t.key });
+    expect(got.body).toMatchObject({ status: "DRAFT", platforms: [] });
   });
 });
 
