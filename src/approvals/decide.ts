@@ -36,7 +36,11 @@ const approvedStatus = (now: number) =>
   sql<"SCHEDULED">`CASE WHEN publish_now = 1 OR scheduled_at <= ${now} THEN 'PUBLISHING' ELSE 'SCHEDULED' END`;
 
 /** Why a decision changed nothing, from the post as the batch read it before its writes. */
-function refusal(found: { status: string; version: number } | undefined, version: number, decision: Decision) {
+function refusal(
+  found: { status: string; version: number } | undefined,
+  version: number,
+  decision: Decision,
+) {
   if (!found) return notFound("Post");
   if (found.status !== "PENDING_APPROVAL")
     return invalidField(

@@ -30,7 +30,13 @@ const EXACTLY_ONCE =
   "`version` is the post's `version` the reviewer saw: if the post changed since, the answer is a 409 and nothing changes (read it again). A post not waiting for approval (PENDING_APPROVAL) is a 422 on `status`. Of parallel decisions on one version exactly one succeeds; the review history and the webhooks tell it once.";
 
 /** Approves or rejects the tenant's post `id` as the key's decision. */
-async function decideByKey(c: Context<ApiEnv>, decision: Decision, id: number, version: number, note?: string) {
+async function decideByKey(
+  c: Context<ApiEnv>,
+  decision: Decision,
+  id: number,
+  version: number,
+  note?: string,
+) {
   const { db, principal } = c.var;
   return decide(
     db,

@@ -3,12 +3,12 @@
 // from those schemas (schema.ts) and a call is answered by the route itself (call.ts), so a tool can
 // never accept or answer anything its route would not.
 import type { z } from "zod";
+import { approveBody, rejectBody } from "../approvals/schemas";
 import { listCommentsQuery, replyBody } from "../comments/schemas";
 import { createFolderBody, listFoldersQuery } from "../folders/schemas";
 import { createLabelBody, listLabelsQuery, updateLabelBody } from "../labels/schemas";
 import { importMediaBody, listMediaQuery } from "../media/schemas";
 import { createPostBody, getPostQuery, listPostsQuery, updatePostBody } from "../posts/schemas";
-import { approveBody, rejectBody } from "../approvals/schemas";
 import { createWebhookBody, listWebhooksQuery } from "../webhooks/schemas";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";

@@ -11,7 +11,10 @@ import { apiKeys, postReviews, users } from "../db/schema";
  * Who a review entry is by: an API key (named by its name at the time), a console user (their name), or
  * a review link (its label).
  */
-export type Reviewer = { type: "key"; keyId: number } | { type: "user"; userId: number } | { type: "link"; name: string };
+export type Reviewer =
+  | { type: "key"; keyId: number }
+  | { type: "user"; userId: number }
+  | { type: "link"; name: string };
 
 /** The reviewer of a request: its key when it has one (the API, MCP), else its signed-in user. */
 export const reviewerOf = (tenant: { userId: number; keyId?: number }): Reviewer =>

@@ -25,7 +25,8 @@ export function nextState(
 ): PostState {
   const publishNow = input.publish_now ?? false;
   const staleSchedule =
-    current?.scheduledAt && current.scheduledAt.getTime() <= now.getTime() &&
+    current?.scheduledAt &&
+    current.scheduledAt.getTime() <= now.getTime() &&
     current.status !== "SCHEDULED" &&
     current.status !== "PENDING_APPROVAL";
   if (current && staleSchedule && input.scheduled_at === undefined)

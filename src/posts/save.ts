@@ -13,7 +13,7 @@ import type { Platform } from "../db/enums";
 import { type Post, postPlatforms, posts, workspaces } from "../db/schema";
 import { accessibleWorkspace, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { announce } from "../events/announce";
-import { type OutboxKey, recordPostReviewed, recordPostRescheduled } from "../events/record";
+import { type OutboxKey, recordPostRescheduled, recordPostReviewed } from "../events/record";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
 import { createProblems } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
@@ -29,7 +29,7 @@ import {
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
-import { postOfUser, storedPostStatements, writeAndLoad, writeLoadAndAnswer } from "./queries";
+import { postOfUser, storedPostStatements, writeLoadAndAnswer } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
 import { insertReview, reviewerOf, statusUnderPolicy } from "./reviews";
 import { changesVersion, nextState, type PostState, ruleErrors, statusOf } from "./rules";

@@ -73,7 +73,13 @@ describe("posts in a workspace that requires approval", () => {
     });
     expect(listed.body.data.map((p: { id: number }) => p.id).sort()).toEqual([scheduled.id, now.id].sort());
     expect(await reviewsOf(t, scheduled.id)).toEqual([
-      { action: "submitted", version: 1, note: null, by: { type: "key", name: "API key" }, at: expect.any(String) },
+      {
+        action: "submitted",
+        version: 1,
+        note: null,
+        by: { type: "key", name: "API key" },
+        at: expect.any(String),
+      },
     ]);
   });
 
@@ -293,9 +299,9 @@ describe("queued posts waiting for approval", () => {
       { day, time: "09:00" },
       { day, time: "17:00" },
     ]);
-    expect((await call("PUT", `/api/v1/accounts/${account}/queue`, { key: t.key, body: { slots } })).status).toBe(
-      200,
-    );
+    expect(
+      (await call("PUT", `/api/v1/accounts/${account}/queue`, { key: t.key, body: { slots } })).status,
+    ).toBe(200);
     const first = await pendingPost(t, { scheduled_at: undefined, queue: true });
     const second = await pendingPost(t, { scheduled_at: undefined, queue: true });
     expect(first.scheduled_at).not.toBeNull();

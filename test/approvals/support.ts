@@ -70,10 +70,7 @@ export async function eventVersions(type: string, postId: number): Promise<strin
       .bind(`evt_${type}_${postId}_%`)
       .all<{ id: string }>(),
   ]);
-  return [
-    ...outbox.results.map((r) => r.version),
-    ...events.results.map((r) => r.id.split("_").at(-1)!),
-  ];
+  return [...outbox.results.map((r) => r.version), ...events.results.map((r) => r.id.split("_").at(-1)!)];
 }
 
 /** Moves a post's (and its rows') time into the past, as if it waited past its time. */

@@ -44,7 +44,7 @@ describe("the sweep", () => {
     expect((await postOf(justDue))!.status).toBe("SCHEDULED");
   });
 
-  it("never claims a due post waiting for approval (ARCHITECTURE \"Approvals\")", async () => {
+  it('never claims a due post waiting for approval (ARCHITECTURE "Approvals")', async () => {
     const t = await createTenant();
     const waiting = (await createPost(t)).id;
     await setStatus(waiting, "PENDING_APPROVAL", Date.now() - 60_000);

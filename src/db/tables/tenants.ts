@@ -1,5 +1,12 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { type Ability, APPROVAL_POLICIES, DEFAULTS, MODES, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../enums";
+import {
+  type Ability,
+  APPROVAL_POLICIES,
+  DEFAULTS,
+  MODES,
+  SUBSCRIPTION_STATUSES,
+  WORKSPACE_TYPES,
+} from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 
 export const users = sqliteTable("users", {
