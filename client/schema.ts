@@ -1064,6 +1064,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/{id}/review-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a review link
+         * @description A link for a reviewer without an account or key: a page showing the post as each of its platforms will publish it (the thread item by item, media, each row's settings), with Approve and Reject buttons and a note. It is signed (nothing in it can be changed), bound to the post's current `version` (once the post changes, the page says so and decides nothing), works until `expires_in` seconds from now (7 days by default, 30 at most), and takes one decision: the first Approve or Reject wins, as a `POST /approve` would. The review history names the decision by the link's `label` (else `review link`). The post must be waiting for approval (422 otherwise). Anyone holding the URL can decide: send it only to the reviewer.
+         *
+         *     Requires an API key with the `approvals` ability.
+         */
+        post: operations["createReviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/oauth/delegate/sessions": {
         parameters: {
             query?: never;
@@ -2920,6 +2942,23 @@ export interface components {
             };
             /** @example 2026-11-21T09:15:00+01:00 */
             at: string;
+        };
+        ReviewLink: {
+            /** @description The review page: the post as each platform will show it, with Approve and Reject. Works for this version of the post only, until it expires, for one decision. */
+            url: string;
+            expires_in: number;
+        };
+        /**
+         * @example {
+         *       "expires_in": 604800,
+         *       "label": "Client: Acme"
+         *     }
+         */
+        CreateReviewLinkRequest: {
+            /** @description Seconds the link works; 7 days by default, 30 days at most. */
+            expires_in?: number;
+            /** @description Who the link is for; the review history names the decision by it. */
+            label?: string;
         };
         DelegationSession: {
             /**
@@ -10065,6 +10104,174 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createReviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReviewLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLink"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

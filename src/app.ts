@@ -5,6 +5,7 @@ import { adminRouter } from "./admin";
 import { adminOnly } from "./admin/operator-routes";
 import { analyticsRouter } from "./analytics";
 import { approvalsRouter } from "./approvals";
+import { reviewRouter } from "./approvals/review-routes";
 import { commentsRouter } from "./comments";
 import { consoleRouter } from "./console";
 import { consoleOperatorRouter } from "./console/operator-routes";
@@ -62,6 +63,7 @@ app
   .use("/media/*", requestContext)
   .use("/mcp", requestContext)
   .use("/console/*", requestContext)
+  .use("/review/*", requestContext)
   .route("/api/v1", api)
   // The API for AI agents (Model Context Protocol): each tool call is answered by its /api/v1 route,
   // through this app's own fetch, with the caller's key.
@@ -77,6 +79,8 @@ app
   .route("/api/oauth/delegate", delegationRouter)
   // The sandbox platform; 404 unless SANDBOX is "true".
   .route("/sandbox", sandboxRouter)
+  // Review links' pages (ARCHITECTURE "Approvals"): public, the signed link is the credential.
+  .route("/review", reviewRouter)
   // Signed media links: public, the signature is the credential (no API key, no rate limit).
   .route("/media", mediaLinksRouter)
   // The platforms' pushes (Meta's webhooks): public, the platform's signature is the credential.

@@ -13,8 +13,16 @@ import { reviewerOf } from "../posts/reviews";
 import type { SaveContext } from "../posts/save";
 import { postSchema } from "../posts/schemas";
 import { type Decision, decide } from "./decide";
-import { reviewsOfPost } from "./reviews";
-import { approveBody, rejectBody, reviewsSchema } from "./schemas";
+import { signReviewLink } from "./links";
+import { reviewsOfPost, waitingVersion } from "./reviews";
+import {
+  approveBody,
+  REVIEW_LINK_DEFAULT_SECONDS,
+  rejectBody,
+  reviewLinkBody,
+  reviewLinkSchema,
+  reviewsSchema,
+} from "./schemas";
 
 const approving = apiRoutes("approvals");
 const reading = apiRoutes("posts");
@@ -105,5 +113,33 @@ export const approvalsRouter = createRouter<ApiEnv>()
     async (c) => {
       const { db, principal } = c.var;
       return c.json({ data: await reviewsOfPost(db, principal, c.req.valid("param").id) }, 200);
+    },
+  )
+  .openapi(
+    approving({
+      method: "post",
+      operationId: "createReviewLink",
+      earlyReads: true,
+      path: "/{id}/review-links",
+      tags,
+      summary: "Create a review link",
+      description:
+        "A link for a reviewer without an account or key: a page showing the post as each of its platforms will publish it (the thread item by item, media, each row's settings), with Approve and Reject buttons and a note. It is signed (nothing in it can be changed), bound to the post's current `version` (once the post changes, the page says so and decides nothing), works until `expires_in` seconds from now (7 days by default, 30 at most), and takes one decision: the first Approve or Reject wins, as a `POST /approve` would. The review history names the decision by the link's `label` (else `review link`). The post must be waiting for approval (422 otherwise). Anyone holding the URL can decide: send it only to the reviewer.",
+      request: { params: idParams, body: jsonBody(reviewLinkBody) },
+      responses: { 201: jsonContent(reviewLinkSchema, "The link.") },
+      errors: [404],
+    }),
+    async (c) => {
+      const { db, principal } = c.var;
+      const id = c.req.valid("param").id;
+      const { expires_in = REVIEW_LINK_DEFAULT_SECONDS, label } = c.req.valid("json");
+      const version = await waitingVersion(db, principal, id);
+      const url = await signReviewLink(c.env, publicOrigin(c.env, c.req.url), {
+        postId: id,
+        version,
+        expires: Math.floor(Date.now() / 1000) + expires_in,
+        label: label ?? null,
+      });
+      return c.json({ url, expires_in }, 201);
     },
   );

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { Database } from "../db/client";
 import { type PostReview, postReviews, posts, workspaces } from "../db/schema";
 import { ownedId, type Tenant } from "../db/tenancy";
-import { notFound } from "../http/errors";
+import { invalidField, notFound } from "../http/errors";
 import { toZonedIso } from "../lib/time";
 import type { reviewSchema } from "./schemas";
 
@@ -32,4 +32,19 @@ export async function reviewsOfPost(db: Database, tenant: Tenant, id: number): P
   ]);
   if (!found[0]) throw notFound("Post");
   return entries.map((entry) => presentReview(entry, found[0]!.zone));
+}
+
+/** The version at which the tenant's post waits for approval: 404 when absent, 422 when not waiting. */
+export async function waitingVersion(db: Database, tenant: Tenant, id: number): Promise<number> {
+  const [found] = await db
+    .select({ status: posts.status, version: posts.version })
+    .from(posts)
+    .where(eq(posts.id, ownedId(posts, tenant, id)));
+  if (!found) throw notFound("Post");
+  if (found.status !== "PENDING_APPROVAL")
+    throw invalidField(
+      "status",
+      `Only a post waiting for approval can be reviewed; this one is ${found.status}.`,
+    );
+  return found.version;
 }

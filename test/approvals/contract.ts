@@ -80,4 +80,16 @@ export const approvalsContracts: RouteContract[] = [
     status: 200,
     budget: { db: 1, gate: 1, hops: 1 },
   },
+  {
+    ...approvals,
+    method: "POST",
+    route: "/api/v1/posts/{id}/review-links",
+    request: async (t) => ({
+      path: `/api/v1/posts/${await pending(t)}/review-links`,
+      body: { label: "Client" },
+    }),
+    foreign: async (victim) => ({ path: `/api/v1/posts/${await pending(victim)}/review-links`, body: {} }),
+    status: 201,
+    budget: { db: 1, gate: 1, hops: 2 },
+  },
 ];
