@@ -48,7 +48,7 @@ function refusal(
       `Only a post waiting for approval can be ${decision === "approve" ? "approved" : "rejected"}; this one is ${found.status}.`,
     );
   return conflict(
-    `The post changed since version ${version}: it is at version ${found.version}. Review it again and send that version.`,
+    `The post is at version ${found.version}, not ${version}: it changed since it was read. Review it again and send its current version.`,
   );
 }
 

@@ -312,7 +312,7 @@ describe("queued posts waiting for approval", () => {
 });
 
 describe("tenancy of the new routes", () => {
-  it("another tenant's post, and the other mode's, is a 404 on approve, reject and reviews, and nothing changes", async () => {
+  it("another tenant's post, and the other mode's, is a 404 on every new route, and nothing changes", async () => {
     const victim = await requiredTenant();
     const post = await pendingPost(victim);
     const attacker = await createTenant();
@@ -329,6 +329,14 @@ describe("tenancy of the new routes", () => {
       expect((await approve(victim, post.id, { version: 1 }, key)).status).toBe(404);
       expect((await reject(victim, post.id, { version: 1, reason: "x" }, key)).status).toBe(404);
       expect((await call("GET", `/api/v1/posts/${post.id}/reviews`, { key })).status).toBe(404);
+      expect((await call("POST", `/api/v1/posts/${post.id}/review-links`, { key, body: {} })).status).toBe(
+        404,
+      );
+      const patch = await call("PATCH", `/api/v1/workspaces/${victim.workspace.id}`, {
+        key,
+        body: { approval: "none" },
+      });
+      expect(patch.status).toBe(404);
     }
     const got = await call("GET", `/api/v1/posts/${post.id}`, { key: victim.key });
     expect(got.body.status).toBe("PENDING_APPROVAL");
