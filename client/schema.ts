@@ -26,6 +26,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a workspace
+         * @description Sets the workspace's `approval` policy. With `required`, a post created or changed with `scheduled_at`, `publish_now` or `queue` becomes PENDING_APPROVAL and is not published until approved (`POST /api/v1/posts/{id}/approve`); a draft stays a draft. Switching back to `none` releases nothing by itself: posts already waiting still wait for a decision (or an edit, which then schedules them). A field left out keeps its value.
+         *
+         *     Requires an API key with the `workspaces` ability.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
     "/api/v1/accounts": {
         parameters: {
             query?: never;
@@ -145,7 +167,7 @@ export interface paths {
          *
          *     Filters, combined with AND and carried by every page link: `status`, `workspace_id`, `account_id` (posts with a row on that account), `scheduled_from` and `scheduled_to` (ISO 8601 with an offset, bounds included; drafts never match a window). With a filter, `total` counts the posts that match. A query parameter the list does not know is a 422, not ignored.
          *
-         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *     A post is a DRAFT (no `scheduled_at`), PENDING_APPROVAL (in a workspace whose `approval` is `required`, a post with a time waits for approval: `POST /api/v1/posts/{id}/approve`; it is never published before), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
          *
          *     Requires an API key with the `posts` ability.
          */
@@ -153,9 +175,9 @@ export interface paths {
         put?: never;
         /**
          * Create a post
-         * @description Creates a post in `workspace_id` for the given accounts of that workspace, one platform row per account. Without `scheduled_at` or `publish_now` it is a DRAFT; with `scheduled_at` it is SCHEDULED; with `publish_now` it is PUBLISHING and queued at once. Accounts, labels and media of another workspace, and failed media, are refused by index (`accounts.1`, `content.0.media.2`).
+         * @description Creates a post in `workspace_id` for the given accounts of that workspace, one platform row per account. Without `scheduled_at` or `publish_now` it is a DRAFT; with `scheduled_at` it is SCHEDULED; with `publish_now` it is PUBLISHING and queued at once. In a workspace whose `approval` is `required`, a post with `scheduled_at`, `publish_now` or `queue` is PENDING_APPROVAL instead, and waits for `POST /api/v1/posts/{id}/approve`. Accounts, labels and media of another workspace, and failed media, are refused by index (`accounts.1`, `content.0.media.2`).
          *
-         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *     A post is a DRAFT (no `scheduled_at`), PENDING_APPROVAL (in a workspace whose `approval` is `required`, a post with a time waits for approval: `POST /api/v1/posts/{id}/approve`; it is never published before), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
          *
          *     `settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.
          *
@@ -209,7 +231,7 @@ export interface paths {
          * Get a post
          * @description The post with its platform rows, labels and media, and its comments when `include_comments` is true.
          *
-         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *     A post is a DRAFT (no `scheduled_at`), PENDING_APPROVAL (in a workspace whose `approval` is `required`, a post with a time waits for approval: `POST /api/v1/posts/{id}/approve`; it is never published before), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
          *
          *     Requires an API key with the `posts` ability.
          */
@@ -218,9 +240,9 @@ export interface paths {
          * Update a post
          * @description A partial update: every field is optional and a field left out keeps its stored value. `content`, `labels` and `accounts` replace the stored lists wholesale; rows of accounts that stay keep their settings, new accounts get a row with their platform's defaults (or `settings`), and rows of dropped accounts are removed. `settings` replaces the settings of the rows of the platforms it names. `scheduled_at: null` turns the post back into a DRAFT, `publish_now: true` publishes it now; a stored `scheduled_at` that has already passed is dropped rather than re-armed unless the post is still SCHEDULED. `repeatable: false` clears the repeat fields, and `remaining_posts` restarts from `repeatable_times` when `repeatable` or `repeatable_times` is given. `auto_plug: null` removes the follow-up. Every platform row takes the post's new status.
          *
-         *     DRAFT, SCHEDULED and FAILED posts can be edited. A PUBLISHED post cannot: the answer is a 422 on `status`. A PUBLISHING post cannot be edited while it is being published: the answer is a 409, and so is an update that raced the publisher or another update (nothing is written; send it again).
+         *     DRAFT, PENDING_APPROVAL, SCHEDULED and FAILED posts can be edited. A change of the content, accounts, time or settings adds one to `version`; in a workspace whose `approval` is `required` it makes the post PENDING_APPROVAL again, even if it was approved (labels alone keep the approval). A PUBLISHED post cannot: the answer is a 422 on `status`. A PUBLISHING post cannot be edited while it is being published: the answer is a 409, and so is an update that raced the publisher or another update (nothing is written; send it again).
          *
-         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *     A post is a DRAFT (no `scheduled_at`), PENDING_APPROVAL (in a workspace whose `approval` is `required`, a post with a time waits for approval: `POST /api/v1/posts/{id}/approve`; it is never published before), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
          *
          *     `settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.
          *
@@ -259,7 +281,7 @@ export interface paths {
          *
          *     A post that is not FAILED has nothing to retry: the answer is a 409 (`{message}`), for a post still being published as for a DRAFT, SCHEDULED or PUBLISHED one.
          *
-         *     A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
+         *     A post is a DRAFT (no `scheduled_at`), PENDING_APPROVAL (in a workspace whose `approval` is `required`, a post with a time waits for approval: `POST /api/v1/posts/{id}/approve`; it is never published before), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).
          *
          *     Honours an `Idempotency-Key` header: a repeat with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) instead of acting twice; 409 while the first is still running, 422 when the key was used for a different request.
          *
@@ -1066,6 +1088,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a post
+         * @description Approves a post waiting for approval (PENDING_APPROVAL): it becomes SCHEDULED and is published at its `scheduled_at`. A post whose time has come (`publish_now`, or a `scheduled_at` that passed while it waited) is published at once: the answer shows it PUBLISHING. Fires `post.approved`.
+         *
+         *     `version` is the post's `version` the reviewer saw: if the post changed since, the answer is a 409 and nothing changes (read it again). A post not waiting for approval (PENDING_APPROVAL) is a 422 on `status`. Of parallel decisions on one version exactly one succeeds; the review history and the webhooks tell it once.
+         *
+         *     Requires an API key with the `approvals` ability.
+         */
+        post: operations["approvePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a post
+         * @description Rejects a post waiting for approval: it is a DRAFT again (its `scheduled_at` and any queue slot released), the `reason` kept in its review history. Edit it and give it a time to submit it again. Fires `post.rejected`.
+         *
+         *     `version` is the post's `version` the reviewer saw: if the post changed since, the answer is a 409 and nothing changes (read it again). A post not waiting for approval (PENDING_APPROVAL) is a 422 on `status`. Of parallel decisions on one version exactly one succeeds; the review history and the webhooks tell it once.
+         *
+         *     Requires an API key with the `approvals` ability.
+         */
+        post: operations["rejectPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a post's reviews
+         * @description The post's review history, oldest first: each submission for approval, edit that made it wait again, approval and rejection, with the version it concerned, the note, who (`by`: an API key by its name, a review link by its label, a console user by name) and when.
+         *
+         *     Requires an API key with the `posts` ability.
+         */
+        get: operations["listPostReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}/review-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a review link
+         * @description A link for a reviewer without an account or key: a page showing the post as each of its platforms will publish it (the thread item by item, media, each row's settings), with Approve and Reject buttons and a note. It is signed (nothing in it can be changed), bound to the post's current `version` (once the post changes, the page says so and decides nothing), works until `expires_in` seconds from now (7 days by default, 30 at most), and takes one decision: the first Approve or Reject wins, as a `POST /approve` would. The review history names the decision by the link's `label` (else `review link`). The post must be waiting for approval (422 otherwise). Anyone holding the URL can decide: send it only to the reviewer.
+         *
+         *     Requires an API key with the `approvals` ability.
+         */
+        post: operations["createReviewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/oauth/delegate/sessions": {
         parameters: {
             query?: never;
@@ -1325,6 +1439,72 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "post.approval_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.approval_requested
+         * @description A post waits for approval (PENDING_APPROVAL) at a new `version`: created or changed with a time in a workspace whose `approval` is `required`, or an approved post changed. Once per version. `data` is the post; approve or reject it with that `version`.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["postApprovalRequestedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.approved
+         * @description A pending post was approved (by a key with the `approvals` ability, a review link or a console user): it is SCHEDULED, or PUBLISHING when its time had come. Once per version. `data` is the post; `GET /api/v1/posts/{id}/reviews` says who approved it.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["postApprovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "post.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * post.rejected
+         * @description A pending post was rejected: it is a DRAFT again. Once per version. `data` is the post; `GET /api/v1/posts/{id}/reviews` has the reason.
+         *
+         *     Signed per the Standard Webhooks specification: verify `webhook-signature` over the raw body before trusting it (docs/guide.md, "Webhooks").
+         */
+        post: operations["postRejectedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1358,10 +1538,12 @@ export interface components {
                 media: components["schemas"]["PostMedia"][];
             }[];
             /**
-             * @description DRAFT (no schedule), SCHEDULED (waits for `scheduled_at`), PUBLISHING (queued or being published), PUBLISHED, FAILED.
+             * @description DRAFT (no schedule), PENDING_APPROVAL (in a workspace whose `approval` is `required`: waits for a decision, never published before), SCHEDULED (waits for `scheduled_at`), PUBLISHING (queued or being published), PUBLISHED, FAILED.
              * @enum {string}
              */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            /** @description Starts at 1 and grows by one with every change of the content, targets, time or settings; approving or rejecting names the version the reviewer saw. */
+            version: number;
             /** @description Every time any row was published, oldest first. */
             posted_on: string[];
             /** @example 2026-11-21T09:15:00+01:00 */
@@ -1416,6 +1598,11 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
+            /**
+             * @description `none` (default) or `required`: a post created or changed with `scheduled_at`, `publish_now` or `queue` then waits in PENDING_APPROVAL until a key with the `approvals` ability (or a review link, or a console user) approves it.
+             * @enum {string}
+             */
+            approval: "none" | "required";
         };
         /** @description The post on one of its accounts, by its `platform`. */
         PostPlatform: components["schemas"]["PostPlatformTiktok"] | components["schemas"]["PostPlatformInstagram"] | components["schemas"]["PostPlatformTwitter"] | components["schemas"]["PostPlatformLinkedin"] | components["schemas"]["PostPlatformYoutube"] | components["schemas"]["PostPlatformFacebook"] | components["schemas"]["PostPlatformPinterest"] | components["schemas"]["PostPlatformThreads"];
@@ -1429,7 +1616,7 @@ export interface components {
             platform: "tiktok";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["TiktokSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1476,7 +1663,7 @@ export interface components {
             platform: "instagram";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["InstagramSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1504,7 +1691,7 @@ export interface components {
             platform: "twitter";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["TwitterSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1546,7 +1733,7 @@ export interface components {
             platform: "linkedin";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["LinkedinSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1573,7 +1760,7 @@ export interface components {
             platform: "youtube";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["YoutubeSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1602,7 +1789,7 @@ export interface components {
             platform: "facebook";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["FacebookSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1628,7 +1815,7 @@ export interface components {
             platform: "pinterest";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["PinterestSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1655,7 +1842,7 @@ export interface components {
             platform: "threads";
             posted_on: string[];
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             settings: components["schemas"]["ThreadsSettings"];
             analytics: components["schemas"]["PostPlatformAnalytics"];
             /** @description The platform's id of the published post; null until published. On TikTok, TikTok's `publish_id` until moderation gives the post its public id. */
@@ -1776,7 +1963,7 @@ export interface components {
             /** @enum {string} */
             platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             /** @description The post on the platform; null until published. */
             post_url: string | null;
             /** @description The row's metrics once PUBLISHED (as of its last sync); `{}` for any other status. */
@@ -1842,6 +2029,11 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
+            /**
+             * @description `none` (default) or `required`: a post created or changed with `scheduled_at`, `publish_now` or `queue` then waits in PENDING_APPROVAL until a key with the `approvals` ability (or a review link, or a console user) approves it.
+             * @enum {string}
+             */
+            approval: "none" | "required";
             accounts: components["schemas"]["AccountShort"][];
         };
         AccountShort: {
@@ -1867,7 +2059,7 @@ export interface components {
              * @description The ability the key lacks for this operation.
              * @enum {string}
              */
-            ability: "posts" | "workspaces" | "accounts" | "labels";
+            ability: "posts" | "workspaces" | "accounts" | "labels" | "approvals";
         };
         /**
          * @example {
@@ -1887,6 +2079,18 @@ export interface components {
             errors: {
                 [key: string]: string[];
             };
+        };
+        /**
+         * @example {
+         *       "approval": "required"
+         *     }
+         */
+        UpdateWorkspaceRequest: {
+            /**
+             * @description `none` (default) or `required`: a post created or changed with `scheduled_at`, `publish_now` or `queue` then waits in PENDING_APPROVAL until a key with the `approvals` ability (or a review link, or a console user) approves it.
+             * @enum {string}
+             */
+            approval?: "none" | "required";
         };
         AccountConnect: {
             /**
@@ -2611,7 +2815,7 @@ export interface components {
             /** @enum {string} */
             platform: "tiktok" | "instagram" | "twitter" | "linkedin" | "youtube" | "facebook" | "pinterest" | "threads";
             /** @enum {string} */
-            status: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+            status: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
             /** @description The post on the platform; null until published. */
             post_url: string | null;
             /** @description The row's metrics once PUBLISHED (as of its last sync); `{}` for any other status. */
@@ -2658,7 +2862,7 @@ export interface components {
             id: number;
             workspace_id: number;
             url: string;
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled" | "post.approval_requested" | "post.approved" | "post.rejected")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @example 2026-11-21T09:15:00+01:00 */
@@ -2679,7 +2883,7 @@ export interface components {
             id: number;
             workspace_id: number;
             url: string;
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled" | "post.approval_requested" | "post.approved" | "post.rejected")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @example 2026-11-21T09:15:00+01:00 */
@@ -2715,7 +2919,7 @@ export interface components {
              *       "post.failed"
              *     ]
              */
-            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled")[];
+            events: ("post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled" | "post.approval_requested" | "post.approved" | "post.rejected")[];
         };
         WebhookDelivery: {
             id: number;
@@ -2725,7 +2929,7 @@ export interface components {
              * @description `webhook.test` for an event sent by `POST /api/v1/webhooks/{id}/test`.
              * @enum {string}
              */
-            event_type: "post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled" | "webhook.test";
+            event_type: "post.published" | "post.failed" | "post.partially_published" | "account.expired" | "media.ready" | "media.failed" | "analytics.synced" | "comment.received" | "post.rescheduled" | "post.approval_requested" | "post.approved" | "post.rejected" | "webhook.test";
             /**
              * @description pending (queued, or a retry is due at `next_attempt_at`), succeeded (a 2xx answer), failed (8 attempts failed, or the endpoint was disabled).
              * @enum {string}
@@ -2777,7 +2981,7 @@ export interface components {
                 name: string;
                 /** @description The key's first characters, as the operator's key list shows them. */
                 prefix: string;
-                abilities: ("posts" | "workspaces" | "accounts" | "labels")[];
+                abilities: ("posts" | "workspaces" | "accounts" | "labels" | "approvals")[];
                 /** @description ISO 8601 (UTC), or null: it does not expire. */
                 expires_at: string | null;
                 /** @description ISO 8601 (UTC). */
@@ -2869,6 +3073,74 @@ export interface components {
             /** @description Sorted by day, then time. */
             slots: components["schemas"]["QueueSlot"][];
             paused: boolean;
+        };
+        /**
+         * @example {
+         *       "version": 1
+         *     }
+         */
+        ApprovePostRequest: {
+            /**
+             * @description The post's `version` the reviewer saw; another one is a 409.
+             * @example 1
+             */
+            version: number;
+            /** @description Kept in the review history. */
+            note?: string;
+        };
+        /**
+         * @example {
+         *       "version": 1,
+         *       "reason": "The link is wrong."
+         *     }
+         */
+        RejectPostRequest: {
+            /**
+             * @description The post's `version` the reviewer saw; another one is a 409.
+             * @example 1
+             */
+            version: number;
+            /** @description Why: kept in the review history as the entry's `note`. */
+            reason: string;
+        };
+        PostReview: {
+            /**
+             * @description `submitted` (the post started waiting for approval), `edited` (changed while waiting or after an approval: it waits again), `approved`, `rejected`.
+             * @enum {string}
+             */
+            action: "submitted" | "approved" | "rejected" | "edited";
+            /** @description The post's version the entry is about. */
+            version: number;
+            /** @description The approver's note or the rejection's reason. */
+            note: string | null;
+            by: {
+                /**
+                 * @description An API key, a review link, or a console user.
+                 * @enum {string}
+                 */
+                type: "key" | "link" | "user";
+                /** @description The key's name, the link's label, or the user's name. */
+                name: string;
+            };
+            /** @example 2026-11-21T09:15:00+01:00 */
+            at: string;
+        };
+        ReviewLink: {
+            /** @description The review page: the post as each platform will show it, with Approve and Reject. Works for this version of the post only, until it expires, for one decision. */
+            url: string;
+            expires_in: number;
+        };
+        /**
+         * @example {
+         *       "expires_in": 604800,
+         *       "label": "Client: Acme"
+         *     }
+         */
+        CreateReviewLinkRequest: {
+            /** @description Seconds the link works; 7 days by default, 30 days at most. */
+            expires_in?: number;
+            /** @description Who the link is for; the review history names the decision by it. */
+            label?: string;
         };
         DelegationSession: {
             /**
@@ -2985,6 +3257,174 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
@@ -3720,7 +4160,7 @@ export interface operations {
                 /** @description Where the page starts: the items older than this id. `next_page_url` carries it (the last item of the page it came from), so following it reads each page from there, at the cost of page 1 however deep, and never repeats an item that moved down a page because newer ones arrived. Page numbers without it work as usual. */
                 before_id?: number;
                 /** @description Only posts with this status. */
-                status?: "DRAFT" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
+                status?: "DRAFT" | "PENDING_APPROVAL" | "SCHEDULED" | "PUBLISHING" | "PUBLISHED" | "FAILED";
                 /** @description Only this workspace's posts (another tenant's workspace matches nothing). */
                 workspace_id?: number;
                 /** @description Only posts with a platform row on this account. */
@@ -9951,6 +10391,658 @@ export interface operations {
             };
         };
     };
+    approvePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovePostRequest"];
+            };
+        };
+        responses: {
+            /** @description The post, SCHEDULED or PUBLISHING. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rejectPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectPostRequest"];
+            };
+        };
+        responses: {
+            /** @description The post, DRAFT. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record is in a state that does not allow this now. */
+            409: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A post cannot be edited while it is being published."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPostReviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review history. */
+            200: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PostReview"][];
+                    };
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createReviewLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReviewLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLink"];
+                };
+            };
+            /** @description A body that cannot be read: malformed JSON, a JSON body that is not an object, or malformed multipart/form-data. */
+            400: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Malformed JSON in request body."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (`Unauthenticated.`); an expired key answers `Expired`. */
+            401: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthenticated."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the ability this operation needs; `ability` names it. */
+            403: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description No such record among the workspaces the key's user can access. */
+            404: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Post not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 1 MiB, by its Content-Length or as it was read: refused before it is parsed. The same body on every operation. */
+            413: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body was not sent with the content type this operation takes. */
+            415: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The request body must be sent as application/json."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Field errors, Laravel style: the first message and every message by field. */
+            422: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description More than 60 requests in a minute for this user, across all of the user's keys. */
+            429: {
+                headers: {
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "X-D1-Bookmark": components["headers"]["D1Bookmark"];
+                    /** @description Requests allowed per minute (60). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window reopens. */
+                    "Retry-After"?: number;
+                    /** @description Unix time the window reopens. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Attempts."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createDelegationSession: {
         parameters: {
             query?: never;
@@ -10553,6 +11645,117 @@ export interface operations {
                     id: string;
                     /** @enum {string} */
                     type: "post.rescheduled";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Post"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postApprovalRequestedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_post.approval_requested_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "post.approval_requested";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Post"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postApprovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_post.approved_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "post.approved";
+                    /** @description When it happened, ISO 8601 in UTC. */
+                    created_at: string;
+                    data: components["schemas"]["Post"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else, a redirect or no answer is retried (8 attempts over about a day). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postRejectedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id; the same on every retry, so use it to deduplicate. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the secret's base64-decoded bytes after `whsec_`; space-separated signatures while a rolled secret is still honoured. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_post.rejected_42_1795000000000 */
+                    id: string;
+                    /** @enum {string} */
+                    type: "post.rejected";
                     /** @description When it happened, ISO 8601 in UTC. */
                     created_at: string;
                     data: components["schemas"]["Post"];

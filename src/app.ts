@@ -4,6 +4,8 @@ import { accountsRouter } from "./accounts";
 import { adminRouter } from "./admin";
 import { adminOnly } from "./admin/operator-routes";
 import { analyticsRouter } from "./analytics";
+import { approvalsRouter } from "./approvals";
+import { reviewRouter } from "./approvals/review-routes";
 import { commentsRouter } from "./comments";
 import { consoleRouter } from "./console";
 import { consoleOperatorRouter } from "./console/operator-routes";
@@ -52,6 +54,8 @@ const gate = apiGate("api");
 for (const [path, router] of Object.entries(RESOURCES)) api.use(`${path}/*`, gate).route(path, router);
 // Posting queues sit under the accounts and workspaces they belong to (behind the same gate).
 api.route("/accounts", accountQueueRouter).route("/workspaces", workspaceQueueRouter);
+// Approvals sit under the posts they decide (behind the same gate).
+api.route("/posts", approvalsRouter);
 
 export const app = createRouter<BareEnv>();
 app
@@ -61,6 +65,7 @@ app
   .use("/media/*", requestContext)
   .use("/mcp", requestContext)
   .use("/console/*", requestContext)
+  .use("/review/*", requestContext)
   .route("/api/v1", api)
   // The API for AI agents (Model Context Protocol): each tool call is answered by its /api/v1 route,
   // through this app's own fetch, with the caller's key.
@@ -76,6 +81,8 @@ app
   .route("/api/oauth/delegate", delegationRouter)
   // The sandbox platform; 404 unless SANDBOX is "true".
   .route("/sandbox", sandboxRouter)
+  // Review links' pages (ARCHITECTURE "Approvals"): public, the signed link is the credential.
+  .route("/review", reviewRouter)
   // Signed media links: public, the signature is the credential (no API key, no rate limit).
   .route("/media", mediaLinksRouter)
   // The platforms' pushes (Meta's webhooks): public, the platform's signature is the credential.

@@ -3,6 +3,7 @@
 import { accountsContracts } from "./accounts/contract";
 import { adminContracts } from "./admin/contract";
 import { analyticsContracts } from "./analytics/contract";
+import { approvalsContracts } from "./approvals/contract";
 import { commentsContracts } from "./comments/contract";
 import { consoleContracts } from "./console/contract";
 import { delegationContracts } from "./delegation/contract";
@@ -23,6 +24,7 @@ export const CONTRACTS: RouteContract[] = [
   ...foldersContracts,
   ...postsContracts,
   ...postingQueuesContracts,
+  ...approvalsContracts,
   ...mediaContracts,
   ...analyticsContracts,
   ...commentsContracts,

@@ -183,7 +183,7 @@ export function disconnectAccount(db: Database, tenant: Tenant, accountId: numbe
       })
       .where(
         and(
-          inArray(posts.status, ["SCHEDULED", "FAILED"]),
+          inArray(posts.status, ["PENDING_APPROVAL", "SCHEDULED", "FAILED"]),
           inArray(posts.id, postsWithUnsettled),
           nonePublishing,
         ),

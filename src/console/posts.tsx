@@ -1,10 +1,11 @@
 // The posts pages: the user's posts (the REST list's query, filters and cursor; each row's targets with
-// their errors and links; retry and delete through the REST routes' own functions), and a week calendar
-// in a workspace's zone (calendar.ts does the date math).
+// their errors and links; retry, delete, approve and reject through the REST routes' own functions), and a
+// week calendar in a workspace's zone (calendar.ts does the date math).
 import type { FC } from "hono/jsx";
 import { accountsOfUser } from "../accounts/queries";
+import { type Decision, decide } from "../approvals/decide";
 import type { Database } from "../db/client";
-import { POST_STATUSES } from "../db/enums";
+import { POST_STATUSES, type PostStatus } from "../db/enums";
 import type { Tenant } from "../db/tenancy";
 import { notFound } from "../http/errors";
 import { messagesByField } from "../http/messages";
@@ -13,7 +14,7 @@ import { idParams } from "../lib/schemas";
 import { toZonedIso } from "../lib/time";
 import { type CalendarSlot, freeSlotsOfWorkspace } from "../posting-queues/queries";
 import type { PresentedPost } from "../posts/present";
-import { deletePost, filtersOfQuery, pageOfPosts } from "../posts/queries";
+import { deletePost, filtersOfQuery, pageOfPosts, postOfUser } from "../posts/queries";
 import { retryPost } from "../posts/retry";
 import { listPostsQuery } from "../posts/schemas";
 import { workspacesOfUser } from "../workspaces/queries";
@@ -56,6 +57,35 @@ const presenting = (c: Ctx) => ({
   origin: publicOrigin(c.env, c.req.url),
   includeComments: false,
 });
+
+/** How a status reads; a waiting post says what it waits for. */
+const statusLabel = (status: PostStatus) => (status === "PENDING_APPROVAL" ? "Waiting for approval" : status);
+
+/**
+ * Approves or rejects the user's post at the version the page showed (`version`), with the form's note,
+ * as the signed-in user; a changed or decided post is the API's 409 or 422 (the refusal page).
+ */
+async function decideInConsole(c: Ctx, decision: Decision) {
+  const auth = signedIn(c);
+  if (auth instanceof Response) return auth;
+  const id = postId(c);
+  const form = c.var.form ?? {};
+  const version = Number(form.version);
+  const note = typeof form.note === "string" ? form.note.trim().slice(0, 1000) : "";
+  await decide(
+    auth.db,
+    decision,
+    {
+      post: postOfUser(auth.db, auth.tenant, id),
+      postId: id,
+      version: Number.isSafeInteger(version) && version > 0 ? version : 0,
+      note: note || null,
+      by: { type: "user", userId: auth.tenant.userId },
+    },
+    { env: c.env, origin: publicOrigin(c.env, c.req.url), queue: c.env.PUBLISH_QUEUE },
+  );
+  return c.redirect("/console/posts?status=PENDING_APPROVAL", 303);
+}
 
 /** The post id of a path, or the same 404 as another user's post. */
 function postId(c: Ctx): number {
@@ -134,6 +164,8 @@ export const postRoutes = consoleRoutes()
     });
     return c.redirect("/console/posts", 303);
   })
+  .post("/posts/:id/approve", (c) => decideInConsole(c, "approve"))
+  .post("/posts/:id/reject", (c) => decideInConsole(c, "reject"))
   .post("/posts/:id/delete", async (c) => {
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
@@ -215,7 +247,8 @@ const PostRow: FC<{ post: PresentedPost; accounts: Map<number, Account>; csrf: s
       </dd>
       <dt>Status</dt>
       <dd>
-        <span class={`status status-${post.status.toLowerCase()}`}>{post.status}</span>
+        <span class={`status status-${post.status.toLowerCase()}`}>{statusLabel(post.status)}</span>
+        {` (version ${post.version})`}
       </dd>
     </dl>
     <ul class="targets">
@@ -225,7 +258,7 @@ const PostRow: FC<{ post: PresentedPost; accounts: Map<number, Account>; csrf: s
         return (
           <li>
             <strong>{row.platform}</strong> {account ? `@${account.username}` : `account #${row.account_id}`}:{" "}
-            <span class={`status status-${row.status.toLowerCase()}`}>{row.status}</span>
+            <span class={`status status-${row.status.toLowerCase()}`}>{statusLabel(row.status)}</span>
             {row.error && <span class="error"> {row.error.message}</span>}
             {link && (
               <>
@@ -239,6 +272,30 @@ const PostRow: FC<{ post: PresentedPost; accounts: Map<number, Account>; csrf: s
         );
       })}
     </ul>
+    {post.status === "PENDING_APPROVAL" && (
+      <form
+        method="post"
+        action={`/console/posts/${post.id}/approve`}
+        aria-label={`Decide on post #${post.id}`}
+      >
+        <Hidden csrf={csrf} />
+        <input type="hidden" name="version" value={String(post.version)} />
+        <label for={`note-${post.id}`}>Note (optional; when rejecting, say why)</label>
+        <input type="text" id={`note-${post.id}`} name="note" maxlength={1000} />
+        <div class="actions">
+          <button type="submit" class="primary" aria-label={`Approve post #${post.id}`}>
+            Approve
+          </button>
+          <button
+            type="submit"
+            formaction={`/console/posts/${post.id}/reject`}
+            aria-label={`Reject post #${post.id}`}
+          >
+            Reject
+          </button>
+        </div>
+      </form>
+    )}
     <div class="actions">
       {post.status === "FAILED" && (
         <form method="post" action={`/console/posts/${post.id}/retry`}>
@@ -272,7 +329,7 @@ const Filters: FC<{
       <option value="">Any</option>
       {POST_STATUSES.map((status) => (
         <option value={status} selected={query.status === status}>
-          {status}
+          {statusLabel(status)}
         </option>
       ))}
     </select>
@@ -423,7 +480,9 @@ export const CalendarPage: FC<{
                           {posts.map((post) => (
                             <li>
                               <time datetime={post.scheduled_at!}>{post.scheduled_at!.slice(11, 16)}</time>{" "}
-                              <span class={`status status-${post.status.toLowerCase()}`}>{post.status}</span>{" "}
+                              <span class={`status status-${post.status.toLowerCase()}`}>
+                                {statusLabel(post.status)}
+                              </span>{" "}
                               {excerpt(post)} <span class="muted">(post #{post.id})</span>
                             </li>
                           ))}

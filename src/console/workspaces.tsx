@@ -1,5 +1,5 @@
-// The workspaces page: the user's workspaces (zone, members, accounts), create one, change its zone, add
-// a member by address and remove one. Creating and adding are the operator API's own functions
+// The workspaces page: the user's workspaces (zone, approval policy, members, accounts), create one,
+// change its zone or approval policy, add a member by address and remove one. Creating and adding are the operator API's own functions
 // (src/admin/queries.ts) and their rules (src/admin/schemas.ts); the rest is src/workspaces/.
 import type { FC } from "hono/jsx";
 import { z } from "zod";
@@ -7,11 +7,12 @@ import { accountsOfUser } from "../accounts/queries";
 import { addMember, createWorkspace } from "../admin/queries";
 import { createWorkspaceBody } from "../admin/schemas";
 import type { Database } from "../db/client";
+import { APPROVAL_POLICIES, type ApprovalPolicy } from "../db/enums";
 import { accessibleWorkspace, type Tenant } from "../db/tenancy";
 import { ApiError, notFound } from "../http/errors";
 import { messagesByField } from "../http/messages";
 import { membersOfUserWorkspaces, removeMember, userInShardByEmail } from "../workspaces/members";
-import { setWorkspaceTimezone, workspacesOfUser } from "../workspaces/queries";
+import { setWorkspaceTimezone, updateWorkspace, workspacesOfUser } from "../workspaces/queries";
 import { FormErrors, Hidden, Layout, type Nav } from "./layout";
 import { type Ctx, consoleRoutes, navOf, signedIn, tenantOf } from "./page-routes";
 import type { Session } from "./sessions";
@@ -48,6 +49,7 @@ export type ListedWorkspace = {
   id: number;
   name: string;
   timezone: string;
+  approval: ApprovalPolicy;
   accounts: number;
   members: { userId: number; name: string; email: string }[];
 };
@@ -64,6 +66,7 @@ async function listed(db: Database, tenant: Tenant): Promise<ListedWorkspace[]> 
     id: w.id,
     name: w.name,
     timezone: w.timezone,
+    approval: w.approval,
     accounts: accounts.get(w.id)?.length ?? 0,
     members: members.get(w.id) ?? [],
   }));
@@ -123,6 +126,22 @@ export const workspaceRoutes = consoleRoutes()
       throw notFound("Workspace");
     return back(c);
   })
+  .post("/workspaces/:id/approval", async (c) => {
+    const auth = signedIn(c);
+    if (auth instanceof Response) return auth;
+    const workspace = await ownWorkspace(auth.db, auth.tenant, c.req.param("id"));
+    const approval = text(form(c).approval);
+    if (!(APPROVAL_POLICIES as readonly string[]).includes(approval))
+      return page(c, auth.session, auth.db, {
+        at: `workspace-${workspace.id}`,
+        errors: { approval: ["Choose whether posts need approval."] },
+      });
+    if (
+      !(await updateWorkspace(auth.db, auth.tenant, workspace.id, { approval: approval as ApprovalPolicy }))
+    )
+      throw notFound("Workspace");
+    return back(c);
+  })
   .post("/workspaces/:id/members", async (c) => {
     const auth = signedIn(c);
     if (auth instanceof Response) return auth;
@@ -170,6 +189,8 @@ const WorkspaceCard: FC<{ workspace: ListedWorkspace; csrf: string; errors?: Err
     <dl>
       <dt>Timezone</dt>
       <dd>{w.timezone}</dd>
+      <dt>Approval</dt>
+      <dd>{w.approval === "required" ? "Required before publishing" : "Not required"}</dd>
       <dt>Accounts</dt>
       <dd>
         <a href="/console/accounts">{`${w.accounts} connected`}</a>
@@ -200,6 +221,24 @@ const WorkspaceCard: FC<{ workspace: ListedWorkspace; csrf: string; errors?: Err
       <div class="actions">
         <button type="submit" aria-label={`Add member to ${w.name}`}>
           Add member
+        </button>
+      </div>
+    </form>
+    <form method="post" action={`/console/workspaces/${w.id}/approval`}>
+      <Hidden csrf={csrf} />
+      <fieldset>
+        <legend>Approval before publishing</legend>
+        <label>
+          <input type="radio" name="approval" value="none" checked={w.approval === "none"} /> Not required
+        </label>
+        <label>
+          <input type="radio" name="approval" value="required" checked={w.approval === "required"} />{" "}
+          Required: posts wait until a member or a key with the approvals ability approves them
+        </label>
+      </fieldset>
+      <div class="actions">
+        <button type="submit" aria-label={`Save approval policy of ${w.name}`}>
+          Save approval policy
         </button>
       </div>
     </form>

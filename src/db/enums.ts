@@ -1,7 +1,11 @@
 // Every enumeration and default the service stores, in one place: the schema, the request validators
 // and the response schemas all read them from here.
 
-export const ABILITIES = ["posts", "workspaces", "accounts", "labels"] as const;
+/**
+ * `approvals` (approve or reject a post waiting for approval, create review links) is granted only
+ * explicitly: keys created before it existed do not have it (docs/guide.md "Approvals").
+ */
+export const ABILITIES = ["posts", "workspaces", "accounts", "labels", "approvals"] as const;
 export type Ability = (typeof ABILITIES)[number];
 
 /**
@@ -29,8 +33,27 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const WORKSPACE_TYPES = ["PERSONAL", "ORGANIZATION"] as const;
 export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
 
-export const POST_STATUSES = ["DRAFT", "SCHEDULED", "PUBLISHING", "PUBLISHED", "FAILED"] as const;
+export const POST_STATUSES = [
+  "DRAFT",
+  "PENDING_APPROVAL",
+  "SCHEDULED",
+  "PUBLISHING",
+  "PUBLISHED",
+  "FAILED",
+] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** A workspace's approval policy: `required` holds every post to publish until someone approves it. */
+export const APPROVAL_POLICIES = ["none", "required"] as const;
+export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
+
+/** What a review history entry records (src/approvals). */
+export const REVIEW_ACTIONS = ["submitted", "approved", "rejected", "edited"] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+
+/** Who a review entry is by: an API key, a review link, or a console user. */
+export const REVIEWER_TYPES = ["key", "link", "user"] as const;
+export type ReviewerType = (typeof REVIEWER_TYPES)[number];
 
 export const GAP_UNITS = ["minutes", "hours", "days", "weeks", "months"] as const;
 export type GapUnit = (typeof GAP_UNITS)[number];
@@ -63,6 +86,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "analytics.synced",
   "comment.received",
   "post.rescheduled",
+  "post.approval_requested",
+  "post.approved",
+  "post.rejected",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /**

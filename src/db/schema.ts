@@ -5,7 +5,7 @@
 import type { folders, media } from "./tables/media";
 import type { outbox } from "./tables/outbox";
 import type { postingQueues } from "./tables/posting-queues";
-import type { accounts, comments, labels, postPlatforms, posts } from "./tables/posts";
+import type { accounts, comments, labels, postPlatforms, postReviews, posts } from "./tables/posts";
 import type { apiKeys, users, workspaces } from "./tables/tenants";
 import type { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables/webhooks";
 
@@ -32,3 +32,4 @@ export type WebhookEvent = typeof webhookEvents.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type OutboxRow = typeof outbox.$inferSelect;
 export type PostingQueue = typeof postingQueues.$inferSelect;
+export type PostReview = typeof postReviews.$inferSelect;

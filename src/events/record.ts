@@ -170,3 +170,35 @@ export const recordCommentsReceived = (db: Database, postId: number, platform: P
     at,
     and(eq(comments.postId, postId), eq(comments.platform, platform), eq(comments.receivedAt, new Date(at))),
   );
+
+/** The approval events a post's review records (src/approvals). */
+export type ReviewEventType = "post.approval_requested" | "post.approved" | "post.rejected";
+
+/**
+ * A post this batch submitted for approval (PENDING_APPROVAL), approved or rejected at `at` (its
+ * `updated_at`; a post the batch inserts is found by its version alone), at its `version`: each happens
+ * once per version (a post waits for approval at a version once, and is decided once), so the version
+ * names it.
+ */
+export const recordPostReviewed = (
+  db: Database,
+  type: ReviewEventType,
+  postId: number | SQL,
+  version: number,
+  at: number,
+  inserted = false,
+) =>
+  record(
+    db,
+    sql<OutboxType>`${type}`,
+    posts,
+    posts.id,
+    posts.workspaceId,
+    String(version),
+    at,
+    and(
+      eq(posts.id, postId as number),
+      eq(posts.version, version),
+      inserted ? undefined : eq(posts.updatedAt, new Date(at)),
+    ),
+  );

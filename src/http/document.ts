@@ -69,6 +69,11 @@ const TAGS = [
       "The comment inbox: comments read from every connected account's published posts, newest first.",
   },
   {
+    name: "Approvals",
+    description:
+      "Posts that wait for a person's approval in workspaces whose `approval` is `required`: approve, reject, the review history, review links.",
+  },
+  {
     name: "Webhooks",
     description:
       "Endpoints that receive signed events (Standard Webhooks), their deliveries, and the events themselves.",

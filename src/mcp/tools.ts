@@ -3,6 +3,7 @@
 // from those schemas (schema.ts) and a call is answered by the route itself (call.ts), so a tool can
 // never accept or answer anything its route would not.
 import type { z } from "zod";
+import { approveBody, rejectBody } from "../approvals/schemas";
 import { listCommentsQuery, replyBody } from "../comments/schemas";
 import { createFolderBody, listFoldersQuery } from "../folders/schemas";
 import { importJsonBody } from "../imports/schemas";
@@ -76,7 +77,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: "create_post",
     title: "Create a post",
-    description: `Creates a post in workspace_id for the given accounts: a DRAFT without scheduled_at or publish_now, SCHEDULED with scheduled_at (ISO 8601 with an offset), published at once with publish_now, at the next free slot of its accounts' posting queues with queue: true. ${VALIDATE_FIRST}`,
+    description: `Creates a post in workspace_id for the given accounts: a DRAFT without scheduled_at or publish_now, SCHEDULED with scheduled_at (ISO 8601 with an offset), published at once with publish_now, at the next free slot of its accounts' posting queues with queue: true. In a workspace whose approval is required, a post with a time waits as PENDING_APPROVAL until a person approves it. ${VALIDATE_FIRST}`,
     method: "POST",
     path: "/api/v1/posts",
     body: createPostBody,
@@ -128,6 +129,26 @@ export const TOOLS: readonly ToolSpec[] = [
     method: "POST",
     path: "/api/v1/posts/{id}/retry",
     writes: "creates",
+  },
+  {
+    name: "approve_post",
+    title: "Approve a post",
+    description:
+      "Approves a post waiting for approval (status PENDING_APPROVAL) at the `version` you read (get_post): it is then scheduled, or published at once if its time has come. Needs a key with the `approvals` ability; a post changed since is a conflict (409), one not waiting a 422.",
+    method: "POST",
+    path: "/api/v1/posts/{id}/approve",
+    body: approveBody,
+    writes: "repeatable",
+  },
+  {
+    name: "reject_post",
+    title: "Reject a post",
+    description:
+      "Rejects a post waiting for approval at the `version` you read, with a `reason`: it goes back to DRAFT. Needs a key with the `approvals` ability.",
+    method: "POST",
+    path: "/api/v1/posts/{id}/reject",
+    body: rejectBody,
+    writes: "repeatable",
   },
   {
     name: "get_post_analytics",

@@ -156,7 +156,7 @@ export const mediaRouter = createRouter<ApiEnv>()
       if (!deleted) throw notFound("Media");
       if (deleted === "in_use")
         throw conflict(
-          "The media item is used by a scheduled or publishing post; remove it from that post first.",
+          "The media item is used by a post waiting for approval, scheduled or publishing; remove it from that post first.",
         );
       // An import still running finds its row gone and removes what it wrote (see import/consumer.ts).
       await c.env.MEDIA.delete(deleted.r2Key);

@@ -125,7 +125,7 @@ export async function deleteMediaOfUser(
   const owned = eq(media.id, ownedId(media, tenant, id));
   const ownedItem = db.select({ id: media.id }).from(media).where(owned);
   const unpublishedUse = sql`EXISTS (SELECT 1 FROM ${postMedia} pm JOIN ${posts} p ON p.id = pm.post_id
-    WHERE pm.media_id IN ${ownedItem} AND p.status IN ('SCHEDULED', 'PUBLISHING'))`;
+    WHERE pm.media_id IN ${ownedItem} AND p.status IN ('PENDING_APPROVAL', 'SCHEDULED', 'PUBLISHING'))`;
   const free = sql`NOT ${unpublishedUse}`;
   const published = sql`EXISTS (SELECT 1 FROM ${postPlatforms} r WHERE r.post_id = ${postMedia.postId} AND r.status = 'PUBLISHED')`;
   const ofItem = inArray(postMedia.mediaId, ownedItem);

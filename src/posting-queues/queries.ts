@@ -31,8 +31,8 @@ const queueColumns = {
   paused: postingQueues.paused,
 };
 
-/** Statuses whose posts hold their slot. */
-const HOLDING = ["SCHEDULED"] as const;
+/** Statuses whose posts hold their slot: a post waiting for approval keeps the slot it took. */
+const HOLDING = ["SCHEDULED", "PENDING_APPROVAL"] as const;
 const holdingList = sql.join(
   HOLDING.map((status) => sql`${status}`),
   sql`, `,

@@ -31,7 +31,7 @@ const route = apiRoutes("posts");
 const tags = ["Posts"];
 
 const STATUSES =
-  "A post is a DRAFT (no `scheduled_at`), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).";
+  "A post is a DRAFT (no `scheduled_at`), PENDING_APPROVAL (in a workspace whose `approval` is `required`, a post with a time waits for approval: `POST /api/v1/posts/{id}/approve`; it is never published before), SCHEDULED (published within seconds of `scheduled_at`), PUBLISHING (queued or being published: `publish_now`, or a schedule that came due), then PUBLISHED or FAILED. Each platform row carries its own status; once PUBLISHED, its `platform_post_id`, `post_url` and metrics in `analytics`; after a failure, the platform's `error` (`{code, message}`). A post is PUBLISHING while any row is, PUBLISHED when every row is, and FAILED when none is publishing and one failed (the rows tell which).";
 
 const SETTINGS =
   "`settings` is keyed by platform (`twitter`, `tiktok`, `youtube`, `pinterest`, `instagram`, `facebook`, `linkedin`, `threads`); each platform's object is validated strictly and applied to the post's rows of that platform, every key it leaves out taking its default, so each row's `settings` in the answer is complete.";
@@ -87,7 +87,7 @@ export const postsRouter = createRouter<ApiEnv>()
       tags,
       summary: "Create a post",
       description: [
-        "Creates a post in `workspace_id` for the given accounts of that workspace, one platform row per account. Without `scheduled_at` or `publish_now` it is a DRAFT; with `scheduled_at` it is SCHEDULED; with `publish_now` it is PUBLISHING and queued at once. Accounts, labels and media of another workspace, and failed media, are refused by index (`accounts.1`, `content.0.media.2`).",
+        "Creates a post in `workspace_id` for the given accounts of that workspace, one platform row per account. Without `scheduled_at` or `publish_now` it is a DRAFT; with `scheduled_at` it is SCHEDULED; with `publish_now` it is PUBLISHING and queued at once. In a workspace whose `approval` is `required`, a post with `scheduled_at`, `publish_now` or `queue` is PENDING_APPROVAL instead, and waits for `POST /api/v1/posts/{id}/approve`. Accounts, labels and media of another workspace, and failed media, are refused by index (`accounts.1`, `content.0.media.2`).",
         STATUSES,
         SETTINGS,
         REPEAT,
@@ -162,7 +162,7 @@ export const postsRouter = createRouter<ApiEnv>()
       summary: "Update a post",
       description: [
         "A partial update: every field is optional and a field left out keeps its stored value. `content`, `labels` and `accounts` replace the stored lists wholesale; rows of accounts that stay keep their settings, new accounts get a row with their platform's defaults (or `settings`), and rows of dropped accounts are removed. `settings` replaces the settings of the rows of the platforms it names. `scheduled_at: null` turns the post back into a DRAFT, `publish_now: true` publishes it now; a stored `scheduled_at` that has already passed is dropped rather than re-armed unless the post is still SCHEDULED. `repeatable: false` clears the repeat fields, and `remaining_posts` restarts from `repeatable_times` when `repeatable` or `repeatable_times` is given. `auto_plug: null` removes the follow-up. Every platform row takes the post's new status.",
-        "DRAFT, SCHEDULED and FAILED posts can be edited. A PUBLISHED post cannot: the answer is a 422 on `status`. A PUBLISHING post cannot be edited while it is being published: the answer is a 409, and so is an update that raced the publisher or another update (nothing is written; send it again).",
+        "DRAFT, PENDING_APPROVAL, SCHEDULED and FAILED posts can be edited. A change of the content, accounts, time or settings adds one to `version`; in a workspace whose `approval` is `required` it makes the post PENDING_APPROVAL again, even if it was approved (labels alone keep the approval). A PUBLISHED post cannot: the answer is a 422 on `status`. A PUBLISHING post cannot be edited while it is being published: the answer is a 409, and so is an update that raced the publisher or another update (nothing is written; send it again).",
         STATUSES,
         SETTINGS,
         REPEAT,

@@ -59,9 +59,9 @@ type IdSubquery = SQLWrapper;
 // returns. The positions are read back by name in assemblePosts below.
 
 /** The post's workspace: [id, name, slug, type, logo, timezone, language, created_at, updated_at,
- * post_count, media_count, media_bytes, mode], as text: the page lists each workspace once (postStatements). */
+ * post_count, media_count, media_bytes, mode, approval], as text: the page lists each workspace once (postStatements). */
 const workspaceJson = sql`(SELECT json_array(w.id, w.name, w.slug, w.type, w.logo, w.timezone, w.language,
-  w.created_at, w.updated_at, w.post_count, w.media_count, w.media_bytes, w.mode)
+  w.created_at, w.updated_at, w.post_count, w.media_count, w.media_bytes, w.mode, w.approval)
   FROM ${workspaces} w WHERE w.id = ${posts.workspaceId})`;
 
 /** [account_id, platform, status, settings, analytics, platform_post_id, post_url, posted_on, error] per row. */
@@ -156,6 +156,7 @@ type WorkspaceTuple = [
   number,
   number,
   Workspace["mode"],
+  Workspace["approval"],
 ];
 type RowTuple = [
   number,
@@ -193,6 +194,7 @@ function workspaceOf(tuple: WorkspaceTuple): Workspace {
     mediaCount,
     mediaBytes,
     mode,
+    approval,
   ] = tuple;
   return {
     id,
@@ -208,6 +210,7 @@ function workspaceOf(tuple: WorkspaceTuple): Workspace {
     mediaCount,
     mediaBytes,
     mode,
+    approval,
   };
 }
 

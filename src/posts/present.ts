@@ -87,6 +87,7 @@ function presentOne(
     id: post.id,
     content,
     status: post.status,
+    version: post.version,
     posted_on: postedOnShown,
     scheduled_at: isoOrNull(post.scheduledAt, zone),
     repeatable: post.repeatable,

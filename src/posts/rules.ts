@@ -14,8 +14,9 @@ export type PostState = {
 
 /**
  * Merges the request into the stored state (absent fields keep their value). A stored schedule that has
- * already passed is kept only while the post is still SCHEDULED (the cron is about to claim it): editing
- * a FAILED or DRAFT post never re-arms an old date behind the client's back.
+ * already passed is kept only while the post is still SCHEDULED (the cron is about to claim it) or
+ * waiting for approval (approving it publishes it at once): editing a FAILED or DRAFT post never re-arms
+ * an old date behind the client's back.
  */
 export function nextState(
   current: (PostState & { status: PostStatus }) | null,
@@ -24,7 +25,10 @@ export function nextState(
 ): PostState {
   const publishNow = input.publish_now ?? false;
   const staleSchedule =
-    current?.scheduledAt && current.scheduledAt.getTime() <= now.getTime() && current.status !== "SCHEDULED";
+    current?.scheduledAt &&
+    current.scheduledAt.getTime() <= now.getTime() &&
+    current.status !== "SCHEDULED" &&
+    current.status !== "PENDING_APPROVAL";
   if (current && staleSchedule && input.scheduled_at === undefined)
     current = { ...current, scheduledAt: null };
   const repeatable = input.repeatable ?? current?.repeatable ?? false;
@@ -40,6 +44,30 @@ export function nextState(
       ? (keep("repeatableGapUnit", input.repeatable_gap_unit) as PostState["repeatableGapUnit"])
       : null,
   };
+}
+
+/**
+ * Whether an update changes what a reviewer approves (content, targets, time or settings, the follow-up
+ * reply included): then the post's `version` grows, and an approved post waits for approval again.
+ * `queue: true` counts as a change of time. Labels alone do not.
+ */
+export function changesVersion(stored: PostState, input: PostInput, state: PostState): boolean {
+  if (
+    input.content !== undefined ||
+    input.accounts !== undefined ||
+    input.settings !== undefined ||
+    input.auto_plug !== undefined ||
+    input.queue
+  )
+    return true;
+  return (
+    stored.scheduledAt?.getTime() !== state.scheduledAt?.getTime() ||
+    stored.publishNow !== state.publishNow ||
+    stored.repeatable !== state.repeatable ||
+    stored.repeatableTimes !== state.repeatableTimes ||
+    stored.repeatableGap !== state.repeatableGap ||
+    stored.repeatableGapUnit !== state.repeatableGapUnit
+  );
 }
 
 export function statusOf(state: PostState): PostStatus {

@@ -13,7 +13,7 @@ import type { Platform } from "../db/enums";
 import { type Post, postPlatforms, posts, workspaces } from "../db/schema";
 import { accessibleWorkspace, ownedId, ownedWorkspace, type Tenant } from "../db/tenancy";
 import { announce } from "../events/announce";
-import { type OutboxKey, recordPostRescheduled } from "../events/record";
+import { type OutboxKey, recordPostRescheduled, recordPostReviewed } from "../events/record";
 import { conflict, invalidField, notFound, validationFailed } from "../http/errors";
 import { createProblems } from "../platforms/catalog";
 import type { CheckedItem } from "../platforms/rules";
@@ -29,9 +29,10 @@ import {
 import { enqueuePublish, sendWakeUps } from "../publishing/messages";
 import { textErrors } from "./limits";
 import type { PresentContext, PresentedPost } from "./present";
-import { postOfUser, storedPostStatements, writeAndLoad, writeLoadAndAnswer } from "./queries";
+import { postOfUser, storedPostStatements, writeLoadAndAnswer } from "./queries";
 import { referenceErrors, referenceStatements, toReferences } from "./references";
-import { nextState, type PostState, ruleErrors, statusOf } from "./rules";
+import { insertReview, reviewerOf, statusUnderPolicy } from "./reviews";
+import { changesVersion, nextState, type PostState, ruleErrors, statusOf } from "./rules";
 import type { CreatePostInput, PostInput } from "./schemas";
 import { createStatements, isGuardFailure, unchangedSince, updateStatements } from "./write";
 
@@ -176,22 +177,62 @@ export async function checkCreate(
     ),
     queue.errors,
   );
-  return { refs, state, errors, accountRows, mediaRows, plan: queue.plan, zone: workspace[0]!.timezone };
+  return {
+    refs,
+    state,
+    errors,
+    accountRows,
+    mediaRows,
+    plan: queue.plan,
+    policy: workspace[0]!.approval,
+    zone: workspace[0]!.timezone,
+  };
+}
+
+/** The tenant of a write, and its key when a key made it (the reviewer its review entries name). */
+type Writer = Tenant & { keyId?: number };
+
+/**
+ * A post that now waits for approval at `version`: its review entry (`submitted`, or `edited` when it
+ * had been submitted or approved before) and the record of its `post.approval_requested`, for the
+ * write's batch.
+ */
+function submission(
+  db: Database,
+  writer: Writer,
+  postId: number | SQL,
+  action: "submitted" | "edited",
+  version: number,
+  now: Date,
+) {
+  return {
+    review: insertReview(db, { postId, action, version, by: reviewerOf(writer), at: now }),
+    record: recordPostReviewed(
+      db,
+      "post.approval_requested",
+      postId,
+      version,
+      now.getTime(),
+      typeof postId !== "number",
+    ),
+  };
 }
 
 /** `also`: statements written in the post's own batch (a bulk import records the row it created). */
 export async function createPost(
   db: Database,
-  tenant: Tenant,
+  tenant: Writer,
   input: CreatePostInput,
   ctx: SaveContext,
   also: (postId: SQL<number>) => Statement[] = () => [],
 ): Promise<PresentedPost> {
   const now = new Date();
-  const { refs, state, errors, plan } = await checkCreate(db, tenant, input, now);
+  const { refs, state, errors, plan, policy } = await checkCreate(db, tenant, input, now);
   throwIfErrors(errors);
 
-  const status = statusOf(state);
+  // In a workspace that requires approval, a post with a time waits for it (a draft stays a draft).
+  const status = statusUnderPolicy(statusOf(state), policy);
+  const submitted = status === "PENDING_APPROVAL";
   const claim = plan
     ? claimedSlot(
         input.workspace_id,
@@ -199,14 +240,21 @@ export async function createPost(
         plan.instants,
       )
     : undefined;
-  const post = await writeAndLoad(
+  const submit = submitted ? submission(db, tenant, insertedId(posts), "submitted", 1, now) : null;
+  const { post, written } = await writeLoadAndAnswer(
     db,
-    [...createStatements(db, tenant.userId, input, refs, state, status, claim), ...also(insertedId(posts))],
+    [
+      ...createStatements(db, tenant.userId, input, refs, state, status, claim),
+      ...also(insertedId(posts)),
+      // Last: `written.at(-1)` is the outbox record to announce.
+      ...(submit ? [submit.review, submit.record] : []),
+    ],
     insertedId(posts),
     { ...ctx, includeComments: false },
   ).catch((error) => {
     throw claim && isGuardFailure(error) ? slotsGone() : error;
   });
+  if (submitted) await announce(ctx.env, written.at(-1) as OutboxKey[]);
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [post.id]);
   // A queued post's time is the slot its write claimed (whole minutes, so the presented time is exact);
   // any other's is the one asked for, to the millisecond.
@@ -245,7 +293,7 @@ async function explainFailedWrite(
  */
 export async function updatePost(
   db: Database,
-  tenant: Tenant,
+  tenant: Writer,
   id: number,
   input: PostInput,
   ctx: SaveContext,
@@ -269,7 +317,10 @@ export async function updatePost(
     [
       ...storedPostStatements(db, tenant, id),
       ...referenceStatements(db, workspaceOfPost, input),
-      db.select({ zone: workspaces.timezone }).from(workspaces).where(eq(workspaces.id, workspaceOfPost)),
+      db
+        .select({ zone: workspaces.timezone, policy: workspaces.approval })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceOfPost)),
       queueRowsStatement(db, workspaceOfPost, queued),
       takenStatement(db, workspaceOfPost, queued, now, id),
     ],
@@ -319,7 +370,15 @@ export async function updatePost(
     queue.errors,
   );
 
-  const status = statusOf(state);
+  // A change a reviewer would see makes a new version; in a workspace that requires approval the post
+  // then waits for it again, even if it was approved (SCHEDULED); one approved and left as it was keeps
+  // its approval.
+  const bump = changesVersion(stored, input, state);
+  const policy = zones[0]?.policy ?? "none";
+  const status = statusUnderPolicy(statusOf(state), policy, stored.status === "SCHEDULED" && !bump);
+  const version = stored.version + (bump ? 1 : 0);
+  const submitted = status === "PENDING_APPROVAL" && (bump || stored.status !== "PENDING_APPROVAL");
+  const waitedBefore = stored.status === "PENDING_APPROVAL" || stored.status === "SCHEDULED";
   const claim = queue.plan
     ? claimedSlot(
         stored.workspaceId,
@@ -331,16 +390,25 @@ export async function updatePost(
   // Conditional on the status (and version) just checked: the publisher can never be raced. A
   // SCHEDULED post whose time the batch moves records `post.rescheduled` (the last write).
   const mayMove = stored.status === "SCHEDULED" && status === "SCHEDULED";
+  const submit = submitted
+    ? submission(db, tenant, id, waitedBefore ? "edited" : "submitted", version, now)
+    : null;
+  // The records of events come last: their answers are the outbox keys to announce.
+  const records = [
+    ...(mayMove ? [recordPostRescheduled(db, id, stored.scheduledAt!, now.getTime())] : []),
+    ...(submit ? [submit.record] : []),
+  ];
   const writes = [
     unchangedSince(db, stored),
-    ...updateStatements(db, stored, existingRows, input, refs, state, status, now, claim),
-    ...(mayMove ? [recordPostRescheduled(db, id, stored.scheduledAt!, now.getTime())] : []),
+    ...updateStatements(db, stored, existingRows, input, refs, state, status, now, claim, bump),
+    ...(submit ? [submit.review] : []),
+    ...records,
   ];
   const { post: updated, written } = await writeLoadAndAnswer(db, writes, id, {
     ...ctx,
     includeComments: false,
   }).catch((error) => explainFailedWrite(db, tenant, stored, error));
-  if (mayMove) await announce(ctx.env, written.at(-1) as OutboxKey[]);
+  await announce(ctx.env, written.slice(writes.length - records.length).flat() as OutboxKey[]);
   if (status === "PUBLISHING") await enqueuePublish(ctx.queue, [id]);
   // As on create: a claimed slot's presented time is exact; an asked-for time keeps its milliseconds.
   const due = claim

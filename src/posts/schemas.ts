@@ -287,7 +287,11 @@ export const postSchema = z
     content: z.array(z.strictObject({ text: z.string(), media: z.array(postMediaSchema) })),
     status: z.enum(POST_STATUSES).meta({
       description:
-        "DRAFT (no schedule), SCHEDULED (waits for `scheduled_at`), PUBLISHING (queued or being published), PUBLISHED, FAILED.",
+        "DRAFT (no schedule), PENDING_APPROVAL (in a workspace whose `approval` is `required`: waits for a decision, never published before), SCHEDULED (waits for `scheduled_at`), PUBLISHING (queued or being published), PUBLISHED, FAILED.",
+    }),
+    version: z.int().min(1).meta({
+      description:
+        "Starts at 1 and grows by one with every change of the content, targets, time or settings; approving or rejecting names the version the reviewer saw.",
     }),
     posted_on: z.array(postedOn).meta({ description: "Every time any row was published, oldest first." }),
     scheduled_at: zonedTime().nullable(),

@@ -191,6 +191,7 @@ export function updateStatements(
   status: PostStatus,
   now: Date,
   claim?: SQL<Date>,
+  bumpVersion = false,
 ): Statement[] {
   const id = stored.id;
   // remaining_posts restarts from repeatable_times when the request sets either repeat flag or count.
@@ -206,6 +207,7 @@ export function updateStatements(
         ...(input.content ? { content: input.content.map((item) => item.text) } : {}),
         ...(repeatChanged ? { remainingPosts: state.repeatable ? state.repeatableTimes : null } : {}),
         ...(input.auto_plug !== undefined ? { autoPlug: input.auto_plug } : {}),
+        ...(bumpVersion ? { version: sql`${posts.version} + 1` } : {}),
         updatedAt: now,
       })
       .where(eq(posts.id, id)),

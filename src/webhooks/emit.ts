@@ -49,6 +49,10 @@ export function eventOf(env: EmitEnv, db: Database, row: OutboxRow): EventSpec {
       return analyticsSynced(env, db, row.recordId, row.version, row.createdAt.getTime());
     case "comment.received":
       return commentReceived(db, row.recordId, row.createdAt.getTime());
+    case "post.approval_requested":
+    case "post.approved":
+    case "post.rejected":
+      return postReviewed(env, db, row.type, row.recordId, row.version, row.createdAt.getTime());
   }
 }
 
@@ -94,6 +98,29 @@ const postRescheduled = (env: EmitEnv, db: Database, postId: number, at: number)
     const found = await presentedPost(env, db, postId);
     if (!found) return null;
     return { workspaceId: found.loaded.post.workspaceId, type: "post.rescheduled", data: found.data };
+  },
+});
+
+/**
+ * A post submitted for approval, approved or rejected at a version: once per version, so
+ * `<post>_<version>` names it. `data` is the post as it is now (GET /posts/{id}/reviews has the note).
+ */
+const postReviewed = (
+  env: EmitEnv,
+  db: Database,
+  type: "post.approval_requested" | "post.approved" | "post.rejected",
+  postId: number,
+  version: string,
+  at: number,
+): EventSpec => ({
+  workspace: workspaceOf(db, posts, postId),
+  types: [type],
+  key: `${postId}_${version}`,
+  at,
+  build: async () => {
+    const found = await presentedPost(env, db, postId);
+    if (!found) return null;
+    return { workspaceId: found.loaded.post.workspaceId, type, data: found.data };
   },
 });
 

@@ -14,6 +14,12 @@ const WHEN: Record<DeliveredEventType, string> = {
     "A post settled with some accounts published and others failed; the failed rows carry their `error` and can be retried. `data` is the post.",
   "post.rescheduled":
     "A SCHEDULED post's time moved: an update gave it a new `scheduled_at`, or `queue: true` on an update took it to another slot of its queue. Once per move; changing a queue's slots moves no post, so it is never the cause. `data` is the post, `scheduled_at` its new time.",
+  "post.approval_requested":
+    "A post waits for approval (PENDING_APPROVAL) at a new `version`: created or changed with a time in a workspace whose `approval` is `required`, or an approved post changed. Once per version. `data` is the post; approve or reject it with that `version`.",
+  "post.approved":
+    "A pending post was approved (by a key with the `approvals` ability, a review link or a console user): it is SCHEDULED, or PUBLISHING when its time had come. Once per version. `data` is the post; `GET /api/v1/posts/{id}/reviews` says who approved it.",
+  "post.rejected":
+    "A pending post was rejected: it is a DRAFT again. Once per version. `data` is the post; `GET /api/v1/posts/{id}/reviews` has the reason.",
   "account.expired":
     "An account's token could not be refreshed: it must be reconnected before it can publish again. `data` is the account as `GET /api/v1/accounts` lists it.",
   "media.ready": "A media import finished: the item's bytes are stored. `data` is the media item.",

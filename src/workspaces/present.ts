@@ -10,4 +10,5 @@ export const presentWorkspace = (w: Workspace) => ({
   timezone: w.timezone,
   language: w.language,
   mode: w.mode,
+  approval: w.approval,
 });

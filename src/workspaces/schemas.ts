@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { accountShortSchema } from "../accounts/schemas";
-import { MODES, WORKSPACE_TYPES } from "../db/enums";
+import { APPROVAL_POLICIES, MODES, WORKSPACE_TYPES } from "../db/enums";
+
+const approvalPolicy = z.enum(APPROVAL_POLICIES).meta({
+  description:
+    "`none` (default) or `required`: a post created or changed with `scheduled_at`, `publish_now` or `queue` then waits in PENDING_APPROVAL until a key with the `approvals` ability (or a review link, or a console user) approves it.",
+});
 
 export const workspaceSchema = z
   .strictObject({
@@ -16,9 +21,16 @@ export const workspaceSchema = z
     mode: z.enum(MODES).meta({
       description: "`live` or `test`, fixed at creation: a key sees only the workspaces of its own mode.",
     }),
+    approval: approvalPolicy,
   })
   .meta({ id: "Workspace" });
 
 export const workspaceWithAccountsSchema = workspaceSchema
   .extend({ accounts: z.array(accountShortSchema) })
   .meta({ id: "WorkspaceWithAccounts" });
+
+/** PATCH /api/v1/workspaces/{id}: the settings a key may change. */
+export const updateWorkspaceBody = z
+  .strictObject({ approval: approvalPolicy.optional() })
+  .meta({ example: { approval: "required" } });
+export type UpdateWorkspaceInput = z.infer<typeof updateWorkspaceBody>;

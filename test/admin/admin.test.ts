@@ -99,6 +99,7 @@ describe("POST /admin/v1/workspaces", () => {
       timezone: "UTC",
       language: "en",
       mode: "live",
+      approval: "none",
     });
     const second = await admin("POST", "/workspaces", { user_id: user.id, name });
     expect(second.body.slug).toBe(`${slug}-2`);

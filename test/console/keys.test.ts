@@ -40,7 +40,7 @@ describe("the API keys page", () => {
   it("offers one checkbox per ability and refuses an unknown one (422)", async () => {
     const browser = await signedIn((await createUser()).id);
     const page = await browser.get("/console/keys");
-    for (const ability of ["posts", "workspaces", "accounts", "labels"])
+    for (const ability of ["posts", "workspaces", "accounts", "labels", "approvals"])
       expect(page.html).toContain(`name="abilities" value="${ability}"`);
     const refused = await browser.post("/console/keys", {
       name: "x",

@@ -23,6 +23,7 @@ describe("labels", () => {
         timezone: "Asia/Tokyo",
         language: "en",
         mode: "live",
+        approval: "none",
       },
       created_at: expect.stringMatching(/\+09:00$/),
       updated_at: expect.stringMatching(/\+09:00$/),

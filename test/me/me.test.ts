@@ -13,7 +13,7 @@ describe("GET /api/v1/me", () => {
       subscription: "active",
       key: {
         id: t.keyId,
-        abilities: ["posts", "workspaces", "accounts", "labels"],
+        abilities: ["posts", "workspaces", "accounts", "labels", "approvals"],
         expires_at: null,
         has_signing_secret: false,
       },

@@ -48,7 +48,7 @@ describe("deleting a media item used by posts", () => {
 
     const res = await call("DELETE", `/api/v1/media/${mediaId}`, { key: t.key });
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/scheduled or publishing post/);
+    expect(res.body.message).toMatch(/scheduled or publishing; remove it/);
     expect(await getPost(t, scheduled.id)).toEqual(shown);
 
     // Being published: also a 409.

@@ -60,10 +60,12 @@ describe("POST /api/v1/posts", () => {
         "scheduled_at",
         "status",
         "updated_at",
+        "version",
         "workspace",
       ].sort(),
     );
     expect(post.status).toBe("SCHEDULED");
+    expect(post.version).toBe(1);
     expect(post.scheduled_at).toBe("2031-06-01T12:30:00+02:00");
     expect(post.posted_on).toEqual([]);
     expect(post.repeatable).toBe(false);
@@ -82,6 +84,7 @@ describe("POST /api/v1/posts", () => {
       timezone: "Europe/Paris",
       language: "en",
       mode: "live",
+      approval: "none",
     });
     expect(post.labels).toEqual([{ id: label.id, name: "Launch", color: "#FF0000" }]);
     expect(post.comments).toEqual([]);

@@ -44,6 +44,15 @@ describe("the sweep", () => {
     expect((await postOf(justDue))!.status).toBe("SCHEDULED");
   });
 
+  it('never claims a due post waiting for approval (ARCHITECTURE "Approvals")', async () => {
+    const t = await createTenant();
+    const waiting = (await createPost(t)).id;
+    await setStatus(waiting, "PENDING_APPROVAL", Date.now() - 60_000);
+    expect(mine(await sweep(), [waiting])).toEqual([]);
+    expect((await postOf(waiting))!.status).toBe("PENDING_APPROVAL");
+    expect((await rowsOf(waiting)).map((row) => row.status)).toEqual(["PENDING_APPROVAL"]);
+  });
+
   it("re-drives a post stuck in PUBLISHING with no lease (as before the engine), once per deadline; the lease then publishes it once", async () => {
     const t = await createTenant();
     const id = await publishingPost(t, { accounts: t.accounts.map((a) => a.id) });

@@ -44,7 +44,7 @@ export async function createAccount(
   return res.body;
 }
 
-export const ALL_ABILITIES = ["posts", "workspaces", "accounts", "labels"];
+export const ALL_ABILITIES = ["posts", "workspaces", "accounts", "labels", "approvals"];
 
 export async function createKey(userId: number, abilities = ALL_ABILITIES, expiresAt: string | null = null) {
   const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {

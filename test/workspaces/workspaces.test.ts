@@ -10,7 +10,7 @@ describe("GET /api/v1/workspaces", () => {
     expect(res.body.data).toHaveLength(1);
     const [workspace] = res.body.data;
     expect(Object.keys(workspace).sort()).toEqual(
-      ["accounts", "id", "language", "logo", "mode", "name", "slug", "timezone", "type"].sort(),
+      ["accounts", "approval", "id", "language", "logo", "mode", "name", "slug", "timezone", "type"].sort(),
     );
     expect(workspace).toMatchObject({
       id: tenant.workspace.id,

@@ -1,7 +1,7 @@
 // The outbox of events (src/events/): one row per change a feature must tell, written in the batch that
 // makes the change and deleted once the event is recorded (src/webhooks/outbox.ts). The key names the
 // change: its family, its record (whose id names its shard) and its version (the post's settlement time,
-// the account's expired_at in ms, '' for a media item or a comment, the sync job's message id, a rescheduled post's update time), so recording it twice
+// the account's expired_at in ms, '' for a media item or a comment, the sync job's message id, a rescheduled post's update time, a reviewed post's version), so recording it twice
 // stores one row. No AUTOINCREMENT id: a shard's id ranges (src/db/shards.ts) are not needed here.
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
@@ -15,6 +15,9 @@ export const OUTBOX_TYPES = [
   "analytics.synced",
   "comment.received",
   "post.rescheduled",
+  "post.approval_requested",
+  "post.approved",
+  "post.rejected",
 ] as const;
 export type OutboxType = (typeof OUTBOX_TYPES)[number];
 

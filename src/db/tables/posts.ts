@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { GAP_UNITS, MODES, PLATFORMS, POST_STATUSES } from "../enums";
+import { GAP_UNITS, MODES, PLATFORMS, POST_STATUSES, REVIEW_ACTIONS, REVIEWER_TYPES } from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 import { users, workspaces } from "./tenants";
 
@@ -94,6 +94,9 @@ export const posts = sqliteTable(
     repeatableGapUnit: text("repeatable_gap_unit", { enum: GAP_UNITS }),
     remainingPosts: integer("remaining_posts"),
     autoPlug: text("auto_plug", { mode: "json" }).$type<Record<string, unknown>>(),
+    // Grows by one with every change of the content, targets, time or settings: an approval names the
+    // version the approver saw (src/approvals), so a post changed since is never approved unseen.
+    version: integer("version").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -106,6 +109,25 @@ export const posts = sqliteTable(
     index("posts_due_idx").on(t.status, t.scheduledAt),
     index("posts_status_updated_idx").on(t.status, t.updatedAt),
   ],
+);
+
+// A post's review history (src/approvals): submitted for approval, edited while waiting or after an
+// approval, approved, rejected; written in the batch of the change it records.
+export const postReviews = sqliteTable(
+  "post_reviews",
+  {
+    id: id(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    action: text("action", { enum: REVIEW_ACTIONS }).notNull(),
+    version: integer("version").notNull(),
+    note: text("note"),
+    byType: text("by_type", { enum: REVIEWER_TYPES }).notNull(),
+    byName: text("by_name").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("post_reviews_post_id_idx").on(t.postId, t.id)],
 );
 
 export const postMedia = sqliteTable(

@@ -1,5 +1,12 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { type Ability, DEFAULTS, MODES, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../enums";
+import {
+  type Ability,
+  APPROVAL_POLICIES,
+  DEFAULTS,
+  MODES,
+  SUBSCRIPTION_STATUSES,
+  WORKSPACE_TYPES,
+} from "../enums";
 import { createdAt, id, updatedAt } from "./columns";
 
 export const users = sqliteTable("users", {
@@ -55,6 +62,8 @@ export const workspaces = sqliteTable("workspaces", {
   language: text("language").notNull().default(DEFAULTS.language),
   // Live or test, fixed at creation: a test workspace's accounts are the emulators' (src/platforms/index.ts).
   mode: text("mode", { enum: MODES }).notNull().default("live"),
+  // `required`: a post to be published waits in PENDING_APPROVAL for a decision (src/approvals).
+  approval: text("approval", { enum: APPROVAL_POLICIES }).notNull().default("none"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   // Maintained by triggers (migrations/0005): lists answer their exact total without counting rows.
