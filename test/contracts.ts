@@ -8,6 +8,7 @@ import { commentsContracts } from "./comments/contract";
 import { consoleContracts } from "./console/contract";
 import { delegationContracts } from "./delegation/contract";
 import { foldersContracts } from "./folders/contract";
+import { importsContracts } from "./imports/contract";
 import { labelsContracts } from "./labels/contract";
 import { meContracts } from "./me/contract";
 import { mediaContracts } from "./media/contract";
@@ -25,6 +26,7 @@ export const CONTRACTS: RouteContract[] = [
   ...postsContracts,
   ...postingQueuesContracts,
   ...approvalsContracts,
+  ...importsContracts,
   ...mediaContracts,
   ...analyticsContracts,
   ...commentsContracts,
