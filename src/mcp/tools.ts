@@ -151,6 +151,14 @@ export const TOOLS: readonly ToolSpec[] = [
     writes: "repeatable",
   },
   {
+    name: "get_post_reviews",
+    title: "Get a post's review history",
+    description:
+      "Who submitted, edited, approved or rejected the post, at which version, with their note (a rejection's reason), oldest first: read it to learn why a post went back to DRAFT.",
+    method: "GET",
+    path: "/api/v1/posts/{id}/reviews",
+  },
+  {
     name: "get_post_analytics",
     title: "Get a post's analytics",
     description: "The post's metrics in total and per account (likes, comments, shares, views, …).",

@@ -364,5 +364,12 @@ describe("MCP", () => {
     const other = await pendingPost(t);
     const rejected = await rpc(t.key, "reject_post", { id: other.id, version: 1, reason: "Not now" });
     expect(JSON.parse(rejected.body.result.content[0].text).status).toBe("DRAFT");
+    // The agent (no `approvals`) reads why: the history names the reviewer and the reason.
+    const history = await rpc(agent.key, "get_post_reviews", { id: other.id });
+    expect(history.body.result.isError).toBeFalsy();
+    expect(
+      JSON.parse(history.body.result.content[0].text).data.map((r: { action: string }) => r.action),
+    ).toEqual(["submitted", "rejected"]);
+    expect(history.body.result.content[0].text).toContain("Not now");
   });
 });
