@@ -329,11 +329,16 @@ describe("sandbox off", () => {
       items: [{ text: "exists", media: [] }],
       platformRequest: "{}",
     });
-    const requests = [
+    // The post pages and account tools need the owning test key (test/test-mode/*.production.test.ts).
+    const keyed = [
       new Request(`${ORIGIN}/sandbox/twitter/posts/${id}`, { headers: { accept: "application/json" } }),
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/posts`),
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/stats`),
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/revoke`, { method: "POST" }),
+    ];
+    for (const request of keyed) expect((await sandboxInProcess.fetch(request, off)).status).toBe(401);
+    const requests = [
+      new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/session`, { method: "POST" }),
       new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`),
       // A forged in-process mark is no mark.
       new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`, {
