@@ -6,6 +6,7 @@ import { app } from "./app";
 import { sweepConsole } from "./console/sweep";
 import { sweepPublishing } from "./publishing/sweep";
 import { dispatchQueue } from "./queues";
+import { isPurgeMinute, purgeTestData } from "./test-mode/purge";
 import { sweepOutbox } from "./webhooks/outbox";
 
 export { Coordinator } from "./coordinator";
@@ -16,7 +17,8 @@ export default {
   queue: dispatchQueue,
   // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed (and the
   // webhook events of settlements whose emission did not finish); it also keeps idle accounts' tokens
-  // alive (src/accounts/keep-alive.ts) and deletes the console's dead sessions and links (src/console/sweep.ts).
+  // alive (src/accounts/keep-alive.ts), deletes the console's dead sessions and links (src/console/sweep.ts)
+  // and, once an hour, test data older than 90 days (src/test-mode/purge.ts).
   async scheduled(controller, env) {
     const now = new Date(controller.scheduledTime);
     await Promise.all([
@@ -25,6 +27,7 @@ export default {
       sweepOutbox(env, now),
       keepTokensAlive(env, now),
       sweepConsole(env, now),
+      isPurgeMinute(now) ? purgeTestData(env, now) : undefined,
     ]);
   },
 } satisfies ExportedHandler<Env>;
