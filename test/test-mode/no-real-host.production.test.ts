@@ -3,10 +3,20 @@
 // real platform host (every outbound fetch of the worker goes through this isolate's globalThis.fetch,
 // which fails the test on a platform host). A live key on the same deployment goes to the real platform;
 // from outside, the emulators answer only their consent pages, and their post pages and account tools
-// only the owning test key; emulated identities are per user.
+// only the owning test key; emulated identities are per user. Delegation alike: a test key's session runs
+// the emulator's consent and its proof verifies with that key's signing secret; a live key's goes to X.
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { connectInto } from "../delegation/support";
+import { verifyProof } from "../../src/verify-proof";
+import {
+  APP_CALLBACK,
+  Browser,
+  connectInto,
+  locationOf,
+  randomState,
+  runFlow,
+  SESSIONS,
+} from "../delegation/support";
 import { admin, call, ORIGIN } from "../support/client";
 import { ALL_ABILITIES, createUser, createWorkspace } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -209,5 +219,59 @@ describe("the emulators' post pages and account tools with SANDBOX off", () => {
     expect((await tool("/accounts/alice/revoke", a.key, {})).status).toBe(200);
     expect((await publish(a, accountA, "After A's revoke")).status).toBe("FAILED");
     expect((await publish(b, accountB, "B is unaffected")).status).toBe("PUBLISHED");
+  });
+});
+
+/** A key of `mode` with the delegation's ability and a signing secret. */
+async function delegatingKey(userId: number, mode: "live" | "test") {
+  const made = await admin<{ id: number; key: string }>("POST", "/api-keys", {
+    user_id: userId,
+    abilities: ["posts"],
+    mode,
+  });
+  expect(made.status).toBe(201);
+  const secret = await admin<{ signing_secret: string }>("POST", `/api-keys/${made.body.id}/signing-secret`);
+  expect(secret.status).toBe(201);
+  return { key: made.body.key, secret: secret.body.signing_secret };
+}
+
+const startDelegation = async (key: string, state: string) => {
+  const res = await call<{ authorize_url: string }>("POST", SESSIONS, {
+    key,
+    body: { platform: "twitter", callback_url: APP_CALLBACK, state },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.authorize_url;
+};
+
+describe("delegation with SANDBOX off and real platform apps configured", () => {
+  it("runs a test key's session through the emulator's consent and signs with that key's secret", async () => {
+    const user = await createUser();
+    const test = await delegatingKey(user.id, "test");
+    const live = await delegatingKey(user.id, "live");
+    const state = randomState();
+    const { landed } = await runFlow(await startDelegation(test.key, state), { handle: "delegating_ada" });
+    expect(`${landed.origin}${landed.pathname}`).toBe(APP_CALLBACK);
+    const used = new Set<string>();
+    const consume = (value: string) => value === state && !used.has(value) && Boolean(used.add(value));
+    // The live key's secret does not verify it; the test key's does.
+    const wrong = await verifyProof(landed, { signingSecret: live.secret, consumeState: consume });
+    expect(wrong).toMatchObject({ ok: false, reason: "bad_signature" });
+    const verified = await verifyProof(landed, { signingSecret: test.secret, consumeState: consume });
+    expect(verified).toMatchObject({
+      ok: true,
+      proof: { platform: "twitter", handle: "delegating_ada", state },
+    });
+    expect(reached).toEqual([]);
+  });
+
+  it("sends a live key's session to the real platform's authorize URL", async () => {
+    const user = await createUser();
+    const live = await delegatingKey(user.id, "live");
+    const authorize = await new Browser().get(await startDelegation(live.key, randomState()));
+    const location = new URL(locationOf(authorize));
+    expect(location.hostname).toMatch(PLATFORM_HOSTS);
+    expect(location.searchParams.get("client_id")).toBe("production-twitter-client");
+    expect(location.searchParams.has("sandbox_owner")).toBe(false);
   });
 });
