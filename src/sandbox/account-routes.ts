@@ -92,11 +92,13 @@ const toolAccess = createMiddleware<ToolEnv>(async (c, next) => {
 });
 
 /**
- * The paths (after /sandbox) of the post pages and account tools, which the sandbox's gate lets through
- * with SANDBOX off for `toolAccess` to decide.
+ * Whether a request (its path after /sandbox) is a post page or an account tool, which the sandbox's gate
+ * lets through with SANDBOX off for `toolAccess` to decide.
  */
-export const isAccountToolPath = (path: string) =>
-  /^\/[a-z]+\/(posts\/[^/]+|accounts\/[^/]+\/(posts|stats|revoke|comments))$/.test(path);
+export const isAccountTool = (method: string, path: string) =>
+  method === "GET"
+    ? /^\/[a-z]+\/(posts\/[^/]+|accounts\/[^/]+\/(posts|stats))$/.test(path)
+    : method === "POST" && /^\/[a-z]+\/accounts\/[^/]+\/(revoke|comments)$/.test(path);
 
 /** Whether the client asked for JSON rather than a page. */
 const wantsJson = (accept: string | undefined) =>

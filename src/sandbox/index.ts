@@ -21,7 +21,7 @@ import { publicOrigin } from "../lib/origin";
 import { LOOPBACK_HEADER, loopbackMark, sandboxEnabled } from "../platforms/sandbox/enabled";
 import { OWNER_PARAM, readOwnerTag } from "../platforms/sandbox/owner";
 import { checkToken, tokenRefusal } from "./access";
-import { isAccountToolPath, sandboxAccountRoutes } from "./account-routes";
+import { isAccountTool, sandboxAccountRoutes } from "./account-routes";
 import { isProblem, readForm } from "./body";
 import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./consent";
 import { EMULATORS } from "./emulators";
@@ -73,7 +73,7 @@ export const sandboxRouter = createRouter<BareEnv>()
     if (mark && timingSafeEqualText(mark, await loopbackMark(c.env))) return next();
     if ((c.req.method === "GET" || c.req.method === "POST") && isConsentPath(c)) return next();
     // The post pages and account tools decide themselves: the owning test key (account-routes.ts).
-    if (isAccountToolPath(new URL(c.req.url).pathname.slice("/sandbox".length))) return next();
+    if (isAccountTool(c.req.method, new URL(c.req.url).pathname.slice("/sandbox".length))) return next();
     throw routeNotFound();
   })
   .get("/:platform/oauth/authorize", (c) => showConsent(c))

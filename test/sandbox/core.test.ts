@@ -363,6 +363,9 @@ describe("sandbox off", () => {
     for (const request of keyed) expect((await sandboxInProcess.fetch(request, off)).status).toBe(401);
     const requests = [
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/session`, { method: "POST" }),
+      // Only the tools' own methods are let through to ask for a key.
+      new Request(`${ORIGIN}/sandbox/twitter/posts/${id}`, { method: "DELETE" }),
+      new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/stats`, { method: "POST" }),
       new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`),
       // A forged in-process mark is no mark.
       new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`, {
