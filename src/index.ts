@@ -7,6 +7,7 @@ import { sweepConsole } from "./console/sweep";
 import { sweepImports } from "./imports/queries";
 import { sweepPublishing } from "./publishing/sweep";
 import { dispatchQueue } from "./queues";
+import { isPurgeMinute, purgeTestData } from "./test-mode/purge";
 import { sweepOutbox } from "./webhooks/outbox";
 
 export { Coordinator } from "./coordinator";
@@ -17,8 +18,9 @@ export default {
   queue: dispatchQueue,
   // The safety net: wake-ups come from delayed queue messages, the cron sweeps what they missed (and the
   // webhook events of settlements whose emission did not finish); it also keeps idle accounts' tokens
-  // alive (src/accounts/keep-alive.ts) and deletes the console's dead sessions and links (src/console/sweep.ts) and imports
-  // past 30 days (src/imports/queries.ts).
+  // alive (src/accounts/keep-alive.ts), deletes the console's dead sessions and links (src/console/sweep.ts)
+  // and imports past 30 days (src/imports/queries.ts), and, once an hour, test data older than 90 days
+  // (src/test-mode/purge.ts).
   async scheduled(controller, env) {
     const now = new Date(controller.scheduledTime);
     await Promise.all([
@@ -28,6 +30,7 @@ export default {
       keepTokensAlive(env, now),
       sweepConsole(env, now),
       sweepImports(env, now),
+      isPurgeMinute(now) ? purgeTestData(env, now) : undefined,
     ]);
   },
 } satisfies ExportedHandler<Env>;

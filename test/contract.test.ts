@@ -1,4 +1,5 @@
-// Every route the OpenAPI document declares passes the shared route contract (test/support/contract.ts).
+// Every route the OpenAPI document declares passes the shared route contract (test/support/contract.ts),
+// with live keys and with test keys.
 // Each resource's folder lists its routes' contracts; this file runs them all and checks that none is
 // missing.
 import { describe, expect, it } from "vitest";
@@ -7,7 +8,15 @@ import { ADMIN_TOKEN, call } from "./support/client";
 import { documentedRoutes, routeContract } from "./support/contract";
 import { createTenant } from "./support/seed";
 
-for (const contract of CONTRACTS) routeContract(contract);
+// Once per mode, in the one shared runtime. The test pass runs, for the API key routes, what depends on
+// the tenant's data: the success within its budget, and the other mode's key on every `{id}` route (the
+// live pass runs the reverse); every route's checks side by side, since each makes its own tenants.
+describe("live keys", () => {
+  for (const contract of CONTRACTS) routeContract(contract, 0, "live");
+});
+describe.concurrent("test keys", () => {
+  for (const contract of CONTRACTS) if (contract.auth === "api") routeContract(contract, 0, "test");
+});
 
 // The signed media link has no credential but its signature; test/media/links.test.ts checks each of its
 // answers against the document.

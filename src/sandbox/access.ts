@@ -3,7 +3,7 @@
 // operator created without tokens (mint.ts, the session route); either way every route authenticates
 // the handle like a platform, and refuses a token past its expiry.
 import type { Platform } from "../db/enums";
-import { isGrant, TOKEN_PURPOSE, type TokenPayload, unseal } from "../platforms/sandbox/seal";
+import { isGrant, spaceOf, TOKEN_PURPOSE, type TokenPayload, unseal } from "../platforms/sandbox/seal";
 import { revokedSince } from "./grants";
 
 export type TokenCheck =
@@ -17,10 +17,22 @@ export type TokenCheck =
       clientId: string;
       /** The scopes the user granted; null: every scope (a token minted for a tokenless account). */
       scopes: readonly string[] | null;
+      /** The user's space the identity lives in; null: the shared one (src/platforms/sandbox/owner.ts). */
+      space: string | null;
     }
   | { kind: "invalid" }
   | { kind: "expired" }
   | { kind: "revoked" };
+
+/**
+ * The platform's store for a space (src/platforms/sandbox/owner.ts): one SandboxStore instance per
+ * platform and space, so one user's ledger, counters and revocations never meet another's.
+ */
+export const sandboxStore = (
+  env: Pick<Env, "SANDBOX_STORE">,
+  platform: Platform,
+  space: string | null | undefined,
+) => env.SANDBOX_STORE.getByName(space ? `${platform}:${space}` : platform);
 
 /**
  * Whether `token` is a live access token of `platform`, and for which handle: sealed by the sandbox, not
@@ -36,7 +48,8 @@ export async function checkToken(
   if (!isGrant(payload) || payload.p !== platform) return { kind: "invalid" };
   if (payload.e <= now) return { kind: "expired" };
   const sealed = payload as TokenPayload;
-  const revoked = await env.SANDBOX_STORE.getByName(platform).revokedAt(payload.h);
+  const space = spaceOf(sealed);
+  const revoked = await sandboxStore(env, platform, space).revokedAt(payload.h);
   if (revokedSince(sealed.i, revoked)) return { kind: "revoked" };
   return {
     kind: "ok",
@@ -46,6 +59,7 @@ export async function checkToken(
     longLived: sealed.l === true,
     clientId: payload.k,
     scopes: Array.isArray(sealed.s) ? sealed.s : null,
+    space,
   };
 }
 

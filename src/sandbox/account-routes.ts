@@ -2,11 +2,25 @@
 // with `Accept: application/json`, what the platform received for it), an account's posts and counters
 // (how a test counts publications and uploads), the user removing the app, a follower commenting on a
 // post, and stored media.
+// With SANDBOX=true (local development) the post pages and account tools are open to anyone, in the one
+// shared space. Otherwise (test mode on a deployment) they answer only the owning test key: its user's
+// space (src/platforms/sandbox/owner.ts), and only for handles connected to one of its test workspaces.
+import { and, eq } from "drizzle-orm";
 import type { Context } from "hono";
+import { every } from "hono/combine";
+import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import { accounts } from "../db/schema";
+import { shardOfId } from "../db/shards";
+import { inUserWorkspaces } from "../db/tenancy";
+import { requestContext } from "../http/context";
 import type { BareEnv } from "../http/env";
-import { routeNotFound } from "../http/errors";
+import { routeNotFound, unauthenticated } from "../http/errors";
+import { type KeyEnv, keyCheck } from "../http/gate";
 import { createRouter } from "../http/router";
+import { sandboxEnabled } from "../platforms/sandbox/enabled";
+import { spaceOfUser } from "../platforms/sandbox/owner";
+import { sandboxStore } from "./access";
 import { isProblem, readBody, readJson } from "./body";
 import { HANDLE_MAX } from "./consent";
 import type { LedgerPost } from "./ledger";
@@ -14,7 +28,18 @@ import { mintToken, SESSION_REVOKED } from "./mint";
 import { missingPostPage, postPage } from "./page";
 import { platformOf, sandboxPlatformId } from "./shapes";
 
-type Ctx = Context<BareEnv>;
+/**
+ * A post page's or account tool's caller: the space it sees, and whether a handle is one of its accounts
+ * there (set by `toolAccess`; the key's principal only with SANDBOX off).
+ */
+type ToolEnv = {
+  Bindings: Env;
+  Variables: Partial<KeyEnv["Variables"]> & {
+    space: string | null;
+    owns: (handle: string) => Promise<boolean>;
+  };
+};
+type Ctx = Context<ToolEnv>;
 
 /**
  * A post id as any platform writes it: digits, a URN (a comment's has parentheses), `<page>_<post>`, an
@@ -23,8 +48,57 @@ type Ctx = Context<BareEnv>;
 const POST_ID = /^[A-Za-z0-9_:.,()~-]{1,200}$/;
 const MEDIA_ID = /^[A-Za-z0-9_:.-]{1,200}$/;
 
-const specOf = (c: Ctx) => platformOf(c.req.param("platform"));
-const storeOf = (c: Ctx) => c.env.SANDBOX_STORE.getByName(specOf(c).platform);
+const specOf = (c: Context<BareEnv> | Ctx) => platformOf(c.req.param("platform"));
+const storeOf = (c: Ctx) => sandboxStore(c.env, specOf(c).platform, c.var.space);
+
+/**
+ * With SANDBOX off, the owning test key (read by the API's own key check, src/http/gate.ts: a missing,
+ * unknown or expired key is its 401; a live key is the same 401, as if it were not a key of this surface).
+ * Its user's space, and a handle counts as theirs when connected to one of their test workspaces: any
+ * other handle, another user's included, is the same 404 as one that exists nowhere.
+ */
+const owningTestKey = createMiddleware<ToolEnv>(async (c, next) => {
+  const principal = c.var.principal!;
+  if (principal.mode !== "test") throw unauthenticated();
+  const tenant = { userId: principal.userId, mode: principal.mode };
+  const db = c.var.shards!.at(shardOfId(principal.userId));
+  const platform = specOf(c).platform;
+  c.set("space", spaceOfUser(principal.userId));
+  c.set("owns", async (handle) => {
+    const [row] = await db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.platform, platform),
+          eq(accounts.username, handle),
+          inUserWorkspaces(db, accounts.workspaceId, tenant),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  });
+  await next();
+});
+
+/** Who may see a post page or use an account tool (see the top of this file). */
+const toolAccess = createMiddleware<ToolEnv>(async (c, next) => {
+  if (sandboxEnabled(c.env)) {
+    c.set("space", null);
+    c.set("owns", async () => true);
+    return next();
+  }
+  await every(requestContext, keyCheck, owningTestKey)(c, next);
+});
+
+/**
+ * Whether a request (its path after /sandbox) is a post page or an account tool, which the sandbox's gate
+ * lets through with SANDBOX off for `toolAccess` to decide.
+ */
+export const isAccountTool = (method: string, path: string) =>
+  method === "GET"
+    ? /^\/[a-z]+\/(posts\/[^/]+|accounts\/[^/]+\/(posts|stats))$/.test(path)
+    : method === "POST" && /^\/[a-z]+\/accounts\/[^/]+\/(revoke|comments)$/.test(path);
 
 /** Whether the client asked for JSON rather than a page. */
 const wantsJson = (accept: string | undefined) =>
@@ -57,9 +131,15 @@ const followerComment = z.object({
 });
 
 /** The handle in the path, as any consent page could have accepted it. */
-function handleOf(c: Ctx): string | null {
+function readableHandle(c: Context<BareEnv> | Ctx): string | null {
   const handle = c.req.param("handle") ?? "";
   return handle !== "" && [...handle].length <= HANDLE_MAX && handle.isWellFormed() ? handle : null;
+}
+
+/** The handle in the path, if it is one of the caller's accounts (`toolAccess`). */
+async function handleOf(c: Ctx): Promise<string | null> {
+  const handle = readableHandle(c);
+  return handle !== null && (await c.var.owns(handle)) ? handle : null;
 }
 
 /**
@@ -76,30 +156,33 @@ async function postOrWhatItBecame(store: ReturnType<typeof storeOf>, id: string)
   return typeof target === "string" ? store.post(target) : null;
 }
 
-export const sandboxAccountRoutes = createRouter<BareEnv>()
+export const sandboxAccountRoutes = createRouter<ToolEnv>()
+  .use("/:platform/posts/:id", toolAccess)
+  .use("/:platform/accounts/:handle/:tool{posts|stats|revoke|comments}", toolAccess)
   .get("/:platform/posts/:id", async (c) => {
     const spec = specOf(c);
     const id = c.req.param("id");
     const json = wantsJson(c.req.header("accept"));
-    const stored = POST_ID.test(id) ? await postOrWhatItBecame(storeOf(c), id) : null;
+    const found = POST_ID.test(id) ? await postOrWhatItBecame(storeOf(c), id) : null;
+    const stored = found && (await c.var.owns(found.handle)) ? found : null;
     if (!stored) return json ? notFound(c, "No post with this id.") : missingPostPage(spec);
     const post = viewOf(stored);
     return json ? c.json(post) : postPage(spec, post, new URL(c.req.url).origin);
   })
   // Every post published on the account, oldest first, private ones included.
   .get("/:platform/accounts/:handle/posts", async (c) => {
-    const handle = handleOf(c);
+    const handle = await handleOf(c);
     if (handle === null) return notFound(c, "No such account.");
     return c.json({ data: (await storeOf(c).listPosts(handle, { all: true })).map(viewOf) });
   })
   .get("/:platform/accounts/:handle/stats", async (c) => {
-    const handle = handleOf(c);
+    const handle = await handleOf(c);
     if (handle === null) return notFound(c, "No such account.");
     return c.json(await storeOf(c).stats(handle));
   })
   // The user removes the app on the platform: every token of the account issued until now stops working.
   .post("/:platform/accounts/:handle/revoke", async (c) => {
-    const handle = handleOf(c);
+    const handle = await handleOf(c);
     if (handle === null) return notFound(c, "No such account.");
     await storeOf(c).revoke(handle);
     return c.json({ revoked: true, handle });
@@ -108,7 +191,7 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
   // emulator's comment listing shows it from then on. A reply to a reply answers the top-level comment,
   // as Instagram, Facebook, LinkedIn and YouTube keep two levels.
   .post("/:platform/accounts/:handle/comments", async (c) => {
-    const handle = handleOf(c);
+    const handle = await handleOf(c);
     if (handle === null) return notFound(c, "No such account.");
     const body = await readJson(c.req.raw);
     if (isProblem(body))
@@ -145,14 +228,14 @@ export const sandboxAccountRoutes = createRouter<BareEnv>()
   // A session for an account the operator created without tokens (the demo data, tests): what a connect
   // would have given it, a short-lived access token and its platform id, asked for by the sandbox adapter
   // before each call (src/platforms/sandbox/emulated.ts), so that side holds no emulator fact. Nothing is
-  // stored; the whole router exists only while SANDBOX is "true". Once the handle's user removed the app
-  // (revoke), its implicit grant is gone too: 401 `token_revoked`, which the adapter reports as the
-  // platform's revoked grant (the account expires; a reconnect gives it tokens of its own).
+  // stored; it answers only while SANDBOX is "true" or the adapters' own calls, in the shared space. Once
+  // the handle's user removed the app (revoke), its implicit grant is gone too: 401 `token_revoked`, which
+  // the adapter reports as the platform's revoked grant (the account expires; a reconnect gives it tokens of its own).
   .post("/:platform/accounts/:handle/session", async (c) => {
-    const handle = handleOf(c);
+    const handle = readableHandle(c);
     if (handle === null) return notFound(c, "No such account.");
     const { platform } = specOf(c);
-    if ((await storeOf(c).revokedAt(handle)) !== null)
+    if ((await sandboxStore(c.env, platform, null).revokedAt(handle)) !== null)
       return c.json(
         { error: { code: SESSION_REVOKED, message: "The user has revoked the application's access." } },
         401,

@@ -34,12 +34,14 @@ export async function sandboxChannels(
   handle: string,
   /** The user token's scopes, which a Page's own token carries too; absent: every scope. */
   scopes?: readonly string[],
+  /** The user's space (src/platforms/sandbox/owner.ts): its channels live there too. */
+  space: string | null = null,
 ): Promise<Channel[]> {
   return Promise.all(
     (CHANNELS[platform] ?? []).map(async (shape) => {
       const channelHandle = shape.suffix ? `${handle}${shape.suffix}` : handle;
       const channel: Channel = {
-        id: await sandboxPlatformId(platform, channelHandle),
+        id: await sandboxPlatformId(platform, channelHandle, space),
         handle: channelHandle,
         name: shape.name(handle),
         avatar: null,
@@ -54,6 +56,7 @@ export async function sandboxChannels(
           undefined,
           undefined,
           scopes,
+          space,
         );
       return channel;
     }),

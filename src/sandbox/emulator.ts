@@ -16,7 +16,7 @@ import { readCapped } from "../lib/capped-body";
 import { sandboxClient } from "../platforms/sandbox/credentials";
 import { seal, TOKEN_PURPOSE, type TokenPayload } from "../platforms/sandbox/seal";
 import type { Channel, PostMetrics } from "../platforms/types";
-import { checkToken, tokenRefusal } from "./access";
+import { checkToken, sandboxStore, tokenRefusal } from "./access";
 import { isProblem, readBody, readForm, readJson } from "./body";
 import { sandboxChannels } from "./channels";
 import { lifetimeMs, scaledMs } from "./clock";
@@ -155,7 +155,12 @@ const maybe = <T, U>(value: T | null, map: (value: T) => U): U | null => (value 
 /** The platform's side of the sandbox for one request: what every emulator's route is built from. */
 export function emulate(c: Ctx, platform: Platform) {
   const env = c.env;
-  const store = env.SANDBOX_STORE.getByName(platform);
+  /**
+   * The user's space the request acts in (src/platforms/sandbox/owner.ts), as its access token names
+   * it once `caller()` checked it (null: the shared one); the store is that space's.
+   */
+  let space: string | null = null;
+  let store = sandboxStore(env, platform, space);
   const origin = new URL(c.req.url).origin;
   const base = `${origin}/sandbox/${platform}`;
   /** The account the request's access token acts for, once `caller()` checked it. */
@@ -164,7 +169,12 @@ export function emulate(c: Ctx, platform: Platform) {
   return {
     platform,
     env,
-    store,
+    /** The store of the caller's space (the shared one until `caller()` names another). */
+    get store() {
+      return store;
+    },
+    /** The store of a space a token names, for a route that checks a token without acting for it (a revocation). */
+    storeOf: (tokenSpace: string | null) => sandboxStore(env, platform, tokenSpace),
     origin,
     /** `${origin}/sandbox/<platform>`: where the platform's own paths live. */
     base,
@@ -189,9 +199,11 @@ export function emulate(c: Ctx, platform: Platform) {
         return refuse(401, reason, tokenRefusal(check));
       }
       actingFor = check.handle;
+      space = check.space;
+      store = sandboxStore(env, platform, space);
       return {
         handle: check.handle,
-        platformId: await sandboxPlatformId(platform, check.handle),
+        platformId: await sandboxPlatformId(platform, check.handle, space),
         issuedAt: check.issuedAt,
         expiresAt: check.expiresAt,
         longLived: check.longLived,
@@ -201,12 +213,12 @@ export function emulate(c: Ctx, platform: Platform) {
       };
     },
 
-    /** The stable platform id of a handle. */
-    platformId: (handle: string) => sandboxPlatformId(platform, handle),
+    /** The stable platform id of a handle (in the caller's space). */
+    platformId: (handle: string) => sandboxPlatformId(platform, handle, space),
 
     /** The places (Pages, organisations, channels) a user can publish as, each with its stable id. */
     channels: (handle: string, scopes?: readonly string[] | null): Promise<Channel[]> =>
-      sandboxChannels(env, platform, handle, scopes ?? undefined),
+      sandboxChannels(env, platform, handle, scopes ?? undefined, space),
 
     /**
      * A fresh access token for `handle` with the platform's documented lifetime (seconds, on the
@@ -228,12 +240,14 @@ export function emulate(c: Ctx, platform: Platform) {
         ...(options.longLived ? { l: true } : {}),
         // An exchanged token keeps what its user granted.
         ...(options.scopes ? { s: [...options.scopes] } : {}),
+        ...(space ? { o: space } : {}),
       };
       return { token: await seal(env, TOKEN_PURPOSE, payload), expiresIn: Math.floor(ms / 1000) };
     },
 
     /** A short-lived token for `handle` (a Page's own token handed out with a channel list). */
-    mintToken: (handle: string) => mintToken(env, platform, handle),
+    mintToken: (handle: string) =>
+      mintToken(env, platform, handle, undefined, undefined, undefined, undefined, space),
 
     /** A documented duration (seconds) on the sandbox's clock, in ms: Meta's "at least 24 h old". */
     scaledMs: (seconds: number) => scaledMs(env, seconds),

@@ -13,6 +13,7 @@ import {
   REFRESH_PURPOSE,
   type RefreshPayload,
   seal,
+  spaceOf,
   unseal,
 } from "../platforms/sandbox/seal";
 import { lifetimeMs } from "./clock";
@@ -27,8 +28,11 @@ type SealEnv = Pick<Env, "ENCRYPTION_KEY"> & { SANDBOX_TIME_SCALE?: string };
 /** Marks a code or refresh token id spent until `expiresAt`; true for the first caller only. */
 export type Spend = (id: string, expiresAt: number) => Promise<boolean>;
 
-/** What the token endpoint asks the platform's store: spending ids, revocations, the refresh counter. */
-export type GrantLedger = {
+/**
+ * What the token endpoint asks the platform's store of a grant's space (src/platforms/sandbox/owner.ts;
+ * null: the shared one): spending ids, revocations, the refresh counter.
+ */
+export type GrantLedger = (space: string | null) => {
   spend: Spend;
   /** When the account's user last removed the app, if ever. */
   revokedAt(handle: string): Promise<number | null>;
@@ -57,6 +61,8 @@ export const issueCode = (
   platform: Platform,
   request: AuthorizeRequest,
   handle: string,
+  /** The user's space the identity lives in (the consent URL's tag); null: the shared one. */
+  space: string | null = null,
   now = Date.now(),
 ) =>
   seal(env, CODE_PURPOSE, {
@@ -68,6 +74,7 @@ export const issueCode = (
     e: now + CODE_TTL_MS,
     n: grantId(),
     ...(request.scopes ? { s: request.scopes } : {}),
+    ...(space ? { o: space } : {}),
   } satisfies CodePayload);
 
 /** The refresh token an answer carries: a fresh one, or the one presented when the platform keeps it. */
@@ -83,13 +90,14 @@ async function answer(
   next: NextRefresh,
   now: number,
   scopes: string[] | undefined,
+  space: string | null,
 ): Promise<object> {
   const shape = shapeOf(platform);
   // The documented lifetimes on the sandbox's clock (clock.ts); the answer says what it issued.
   const accessMs = lifetimeMs(env, shape.accessTtl);
   const tokens: IssuedTokens = {
     grant,
-    accessToken: await mintToken(env, platform, handle, accessMs, clientId, now, scopes),
+    accessToken: await mintToken(env, platform, handle, accessMs, clientId, now, scopes, space),
     expiresIn: Math.floor(accessMs / 1000),
     refreshToken: null,
     refreshExpiresIn: null,
@@ -105,6 +113,7 @@ async function answer(
       n: grantId(),
       i: now,
       ...(scopes ? { s: scopes } : {}),
+      ...(space ? { o: space } : {}),
     };
     tokens.refreshToken = await seal(env, REFRESH_PURPOSE, payload);
     tokens.refreshExpiresIn = Math.floor(refreshMs / 1000);
@@ -112,7 +121,7 @@ async function answer(
     tokens.refreshToken = next.token;
     tokens.refreshExpiresIn = Math.floor((next.expiresAt - now) / 1000);
   }
-  return shape.tokenResponse(tokens, await sandboxPlatformId(platform, handle));
+  return shape.tokenResponse(tokens, await sandboxPlatformId(platform, handle, space));
 }
 
 /** grant_type=authorization_code, for an authenticated client. */
@@ -121,10 +130,9 @@ export async function redeemCode(
   platform: Platform,
   clientId: string,
   params: URLSearchParams,
-  ledger: Pick<GrantLedger, "spend">,
+  ledger: GrantLedger,
   now = Date.now(),
 ): Promise<GrantResult> {
-  const { spend } = ledger;
   const code = await unseal<unknown>(env, CODE_PURPOSE, params.get("code"));
   if (!isCode(code) || code.p !== platform || code.k !== clientId || code.e <= now) {
     return refused("invalid_grant", "The authorization code is invalid or expired.");
@@ -138,8 +146,9 @@ export async function redeemCode(
       return refused("invalid_grant", "The code_verifier does not match the code challenge.");
     }
   }
+  const space = spaceOf(code);
   // Spent only once every check passed: a wrong attempt does not burn the code of the genuine client.
-  if (!(await spend(`code:${code.n}`, code.e))) {
+  if (!(await ledger(space).spend(`code:${code.n}`, code.e))) {
     return refused("invalid_grant", "The authorization code has already been used.");
   }
   if (code.h === "fail") {
@@ -147,7 +156,7 @@ export async function redeemCode(
   }
   return {
     ok: true,
-    body: await answer(env, platform, "authorization_code", code.h, clientId, "new", now, code.s),
+    body: await answer(env, platform, "authorization_code", code.h, clientId, "new", now, code.s, space),
   };
 }
 
@@ -168,16 +177,18 @@ export async function redeemRefresh(
   if (!isRefresh(token) || token.p !== platform || token.k !== clientId || token.e <= now) {
     return refused("invalid_grant", "The refresh token is invalid or expired.");
   }
-  if (revokedSince(token.i, await ledger.revokedAt(token.h))) {
+  const space = spaceOf(token);
+  const store = ledger(space);
+  if (revokedSince(token.i, await store.revokedAt(token.h))) {
     return refused("invalid_grant", "The user has revoked the application's access.");
   }
-  if (policy.rotates && !(await ledger.spend(`refresh:${token.n}`, token.e))) {
+  if (policy.rotates && !(await store.spend(`refresh:${token.n}`, token.e))) {
     return refused("invalid_grant", "The refresh token has already been used.");
   }
-  await ledger.refreshed(token.h);
+  await store.refreshed(token.h);
   const next: NextRefresh = policy.rotates ? "new" : { token: presented, expiresAt: token.e };
   return {
     ok: true,
-    body: await answer(env, platform, "refresh_token", token.h, clientId, next, now, token.s),
+    body: await answer(env, platform, "refresh_token", token.h, clientId, next, now, token.s, space),
   };
 }

@@ -19,8 +19,9 @@ import { timingSafeEqualText } from "../lib/crypto";
 import { invalidLinkPage } from "../lib/html";
 import { publicOrigin } from "../lib/origin";
 import { LOOPBACK_HEADER, loopbackMark, sandboxEnabled } from "../platforms/sandbox/enabled";
+import { OWNER_PARAM, readOwnerTag } from "../platforms/sandbox/owner";
 import { checkToken, tokenRefusal } from "./access";
-import { sandboxAccountRoutes } from "./account-routes";
+import { isAccountTool, sandboxAccountRoutes } from "./account-routes";
 import { isProblem, readForm } from "./body";
 import { backTo, consentPage, handleProblem, readAuthorizeRequest } from "./consent";
 import { EMULATORS } from "./emulators";
@@ -60,9 +61,10 @@ function isConsentPath(c: Context<BareEnv>): boolean {
 
 /**
  * /sandbox/…: everything while SANDBOX is "true" (local development). Otherwise test mode's: the
- * adapters' own in-process calls (marked by an HMAC only this deployment makes) and the consent pages a
+ * adapters' own in-process calls (marked by an HMAC only this deployment makes), the consent pages a
  * test flow sends a browser to (they can only send a code back to this service's own callback, which
- * needs the flow's secret state); anything else is a 404, as if the sandbox were not there.
+ * needs the flow's secret state), and the post pages and account tools, which need the owning test key
+ * (account-routes.ts); anything else is a 404, as if the sandbox were not there.
  */
 export const sandboxRouter = createRouter<BareEnv>()
   .use("*", async (c, next) => {
@@ -70,6 +72,8 @@ export const sandboxRouter = createRouter<BareEnv>()
     const mark = c.req.header(LOOPBACK_HEADER);
     if (mark && timingSafeEqualText(mark, await loopbackMark(c.env))) return next();
     if ((c.req.method === "GET" || c.req.method === "POST") && isConsentPath(c)) return next();
+    // The post pages and account tools decide themselves: the owning test key (account-routes.ts).
+    if (isAccountTool(c.req.method, new URL(c.req.url).pathname.slice("/sandbox".length))) return next();
     throw routeNotFound();
   })
   .get("/:platform/oauth/authorize", (c) => showConsent(c))
@@ -131,7 +135,11 @@ async function decideConsent(c: Context<BareEnv>) {
   if (decision !== "allow") return consentPage(spec, request, action, "Choose Allow or Deny.", handle);
   const problem = handleProblem(handle);
   if (problem) return consentPage(spec, request, action, problem, handle);
-  const code = await issueCode(c.env, spec.platform, request, handle);
+  // A test flow's user's space (src/platforms/sandbox/owner.ts): a tag that is not this flow's is a bad link.
+  const tag = c.req.query(OWNER_PARAM);
+  const space = tag === undefined ? null : await readOwnerTag(c.env, tag, request.state);
+  if (tag !== undefined && space === null) return invalidLinkPage("This consent link is not valid.");
+  const code = await issueCode(c.env, spec.platform, request, handle, space);
   return backTo(request.redirectUri, { code, state: request.state });
 }
 
@@ -141,7 +149,7 @@ async function identity(c: Context<BareEnv>) {
   const token = bearerToken(c.req.header("authorization")) ?? c.req.query("access_token");
   const check = await checkToken(c.env, spec.platform, token);
   if (check.kind !== "ok") return oauthError(401, "invalid_token", tokenRefusal(check));
-  const id = await sandboxPlatformId(spec.platform, check.handle);
+  const id = await sandboxPlatformId(spec.platform, check.handle, check.space);
   return c.json(shapeOf(spec.platform).identityResponse(id, check.handle));
 }
 

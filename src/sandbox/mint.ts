@@ -25,6 +25,8 @@ export const mintToken = (
   now = Date.now(),
   /** The scopes granted; absent: every scope (a tokenless account's token). */
   scopes?: readonly string[],
+  /** The user's space of the identity (src/platforms/sandbox/owner.ts); null: the shared one. */
+  space: string | null = null,
 ) =>
   seal(env, TOKEN_PURPOSE, {
     p: platform,
@@ -33,4 +35,5 @@ export const mintToken = (
     e: now + ttlMs,
     i: now,
     ...(scopes ? { s: [...scopes] } : {}),
+    ...(space ? { o: space } : {}),
   } satisfies TokenPayload);

@@ -77,8 +77,16 @@ export function platformOf(name: string | undefined): EmulatedPlatform {
   return { ...shapeOf(platform), platform };
 }
 
-/** The platform user id for a handle: the same (platform, handle) always gives the same id. */
-export async function sandboxPlatformId(platform: Platform, handle: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", utf8(`sandbox-user:${platform}:${handle}`));
+/**
+ * The platform user id for a handle: the same (platform, handle, space) always gives the same id; the
+ * same handle in two users' spaces (src/platforms/sandbox/owner.ts) gives two.
+ */
+export async function sandboxPlatformId(
+  platform: Platform,
+  handle: string,
+  space: string | null = null,
+): Promise<string> {
+  const name = space === null ? `${platform}:${handle}` : `${platform}:${space}:${handle}`;
+  const digest = await crypto.subtle.digest("SHA-256", utf8(`sandbox-user:${name}`));
   return shapeOf(platform).platformId(new Uint8Array(digest));
 }

@@ -9,6 +9,7 @@ import type { BareEnv } from "../http/env";
 import { createRouter } from "../http/router";
 import { timingSafeEqualText } from "../lib/crypto";
 import { sandboxClient } from "../platforms/sandbox/credentials";
+import { sandboxStore } from "./access";
 import { isProblem, readForm } from "./body";
 import { type GrantLedger, type GrantResult, redeemCode, redeemRefresh } from "./grants";
 import { oauthError } from "./oauth-error";
@@ -34,13 +35,15 @@ function clientCredentials(
   return colon < 0 ? null : { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-/** The platform's store as the token endpoint uses it. */
+/** The platform's store of a grant's space as the token endpoint uses it. */
 export function grantLedger(env: Env, platform: Platform): GrantLedger {
-  const store = env.SANDBOX_STORE.getByName(platform);
-  return {
-    spend: (id, expiresAt) => store.spend(id, expiresAt),
-    revokedAt: (handle) => store.revokedAt(handle),
-    refreshed: (handle) => store.bump(handle, "token_refreshes"),
+  return (space) => {
+    const store = sandboxStore(env, platform, space);
+    return {
+      spend: (id, expiresAt) => store.spend(id, expiresAt),
+      revokedAt: (handle) => store.revokedAt(handle),
+      refreshed: (handle) => store.bump(handle, "token_refreshes"),
+    };
   };
 }
 

@@ -7,6 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { publishingAdapter } from "../../src/platforms/index";
+import { OWNER_PARAM, ownerTag } from "../../src/platforms/sandbox/owner";
 import { sandboxInProcess } from "../../src/sandbox/index";
 import {
   countTry,
@@ -17,8 +18,9 @@ import {
   revoke,
   SANDBOX_LIMITS,
 } from "../../src/sandbox/ledger";
+import { sandboxPlatformId } from "../../src/sandbox/shapes";
 import { spend } from "../../src/sandbox/spent";
-import { accessTokenOf, codeFor, exchange, tokenRequest } from "../platforms/oauth";
+import { accessTokenOf, codeFor, consentAction, exchange, formPost, tokenRequest } from "../platforms/oauth";
 import { accountOf, draftOf, freshHandle, send } from "../platforms/support";
 import { ORIGIN } from "../support/client";
 
@@ -319,6 +321,28 @@ describe("a post's page", () => {
   });
 });
 
+describe("a user's own space (test mode on a deployment)", () => {
+  it("consents into the space its tag names for the flow's state, and refuses a tag of another flow", async () => {
+    const action = await consentAction("twitter"); // state "st"
+    const tagged = async (tag: string) =>
+      formPost(`${action}&${OWNER_PARAM}=${encodeURIComponent(tag)}`, { handle: "ada", decision: "allow" });
+    const copied = await tagged(await ownerTag(env, "u4242", "another-flow"));
+    expect(copied.status).toBe(400);
+    const forged = await tagged("u4242.".padEnd(70, "0"));
+    expect(forged.status).toBe(400);
+    const decided = await tagged(await ownerTag(env, "u4242", "st"));
+    expect(decided.status).toBe(302);
+    const code = new URL(decided.headers.get("location")!).searchParams.get("code")!;
+    const token = accessTokenOf("twitter", await (await exchange("twitter", code)).json());
+    const me = await json("/sandbox/twitter/me", { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    // ada in u4242's space is another platform account than the shared space's ada.
+    const shared = await sandboxPlatformId("twitter", "ada");
+    expect(JSON.stringify(me.body)).toContain(await sandboxPlatformId("twitter", "ada", "u4242"));
+    expect(JSON.stringify(me.body)).not.toContain(shared);
+  });
+});
+
 describe("sandbox off", () => {
   const off = { ...env, SANDBOX: "false" } as Env;
 
@@ -329,11 +353,19 @@ describe("sandbox off", () => {
       items: [{ text: "exists", media: [] }],
       platformRequest: "{}",
     });
-    const requests = [
+    // The post pages and account tools need the owning test key (test/test-mode/*.production.test.ts).
+    const keyed = [
       new Request(`${ORIGIN}/sandbox/twitter/posts/${id}`, { headers: { accept: "application/json" } }),
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/posts`),
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/stats`),
       new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/revoke`, { method: "POST" }),
+    ];
+    for (const request of keyed) expect((await sandboxInProcess.fetch(request, off)).status).toBe(401);
+    const requests = [
+      new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/session`, { method: "POST" }),
+      // Only the tools' own methods are let through to ask for a key.
+      new Request(`${ORIGIN}/sandbox/twitter/posts/${id}`, { method: "DELETE" }),
+      new Request(`${ORIGIN}/sandbox/twitter/accounts/${handle}/stats`, { method: "POST" }),
       new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`),
       // A forged in-process mark is no mark.
       new Request(`${ORIGIN}/sandbox/pinterest/v5/user_account`, {

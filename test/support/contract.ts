@@ -2,12 +2,17 @@
 // pass (after unkey's common-tests): authentication, abilities, the rate limit, malformed, mistyped and
 // oversized bodies, other tenants' ids, the Server-Timing budget, and every answer checked against the
 // response schema the OpenAPI document declares for it, so the document cannot drift from the code.
+// It runs once per mode (test/contract.test.ts): a test key's tenant (a test workspace) must pass what a
+// live one does, and on every `{id}` route the same user's key of the other mode gets the 404 of an absent
+// record. What is refused before any data is read (no key, the rate window, the body's framing, an
+// expired key, a missing ability) does not depend on the mode and runs in the live pass only.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it as vitestIt } from "vitest";
 import type { z } from "zod";
 import { app } from "../../src/app";
+import type { Mode } from "../../src/db/enums";
 import { JSON_BODY_MAX_BYTES } from "../../src/http/body-limit";
-import { ADMIN_TOKEN, type Answer, call, serverTiming } from "./client";
+import { ADMIN_TOKEN, type Answer, admin, call, serverTiming } from "./client";
 import { ALL_ABILITIES, createKey, createTenant } from "./seed";
 
 export type Tenant = Awaited<ReturnType<typeof createTenant>>;
@@ -93,9 +98,25 @@ const send = (contract: RouteContract, request: ContractRequest, key: string | n
 const keyOf = (contract: RouteContract, tenant: Tenant) =>
   contract.auth === "admin" ? ADMIN_TOKEN : tenant.key;
 
-/** A tenant in `shard` (src/db/shards.ts), with the contract's setup done. */
-async function preparedIn(contract: RouteContract, shard: number) {
-  const tenant = await createTenant({}, shard);
+/** A key of `mode` for the user, with every ability. */
+async function keyIn(userId: number, mode: Mode) {
+  const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {
+    user_id: userId,
+    abilities: ALL_ABILITIES,
+    mode,
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+/** A tenant in `shard` (src/db/shards.ts) and `mode` (its workspace's and key's), with the contract's setup done. */
+async function preparedIn(contract: RouteContract, shard: number, mode: Mode) {
+  const tenant = await createTenant(mode === "test" ? { mode } : {}, shard);
+  if (mode === "test") {
+    // createTenant's key is live: the tenant acts with a test key instead.
+    const { id, key } = await keyIn(tenant.user.id, mode);
+    Object.assign(tenant, { key, keyId: id });
+  }
   await contract.setup?.(tenant);
   return tenant;
 }
@@ -106,10 +127,10 @@ async function exhaustRateLimit(userId: number) {
   for (let i = 0; i < 60; i++) await coordinator.hit(60, 60_000);
 }
 
-/** The contract for a tenant of `shard` (src/db/shards.ts). */
-export function routeContract(contract: RouteContract, shard = 0) {
+/** The contract for a tenant of `shard` (src/db/shards.ts) in `mode`. */
+export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "live") {
   const { method, route } = contract;
-  const prepared = (c: RouteContract, inShard = shard) => preparedIn(c, inShard);
+  const prepared = (c: RouteContract, inShard = shard) => preparedIn(c, inShard, mode);
   const unauthenticated = contract.coded ? { missing: "missing_api_key", invalid: "invalid_api_key" } : null;
   // The checks refused before the route reads or writes anything of the tenant (401, 403, the body's
   // framing) and the foreign check's attacker share one tenant per route: what they send changes nothing
@@ -122,12 +143,30 @@ export function routeContract(contract: RouteContract, shard = 0) {
 
   // The checks run side by side (up to Vitest's maxConcurrency): each makes its own tenants and reads only
   // its own answers, so they overlap their waits on the worker instead of queueing behind each other.
-  describe.concurrent(`${method} ${route}: route contract${shard ? ` in shard ${shard}` : ""}`, () => {
-    it(`answers ${contract.status} with its documented schema, within its budget`, async () => {
+  const title = `${method} ${route}: route contract${shard ? ` in shard ${shard}` : ""}`;
+  // The live pass groups each route's checks (run side by side); the test pass is a few checks per route,
+  // registered flat so that its caller runs every route's side by side (test/contract.test.ts).
+  const flat = mode === "test";
+  const it = flat ? (name: string, fn: () => Promise<void>) => vitestIt(`${title}: ${name}`, fn) : vitestIt;
+  (flat ? (fn: () => void) => fn() : (fn: () => void) => describe.concurrent(title, fn))(() => {
+    // The test pass asks its tenant's record with the same user's live key first (a 404 that changes
+    // nothing), sparing a tenant per route; the live pass does the reverse in its 404 check below.
+    const crossFirst = flat && contract.foreign !== undefined;
+    it(`answers ${contract.status} with its documented schema, within its budget${crossFirst ? ", and 404 to the same user's live key" : ""}`, async () => {
       const tenant = await prepared(contract);
       const request = await contract.request(tenant);
+      const crossed = crossFirst
+        ? Promise.all([contract.foreign!(tenant), keyIn(tenant.user.id, "live")]).then(([foreign, live]) =>
+            send(contract, foreign, live.key),
+          )
+        : null;
       // The key's first request looks it up in D1; the budget is what every later one spends.
       if (contract.auth === "api") await call("GET", "/api/v1/workspaces", { key: tenant.key });
+      if (crossed) {
+        const refused = await crossed;
+        expect(refused.status, JSON.stringify(refused.body)).toBe(404);
+        expectDocumented(method, route, refused);
+      }
       const res = await send(contract, request, keyOf(contract, tenant));
       expect(res.status, JSON.stringify(res.body)).toBe(contract.status);
       if (contract.answers) expect(res.headers.get("content-type")).toContain(contract.answers);
@@ -140,7 +179,9 @@ export function routeContract(contract: RouteContract, shard = 0) {
 
     // Refusals that come before the tenant's data is read (no key or an unknown one, the rate window, the
     // body's framing) do not depend on where the tenant lives: shard 0's run checks them for every route.
-    const beforeData = shard === 0;
+    const beforeData = shard === 0 && mode === "live";
+    // An expired key and a missing ability are the key's alone: one pass per shard checks them.
+    const keyRules = mode === "live";
 
     if (beforeData)
       it("answers 401 without a key and with an unknown one", async () => {
@@ -158,7 +199,7 @@ export function routeContract(contract: RouteContract, shard = 0) {
         }
       });
 
-    if (contract.auth === "api") {
+    if (contract.auth === "api" && keyRules) {
       it("answers 401 for an expired key", async () => {
         const tenant = await sharedTenant();
         const expired = await createKey(
@@ -189,7 +230,7 @@ export function routeContract(contract: RouteContract, shard = 0) {
         });
     }
 
-    if (contract.auth === "api" && contract.ability) {
+    if (contract.auth === "api" && contract.ability && keyRules) {
       const ability = contract.ability;
       it(`answers 403 for a key without the ${ability} ability`, async () => {
         const tenant = await sharedTenant();
@@ -245,16 +286,26 @@ export function routeContract(contract: RouteContract, shard = 0) {
       });
     }
 
-    if (contract.foreign) {
+    if (contract.foreign && !crossFirst) {
       const foreign = contract.foreign;
-      it("answers 404 for another tenant's record", async () => {
+      const api = contract.auth === "api";
+      it(`answers 404 for another tenant's record${api ? ", and to the same user's test key" : ""}`, async () => {
         const victim = await prepared(contract);
+        const request = await foreign(victim);
         // Shard 0's victim meets an attacker of its own shard (test/contract.test.ts) and shard 1's one of
-        // shard 0: ids of another shard are not found either.
-        const attacker = await (shard === 0 ? sharedTenant() : prepared(contract, 0));
-        const res = await send(contract, await foreign(victim), keyOf(contract, attacker));
-        expect(res.status).toBe(404);
-        expectDocumented(method, route, res);
+        // shard 0: ids of another shard are not found either. The test key is the very same user's: only
+        // the mode keeps the record apart. Both are made and asked side by side.
+        const strangers = [
+          (shard === 0 ? sharedTenant() : prepared(contract, 0)).then((attacker) =>
+            keyOf(contract, attacker),
+          ),
+          ...(api ? [keyIn(victim.user.id, "test").then((other) => other.key)] : []),
+        ];
+        const answers = await Promise.all(strangers.map(async (key) => send(contract, request, await key)));
+        for (const res of answers) {
+          expect(res.status, JSON.stringify(res.body)).toBe(404);
+          expectDocumented(method, route, res);
+        }
       });
     }
   });

@@ -13,9 +13,10 @@ export const REFRESH_PURPOSE = "sandbox-refresh-v1";
 /**
  * What every sealed grant names: platform, handle, client id, expiry (Unix ms), and the scopes the user
  * granted (`s`, as the authorize request asked for them). Absent: every scope (a token minted for an
- * account the operator created without tokens, as if connected with all of them).
+ * account the operator created without tokens, as if connected with all of them). `o`: the user's space
+ * its identity lives in (owner.ts); absent: the one shared space (SANDBOX=true).
  */
-type Grant = { p: Platform; h: string; k: string; e: number; s?: string[] };
+type Grant = { p: Platform; h: string; k: string; e: number; s?: string[]; o?: string };
 /** An authorization code: plus its redirect URI, PKCE challenge and id (to spend it once). */
 export type CodePayload = Grant & { r: string; c: string | null; n: string };
 /**
@@ -49,6 +50,9 @@ export const isCode = (value: unknown): value is CodePayload =>
 
 export const isRefresh = (value: unknown): value is RefreshPayload =>
   isGrant(value) && typeof field(value, "n") === "string";
+
+/** The space a sealed grant names (owner.ts); absent: the shared one. */
+export const spaceOf = (grant: { o?: unknown }) => (typeof grant.o === "string" ? grant.o : null);
 
 /** A random id for a code or a refresh token. */
 export const grantId = () => toBase64Url(crypto.getRandomValues(new Uint8Array(16)));

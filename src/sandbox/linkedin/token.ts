@@ -158,6 +158,6 @@ export async function revoke(c: Ctx, e: Emulated) {
   const token = form.get("token");
   if (!token) return oauthError(400, "invalid_request", 'A required parameter "token" is missing');
   const check = await checkToken(c.env, "linkedin", token);
-  if (check.kind === "ok") await e.store.revoke(check.handle);
+  if (check.kind === "ok") await e.storeOf(check.space).revoke(check.handle);
   return c.body(null, 200);
 }

@@ -115,6 +115,6 @@ export async function revoke(emulated: Emulated, request: Request) {
   const check = await checkToken(emulated.env, "tiktok", token);
   if (check.kind === "invalid") return oauthError(400, "invalid_request", "The token is invalid.");
   // Already expired or revoked: nothing is left to revoke.
-  if (check.kind === "ok") await emulated.store.revoke(check.handle);
+  if (check.kind === "ok") await emulated.storeOf(check.space).revoke(check.handle);
   return Response.json({});
 }

@@ -5,7 +5,7 @@
 // sandbox's generic ones, in this shape.
 import { timingSafeEqualText } from "../../lib/crypto";
 import { digits } from "../../platforms/sandbox/ids";
-import { isGrant, REFRESH_PURPOSE, unseal } from "../../platforms/sandbox/seal";
+import { isGrant, REFRESH_PURPOSE, spaceOf, unseal } from "../../platforms/sandbox/seal";
 import { checkToken } from "../access";
 import type { Emulated } from "../emulator";
 import { oauthError } from "../oauth-error";
@@ -90,10 +90,14 @@ export async function revoke(emulated: Emulated, authorization: string | undefin
   if (!token) return oauthError(400, "invalid_request", "Missing required parameter [token].");
   const access = await checkToken(emulated.env, "twitter", token);
   let handle = access.kind === "ok" ? access.handle : null;
+  let space = access.kind === "ok" ? access.space : null;
   if (handle === null) {
     const refresh = await unseal<unknown>(emulated.env, REFRESH_PURPOSE, token);
-    if (isGrant(refresh) && refresh.p === "twitter") handle = refresh.h;
+    if (isGrant(refresh) && refresh.p === "twitter") {
+      handle = refresh.h;
+      space = spaceOf(refresh);
+    }
   }
-  if (handle !== null) await emulated.store.revoke(handle);
+  if (handle !== null) await emulated.storeOf(space).revoke(handle);
   return Response.json({ revoked: true });
 }

@@ -5,7 +5,7 @@
 // YouTube Data API › Channels: list.
 
 import { letters } from "../../platforms/sandbox/ids";
-import { isRefresh, REFRESH_PURPOSE, unseal } from "../../platforms/sandbox/seal";
+import { isRefresh, REFRESH_PURPOSE, spaceOf, unseal } from "../../platforms/sandbox/seal";
 import { checkToken } from "../access";
 import { isProblem, readForm } from "../body";
 import type { Emulated } from "../emulator";
@@ -75,17 +75,20 @@ export async function revoke(emulated: Emulated, req: Req): Promise<Response> {
   if (!token) return invalid();
   const access = await checkToken(emulated.env, "youtube", token);
   let handle: string | null = access.kind === "ok" ? access.handle : null;
+  let space = access.kind === "ok" ? access.space : null;
   if (!handle && access.kind === "invalid") {
     const refresh = await unseal<unknown>(emulated.env, REFRESH_PURPOSE, token);
     if (
       isRefresh(refresh) &&
       refresh.p === "youtube" &&
       refresh.e > Date.now() &&
-      !revokedSince(refresh.i, await emulated.store.revokedAt(refresh.h))
-    )
+      !revokedSince(refresh.i, await emulated.storeOf(spaceOf(refresh)).revokedAt(refresh.h))
+    ) {
       handle = refresh.h;
+      space = spaceOf(refresh);
+    }
   }
   if (!handle) return invalid();
-  await emulated.store.revoke(handle);
+  await emulated.storeOf(space).revoke(handle);
   return new Response(null, { status: 200 });
 }
