@@ -1,13 +1,11 @@
 // GET /authorize/{token}: the browser opens the single-use link and is sent on to the platform's consent
 // page, bound to this browser by a cookie and to this flow by the signed platform `state`.
-import { FLOW_TTL_MS, type FlowTarget, type OpenResult } from "../coordinator/flow";
+import { FLOW_TTL_MS, type OpenResult } from "../coordinator/flow";
 import { browserCookie, CALLBACK_PATH, platformState, readAuthorizeToken } from "../coordinator/links";
 import { flowCoordinator } from "../coordinator/names";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { pkceChallenge } from "../platforms/adapter";
-import { lookupAdapter } from "../platforms/index";
-import { sandboxEnabled } from "../platforms/sandbox/enabled";
-import { OWNER_PARAM, ownerTag, spaceOfUser } from "../platforms/sandbox/owner";
+import { consentLocation, lookupAdapter } from "../platforms/index";
 import type { FlowContext } from "./context";
 import { failed } from "./failed";
 import { platformLabel } from "./label";
@@ -62,20 +60,12 @@ export async function authorize({ env, metered, origin }: FlowContext, token: st
   });
   return {
     kind: "consent",
-    location: await inOwnersSpace(env, target, location, state),
+    location: await consentLocation(
+      env,
+      { mode: target.mode, connectingUserId: target.connect?.userId ?? null },
+      location,
+      state,
+    ),
     cookie: browserCookie(id, browserSecret, origin, FLOW_TTL_MS / 1000),
   };
-}
-
-/**
- * A test connect on a deployment (SANDBOX off) consents in its user's own space on the emulator, so two
- * users' `alice` are two platform accounts (src/platforms/sandbox/owner.ts); the tag is bound to the
- * flow's state. A delegation keeps nothing, so it stays in the shared space, as everything does with
- * SANDBOX=true.
- */
-async function inOwnersSpace(env: Env, target: FlowTarget, location: string, state: string) {
-  if (target.mode !== "test" || !target.connect || sandboxEnabled(env)) return location;
-  const url = new URL(location);
-  url.searchParams.set(OWNER_PARAM, await ownerTag(env, spaceOfUser(target.connect.userId), state));
-  return url.toString();
 }

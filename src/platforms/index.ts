@@ -10,6 +10,7 @@ import { configuredDefinition, configuredHosts, type PlatformDefinition } from "
 import { sandboxFetch } from "./sandbox/client";
 import { emulatedAdapter } from "./sandbox/emulated";
 import { loopbackMark, sandboxEnabled } from "./sandbox/enabled";
+import { OWNER_PARAM, ownerTag, spaceOfUser } from "./sandbox/owner";
 import { type Credentials, type Fetch, type PlatformAdapter, PlatformError } from "./types";
 
 export type AdapterLookup =
@@ -82,4 +83,22 @@ export function publishingAdapter(
     kind: "permanent",
     code: "platform_not_configured",
   });
+}
+
+/**
+ * A test connect on a deployment (SANDBOX off) consents in its user's own space on the emulator, so two
+ * users' `alice` are two platform accounts (src/platforms/sandbox/owner.ts); the tag is bound to the
+ * flow's `state`. Anything else (live, a delegation, which keeps nothing, or SANDBOX=true, where
+ * everything shares one space) consents at `location` as it is.
+ */
+export async function consentLocation(
+  env: Env,
+  flow: { mode: Mode; connectingUserId: number | null },
+  location: string,
+  state: string,
+): Promise<string> {
+  if (flow.mode !== "test" || flow.connectingUserId === null || sandboxEnabled(env)) return location;
+  const url = new URL(location);
+  url.searchParams.set(OWNER_PARAM, await ownerTag(env, spaceOfUser(flow.connectingUserId), state));
+  return url.toString();
 }
