@@ -11,8 +11,9 @@ import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { importGuard } from "../lib/url-guard";
+import { mediaLimits } from "../media/config";
 import { lookupAdapter } from "../platforms";
-import { type CommitContext, commitImport } from "./commit";
+import { type CommitContext, commitImport, type MediaProgress, mediaProgress } from "./commit";
 import { insertImport, loadImport, type StoredImport } from "./queries";
 import { type ImportRow, MAX_ROWS, parseCsv, problemsCsv, type RowContext, validateRows } from "./rows";
 import {
@@ -33,7 +34,11 @@ const ROWS = `Each row is checked exactly as \`POST /api/v1/posts/validate\` che
 
 const CSV = `CSV: \`Content-Type: text/csv\` and \`?workspace_id=\`; a header row of columns among \`accounts\` (ids joined by \`;\`), \`text\`, \`scheduled_at\` (ISO 8601 with an offset), \`media\` (media ids or http(s) URLs joined by \`;\`), \`labels\` (ids joined by \`;\`), \`queue\` (\`true\` or empty); a column the import does not know is a 422 naming it. Quoted fields, \`""\` inside quotes, line breaks inside quotes, CRLF and a BOM are read as spreadsheets write them; blank lines are skipped; a row with more or fewer cells than the header is a \`ragged_row\` problem.`;
 
-function present(imp: StoredImport, created: Array<{ row: number; postId: number }>): ImportAnswer {
+function present(
+  imp: StoredImport,
+  created: Array<{ row: number; postId: number }>,
+  media: MediaProgress | undefined,
+): ImportAnswer {
   const rows = imp.rows.map((r) => ({ row: r.row, valid: r.problems.length === 0, problems: r.problems }));
   const valid = rows.filter((r) => r.valid).length;
   return {
@@ -45,7 +50,14 @@ function present(imp: StoredImport, created: Array<{ row: number; postId: number
     invalid: rows.length - valid,
     rows,
     created: created.map((c) => ({ row: c.row, post_id: c.postId })),
+    ...(media ? { media } : {}),
   };
+}
+
+/** The import as answered: with its media's progress when its rows have media URLs. */
+async function answer(c: Context<ApiEnv>, id: string) {
+  const { stored, created } = await loadImport(c.var.db, c.var.principal, id);
+  return { stored, json: present(stored, created, await mediaProgress(c.var.db, stored.rows)) };
 }
 
 const rowContext = (c: Context<ApiEnv>): RowContext => {
@@ -62,6 +74,7 @@ const committing = (c: Context<ApiEnv>): CommitContext => ({
   origin: publicOrigin(c.env, c.req.url),
   queue: c.env.PUBLISH_QUEUE,
   rows: rowContext(c),
+  media: { queue: c.env.MEDIA_IMPORT_QUEUE, guard: importGuard(c.env), limits: mediaLimits(c.env) },
 });
 
 const csvAnswer = (c: Context<ApiEnv>, rows: ImportRow[], id: string) =>
@@ -138,8 +151,7 @@ export const importsRouter = createRouter<ApiEnv>()
         rows,
       });
       if (upload.commit) await commitImport(db, principal, stored.id, committing(c));
-      const { stored: now, created } = await loadImport(db, principal, stored.id);
-      return c.json(present(now, created), 201);
+      return c.json((await answer(c, stored.id)).json, 201);
     },
   )
   .openapi(
@@ -160,10 +172,12 @@ export const importsRouter = createRouter<ApiEnv>()
       errors: [404],
     }),
     async (c) => {
-      const { db, principal } = c.var;
-      const { stored, created } = await loadImport(db, principal, c.req.valid("param").id);
-      if (wantsCsv(c)) return csvAnswer(c, stored.rows, stored.id);
-      return c.json(present(stored, created), 200);
+      const id = c.req.valid("param").id;
+      if (wantsCsv(c)) {
+        const { stored } = await loadImport(c.var.db, c.var.principal, id);
+        return csvAnswer(c, stored.rows, stored.id);
+      }
+      return c.json((await answer(c, id)).json, 200);
     },
   )
   .openapi(
