@@ -31,6 +31,7 @@ import {
 } from "./queries";
 import {
   type ImportRow,
+  mediaUrlField,
   mediaUrlsOf,
   type Problem,
   postOfRow,
@@ -110,10 +111,11 @@ function progressOf(rows: ImportRow[], states: Map<number, MediaState>): MediaPr
 /** Why a row's media keep it from being created: a URL that gave no item, or an item that failed. */
 function mediaProblems(row: ImportRow, states: Map<number, MediaState>): Problem[] {
   return Object.entries(row.mediaIds ?? {}).flatMap(([url, ids]): Problem[] => {
+    const field = mediaUrlField(row, url);
     if (ids.length === 0)
       return [
         {
-          field: "media",
+          field,
           code: "media_import_failed",
           message: `${url} gave no media to import: unreachable, not an image or a video, over a size cap or the storage quota, or past what one import may fetch.`,
         },
@@ -123,7 +125,7 @@ function mediaProblems(row: ImportRow, states: Map<number, MediaState>): Problem
       if (state?.state === "ready") return [];
       return [
         {
-          field: "media",
+          field,
           code: "media_import_failed",
           message: `${url} could not be imported: ${state?.error ?? "the media item was deleted"}.`,
         },
@@ -183,7 +185,8 @@ async function runCommit(
   if (progress && progress.pending > 0) {
     await awaitMedia(db, id, new Date());
     const { stored, created } = await loadImport(db, tenant, id);
-    return answerOf(stored, created, stored.rows.filter((r) => r.problems.length === 0).length, progress);
+    const valid = stored.rows.filter((r) => r.problems.length === 0).length;
+    return answerOf(stored, created, valid - created.length, progress);
   }
   const { created: before } = await loadImport(db, tenant, id);
   const done = new Map(before.map((c) => [c.row, c.postId]));

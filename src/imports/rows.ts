@@ -75,6 +75,16 @@ export function mediaUrlsOf(input: unknown): string[] {
   return [...new Set(media.filter(isUrl))];
 }
 
+/** Where a row names a media URL first: its path (`content.1.media.0`), or for CSV the `media` column. */
+export function mediaUrlField(row: Pick<ImportRow, "input" | "cells">, url: string): string {
+  const { input } = row;
+  if (!row.cells && isObject(input) && Array.isArray(input.content))
+    for (const [i, item] of input.content.entries())
+      if (isObject(item) && Array.isArray(item.media) && item.media.includes(url))
+        return `content.${i}.media.${item.media.indexOf(url)}`;
+  return "media";
+}
+
 /** The row with each media URL replaced by the ids of the items it gave, in order. */
 export function withMediaIds(input: unknown, ids: Record<string, number[]>): unknown {
   if (!isObject(input) || !Array.isArray(input.content)) return input;
@@ -111,7 +121,10 @@ function withoutUrls(body: Record<string, unknown>, allow: ReadonlySet<string>) 
         });
       return false;
     });
-    const empty = media.length === 0 && (typeof item.text !== "string" || item.text.trim() === "");
+    // Only a missing or blank text: any other is the schema's to judge as sent.
+    const empty =
+      media.length === 0 &&
+      (item.text === undefined || (typeof item.text === "string" && item.text.trim() === ""));
     return withUrls.has(i) && empty ? { ...item, media, text: AWAITING_MEDIA } : { ...item, media };
   });
   return { body: { ...body, content }, problems, withUrls };

@@ -15,7 +15,7 @@ import {
 } from "../media/support";
 import { call } from "../support/client";
 import { expectDocumented } from "../support/contract";
-import { createTenant } from "../support/seed";
+import { createAccount, createTenant } from "../support/seed";
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>;
 
@@ -88,6 +88,22 @@ describe("media URLs in an import", () => {
     ]);
     // Nothing fetched at upload.
     expect(origins.requested).toEqual([]);
+  });
+
+  it("stand in for the media a platform needs until the commit checks the real ones", async () => {
+    const t = await createTenant();
+    const instagram = (await createAccount(t.workspace.id, "instagram")).id;
+    const res = await upload(t, [
+      { accounts: [instagram], content: [{ media: [`${freshHost()}/a.jpg`] }] },
+      { accounts: [instagram], content: [{ text: "no media" }] },
+      { accounts: [instagram], content: [{ text: 5, media: [`${freshHost()}/a.jpg`] }] },
+    ]);
+    const problems = res.body.rows.map((r: { problems: Array<{ field: string }> }) =>
+      r.problems.map((p) => p.field),
+    );
+    expect(problems[0]).toEqual([]);
+    expect(problems[1]).toContain("content.0.media");
+    expect(problems[2]).toEqual(["content.0.text"]);
   });
 
   it("are imported by the commit, which then creates the posts with them, in row order", async () => {
@@ -177,14 +193,34 @@ describe("media URLs in an import", () => {
     expect(done.body.failed).toEqual([
       {
         row: 2,
-        problems: [expect.objectContaining({ field: "media", code: "media_import_failed" })],
+        problems: [expect.objectContaining({ field: "content.0.media.0", code: "media_import_failed" })],
       },
       {
         row: 3,
-        problems: [expect.objectContaining({ field: "media", code: "media_import_failed" })],
+        problems: [expect.objectContaining({ field: "content.0.media.0", code: "media_import_failed" })],
       },
     ]);
     expect(done.body.failed[0].problems[0].message).toContain("origin answered 404");
+  });
+
+  it("in a CSV row: a URL that gives nothing fails its row at once, the others are created", async () => {
+    const t = await createTenant();
+    const [twitter] = t.accounts.map((a) => a.id);
+    const url = `${freshHost()}/gone.png`;
+    const res = await call("POST", `/api/v1/imports?workspace_id=${t.workspace.id}`, {
+      key: t.key,
+      rawBody: `accounts,text,media\n${twitter},plain,\n${twitter},,${url}\n`,
+      headers: { "content-type": "text/csv" },
+    });
+    expect(res.body).toMatchObject({ valid: 2, invalid: 0 });
+    // Nothing to wait for: the first commit goes straight on.
+    const done = await commit(t, res.body.id);
+    expect(done.body).toMatchObject({
+      status: "committed",
+      created: [{ row: 1 }],
+      failed: [{ row: 2, problems: [{ field: "media", code: "media_import_failed" }] }],
+      media: { ready: 0, failed: 1, pending: 0 },
+    });
   });
 
   it("are started once by racing commits, and by a commit taking over one that died", async () => {
