@@ -307,7 +307,7 @@ export interface paths {
          * Upload posts to import
          * @description Validates every post of the upload and stores the import; nothing is created until it is committed (`POST /api/v1/imports/{id}/commit`, or `commit: true` in a JSON body). A bad row is a problem of that row, never a 422 of the upload: the answer says which rows are valid and why the others are not. JSON: `{workspace_id, posts: [<the body of POST /api/v1/posts without workspace_id>]}`.
          *
-         *     CSV: `Content-Type: text/csv` and `?workspace_id=`; a header row of columns among `accounts` (ids joined by `;`), `text`, `scheduled_at` (ISO 8601 with an offset), `media` (media ids or http(s) URLs joined by `;`), `labels` (ids joined by `;`), `queue` (`true` or empty); a column the import does not know is a 422 naming it. Quoted fields, `""` inside quotes, line breaks inside quotes, CRLF and a BOM are read as spreadsheets write them; blank lines are skipped; a row with more or fewer cells than the header is a `ragged_row` problem.
+         *     CSV: `Content-Type: text/csv` and `?workspace_id=`; a header row of columns among `accounts` (ids joined by `;`), `text`, `scheduled_at` (ISO 8601 with an offset), `media` (media ids or http(s) URLs joined by `;`; URLs are imported at commit), `labels` (ids joined by `;`), `queue` (`true` or empty); a column the import does not know is a 422 naming it. Quoted fields, `""` inside quotes, line breaks inside quotes, CRLF and a BOM are read as spreadsheets write them; blank lines are skipped; a row with more or fewer cells than the header is a `ragged_row` problem.
          *
          *     Each row is checked exactly as `POST /api/v1/posts/validate` checks a post (the schema, then create's checks and every target account's publish checks) and answered as `{row, valid, problems: [{field, code, message}]}`: `field` is the path in the row (`content.0.text`, `accounts.1`, `scheduled_at`), or for CSV the column. At most 1000 rows; the body at most 1 MiB. Imports are kept 30 days.
          *
@@ -378,6 +378,8 @@ export interface paths {
         /**
          * Commit an import
          * @description Checks the import's valid rows again as the upload did (a row that became invalid since, an account expired or disconnected meanwhile, is not created and is listed in `failed`), then creates their posts, in row order, each as `POST /api/v1/posts` creates it (queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).
+         *
+         *     Rows with media URLs: the first commit imports every valid row's URLs as `POST /api/v1/media/upload/url` does (the same caps, storage quota and address checks; each URL once, a page giving its media in document order, at most 100 items per import) and answers `status: "importing_media"` with `media: {ready, failed, pending}`, creating nothing yet. Send the commit again (or poll `GET /api/v1/imports/{id}` until `media.pending` is 0, then commit): while items download it answers the same; once every item is ready or failed it creates the posts in row order, each URL replaced by its items. A row whose URL gave no item, or whose download failed, is not created and is listed in `failed` with `media_import_failed` and the reason. The media are started once, whatever commits retry or race.
          *
          *     Requires an API key with the `posts` ability.
          */
@@ -2604,16 +2606,17 @@ export interface components {
             id: string;
             workspace_id: number;
             /**
-             * @description `validated` until committed; `committing` while a commit runs; then `committed`.
+             * @description `validated` until committed; `importing_media` while the media of its URL rows download (send the commit again: it creates the posts once every item is ready or failed); `committing` while a commit runs, or while rows remain (a commit creates at most 300 rows: send it again); then `committed`.
              * @enum {string}
              */
-            status: "validated" | "committing" | "committed";
+            status: "validated" | "committing" | "importing_media" | "committed";
             total: number;
             valid: number;
             invalid: number;
             rows: components["schemas"]["ImportRow"][];
             /** @description The posts the commit created, in row order. */
             created: components["schemas"]["ImportCreatedPost"][];
+            media?: components["schemas"]["ImportMediaProgress"];
         };
         ImportRow: {
             /** @description 1 for the first post (the first line after a CSV's header). */
@@ -2628,7 +2631,7 @@ export interface components {
              */
             field: string;
             /**
-             * @description `required`, `unknown_field`, `invalid_type`, `not_found` (an id that is not of the workspace), `invalid_date`, `queue`, `text_too_long`, `platform_rule`, `account_expired`, `platform_not_configured`, `media_url_refused`, `ragged_row`, `refused_at_commit`, or `invalid`.
+             * @description `required`, `unknown_field`, `invalid_type`, `not_found` (an id that is not of the workspace), `invalid_date`, `queue`, `text_too_long`, `platform_rule`, `account_expired`, `platform_not_configured`, `media_url_refused`, `media_import_failed` (at commit: a media URL gave no item, or its download failed), `ragged_row`, `refused_at_commit`, or `invalid`.
              * @example text_too_long
              */
             code: string;
@@ -2637,6 +2640,14 @@ export interface components {
         ImportCreatedPost: {
             row: number;
             post_id: number;
+        };
+        /** @description Only for an import with media URLs, once a commit started their imports: its items by state. */
+        ImportMediaProgress: {
+            ready: number;
+            /** @description Items whose download failed, and URLs that gave no item. */
+            failed: number;
+            /** @description Items still downloading. */
+            pending: number;
         };
         /**
          * @example {
@@ -2659,7 +2670,7 @@ export interface components {
         CreateImportRequest: {
             /** @example 1 */
             workspace_id: number;
-            /** @description The posts, each the body of `POST /api/v1/posts` without `workspace_id`; at most 1000. A media item may also be an http(s) URL, checked as the media URL import checks it. */
+            /** @description The posts, each the body of `POST /api/v1/posts` without `workspace_id`; at most 1000. A media item may also be an http(s) URL, checked as the media URL import checks it and imported by the commit (its items, in order, take its place). */
             posts: unknown[];
             /** @description `true`: commit the valid rows in the same request (as `POST /api/v1/imports/{id}/commit`). */
             commit?: boolean;
@@ -2673,10 +2684,10 @@ export interface components {
         ImportCommit: {
             id: string;
             /**
-             * @description `committing` while rows remain (a commit creates at most 300 rows): send the commit again.
+             * @description `importing_media` while the media of its URL rows download, `committing` while rows remain (a commit creates at most 300 rows): either way, send the commit again (polling `GET /api/v1/imports/{id}` shows the same progress).
              * @enum {string}
              */
-            status: "committing" | "committed";
+            status: "committing" | "importing_media" | "committed";
             /** @description Valid rows not created yet. */
             remaining: number;
             created: components["schemas"]["ImportCreatedPost"][];
@@ -2685,6 +2696,7 @@ export interface components {
                 row: number;
                 problems: components["schemas"]["ImportProblem"][];
             }[];
+            media?: components["schemas"]["ImportMediaProgress"];
         };
         Label: {
             id: number;

@@ -11,8 +11,9 @@ import { apiRoutes } from "../http/route";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { importGuard } from "../lib/url-guard";
+import { mediaLimits } from "../media/config";
 import { lookupAdapter } from "../platforms";
-import { type CommitContext, commitImport } from "./commit";
+import { type CommitContext, commitImport, type MediaProgress, mediaProgress } from "./commit";
 import { insertImport, loadImport, type StoredImport } from "./queries";
 import { type ImportRow, MAX_ROWS, parseCsv, problemsCsv, type RowContext, validateRows } from "./rows";
 import {
@@ -31,9 +32,13 @@ const tags = ["Imports"];
 
 const ROWS = `Each row is checked exactly as \`POST /api/v1/posts/validate\` checks a post (the schema, then create's checks and every target account's publish checks) and answered as \`{row, valid, problems: [{field, code, message}]}\`: \`field\` is the path in the row (\`content.0.text\`, \`accounts.1\`, \`scheduled_at\`), or for CSV the column. At most ${MAX_ROWS} rows; the body at most 1 MiB. Imports are kept 30 days.`;
 
-const CSV = `CSV: \`Content-Type: text/csv\` and \`?workspace_id=\`; a header row of columns among \`accounts\` (ids joined by \`;\`), \`text\`, \`scheduled_at\` (ISO 8601 with an offset), \`media\` (media ids or http(s) URLs joined by \`;\`), \`labels\` (ids joined by \`;\`), \`queue\` (\`true\` or empty); a column the import does not know is a 422 naming it. Quoted fields, \`""\` inside quotes, line breaks inside quotes, CRLF and a BOM are read as spreadsheets write them; blank lines are skipped; a row with more or fewer cells than the header is a \`ragged_row\` problem.`;
+const CSV = `CSV: \`Content-Type: text/csv\` and \`?workspace_id=\`; a header row of columns among \`accounts\` (ids joined by \`;\`), \`text\`, \`scheduled_at\` (ISO 8601 with an offset), \`media\` (media ids or http(s) URLs joined by \`;\`; URLs are imported at commit), \`labels\` (ids joined by \`;\`), \`queue\` (\`true\` or empty); a column the import does not know is a 422 naming it. Quoted fields, \`""\` inside quotes, line breaks inside quotes, CRLF and a BOM are read as spreadsheets write them; blank lines are skipped; a row with more or fewer cells than the header is a \`ragged_row\` problem.`;
 
-function present(imp: StoredImport, created: Array<{ row: number; postId: number }>): ImportAnswer {
+function present(
+  imp: StoredImport,
+  created: Array<{ row: number; postId: number }>,
+  media: MediaProgress | undefined,
+): ImportAnswer {
   const rows = imp.rows.map((r) => ({ row: r.row, valid: r.problems.length === 0, problems: r.problems }));
   const valid = rows.filter((r) => r.valid).length;
   return {
@@ -45,7 +50,14 @@ function present(imp: StoredImport, created: Array<{ row: number; postId: number
     invalid: rows.length - valid,
     rows,
     created: created.map((c) => ({ row: c.row, post_id: c.postId })),
+    ...(media ? { media } : {}),
   };
+}
+
+/** The import as answered: with its media's progress when its rows have media URLs. */
+async function answer(c: Context<ApiEnv>, id: string) {
+  const { stored, created } = await loadImport(c.var.db, c.var.principal, id);
+  return { stored, json: present(stored, created, await mediaProgress(c.var.db, stored.rows)) };
 }
 
 const rowContext = (c: Context<ApiEnv>): RowContext => {
@@ -62,6 +74,7 @@ const committing = (c: Context<ApiEnv>): CommitContext => ({
   origin: publicOrigin(c.env, c.req.url),
   queue: c.env.PUBLISH_QUEUE,
   rows: rowContext(c),
+  media: { queue: c.env.MEDIA_IMPORT_QUEUE, guard: importGuard(c.env), limits: mediaLimits(c.env) },
 });
 
 const csvAnswer = (c: Context<ApiEnv>, rows: ImportRow[], id: string) =>
@@ -138,8 +151,7 @@ export const importsRouter = createRouter<ApiEnv>()
         rows,
       });
       if (upload.commit) await commitImport(db, principal, stored.id, committing(c));
-      const { stored: now, created } = await loadImport(db, principal, stored.id);
-      return c.json(present(now, created), 201);
+      return c.json((await answer(c, stored.id)).json, 201);
     },
   )
   .openapi(
@@ -160,10 +172,12 @@ export const importsRouter = createRouter<ApiEnv>()
       errors: [404],
     }),
     async (c) => {
-      const { db, principal } = c.var;
-      const { stored, created } = await loadImport(db, principal, c.req.valid("param").id);
-      if (wantsCsv(c)) return csvAnswer(c, stored.rows, stored.id);
-      return c.json(present(stored, created), 200);
+      const id = c.req.valid("param").id;
+      if (wantsCsv(c)) {
+        const { stored } = await loadImport(c.var.db, c.var.principal, id);
+        return csvAnswer(c, stored.rows, stored.id);
+      }
+      return c.json((await answer(c, id)).json, 200);
     },
   )
   .openapi(
@@ -195,7 +209,7 @@ export const importsRouter = createRouter<ApiEnv>()
       tags,
       summary: "Commit an import",
       description:
-        "Checks the import's valid rows again as the upload did (a row that became invalid since, an account expired or disconnected meanwhile, is not created and is listed in `failed`), then creates their posts, in row order, each as `POST /api/v1/posts` creates it (queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).",
+        "Checks the import's valid rows again as the upload did (a row that became invalid since, an account expired or disconnected meanwhile, is not created and is listed in `failed`), then creates their posts, in row order, each as `POST /api/v1/posts` creates it (queued rows take their slots in row order). A row is created at most once: a second commit, or one racing this one, creates nothing more and answers the same; a commit whose worker stopped midway is finished by the next commit (after a minute). While another commit of the import is under way the answer waits for it (up to 20 seconds, then 409: send it again).\n\nRows with media URLs: the first commit imports every valid row's URLs as `POST /api/v1/media/upload/url` does (the same caps, storage quota and address checks; each URL once, a page giving its media in document order, at most 100 items per import) and answers `status: \"importing_media\"` with `media: {ready, failed, pending}`, creating nothing yet. Send the commit again (or poll `GET /api/v1/imports/{id}` until `media.pending` is 0, then commit): while items download it answers the same; once every item is ready or failed it creates the posts in row order, each URL replaced by its items. A row whose URL gave no item, or whose download failed, is not created and is listed in `failed` with `media_import_failed` and the reason. The media are started once, whatever commits retry or race.",
       request: { params: importParams },
       responses: { 200: jsonContent(commitSchema, "What the commit created.") },
       errors: [404, 409],

@@ -2,7 +2,7 @@
 // member of): another tenant's import id, or the other mode's, is a 404 like an absent one.
 import { and, asc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { type ImportStatus, importPosts, imports } from "../db/schema";
+import { type ImportStatus, importPosts, imports, media } from "../db/schema";
 import { eachShard } from "../db/shards";
 import { inUserWorkspaces, type Tenant } from "../db/tenancy";
 import { invalidField, notFound } from "../http/errors";
@@ -79,8 +79,8 @@ export async function loadImport(db: Database, tenant: Tenant, id: string) {
 }
 
 /**
- * The one conditional claim of a commit: a validated import, or one whose commit stopped (its lease is
- * older than COMMIT_LEASE_MS), becomes `committing` for this request only.
+ * The one conditional claim of a commit: a validated import, one waiting for its media, or one whose
+ * commit stopped (its lease is older than COMMIT_LEASE_MS), becomes `committing` for this request only.
  */
 export async function claimCommit(
   db: Database,
@@ -95,7 +95,7 @@ export async function claimCommit(
       and(
         ofTenant(db, tenant, id),
         or(
-          eq(imports.status, "validated"),
+          inArray(imports.status, ["validated", "importing_media"]),
           and(
             eq(imports.status, "committing"),
             lt(imports.claimedAt, new Date(now.getTime() - COMMIT_LEASE_MS)),
@@ -118,6 +118,39 @@ export async function handOver(db: Database, id: string, rows: ImportRow[], now:
     .update(imports)
     .set({ rows, claimedAt: new Date(0), updatedAt: now })
     .where(eq(imports.id, id));
+}
+
+/**
+ * The claim's holder records the media its rows' URLs became (still holding the claim: a commit that
+ * dies now leaves them recorded, and the next one starts nothing again).
+ */
+export async function recordMedia(db: Database, id: string, rows: ImportRow[], now: Date) {
+  await db.update(imports).set({ rows, updatedAt: now }).where(eq(imports.id, id));
+}
+
+/** Media still downloading: the claim released, the import waiting for the next commit. */
+export async function awaitMedia(db: Database, id: string, now: Date) {
+  await db
+    .update(imports)
+    .set({ status: "importing_media", claimedAt: null, updatedAt: now })
+    .where(eq(imports.id, id));
+}
+
+export type MediaState = { state: "processing" | "ready" | "failed"; error: string | null };
+
+/** The states of the media an import's URLs became (ids it recorded itself, so of its workspace). */
+export async function mediaStates(db: Database, ids: number[]): Promise<Map<number, MediaState>> {
+  const reads = [];
+  for (let i = 0; i < ids.length; i += 90)
+    reads.push(
+      db
+        .select({ id: media.id, state: media.state, error: media.error })
+        .from(media)
+        .where(inArray(media.id, ids.slice(i, i + 90))),
+    );
+  if (reads.length === 0) return new Map();
+  const found = (await db.batch(reads as [(typeof reads)[0], ...typeof reads])).flat();
+  return new Map(found.map((m) => [m.id, { state: m.state, error: m.error }]));
 }
 
 /** The statement a created post's batch carries: the row's record, unique per import and row. */

@@ -1,7 +1,8 @@
 // The rows of an import, from JSON or CSV, each checked exactly as the dry run checks a post
 // (validatePost, src/posts/validate.ts): the schema of POST /posts, then create's checks and every
 // target account's publish checks. A media URL is checked by the media URL import's own rule
-// (checkImportUrl), and is a problem either way: bulk import does not download media yet. Problems carry
+// (checkImportUrl): one it refuses is a problem; one it accepts is imported at commit (commit.ts), so
+// what its media must satisfy (a platform's type, size, "needs media") is checked then. Problems carry
 // the row's field path (`content.0.text`), or for CSV the column (`text`).
 import Papa from "papaparse";
 import type { Database } from "../db/client";
@@ -30,6 +31,8 @@ export type ImportRow = {
   problems: Problem[];
   /** Set at commit when the row, valid at upload, was refused then. */
   failedAtCommit?: boolean;
+  /** Set by the commit that started the media imports: each media URL of the row → the items it gave. */
+  mediaIds?: Record<string, number[]>;
 };
 
 const rowSchema = createPostBody.omit({ workspace_id: true });
@@ -63,35 +66,78 @@ const toProblems = (errors: Record<string, string[]>): Problem[] =>
     messages.map((message) => ({ field, code: codeOf(field, message), message })),
   );
 
-/** The post body without its media URLs (checked apart), and the URLs' problems. */
+/** The media URLs of a row (each once, in order): what its commit imports before creating it. */
+export function mediaUrlsOf(input: unknown): string[] {
+  if (!isObject(input) || !Array.isArray(input.content)) return [];
+  const media = input.content.flatMap((item) =>
+    isObject(item) && Array.isArray(item.media) ? item.media : [],
+  );
+  return [...new Set(media.filter(isUrl))];
+}
+
+/** Where a row names a media URL first: its path (`content.1.media.0`), or for CSV the `media` column. */
+export function mediaUrlField(row: Pick<ImportRow, "input" | "cells">, url: string): string {
+  const { input } = row;
+  if (!row.cells && isObject(input) && Array.isArray(input.content))
+    for (const [i, item] of input.content.entries())
+      if (isObject(item) && Array.isArray(item.media) && item.media.includes(url))
+        return `content.${i}.media.${item.media.indexOf(url)}`;
+  return "media";
+}
+
+/** The row with each media URL replaced by the ids of the items it gave, in order. */
+export function withMediaIds(input: unknown, ids: Record<string, number[]>): unknown {
+  if (!isObject(input) || !Array.isArray(input.content)) return input;
+  const content = input.content.map((item) =>
+    isObject(item) && Array.isArray(item.media)
+      ? { ...item, media: item.media.flatMap((m) => (isUrl(m) ? (ids[m] ?? []) : [m])) }
+      : item,
+  );
+  return { ...input, content };
+}
+
+/**
+ * Stands in at upload for the text of an item whose only media are URLs (imported at commit), so the
+ * schema's "text or media" holds; never stored or created.
+ */
+const AWAITING_MEDIA = ".";
+
+/** The post body without its media URLs (checked apart), the refused URLs' problems, and the items with URLs. */
 function withoutUrls(body: Record<string, unknown>, allow: ReadonlySet<string>) {
   const problems: Problem[] = [];
-  if (!Array.isArray(body.content)) return { body, problems };
+  const withUrls = new Set<number>();
+  if (!Array.isArray(body.content)) return { body, problems, withUrls };
   const content = body.content.map((item, i) => {
     if (!isObject(item) || !Array.isArray(item.media)) return item;
     const media = item.media.filter((value, k) => {
       if (!isUrl(value)) return true;
       const check = checkImportUrl(value, allow);
-      const field = `content.${i}.media.${k}`;
-      problems.push(
-        check.ok
-          ? {
-              field,
-              code: "media_url_not_imported",
-              message: `The ${field} URL is one the media URL import accepts, but a bulk import does not import media yet: import it with POST /api/v1/media/import and give its id.`,
-            }
-          : {
-              field,
-              code: "media_url_refused",
-              message: `The ${field} URL cannot be imported: ${check.reason}.`,
-            },
-      );
+      if (check.ok) withUrls.add(i);
+      else
+        problems.push({
+          field: `content.${i}.media.${k}`,
+          code: "media_url_refused",
+          message: `The content.${i}.media.${k} URL cannot be imported: ${check.reason}.`,
+        });
       return false;
     });
-    return { ...item, media };
+    // Only a missing or blank text: any other is the schema's to judge as sent.
+    const empty =
+      media.length === 0 &&
+      (item.text === undefined || (typeof item.text === "string" && item.text.trim() === ""));
+    return withUrls.has(i) && empty ? { ...item, media, text: AWAITING_MEDIA } : { ...item, media };
   });
-  return { body: { ...body, content }, problems };
+  return { body: { ...body, content }, problems, withUrls };
 }
+
+/**
+ * A platform's "needs media" on the first item, when that item's media are URLs: they are there once
+ * imported, and checked then.
+ */
+const awaitsMedia = (problem: Problem, withUrls: ReadonlySet<number>) =>
+  withUrls.has(0) &&
+  problem.field === "content.0.media" &&
+  /field (is required|must include a video) on /.test(problem.message);
 
 /**
  * The post a valid row creates (the schema's defaults applied), or the problem that keeps a row from
@@ -106,22 +152,22 @@ export function postOfRow(input: unknown, workspaceId: number): CreatePostInput 
 export type RowContext = ValidateContext & { allow: ReadonlySet<string> };
 
 /** A row the schema accepted: the post it stands for, checked against the database next. */
-type Parsed = { index: number; input: CreatePostInput; before: Problem[] };
+type Parsed = { index: number; input: CreatePostInput; withUrls: ReadonlySet<number> };
 
 /** The schema's part of a row's check: the post body, or its problems. */
 function parseRow(
   input: unknown,
   workspaceId: number,
   allow: ReadonlySet<string>,
-): CreatePostInput | Problem[] {
+): Omit<Parsed, "index"> | Problem[] {
   if (!isObject(input))
     return [{ field: "row", code: "invalid_type", message: "The row must be an object." }];
-  const { body, problems } = withoutUrls(input, allow);
+  const { body, problems, withUrls } = withoutUrls(input, allow);
   const parsed = rowSchema.safeParse(body);
   if (!parsed.success)
     return [...problems, ...toProblems(invalidInput(parsed.error, body).body.errors ?? {})];
   if (problems.length > 0) return problems;
-  return { ...parsed.data, workspace_id: workspaceId };
+  return { input: { ...parsed.data, workspace_id: workspaceId }, withUrls };
 }
 
 /** D1 binds at most 100 parameters per statement: a shared read names at most this many ids of a kind. */
@@ -205,14 +251,16 @@ export async function validateRows(
     if (problems[index]!.some((p) => p.code === "ragged_row")) return;
     const result = parseRow(row.input, workspaceId, ctx.allow);
     if (Array.isArray(result)) problems[index]!.push(...result);
-    else parsed.push({ index, input: result, before: problems[index]! });
+    else parsed.push({ index, ...result });
   });
   const now = new Date();
   for (const group of groupsOf(parsed)) {
     const reads = await readForCreate(db, tenant, unionOf(group), now);
     for (const row of group)
       problems[row.index]!.push(
-        ...problemsOfValidation(await validatePost(db, tenant, row.input, ctx, reads)),
+        ...problemsOfValidation(await validatePost(db, tenant, row.input, ctx, reads)).filter(
+          (problem) => !awaitsMedia(problem, row.withUrls),
+        ),
       );
   }
   return rows.map((row, index) => ({

@@ -12,7 +12,7 @@ export const importJsonBody = z
       .min(1)
       .max(MAX_ROWS)
       .meta({
-        description: `The posts, each the body of \`POST /api/v1/posts\` without \`workspace_id\`; at most ${MAX_ROWS}. A media item may also be an http(s) URL, checked as the media URL import checks it.`,
+        description: `The posts, each the body of \`POST /api/v1/posts\` without \`workspace_id\`; at most ${MAX_ROWS}. A media item may also be an http(s) URL, checked as the media URL import checks it and imported by the commit (its items, in order, take its place).`,
       }),
     commit: z.boolean().optional().meta({
       description:
@@ -53,7 +53,7 @@ const problemSchema = z
     }),
     code: z.string().meta({
       description:
-        "`required`, `unknown_field`, `invalid_type`, `not_found` (an id that is not of the workspace), `invalid_date`, `queue`, `text_too_long`, `platform_rule`, `account_expired`, `platform_not_configured`, `media_url_refused`, `ragged_row`, `refused_at_commit`, or `invalid`.",
+        "`required`, `unknown_field`, `invalid_type`, `not_found` (an id that is not of the workspace), `invalid_date`, `queue`, `text_too_long`, `platform_rule`, `account_expired`, `platform_not_configured`, `media_url_refused`, `media_import_failed` (at commit: a media URL gave no item, or its download failed), `ragged_row`, `refused_at_commit`, or `invalid`.",
       example: "text_too_long",
     }),
     message: z.string(),
@@ -68,35 +68,50 @@ const rowSchema = z
   })
   .meta({ id: "ImportRow" });
 
+const mediaProgressSchema = z
+  .strictObject({
+    ready: z.int(),
+    failed: z.int().meta({ description: "Items whose download failed, and URLs that gave no item." }),
+    pending: z.int().meta({ description: "Items still downloading." }),
+  })
+  .meta({
+    id: "ImportMediaProgress",
+    description:
+      "Only for an import with media URLs, once a commit started their imports: its items by state.",
+  });
+
+const STATUS =
+  "`validated` until committed; `importing_media` while the media of its URL rows download (send the commit again: it creates the posts once every item is ready or failed); `committing` while a commit runs, or while rows remain (a commit creates at most 300 rows: send it again); then `committed`.";
+
 const createdSchema = z.strictObject({ row: z.int(), post_id: z.int() }).meta({ id: "ImportCreatedPost" });
 
 export const importSchema = z
   .strictObject({
     id: z.string(),
     workspace_id: z.int(),
-    status: z.enum(["validated", "committing", "committed"]).meta({
-      description: "`validated` until committed; `committing` while a commit runs; then `committed`.",
-    }),
+    status: z.enum(["validated", "committing", "importing_media", "committed"]).meta({ description: STATUS }),
     total: z.int(),
     valid: z.int(),
     invalid: z.int(),
     rows: z.array(rowSchema),
     created: z.array(createdSchema).meta({ description: "The posts the commit created, in row order." }),
+    media: mediaProgressSchema.optional(),
   })
   .meta({ id: "Import" });
 
 export const commitSchema = z
   .strictObject({
     id: z.string(),
-    status: z.enum(["committing", "committed"]).meta({
+    status: z.enum(["committing", "importing_media", "committed"]).meta({
       description:
-        "`committing` while rows remain (a commit creates at most 300 rows): send the commit again.",
+        "`importing_media` while the media of its URL rows download, `committing` while rows remain (a commit creates at most 300 rows): either way, send the commit again (polling `GET /api/v1/imports/{id}` shows the same progress).",
     }),
     remaining: z.int().meta({ description: "Valid rows not created yet." }),
     created: z.array(createdSchema),
     failed: z.array(z.strictObject({ row: z.int(), problems: z.array(problemSchema) })).meta({
       description: "Rows valid at upload that the commit refused (their problems now).",
     }),
+    media: mediaProgressSchema.optional(),
   })
   .meta({ id: "ImportCommit" });
 

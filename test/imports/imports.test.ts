@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { commitImport } from "../../src/imports/commit";
 import { purgeImports } from "../../src/imports/queries";
+import { importGuard } from "../../src/lib/url-guard";
+import { mediaLimits } from "../../src/media/config";
 import { admin, call, serverTiming } from "../support/client";
 import { expectDocumented } from "../support/contract";
 import { insertMedia } from "../support/db";
@@ -109,12 +111,9 @@ describe("POST /api/v1/imports (JSON)", () => {
     expect(problems[8]).toEqual(["publishNow unknown_field"]);
     expect(problems[9]).toEqual(expect.arrayContaining(["accounts required", "content required"]));
     expect(problems[10]).toEqual(["row invalid_type"]);
-    // A private address is refused by the media URL import's rule; a public URL passes it, but bulk import
-    // does not import media yet, and says so.
-    expect(problems[11]).toEqual([
-      "content.0.media.0 media_url_refused",
-      "content.0.media.1 media_url_not_imported",
-    ]);
+    // A private address is refused by the media URL import's rule; a public URL passes it (imported at
+    // commit: test/imports/media.test.ts).
+    expect(problems[11]).toEqual(["content.0.media.0 media_url_refused"]);
     expect(problems[12]).toEqual([]);
     for (const row of res.body.rows) for (const p of row.problems) expect(p.message).toBeTruthy();
   });
@@ -388,6 +387,7 @@ describe("POST /api/v1/imports/{id}/commit", () => {
       origin: "https://api.example.test",
       queue: env.PUBLISH_QUEUE,
       rows: { configured: () => true, allow: new Set<string>() },
+      media: { queue: env.MEDIA_IMPORT_QUEUE, guard: importGuard(env), limits: mediaLimits(env) },
     };
     const first = await commitImport(db, tenant, res.body.id, ctx, 2);
     expect(first).toMatchObject({ status: "committing", remaining: 3 });

@@ -6,7 +6,9 @@ import { MODES } from "../enums";
 import { createdAt, updatedAt } from "./columns";
 import { users, workspaces } from "./tenants";
 
-export const IMPORT_STATUSES = ["validated", "committing", "committed"] as const;
+// `importing_media`: a commit started the rows' media URL imports; the next commit creates the posts once
+// every item has settled.
+export const IMPORT_STATUSES = ["validated", "committing", "importing_media", "committed"] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 export const imports = sqliteTable(
@@ -22,7 +24,8 @@ export const imports = sqliteTable(
       .references(() => workspaces.id, { onDelete: "cascade" }),
     status: text("status", { enum: IMPORT_STATUSES }).notNull().default("validated"),
     format: text("format", { enum: ["json", "csv"] }).notNull(),
-    // `[{row, input, source?, problems}]` as src/imports/rows.ts writes it (at most 1,000 rows).
+    // `[{row, input, cells?, problems, failedAtCommit?, mediaIds?}]` as src/imports/rows.ts writes it
+    // (at most 1,000 rows); `mediaIds` records the items a row's media URLs became.
     rows: text("rows", { mode: "json" }).$type<unknown[]>().notNull(),
     // When a commit claimed the import: another commit may take it over once this lease is old.
     claimedAt: integer("claimed_at", { mode: "timestamp_ms" }),

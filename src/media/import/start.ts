@@ -34,6 +34,16 @@ export type ImportRequest = {
 
 /** Creates (and queues) one item per media found, in input order, without repeats; skipped URLs give none. */
 export async function startImport(request: ImportRequest): Promise<Media[]> {
+  const byUrl = await startImportByUrl(request);
+  return [...new Map(byUrl.flat().map((row) => [row.id, row])).values()].sort((a, b) => a.id - b.id);
+}
+
+/**
+ * startImport, answering the items of each input URL (in the inputs' order): a page's items in document
+ * order; an item two inputs lead to is created once and listed under both. A bulk import maps its rows'
+ * URLs to media ids with it.
+ */
+export async function startImportByUrl(request: ImportRequest): Promise<Media[][]> {
   const { db, tenant, workspaceId, folderId, limits } = request;
   const { usage } = await requireTarget(db, tenant, workspaceId, folderId);
   if (usage >= limits.quota) throw invalidField("workspace_id", quotaUsedUp(limits));
@@ -55,7 +65,7 @@ export async function startImport(request: ImportRequest): Promise<Media[]> {
     planned += found.size;
     candidates.set(found.url, found);
   }
-  if (candidates.size === 0) return [];
+  if (candidates.size === 0) return resolved.map(() => []);
 
   const now = new Date();
   // One batch: one transaction, each insert seeing the ones before it; ids grow in insertion order.
@@ -84,7 +94,7 @@ export async function startImport(request: ImportRequest): Promise<Media[]> {
     ),
   );
   const rows = inserted.flat().sort((a, b) => a.id - b.id);
-  if (rows.length === 0) return [];
+  if (rows.length === 0) return resolved.map(() => []);
   try {
     // At most MAX_ITEMS_PER_REQUEST (100) messages: one sendBatch takes them all.
     await request.queue.sendBatch(rows.map((row) => ({ body: { media_id: row.id } })));
@@ -93,5 +103,8 @@ export async function startImport(request: ImportRequest): Promise<Media[]> {
     await Promise.all(rows.map((row) => markFailed(db, row.id, "could not be queued"))).catch(() => {});
     throw error;
   }
-  return rows;
+  const bySource = new Map(rows.map((row) => [row.sourceUrl, row]));
+  return resolved.map((found) => [
+    ...new Set(found.map((c) => bySource.get(c.url)).filter((row): row is Media => row !== undefined)),
+  ]);
 }
