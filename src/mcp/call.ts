@@ -26,12 +26,6 @@ const REPORTED = [
 /** A value as URL text; a lone surrogate (which `encodeURIComponent` throws on) becomes U+FFFD. */
 const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value)).toWellFormed();
 
-/** The arguments a tool takes whatever its route: its path ids and, on a write, `idempotency_key`. */
-const ownArguments = (spec: ToolSpec) => [
-  ...pathParams(spec),
-  ...(spec.writes ? [IDEMPOTENCY_ARGUMENT] : []),
-];
-
 /**
  * The route's request: ids into the path, the rest into the query (GET, DELETE) or the JSON body; or
  * the route's 422 for what cannot be sent (see the header comment).
@@ -45,7 +39,13 @@ export function toolRequest(
   // A route with a body or a query refuses unknown fields itself (strict schemas); one with neither
   // would not look at them, so they are refused here, in the same words.
   if (!spec.body && !spec.query) {
-    const known = z.strictObject(Object.fromEntries(ownArguments(spec).map((name) => [name, z.unknown()])));
+    // Its path ids, and on a write an optional `idempotency_key`.
+    const known = z.strictObject(
+      Object.fromEntries([
+        ...pathParams(spec).map((name) => [name, z.unknown()]),
+        ...(spec.writes ? [[IDEMPOTENCY_ARGUMENT, z.unknown().optional()]] : []),
+      ]),
+    );
     const checked = known.safeParse(args);
     if (!checked.success) return invalidInput(checked.error, args);
   }

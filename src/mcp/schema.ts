@@ -62,7 +62,11 @@ export function toolInputSchema(spec: ToolSpec): ToolInputSchema {
     ...Object.fromEntries(
       ids.map((id) => [
         id,
-        { type: "integer", minimum: 1, description: `The ${id === "id" ? "" : `${id} `}id.` },
+        spec.idSchema ?? {
+          type: "integer",
+          minimum: 1,
+          description: `The ${id === "id" ? "" : `${id} `}id.`,
+        },
       ]),
     ),
     ...own.properties,

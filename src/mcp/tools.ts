@@ -27,6 +27,8 @@ export type ToolSpec = {
   writes?: "creates" | "repeatable";
   /** Body fields the tool always sends, whatever its arguments (`queue_post`: `queue: true`). */
   sends?: Record<string, unknown>;
+  /** The path ids' JSON Schema when they are not positive integers (an import's `imp_…`). */
+  idSchema?: { type: "string"; pattern: string; description: string };
 };
 
 const VALIDATE_FIRST =
@@ -108,11 +110,21 @@ export const TOOLS: readonly ToolSpec[] = [
     name: "import_posts",
     title: "Import posts in bulk",
     description:
-      "Validates up to 1,000 posts (each the arguments of create_post without workspace_id) row by row, as validate_post does, and answers each row's problems by field; nothing is created unless `commit: true`, which then creates the valid rows' posts in row order (the answer's `created`). Fix the invalid rows and import them again.",
+      "Validates up to 1,000 posts (each the arguments of create_post without workspace_id) row by row, as validate_post does, and answers each row's problems by field; nothing is created unless `commit: true`, which then creates the valid rows' posts in row order (the answer's `created`; with media given as URLs, or over 300 rows, finish with commit_import). Fix the invalid rows and import them again.",
     method: "POST",
     path: "/api/v1/imports",
     body: importJsonBody,
     writes: "creates",
+  },
+  {
+    name: "commit_import",
+    title: "Commit an import",
+    description:
+      'Creates the valid rows\' posts of an import made by import_posts (its `id`), in row order, each at most once: calling it again creates nothing more. While the import\'s media URLs are still downloading it answers `status: "importing_media"` with their progress, and over 300 rows `status: "committing"` with `remaining`: call it again (a few seconds later) until `status` is `committed`.',
+    method: "POST",
+    path: "/api/v1/imports/{id}/commit",
+    idSchema: { type: "string", pattern: "^imp_[0-9a-f]{32}$", description: "The import's id (`imp_…`)." },
+    writes: "repeatable",
   },
   {
     name: "delete_post",

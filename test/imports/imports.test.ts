@@ -481,6 +481,46 @@ describe("MCP import_posts", () => {
     expect(result.isError).toBeFalsy();
     expect(JSON.parse(result.content[0]!.text)).toMatchObject({ status: "committed", valid: 1 });
     expect(await postCount(u)).toBe(1);
+    // An import validated without commit is committed by commit_import, once.
+    const later = await tool({ workspace_id: u.workspace.id, posts });
+    const { id } = JSON.parse(
+      (later.body as { result: { content: { text: string }[] } }).result.content[0]!.text,
+    );
+    const commitTool = (args: Record<string, unknown>) =>
+      call("POST", "/mcp", {
+        key: u.key,
+        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+        body: {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "commit_import", arguments: args },
+        },
+      });
+    for (let i = 0; i < 2; i++) {
+      const done = (await commitTool({ id })).body as {
+        result: { isError?: boolean; content: { text: string }[] };
+      };
+      expect(done.result.isError, done.result.content[0]!.text).toBeFalsy();
+      expect(JSON.parse(done.result.content[0]!.text)).toMatchObject({
+        status: "committed",
+        created: [{ row: 1 }],
+      });
+    }
+    expect(await postCount(u)).toBe(2);
+    const listed = await call("POST", "/mcp", {
+      key: u.key,
+      headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+      body: { jsonrpc: "2.0", id: 3, method: "tools/list" },
+    });
+    const schema = (
+      listed.body as {
+        result: {
+          tools: Array<{ name: string; inputSchema: { properties: Record<string, { type: string }> } }>;
+        };
+      }
+    ).result.tools.find((t) => t.name === "commit_import")!.inputSchema;
+    expect(schema.properties.id!.type).toBe("string");
   });
 });
 

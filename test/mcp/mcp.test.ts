@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from "vitest";
 import { TOOLS } from "../../src/mcp/tools";
 import { call, ORIGIN } from "../support/client";
-import { createKey, createTenant } from "../support/seed";
+import { createKey, createPost, createTenant } from "../support/seed";
 
 const workerFetch = (url: string | URL, init?: RequestInit) => exports.default.fetch(new Request(url, init));
 
@@ -470,6 +470,11 @@ describe("/mcp: malformed arguments are the route's 422", () => {
     }
     const { tools } = await client.listTools();
     for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+    // Without a body, `idempotency_key` stays optional: a delete without one deletes.
+    const post = await createPost(t);
+    const deleted = await client.callTool({ name: "delete_post", arguments: { id: post.id } });
+    expect(deleted.isError, JSON.stringify(deleted.content)).toBeFalsy();
+    expect((await call("GET", `/api/v1/posts/${post.id}`, { key: t.key })).status).toBe(404);
     await client.close();
   });
 
