@@ -9,7 +9,7 @@
 // Linux only for the CPU figure (elsewhere "–"). Bounded in time; the worker is stopped either way.
 import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { adminCall, startWorker } from "../test/e2e/worker.mjs";
+import { seedTenant, startWorker } from "../test/e2e/worker.mjs";
 import { benchRun } from "./lib.mjs";
 
 const ROWS = 1000;
@@ -59,20 +59,11 @@ const dbTrips = (res) =>
 try {
   const base = await startWorker(cleanup);
   const port = new URL(base).port;
-  const user = await adminCall(base, "POST", "/users", { name: "Bench", email: "bench@example.test" });
-  const workspace = await adminCall(base, "POST", "/workspaces", { user_id: user.id, name: "Bench" });
-  const accounts = [];
-  for (const platform of ["twitter", "linkedin"])
-    accounts.push(
-      await adminCall(base, "POST", "/accounts", {
-        workspace_id: workspace.id,
-        platform,
-        username: `bench_${platform}`,
-        name: "Bench",
-        avatar: "https://cdn.example.test/a.png",
-      }),
-    );
-  const { key } = await adminCall(base, "POST", "/api-keys", { user_id: user.id, abilities: ["posts"] });
+  const { workspace, accounts, key } = await seedTenant(base, {
+    name: "Bench",
+    email: "bench@example.test",
+    abilities: ["posts"],
+  });
   const pids = workerdPids(port);
   const timed = async (label, path, body) => {
     const cpu = cpuSeconds(pids);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { consolePage, tabTo, violations } from "./console-support.mjs";
-import { adminCall, startWorker } from "./worker.mjs";
+import { seedTenant, startWorker } from "./worker.mjs";
 
 test("a review link: the post as each platform shows it, approved with the keyboard at 390 px", {
   timeout: 240_000,
@@ -16,23 +16,9 @@ test("a review link: the post as each platform shows it, approved with the keybo
   });
   const base = await startWorker(cleanup);
   const origin = new URL(base).origin;
-  const user = await adminCall(base, "POST", "/users", {
-    name: "Reviewer",
+  const { workspace, accounts, key } = await seedTenant(base, {
+    name: "Bakery",
     email: "review-e2e@example.test",
-  });
-  const workspace = await adminCall(base, "POST", "/workspaces", { user_id: user.id, name: "Bakery" });
-  const accounts = [];
-  for (const platform of ["twitter", "linkedin"])
-    accounts.push(
-      await adminCall(base, "POST", "/accounts", {
-        workspace_id: workspace.id,
-        platform,
-        username: `bakery_${platform}`,
-        name: "Bakery",
-      }),
-    );
-  const { key } = await adminCall(base, "POST", "/api-keys", {
-    user_id: user.id,
     abilities: ["posts", "workspaces", "approvals"],
   });
   const api = async (method, path, body) => {

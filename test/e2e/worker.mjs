@@ -129,3 +129,25 @@ export async function adminCall(base, method, path, body) {
   assert.equal(res.status, 201, `${method} ${path}: ${await res.clone().text()}`);
   return res.json();
 }
+
+/**
+ * A user with a workspace, an account per platform (handles `<name>_<platform>`, lower case) and a key
+ * with `abilities`, made through the operator API.
+ */
+export async function seedTenant(base, { name, email, platforms = ["twitter", "linkedin"], abilities }) {
+  const user = await adminCall(base, "POST", "/users", { name, email });
+  const workspace = await adminCall(base, "POST", "/workspaces", { user_id: user.id, name });
+  const accounts = [];
+  for (const platform of platforms)
+    accounts.push(
+      await adminCall(base, "POST", "/accounts", {
+        workspace_id: workspace.id,
+        platform,
+        username: `${name.toLowerCase()}_${platform}`,
+        name,
+        avatar: "https://cdn.example.test/a.png",
+      }),
+    );
+  const { key } = await adminCall(base, "POST", "/api-keys", { user_id: user.id, abilities });
+  return { user, workspace, accounts, key };
+}

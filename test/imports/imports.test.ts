@@ -457,70 +457,43 @@ describe("retention", () => {
   });
 });
 
-describe("MCP import_posts", () => {
-  it("validates, refuses unknown arguments, and commits with commit: true", async () => {
-    const u = await createTenant();
-    const tool = (args: Record<string, unknown>) =>
-      call("POST", "/mcp", {
+describe("MCP import_posts and commit_import", () => {
+  type ToolResult = { isError?: boolean; content: { text: string }[] };
+  const rpc = async (u: Tenant, method: string, params?: Record<string, unknown>) =>
+    (
+      await call("POST", "/mcp", {
         key: u.key,
         headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-        body: {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "import_posts", arguments: args },
-        },
-      });
+        body: { jsonrpc: "2.0", id: 1, method, params },
+      })
+    ).body as { result: unknown };
+  const tool = async (u: Tenant, name: string, args: Record<string, unknown>) =>
+    (await rpc(u, "tools/call", { name, arguments: args })).result as ToolResult;
+
+  it("validates, refuses unknown arguments, commits with commit: true or commit_import, once", async () => {
+    const u = await createTenant();
     const posts = [{ accounts: [u.accounts[0]!.id], content: [{ text: "from an agent" }] }];
-    const typo = await tool({ workspace_id: u.workspace.id, posts, comit: true });
-    const refused = (typo.body as { result: { isError?: boolean; content: { text: string }[] } }).result;
+    const refused = await tool(u, "import_posts", { workspace_id: u.workspace.id, posts, comit: true });
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toContain("comit");
-    const res = await tool({ workspace_id: u.workspace.id, posts, commit: true });
-    const result = (res.body as { result: { isError?: boolean; content: { text: string }[] } }).result;
+    const result = await tool(u, "import_posts", { workspace_id: u.workspace.id, posts, commit: true });
     expect(result.isError).toBeFalsy();
     expect(JSON.parse(result.content[0]!.text)).toMatchObject({ status: "committed", valid: 1 });
     expect(await postCount(u)).toBe(1);
     // An import validated without commit is committed by commit_import, once.
-    const later = await tool({ workspace_id: u.workspace.id, posts });
-    const { id } = JSON.parse(
-      (later.body as { result: { content: { text: string }[] } }).result.content[0]!.text,
-    );
-    const commitTool = (args: Record<string, unknown>) =>
-      call("POST", "/mcp", {
-        key: u.key,
-        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-        body: {
-          jsonrpc: "2.0",
-          id: 2,
-          method: "tools/call",
-          params: { name: "commit_import", arguments: args },
-        },
-      });
+    const later = await tool(u, "import_posts", { workspace_id: u.workspace.id, posts });
+    const { id } = JSON.parse(later.content[0]!.text);
     for (let i = 0; i < 2; i++) {
-      const done = (await commitTool({ id })).body as {
-        result: { isError?: boolean; content: { text: string }[] };
-      };
-      expect(done.result.isError, done.result.content[0]!.text).toBeFalsy();
-      expect(JSON.parse(done.result.content[0]!.text)).toMatchObject({
-        status: "committed",
-        created: [{ row: 1 }],
-      });
+      const done = await tool(u, "commit_import", { id });
+      expect(done.isError, done.content[0]!.text).toBeFalsy();
+      expect(JSON.parse(done.content[0]!.text)).toMatchObject({ status: "committed", created: [{ row: 1 }] });
     }
     expect(await postCount(u)).toBe(2);
-    const listed = await call("POST", "/mcp", {
-      key: u.key,
-      headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-      body: { jsonrpc: "2.0", id: 3, method: "tools/list" },
-    });
-    const schema = (
-      listed.body as {
-        result: {
-          tools: Array<{ name: string; inputSchema: { properties: Record<string, { type: string }> } }>;
-        };
-      }
-    ).result.tools.find((t) => t.name === "commit_import")!.inputSchema;
-    expect(schema.properties.id!.type).toBe("string");
+    // Its id is the import's string id in the tool's schema.
+    const { tools } = (await rpc(u, "tools/list")).result as {
+      tools: Array<{ name: string; inputSchema: { properties: Record<string, { type: string }> } }>;
+    };
+    expect(tools.find((t) => t.name === "commit_import")!.inputSchema.properties.id!.type).toBe("string");
   });
 });
 
