@@ -323,7 +323,8 @@ export function parseCsv(text: string): Array<Omit<ImportRow, "problems"> & { pr
   return records.map((record, index) => {
     const cells: Partial<Record<Column, string>> = {};
     columns.forEach((name, i) => {
-      if (record[i] !== undefined && !DOWNLOAD_COLUMNS.includes(name)) cells[name as Column] = record[i];
+      if (record[i] !== undefined && !DOWNLOAD_COLUMNS.includes(name))
+        cells[name as Column] = unescapeFormula(record[i]);
     });
     const { input, problems } = bodyOfCells(cells);
     if (record.length !== columns.length)
@@ -336,16 +337,27 @@ export function parseCsv(text: string): Array<Omit<ImportRow, "problems"> & { pr
   });
 }
 
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return first) is
+ * written with an apostrophe before it (OWASP's CSV injection defence, papaparse's `escapeFormulae`), and
+ * an upload reads such a cell without it, so the download round-trips.
+ */
+const FORMULA = /^'(?=[=+\-@\t\r])/;
+const unescapeFormula = (cell: string) => cell.replace(FORMULA, "");
+
 /** The rows with their problems as CSV, to fix in a spreadsheet and upload again. */
 export function problemsCsv(rows: ImportRow[]): string {
-  return Papa.unparse({
-    fields: ["row", ...CSV_COLUMNS, "problems"],
-    data: rows.map((r) => [
-      r.row,
-      ...CSV_COLUMNS.map((column) => r.cells?.[column] ?? jsonCell(r.input, column)),
-      r.problems.map((p) => `${p.field}: ${p.message}`).join("\n"),
-    ]),
-  });
+  return Papa.unparse(
+    {
+      fields: ["row", ...CSV_COLUMNS, "problems"],
+      data: rows.map((r) => [
+        r.row,
+        ...CSV_COLUMNS.map((column) => r.cells?.[column] ?? jsonCell(r.input, column)),
+        r.problems.map((p) => `${p.field}: ${p.message}`).join("\n"),
+      ]),
+    },
+    { escapeFormulae: true },
+  );
 }
 
 /** A JSON row's value in a CSV column, so JSON uploads download alike. */

