@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Ability } from "../db/enums";
 import type { ApiEnv } from "./env";
@@ -12,12 +13,17 @@ import { forbidden } from "./errors";
 export const requireAbility = (ability: Ability) =>
   createMiddleware<ApiEnv>(async (c, next) => {
     c.set("ability", ability);
-    if (!c.var.principal.abilities.includes(ability)) {
-      await c.var.admitted();
-      if (!c.var.principal.abilities.includes(ability)) throw forbidden(ability);
-    }
+    await requireAlso(c, ability);
     await next();
   });
+
+/** 403 unless the key also carries `ability`, for one field of a route (a workspace's approval policy). */
+export async function requireAlso(c: Context<ApiEnv>, ability: Ability): Promise<void> {
+  if (!c.var.principal.abilities.includes(ability)) {
+    await c.var.admitted();
+    if (!c.var.principal.abilities.includes(ability)) throw forbidden(ability);
+  }
+}
 
 /**
  * For routes that act outside D1 before they write there (R2, queues, Durable Objects, outbound

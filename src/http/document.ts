@@ -156,7 +156,7 @@ export function registerDocument<E extends HonoEnv>(app: OpenAPIHono<E>) {
     type: "http",
     scheme: "bearer",
     description:
-      "An API key (`spk_…`, or `spk<n>_…` for a user in shard n), created by the operator API and shown once. Each key carries abilities: `posts`, `workspaces`, `accounts`, `labels`.",
+      "An API key (`spk_…`, or `spk<n>_…` for a user in shard n), created by the operator API and shown once. Each key carries abilities: `posts`, `workspaces`, `accounts`, `labels`, `approvals`; test keys start `spk_test_`.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", {
     type: "http",

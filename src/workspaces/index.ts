@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { presentAccountShort } from "../accounts/present";
 import { accountsOfUser } from "../accounts/queries";
+import { requireAlso } from "../http/abilities";
 import type { ApiEnv } from "../http/env";
 import { notFound } from "../http/errors";
 import { jsonBody, jsonContent } from "../http/openapi";
@@ -51,14 +52,18 @@ export const workspacesRouter = createRouter<ApiEnv>()
       tags: ["Workspaces"],
       summary: "Update a workspace",
       description:
-        "Sets the workspace's `approval` policy. With `required`, a post created or changed with `scheduled_at`, `publish_now` or `queue` becomes PENDING_APPROVAL and is not published until approved (`POST /api/v1/posts/{id}/approve`); a draft stays a draft. Switching back to `none` releases nothing by itself: posts already waiting still wait for a decision (or an edit, which then schedules them). A field left out keeps its value.",
+        "Sets the workspace's `approval` policy. With `required`, a post created or changed with `scheduled_at`, `publish_now` or `queue` becomes PENDING_APPROVAL and is not published until approved (`POST /api/v1/posts/{id}/approve`); a draft stays a draft. Changing `approval` also needs the `approvals` ability (403 naming it otherwise), so a key that may only propose cannot turn the review off. Switching back to `none` releases nothing by itself: posts already waiting still wait for a decision (or an edit, which then schedules them). A field left out keeps its value.",
       request: { params: idParams, body: jsonBody(updateWorkspaceBody) },
       responses: { 200: jsonContent(workspaceSchema, "The workspace.") },
       errors: [404],
     }),
     async (c) => {
       const { db, principal } = c.var;
-      const updated = await updateWorkspace(db, principal, c.req.valid("param").id, c.req.valid("json"));
+      const input = c.req.valid("json");
+      // Only who may approve may turn approval off (or on): a key that can only propose, an agent's,
+      // must not switch the review away.
+      if (input.approval !== undefined) await requireAlso(c, "approvals");
+      const updated = await updateWorkspace(db, principal, c.req.valid("param").id, input);
       if (!updated) throw notFound("Workspace");
       return c.json(presentWorkspace(updated), 200);
     },

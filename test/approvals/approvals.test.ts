@@ -54,6 +54,23 @@ describe("the workspace's approval policy", () => {
     list = await call("GET", "/api/v1/workspaces", { key: t.key });
     expect(list.body.data[0].approval).toBe("required");
   });
+
+  it("cannot be switched by a key that may only propose (no `approvals`): 403 naming it, nothing changed", async () => {
+    const t = await requiredTenant();
+    const agent = await createKey(t.user.id, WITHOUT_APPROVALS);
+    const off = await call("PATCH", `/api/v1/workspaces/${t.workspace.id}`, {
+      key: agent.key,
+      body: { approval: "none" },
+    });
+    expect(off.status).toBe(403);
+    expect(off.body).toEqual({ message: "Forbidden - Insufficient permissions", ability: "approvals" });
+    const list = await call("GET", "/api/v1/workspaces", { key: t.key });
+    expect(list.body.data[0].approval).toBe("required");
+    // A body that changes nothing of the policy needs only `workspaces`.
+    expect(
+      (await call("PATCH", `/api/v1/workspaces/${t.workspace.id}`, { key: agent.key, body: {} })).status,
+    ).toBe(200);
+  });
 });
 
 describe("posts in a workspace that requires approval", () => {
