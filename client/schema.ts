@@ -41,7 +41,7 @@ export interface paths {
         head?: never;
         /**
          * Update a workspace
-         * @description Sets the workspace's `approval` policy. With `required`, a post created or changed with `scheduled_at`, `publish_now` or `queue` becomes PENDING_APPROVAL and is not published until approved (`POST /api/v1/posts/{id}/approve`); a draft stays a draft. Changing `approval` also needs the `approvals` ability (403 naming it otherwise), so a key that may only propose cannot turn the review off. Switching back to `none` releases nothing by itself: posts already waiting still wait for a decision (or an edit, which then schedules them). A field left out keeps its value.
+         * @description Sets the workspace's `timezone` and its `approval` policy. With `required`, a post created or changed with `scheduled_at`, `publish_now` or `queue` becomes PENDING_APPROVAL and is not published until approved (`POST /api/v1/posts/{id}/approve`); a draft stays a draft. Changing `approval` also needs the `approvals` ability (403 naming it otherwise), so a key that may only propose cannot turn the review off. Switching back to `none` releases nothing by itself: posts already waiting still wait for a decision (or an edit, which then schedules them). A field left out keeps its value.
          *
          *     Requires an API key with the `workspaces` ability.
          */
@@ -2093,6 +2093,8 @@ export interface components {
              * @enum {string}
              */
             approval?: "none" | "required";
+            /** @description IANA zone the workspace's times are written in from now on. Instants do not move: a post scheduled at 09:00 Paris time stays at that instant, which London's zone writes 08:00. Queues that inherit the workspace's zone keep their local slot times in the new zone for posts queued from now on. */
+            timezone?: string;
         };
         AccountConnect: {
             /**

@@ -12,7 +12,7 @@ import { accessibleWorkspace, type Tenant } from "../db/tenancy";
 import { ApiError, notFound } from "../http/errors";
 import { messagesByField } from "../http/messages";
 import { membersOfUserWorkspaces, removeMember, userInShardByEmail } from "../workspaces/members";
-import { setWorkspaceTimezone, updateWorkspace, workspacesOfUser } from "../workspaces/queries";
+import { updateWorkspace, workspacesOfUser } from "../workspaces/queries";
 import { FormErrors, Hidden, Layout, type Nav } from "./layout";
 import { type Ctx, consoleRoutes, navOf, signedIn, tenantOf } from "./page-routes";
 import type { Session } from "./sessions";
@@ -122,7 +122,7 @@ export const workspaceRoutes = consoleRoutes()
         at: `workspace-${workspace.id}`,
         errors: messagesByField(parsed.error.issues, parsed.error),
       });
-    if (!(await setWorkspaceTimezone(auth.db, auth.tenant, workspace.id, parsed.data.timezone)))
+    if (!(await updateWorkspace(auth.db, auth.tenant, workspace.id, { timezone: parsed.data.timezone })))
       throw notFound("Workspace");
     return back(c);
   })

@@ -52,7 +52,7 @@ export const workspacesRouter = createRouter<ApiEnv>()
       tags: ["Workspaces"],
       summary: "Update a workspace",
       description:
-        "Sets the workspace's `approval` policy. With `required`, a post created or changed with `scheduled_at`, `publish_now` or `queue` becomes PENDING_APPROVAL and is not published until approved (`POST /api/v1/posts/{id}/approve`); a draft stays a draft. Changing `approval` also needs the `approvals` ability (403 naming it otherwise), so a key that may only propose cannot turn the review off. Switching back to `none` releases nothing by itself: posts already waiting still wait for a decision (or an edit, which then schedules them). A field left out keeps its value.",
+        "Sets the workspace's `timezone` and its `approval` policy. With `required`, a post created or changed with `scheduled_at`, `publish_now` or `queue` becomes PENDING_APPROVAL and is not published until approved (`POST /api/v1/posts/{id}/approve`); a draft stays a draft. Changing `approval` also needs the `approvals` ability (403 naming it otherwise), so a key that may only propose cannot turn the review off. Switching back to `none` releases nothing by itself: posts already waiting still wait for a decision (or an edit, which then schedules them). A field left out keeps its value.",
       request: { params: idParams, body: jsonBody(updateWorkspaceBody) },
       responses: { 200: jsonContent(workspaceSchema, "The workspace.") },
       errors: [404],

@@ -14,27 +14,12 @@ export const workspacesOfUser = (db: Database, tenant: Tenant) =>
     .where(inUserWorkspaces(db, workspaces.id, tenant))
     .orderBy(asc(workspaces.id));
 
-/** Sets the zone of the user's workspace (validated by the caller); false when it is not theirs. */
-export async function setWorkspaceTimezone(
-  db: Database,
-  tenant: Tenant,
-  workspaceId: number,
-  timezone: string,
-) {
-  const updated = await db
-    .update(workspaces)
-    .set({ timezone, updatedAt: new Date() })
-    .where(eq(workspaces.id, ownedWorkspace(tenant, workspaceId)))
-    .returning({ id: workspaces.id });
-  return updated.length > 0;
-}
-
 /** Sets the user's workspace's settings; the workspace as it now is, or undefined when it is not theirs. */
 export async function updateWorkspace(
   db: Database,
   tenant: Tenant,
   workspaceId: number,
-  changes: { approval?: ApprovalPolicy },
+  changes: { approval?: ApprovalPolicy; timezone?: string },
 ) {
   const [updated] = await db
     .update(workspaces)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accountShortSchema } from "../accounts/schemas";
+import { timezone } from "../admin/schemas";
 import { APPROVAL_POLICIES, MODES, WORKSPACE_TYPES } from "../db/enums";
 
 const approvalPolicy = z.enum(APPROVAL_POLICIES).meta({
@@ -31,6 +32,12 @@ export const workspaceWithAccountsSchema = workspaceSchema
 
 /** PATCH /api/v1/workspaces/{id}: the settings a key may change. */
 export const updateWorkspaceBody = z
-  .strictObject({ approval: approvalPolicy.optional() })
+  .strictObject({
+    approval: approvalPolicy.optional(),
+    timezone: timezone.optional().meta({
+      description:
+        "IANA zone the workspace's times are written in from now on. Instants do not move: a post scheduled at 09:00 Paris time stays at that instant, which London's zone writes 08:00. Queues that inherit the workspace's zone keep their local slot times in the new zone for posts queued from now on.",
+    }),
+  })
   .meta({ example: { approval: "required" } });
 export type UpdateWorkspaceInput = z.infer<typeof updateWorkspaceBody>;

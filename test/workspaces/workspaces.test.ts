@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { call, serverTiming } from "../support/client";
-import { createAccount, createKey, createTenant, createUser, createWorkspace } from "../support/seed";
+import {
+  createAccount,
+  createKey,
+  createPost,
+  createTenant,
+  createUser,
+  createWorkspace,
+} from "../support/seed";
 
 describe("GET /api/v1/workspaces", () => {
   it("lists the user's workspaces with their accounts in short form", async () => {
@@ -59,5 +66,31 @@ describe("GET /api/v1/workspaces", () => {
     const timing = serverTiming(res.headers);
     expect(timing.dbTrips).toBeLessThanOrEqual(2);
     expect(timing.gateCalls).toBe(1);
+  });
+});
+
+describe("PATCH /api/v1/workspaces/{id} timezone", () => {
+  it("changes the zone times are written in, moves no instant, and refuses a zone the runtime does not know", async () => {
+    const t = await createTenant({ timezone: "Europe/Paris" });
+    const post = await createPost(t, { scheduled_at: "2031-01-06T09:00:00+01:00" });
+    expect(post.scheduled_at).toBe("2031-01-06T09:00:00+01:00");
+    const res = await call("PATCH", `/api/v1/workspaces/${t.workspace.id}`, {
+      key: t.key,
+      body: { timezone: "Europe/London" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ timezone: "Europe/London", approval: "none" });
+    const after = await call("GET", `/api/v1/posts/${post.id}`, { key: t.key });
+    expect(after.body.scheduled_at).toBe("2031-01-06T08:00:00+00:00");
+    const bad = await call("PATCH", `/api/v1/workspaces/${t.workspace.id}`, {
+      key: t.key,
+      body: { timezone: "Mars/Olympus_Mons" },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.timezone).toEqual([
+      "The timezone must be a valid IANA time zone such as Europe/Paris.",
+    ]);
+    const list = await call("GET", "/api/v1/workspaces", { key: t.key });
+    expect(list.body.data[0].timezone).toBe("Europe/London");
   });
 });
