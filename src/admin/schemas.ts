@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ABILITIES, DEFAULTS, MODES, PLATFORMS, SUBSCRIPTION_STATUSES, WORKSPACE_TYPES } from "../db/enums";
 import { MAX_SHARDS } from "../db/shards";
-import { bodyId, isoDateTime } from "../lib/schemas";
+import { bodyId, isoDateTime, timezone } from "../lib/schemas";
 
 /** An image URL shown to people: http or https only (never `javascript:` or `data:`). */
 const webUrl = () =>
@@ -40,19 +40,6 @@ export const findUserQuery = z.strictObject({
     .transform((email) => email.toLowerCase())
     .meta({ example: "ada@example.com" }),
 });
-
-/** Zones the runtime knows; an unknown zone would break every timestamp of the workspace (and a queue's slots). */
-export const timezone = z.string().refine(
-  (zone) => {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: "The timezone must be a valid IANA time zone such as Europe/Paris." },
-);
 
 export const createWorkspaceBody = z.strictObject({
   user_id: bodyId(),

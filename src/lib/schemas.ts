@@ -159,3 +159,16 @@ export const authorizeLinkSchema = (id: string) =>
       expires_in: z.int().meta({ description: "Seconds the link stays usable.", example: 900 }),
     })
     .meta({ id });
+
+/** Zones the runtime knows; an unknown zone would break every timestamp of the workspace (and a queue's slots). */
+export const timezone = z.string().refine(
+  (zone) => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: "The timezone must be a valid IANA time zone such as Europe/Paris." },
+);

@@ -1,8 +1,7 @@
 // The posting queues' requests and answers. Slots are local wall-clock times; every instant answered
 // carries its offset, and the zone it was computed in is named beside it.
 import { z } from "zod";
-import { timezone } from "../admin/schemas";
-import { queryInt, zonedTime } from "../lib/schemas";
+import { queryInt, timezone, zonedTime } from "../lib/schemas";
 
 /** Slots one queue may hold: ten a day. */
 export const MAX_SLOTS = 70;

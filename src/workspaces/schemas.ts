@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { accountShortSchema } from "../accounts/schemas";
-import { timezone } from "../admin/schemas";
 import { APPROVAL_POLICIES, MODES, WORKSPACE_TYPES } from "../db/enums";
+import { timezone } from "../lib/schemas";
 
 const approvalPolicy = z.enum(APPROVAL_POLICIES).meta({
   description:
