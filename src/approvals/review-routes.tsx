@@ -9,6 +9,7 @@ import { accounts, postPlatforms, posts } from "../db/schema";
 import { formBodyLimit } from "../http/body-limit";
 import type { DbEnv } from "../http/env";
 import { ApiError } from "../http/errors";
+import { pageHeaders } from "../http/page-headers";
 import { createRouter } from "../http/router";
 import { publicOrigin } from "../lib/origin";
 import { assemblePosts, postStatements } from "../posts/load";
@@ -19,16 +20,8 @@ import { MessagePage, ReviewPage } from "./review-page";
 
 type Ctx = Context<DbEnv>;
 
-const HEADERS = {
-  // The console's policy: nothing but this origin, no script, never framed; forms post only here.
-  "Content-Security-Policy":
-    "default-src 'self'; script-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-  "Cache-Control": "no-store",
-  // same-origin: a form post then carries this origin in `Origin` (no-referrer would send `null`).
-  "Referrer-Policy": "same-origin",
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-};
+/** The console's page headers: no script, never framed or cached, forms posting only here. */
+const HEADERS = pageHeaders();
 
 const page = (c: Ctx, status: 200 | 400 | 403 | 404 | 409 | 410, title: string, message: string) =>
   c.html(<MessagePage title={title} message={message} />, status, HEADERS);

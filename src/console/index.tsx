@@ -1,10 +1,12 @@
 // The console (/console): the account web app, server-rendered, no script. Here: the one set of
 // middleware every page runs behind (security headers, the session, the CSRF guard) and the pages'
 // routers; each page is a file of its own (page-routes.ts has what they share).
+
 import { getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { formBodyLimit } from "../http/body-limit";
 import { ApiError, badRequest, errorStyle, renderError } from "../http/errors";
+import { pageHeaders } from "../http/page-headers";
 import { publicOrigin } from "../lib/origin";
 import { accountRoutes } from "./accounts";
 import { CONSOLE_CSS } from "./assets";
@@ -29,9 +31,6 @@ import { readToken } from "./tokens";
 import { webhookRoutes } from "./webhooks";
 import { workspaceRoutes } from "./workspaces";
 
-/** Nothing but the worker's own origin; no script at all; never framed or cached. */
-const csp = (script: "'none'" | "'self'") =>
-  `default-src 'self'; script-src ${script}; base-uri 'none'; frame-ancestors 'none'; form-action 'self'`;
 /**
  * The pages that run the one script, /console/assets/passkey.js (passkey-views.tsx): their GETs allow
  * scripts of the worker's own origin (never inline ones); every other answer allows none.
@@ -41,13 +40,8 @@ const scripted = (c: Ctx) => c.req.method === "GET" && SCRIPTED_PAGES.has(c.req.
 
 const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
-  c.res.headers.set("Content-Security-Policy", csp(scripted(c) ? "'self'" : "'none'"));
-  c.res.headers.set("Cache-Control", "no-store");
-  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on form posts, which the
-  // guard must refuse; no page links off the origin, so nothing else would carry a Referer.
-  c.res.headers.set("Referrer-Policy", "same-origin");
-  c.res.headers.set("X-Content-Type-Options", "nosniff");
-  c.res.headers.set("X-Frame-Options", "DENY");
+  for (const [name, value] of Object.entries(pageHeaders(scripted(c) ? "'self'" : "'none'")))
+    c.res.headers.set(name, value);
 });
 
 /** The session the cookie names, if live; `sessionShard` says which database holds it. */
