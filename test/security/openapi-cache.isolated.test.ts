@@ -1,6 +1,6 @@
 // GET /openapi.json was generated anew on every request (tens of milliseconds of CPU each, for anyone):
 // now it is built once per isolate, and only its server (the service's public origin) varies by request.
-// A system test: it spies on the app every file of a shared runtime uses.
+// A isolated.test: it spies on the app every file of a shared runtime uses.
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";

@@ -24,11 +24,12 @@ const DAY_MS = (86_400 * 1000) / SCALE;
 const vars = env as unknown as Record<string, string>;
 const original = vars.SANDBOX_TIME_SCALE;
 beforeAll(() => {
-  // The emulators and the service read the worker's env: this file's runtime is its own.
+  // The emulators and the service read the worker's env: this file's runtime is its own (isolated).
   vars.SANDBOX_TIME_SCALE = String(SCALE);
 });
 afterAll(() => {
-  vars.SANDBOX_TIME_SCALE = original!;
+  if (original === undefined) delete vars.SANDBOX_TIME_SCALE;
+  else vars.SANDBOX_TIME_SCALE = original;
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,0 +1,8 @@
+import { afterAll, vi } from "vitest";
+
+// Files share a runtime (api, system): what one file faked or replaced must not reach the next.
+afterAll(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
