@@ -8,9 +8,9 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 //   unit    `*.unit.test.ts`: pure rules, in Node, no workerd;
 //   api     `*.test.ts`: in workerd, every file in one shared runtime (`isolate: false`): each test makes
 //           its own tenant, so files do not see each other;
-//   system  `*.system.test.ts`: in workerd, shared runtimes of their own, apart from the API's: the real
-//           queues' background work, the emulators, time moved by a faked `Date`; each file still makes its
-//           own tenants and asserts on what is theirs, whatever another file left running;
+//   system  `*.system.test.ts`: in workerd, one runtime of their own, apart from the API's, one file at a
+//           time: the real queues' background work, the emulators, time moved by a faked `Date`; each file
+//           makes its own tenants and asserts on what is theirs, whatever another file left running;
 //   isolated `*.isolated.test.ts`: in workerd, a fresh runtime per file: what looks at the whole database
 //           (the cron's sweeps and their limits) or replaces what the runtime shares;
 //   production `*.production.test.ts`: in workerd, a runtime per file configured like a deployment
@@ -117,8 +117,9 @@ export default defineConfig(async () => {
 
   return {
     test: {
-      // Every project runs at once on two workers: api's two shared runtimes first, then system's files,
-      // each in a fresh one, then unit's (Vitest orders projects by name).
+      // The projects of group 0 run at once on two workers (api's two shared runtimes, isolated's fresh ones,
+      // unit's); system's one runtime is group 1, after them, unless run in a process of its own
+      // (`npm run test:vitest`, scripts/vitest.mjs).
       maxWorkers: 2,
       // The worker's per-request log lines (src/http/request-log.ts) would drown the test output (a
       // reporter option: it works here, not in a project).
