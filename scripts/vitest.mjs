@@ -5,7 +5,9 @@
 // `production` in a run of its own. The system files mostly wait (queues, real delays), so the two share
 // the machine well. The system run's output is printed when it ends (not interleaved); both JSON reports
 // are merged into .wrangler/test-results.json, which scripts/test-summary.mjs reads. Exits non-zero if any
-// run failed. Extra arguments go to every run (e.g. `--bail=1`).
+// run failed. Extra arguments go to every run (e.g. `--bail=1`). A run still going after
+// VITEST_RUN_LIMIT_S seconds (600 by default; each takes under 4 minutes in CI) is killed with its
+// runtimes and counts as failed: a stalled runtime fails the step instead of holding CI until its own limit.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -15,20 +17,46 @@ const VITEST = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import
 const REPORT = ".wrangler/test-results.json";
 const SYSTEM_REPORT = ".wrangler/test-results-system.json";
 const extra = process.argv.slice(2);
+const LIMIT_MS = Number(process.env.VITEST_RUN_LIMIT_S || 600) * 1000;
+
+// The runs have process groups of their own (below), so Ctrl-C or a TERM reaches them only through here.
+const running = new Set();
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    for (const child of running)
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    process.exit(130);
+  });
 
 /** One `vitest run`; resolves with its exit code and, when `capture`, its output. */
 function vitest(args, capture = false) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [VITEST, "run", ...args, ...extra], {
       cwd: ROOT,
+      detached: true, // its own process group, so that a stalled run is killed with its workerd processes
       stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit",
       env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0") },
     });
+    running.add(child);
     const chunks = [];
     child.stdout?.on("data", (chunk) => chunks.push(chunk));
     child.stderr?.on("data", (chunk) => chunks.push(chunk));
+    const limit = setTimeout(() => {
+      process.stderr.write(
+        `\nvitest run ${args.slice(0, 2).join(" ")} … still going after ${LIMIT_MS / 1000} s: killed\n`,
+      );
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }, LIMIT_MS);
     child.on("error", (error) => resolve({ code: 1, output: String(error) }));
-    child.on("exit", (code) => resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString() }));
+    child.on("exit", (code) => {
+      clearTimeout(limit);
+      running.delete(child);
+      resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString() });
+    });
   });
 }
 
