@@ -12,8 +12,8 @@ import type { z } from "zod";
 import { app } from "../../src/app";
 import type { Mode } from "../../src/db/enums";
 import { JSON_BODY_MAX_BYTES } from "../../src/http/body-limit";
-import { ADMIN_TOKEN, type Answer, admin, call, serverTiming } from "./client";
-import { ALL_ABILITIES, createKey, createTenant } from "./seed";
+import { ADMIN_TOKEN, type Answer, call, serverTiming } from "./client";
+import { ALL_ABILITIES, createKey, createKeyIn, createTenant } from "./seed";
 
 export type Tenant = Awaited<ReturnType<typeof createTenant>>;
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -98,23 +98,12 @@ const send = (contract: RouteContract, request: ContractRequest, key: string | n
 const keyOf = (contract: RouteContract, tenant: Tenant) =>
   contract.auth === "admin" ? ADMIN_TOKEN : tenant.key;
 
-/** A key of `mode` for the user, with every ability. */
-async function keyIn(userId: number, mode: Mode) {
-  const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {
-    user_id: userId,
-    abilities: ALL_ABILITIES,
-    mode,
-  });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
 /** A tenant in `shard` (src/db/shards.ts) and `mode` (its workspace's and key's), with the contract's setup done. */
 async function preparedIn(contract: RouteContract, shard: number, mode: Mode) {
   const tenant = await createTenant(mode === "test" ? { mode } : {}, shard);
   if (mode === "test") {
     // createTenant's key is live: the tenant acts with a test key instead.
-    const { id, key } = await keyIn(tenant.user.id, mode);
+    const { id, key } = await createKeyIn(tenant.user.id, mode);
     Object.assign(tenant, { key, keyId: id });
   }
   await contract.setup?.(tenant);
@@ -156,8 +145,8 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
       const tenant = await prepared(contract);
       const request = await contract.request(tenant);
       const crossed = crossFirst
-        ? Promise.all([contract.foreign!(tenant), keyIn(tenant.user.id, "live")]).then(([foreign, live]) =>
-            send(contract, foreign, live.key),
+        ? Promise.all([contract.foreign!(tenant), createKeyIn(tenant.user.id, "live")]).then(
+            ([foreign, live]) => send(contract, foreign, live.key),
           )
         : null;
       // The key's first request looks it up in D1; the budget is what every later one spends.
@@ -299,7 +288,7 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
           (shard === 0 ? sharedTenant() : prepared(contract, 0)).then((attacker) =>
             keyOf(contract, attacker),
           ),
-          ...(api ? [keyIn(victim.user.id, "test").then((other) => other.key)] : []),
+          ...(api ? [createKeyIn(victim.user.id, "test").then((other) => other.key)] : []),
         ];
         const answers = await Promise.all(strangers.map(async (key) => send(contract, request, await key)));
         for (const res of answers) {

@@ -46,15 +46,25 @@ export async function createAccount(
 
 export const ALL_ABILITIES = ["posts", "workspaces", "accounts", "labels", "approvals"];
 
-export async function createKey(userId: number, abilities = ALL_ABILITIES, expiresAt: string | null = null) {
+export async function createKey(
+  userId: number,
+  abilities = ALL_ABILITIES,
+  expiresAt: string | null = null,
+  mode: "live" | "test" = "live",
+) {
   const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {
     user_id: userId,
     abilities,
     expires_at: expiresAt,
+    mode,
   });
   expect(res.status).toBe(201);
   return res.body;
 }
+
+/** A key of `mode` for the user, with every ability. */
+export const createKeyIn = (userId: number, mode: "live" | "test") =>
+  createKey(userId, ALL_ABILITIES, null, mode);
 
 /** A user with one workspace, two accounts and a key holding every ability. */
 export async function createTenant(workspaceFields: Record<string, unknown> = {}, shard?: number) {

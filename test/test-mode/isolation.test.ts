@@ -5,17 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { admin, call } from "../support/client";
-import { ALL_ABILITIES, createAccount, createUser, createWorkspace } from "../support/seed";
-
-async function keyOf(userId: number, mode: "live" | "test") {
-  const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {
-    user_id: userId,
-    abilities: ALL_ABILITIES,
-    mode,
-  });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+import { createAccount, createKeyIn, createUser, createWorkspace } from "../support/seed";
 
 /** A user with a workspace, an account, a label and a post in each mode, and a key of each mode. */
 async function twoModes() {
@@ -23,7 +13,7 @@ async function twoModes() {
   const side = async (mode: "live" | "test") => {
     const workspace = await createWorkspace(user.id, { mode });
     const account = await createAccount(workspace.id, "twitter");
-    const { key, id: keyId } = await keyOf(user.id, mode);
+    const { key, id: keyId } = await createKeyIn(user.id, mode);
     const label = await call("POST", "/api/v1/labels", {
       key,
       body: { workspace_id: workspace.id, name: `${mode} label`, color: "#112233" },
@@ -42,8 +32,8 @@ async function twoModes() {
 describe("test mode beside live mode", () => {
   it("gives test keys the spk_test_ prefix, keeps it when rolled, and shows each key's mode", async () => {
     const user = await createUser();
-    const test = await keyOf(user.id, "test");
-    const live = await keyOf(user.id, "live");
+    const test = await createKeyIn(user.id, "test");
+    const live = await createKeyIn(user.id, "live");
     expect(test.key).toMatch(/^spk_test_[A-Za-z0-9_-]{43}$/);
     expect(live.key).toMatch(/^spk_[A-Za-z0-9_-]{43}$/);
     const rolled = await admin<{ key: string }>("POST", `/api-keys/${test.id}/roll`);
@@ -108,8 +98,8 @@ describe("test mode beside live mode", () => {
 
   it("counts the rate limit per mode: test traffic never spends the live window", async () => {
     const user = await createUser();
-    const live = await keyOf(user.id, "live");
-    const test = await keyOf(user.id, "test");
+    const live = await createKeyIn(user.id, "live");
+    const test = await createKeyIn(user.id, "test");
     const remaining = async (key: string) =>
       Number((await call("GET", "/api/v1/me", { key })).headers.get("x-ratelimit-remaining"));
     const before = await remaining(live.key);
