@@ -1,6 +1,6 @@
 // GET /openapi.json was generated anew on every request (tens of milliseconds of CPU each, for anyone):
 // now it is built once per isolate, and only its server (the service's public origin) varies by request.
-// A isolated.test: it spies on the app every file of a shared runtime uses.
+// An isolated test: it spies on the app that every file of a shared runtime uses.
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";

@@ -1,5 +1,6 @@
 // Builds tenants through the operator API, so tests exercise it as an operator would.
 import { expect } from "vitest";
+import type { Mode } from "../../src/db/enums";
 import { admin, call } from "./client";
 
 let counter = 0;
@@ -50,7 +51,7 @@ export async function createKey(
   userId: number,
   abilities = ALL_ABILITIES,
   expiresAt: string | null = null,
-  mode: "live" | "test" = "live",
+  mode: Mode = "live",
 ) {
   const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {
     user_id: userId,
@@ -63,8 +64,7 @@ export async function createKey(
 }
 
 /** A key of `mode` for the user, with every ability. */
-export const createKeyIn = (userId: number, mode: "live" | "test") =>
-  createKey(userId, ALL_ABILITIES, null, mode);
+export const createKeyIn = (userId: number, mode: Mode) => createKey(userId, ALL_ABILITIES, null, mode);
 
 /** A user with one workspace, two accounts and a key holding every ability. */
 export async function createTenant(workspaceFields: Record<string, unknown> = {}, shard?: number) {
