@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Prints one plain closing line for the whole run: vitest's JSON results plus the end-to-end TAP
-// results, as "tests: N passed, N failed, N skipped". A missing vitest report is a failure.
+// Prints one plain closing line for the whole run: the vitest runs' counts (scripts/vitest.mjs) plus the
+// end-to-end TAP results, as "tests: N passed, N failed, N skipped". A missing vitest report is a failure.
 import { existsSync, readFileSync } from "node:fs";
 
 const vitestFile = process.argv[2] ?? ".wrangler/test-results.json";

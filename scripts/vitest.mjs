@@ -3,91 +3,169 @@
 // process of its own (one runtime, its files one at a time: Vitest runs a one-worker project only beside
 // projects of its own group) started first, beside `unit`, `api` and `isolated` on two workers, then
 // `production` in a run of its own. The system files mostly wait (queues, real delays), so the two share
-// the machine well. The system run's output is printed when it ends (not interleaved); both JSON reports
-// are merged into .wrangler/test-results.json, which scripts/test-summary.mjs reads. Exits non-zero if any
-// run failed. Extra arguments go to every run (e.g. `--bail=1`). A run still going after
-// VITEST_RUN_LIMIT_S seconds (600 by default; each takes under 4 minutes in CI) is killed with its
-// runtimes and counts as failed: a stalled runtime fails the step instead of holding CI until its own limit.
+// the machine well. The system run's output is printed when it ends (not interleaved). Extra arguments go
+// to every run (e.g. `--bail=1`). Exits non-zero if any run failed.
+//
+// Every run reports its progress as it goes (scripts/vitest-progress.mjs, a line per finished test). A run
+// in which no test has finished for VITEST_STALL_S seconds (150 by default; no test may take more than 60)
+// has stalled: a shared runtime can stop answering with no error (cloudflare/workers-sdk#15498, seen here
+// in CI). It is killed with its runtimes, the files it was in are named, and the files it had not finished
+// run once more in a fresh Vitest run; what the first finished stands. A run still going after
+// VITEST_RUN_LIMIT_S seconds (600) is killed and fails. The counts of every file, as the last run of it
+// left them, go to .wrangler/test-results.json, which scripts/test-summary.mjs reads.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const VITEST = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import.meta.url));
+const REPORTER = fileURLToPath(new URL("./vitest-progress.mjs", import.meta.url));
 const REPORT = ".wrangler/test-results.json";
-const SYSTEM_REPORT = ".wrangler/test-results-system.json";
+const PROGRESS = ".wrangler/vitest";
 const extra = process.argv.slice(2);
 const LIMIT_MS = Number(process.env.VITEST_RUN_LIMIT_S || 600) * 1000;
+const STALL_MS = Number(process.env.VITEST_STALL_S || 150) * 1000;
 
 // The runs have process groups of their own (below), so Ctrl-C or a TERM reaches them only through here.
 const running = new Set();
+const kill = (child) => {
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {}
+};
 for (const signal of ["SIGINT", "SIGTERM"])
   process.on(signal, () => {
-    for (const child of running)
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
+    for (const child of running) kill(child);
     process.exit(130);
   });
 
-/** One `vitest run`; resolves with its exit code and, when `capture`, its output. */
-function vitest(args, capture = false) {
+/** The records a run's reporter has written so far. */
+const records = (file) =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+
+/**
+ * One `vitest run` of `projects` (and only `files` when given), its progress appended to `progress`.
+ * Resolves with its exit code, its output when `capture`, and whether it stalled.
+ */
+function vitestOnce(projects, files, progress, capture) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [VITEST, "run", ...args, ...extra], {
+    const args = [
+      ...projects.flatMap((name) => ["--project", name]),
+      "--reporter=default",
+      `--reporter=${REPORTER}`,
+    ];
+    const child = spawn(process.execPath, [VITEST, "run", ...args, ...extra, ...files], {
       cwd: ROOT,
       detached: true, // its own process group, so that a stalled run is killed with its workerd processes
       stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit",
-      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0") },
+      env: {
+        ...process.env,
+        VITEST_PROGRESS: progress,
+        FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0"),
+      },
     });
     running.add(child);
     const chunks = [];
     child.stdout?.on("data", (chunk) => chunks.push(chunk));
     child.stderr?.on("data", (chunk) => chunks.push(chunk));
-    const limit = setTimeout(() => {
-      process.stderr.write(
-        `\nvitest run ${args.slice(0, 2).join(" ")} … still going after ${LIMIT_MS / 1000} s: killed\n`,
+    const started = Date.now();
+    let stalled = false;
+    const say = (text) => process.stderr.write(`\nvitest run of ${projects.join(", ")}: ${text}\n`);
+    let killed = false;
+    const watch = setInterval(() => {
+      if (killed) return;
+      const now = Date.now();
+      if (now - started > LIMIT_MS) {
+        say(`still going after ${LIMIT_MS / 1000} s: killed`);
+        killed = true;
+        return kill(child);
+      }
+      const moved = existsSync(progress) ? Math.max(statSync(progress).mtimeMs, started) : started;
+      if (now - moved < STALL_MS) return;
+      stalled = killed = true;
+      const ended = new Set(records(progress).flatMap((r) => (r.event === "end" ? [r.file] : [])));
+      const inside = new Set(
+        records(progress).flatMap((r) => (r.event === "start" && !ended.has(r.file) ? [r.file] : [])),
       );
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-    }, LIMIT_MS);
-    child.on("error", (error) => resolve({ code: 1, output: String(error) }));
+      say(
+        `no test finished for ${STALL_MS / 1000} s: stalled in ${[...inside].join(", ") || "no file"}; killed`,
+      );
+      kill(child);
+    }, 2_000);
+    child.on("error", (error) => resolve({ code: 1, output: String(error), stalled }));
     child.on("exit", (code) => {
-      clearTimeout(limit);
+      clearInterval(watch);
       running.delete(child);
-      resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString() });
+      resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString(), stalled });
     });
   });
 }
 
-const json = (file) => ["--reporter=default", "--reporter=json", `--outputFile.json=${file}`];
+/** A run of `projects`; once stalled, the files it had not finished run once more. */
+async function vitest(name, projects, capture = false) {
+  const progress = `${PROGRESS}/${name}.jsonl`;
+  const first = await vitestOnce(projects, [], progress, capture);
+  if (!first.stalled) return first;
+  const done = records(progress);
+  const queued = done.find((r) => r.event === "queued")?.files;
+  const ended = done.filter((r) => r.event === "end");
+  // Stalled before it queued its files: all of it again.
+  const rest = queued ? queued.filter((file) => !ended.some((r) => r.file === file)) : [];
+  process.stderr.write(
+    queued
+      ? `running again the ${rest.length} of ${queued.length} files it had not finished\n`
+      : "running it again\n",
+  );
+  const second =
+    queued && !rest.length ? { code: 0, output: "" } : await vitestOnce(projects, rest, progress, capture);
+  const failedBefore = ended.some((r) => r.failed > 0);
+  return {
+    code: second.code || second.stalled || failedBefore ? 1 : 0,
+    output: `${first.output}\n── running again the files it had not finished ──\n${second.output}`,
+  };
+}
 
-mkdirSync(".wrangler", { recursive: true });
-for (const file of [REPORT, SYSTEM_REPORT]) rmSync(file, { force: true });
+mkdirSync(PROGRESS, { recursive: true });
+rmSync(REPORT, { force: true });
+for (const name of ["system", "main", "production"]) rmSync(`${PROGRESS}/${name}.jsonl`, { force: true });
 
-const system = vitest(["--project", "system", ...json(SYSTEM_REPORT)], true);
-const main = await vitest([
-  "--project",
-  "unit",
-  "--project",
-  "api",
-  "--project",
-  "isolated",
-  ...json(REPORT),
-]);
-const production = await vitest(["--project", "production"]);
+const system = vitest("system", ["system"], true);
+const main = await vitest("main", ["unit", "api", "isolated"]);
+const production = await vitest("production", ["production"]);
 const { code: systemCode, output } = await system;
 process.stdout.write(`\n── the system project (its own Vitest process, run beside the others) ──\n${output}`);
 
-// One report for the summary: the counts added up, the files of both.
-if (existsSync(REPORT) && existsSync(SYSTEM_REPORT)) {
-  const a = JSON.parse(readFileSync(REPORT, "utf8"));
-  const b = JSON.parse(readFileSync(SYSTEM_REPORT, "utf8"));
-  for (const [key, value] of Object.entries(b))
-    if (typeof value === "number" && key !== "startTime") a[key] += value;
-  a.success = a.success && b.success;
-  a.testResults.push(...b.testResults);
-  writeFileSync(REPORT, JSON.stringify(a));
-} else rmSync(REPORT, { force: true }); // a run without its report: the summary reports the failure
+// One report for the summary, from every file's last run; a file queued and never finished is a failure.
+// A run that never queued its files (Vitest did not start) leaves no report: the summary says so.
+const runs = ["system", "main", "production"].map((name) => records(`${PROGRESS}/${name}.jsonl`));
+if (runs.every((run) => run.some((r) => r.event === "queued"))) {
+  const report = {
+    numPassedTests: 0,
+    numFailedTests: 0,
+    numPendingTests: 0,
+    numTodoTests: 0,
+    testResults: [],
+  };
+  for (const run of runs) {
+    const last = new Map(run.filter((r) => r.event === "end").map((r) => [r.file, r]));
+    for (const file of new Set(run.flatMap((r) => (r.event === "queued" ? r.files : []))))
+      report.testResults.push(
+        last.get(file) ?? { file, state: "unfinished", passed: 0, failed: 1, skipped: 0, todo: 0 },
+      );
+  }
+  for (const r of report.testResults) {
+    report.numPassedTests += r.passed;
+    report.numFailedTests += r.failed;
+    report.numPendingTests += r.skipped;
+    report.numTodoTests += r.todo;
+  }
+  report.success = !(main.code || production.code || systemCode);
+  writeFileSync(REPORT, JSON.stringify(report));
+}
 
 process.exit(main.code || production.code || systemCode ? 1 : 0);
