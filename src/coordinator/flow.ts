@@ -8,7 +8,7 @@
 // (tokens, identity) is ever written here.
 import type { Mode } from "../db/enums";
 import { timingSafeEqualText } from "../lib/crypto";
-import { hasTable } from "./tables";
+import { forgetTables, hasTable } from "./tables";
 
 export const AUTHORIZE_TTL_MS = 15 * 60_000;
 export const FLOW_TTL_MS = 15 * 60_000;
@@ -242,4 +242,5 @@ export async function flowAlarm(storage: DurableObjectStorage, now: number): Pro
     return;
   }
   await storage.deleteAll();
+  forgetTables(storage.sql);
 }

@@ -5,7 +5,7 @@
 // stored digest means the cache is stale, and the request goes back to D1 (src/http/gate.ts). Keys never
 // changed have no entry, and any cached copy of them is current.
 import { sha256Hex } from "../lib/crypto";
-import { hasTable } from "./tables";
+import { ensureTable, hasTable } from "./tables";
 
 export const REVOKED = "revoked";
 
@@ -34,7 +34,11 @@ export const keyDigest = (key: KeyFields) =>
   );
 
 function table(sql: SqlStorage) {
-  sql.exec("CREATE TABLE IF NOT EXISTS key_state (key_id INTEGER PRIMARY KEY, digest TEXT NOT NULL)");
+  ensureTable(
+    sql,
+    "key_state",
+    "CREATE TABLE IF NOT EXISTS key_state (key_id INTEGER PRIMARY KEY, digest TEXT NOT NULL)",
+  );
   return sql;
 }
 

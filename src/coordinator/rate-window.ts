@@ -1,7 +1,7 @@
 // A fixed rate window that opens at its first request (Laravel's throttle), kept in the Coordinator's
 // SQLite storage. Refused requests neither extend nor consume the window. The tables are created by the
 // first request counted, never by a read (tables.ts).
-import { hasTable } from "./tables";
+import { ensureTable, hasTable } from "./tables";
 
 export type RateDecision = {
   allowed: boolean;
@@ -31,7 +31,9 @@ export function hitWindow(
   const resetAt = window.start + windowMs;
   if (window.count >= limit) return { decision: { allowed: false, limit, remaining: 0, resetAt }, window };
   window.count += 1;
-  sql.exec(
+  ensureTable(
+    sql,
+    "rate_window",
     "CREATE TABLE IF NOT EXISTS rate_window (id INTEGER PRIMARY KEY CHECK (id = 1), start INTEGER NOT NULL, count INTEGER NOT NULL)",
   );
   sql.exec(
@@ -47,7 +49,11 @@ export function hitWindow(
  * visits, so that no request pays a D1 write for it.
  */
 export function recordKeyUse(sql: SqlStorage, keyId: number, now: number) {
-  sql.exec("CREATE TABLE IF NOT EXISTS key_use (key_id INTEGER PRIMARY KEY, last_used_at INTEGER NOT NULL)");
+  ensureTable(
+    sql,
+    "key_use",
+    "CREATE TABLE IF NOT EXISTS key_use (key_id INTEGER PRIMARY KEY, last_used_at INTEGER NOT NULL)",
+  );
   sql.exec(
     "INSERT INTO key_use (key_id, last_used_at) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET last_used_at = excluded.last_used_at",
     keyId,

@@ -1,39 +1,61 @@
-// Builds tenants through the operator API, so tests exercise it as an operator would.
+// Builds tenants with the operator API's own code: each helper parses its fields with the route's body
+// schema and calls the function the route calls (src/admin), so a tenant is made exactly as
+// `POST /admin/v1/...` makes it, without a request per record. The routes themselves, HTTP included,
+// are tested in test/admin and by the route contract. A tenant is five records, and the suite makes
+// about 1,300 of them: through the API they cost ~12 ms more each (measured in workerd).
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { presentAccount } from "../../src/accounts/present";
+import { issueKey } from "../../src/admin/key-queries";
+import {
+  createAccount as insertAccount,
+  createUser as insertUser,
+  createWorkspace as insertWorkspace,
+} from "../../src/admin/queries";
+import {
+  createAccountBody,
+  createApiKeyBody,
+  createUserBody,
+  createWorkspaceBody,
+} from "../../src/admin/schemas";
 import type { Mode } from "../../src/db/enums";
-import { admin, call } from "./client";
+import { OPERATOR } from "../../src/db/security-events";
+import { shardDatabases } from "../../src/db/shards";
+import { presentWorkspace } from "../../src/workspaces/present";
+import { call } from "./client";
 
 let counter = 0;
 const unique = () =>
   `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-/** A user in the default shard, or in `shard` (src/db/shards.ts). */
-export async function createUser(name = "Test User", shard?: number) {
-  const res = await admin<{ id: number }>("POST", "/users", {
+const shards = () => shardDatabases(env);
+
+/** A user in the default shard, or in `shard` (src/db/shards.ts): `POST /admin/v1/users`. */
+export async function createUser(name = "Test User", shard?: number): Promise<{ id: number }> {
+  const body = createUserBody.parse({
     name,
     email: `user-${unique()}@example.test`,
     ...(shard === undefined ? {} : { shard }),
   });
-  expect(res.status).toBe(201);
-  return res.body;
+  return insertUser(shards(), env, body);
 }
 
-export async function createWorkspace(userId: number, fields: Record<string, unknown> = {}) {
-  const res = await admin<{ id: number; timezone: string }>("POST", "/workspaces", {
-    user_id: userId,
-    name: `Workspace ${unique()}`,
-    ...fields,
-  });
-  expect(res.status).toBe(201);
-  return res.body;
+/** `POST /admin/v1/workspaces`. */
+export async function createWorkspace(
+  userId: number,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: number; timezone: string }> {
+  const body = createWorkspaceBody.parse({ user_id: userId, name: `Workspace ${unique()}`, ...fields });
+  return presentWorkspace(await insertWorkspace(shards(), body));
 }
 
+/** `POST /admin/v1/accounts`. */
 export async function createAccount(
   workspaceId: number,
   platform = "twitter",
   fields: Record<string, unknown> = {},
-) {
-  const res = await admin<{ id: number }>("POST", "/accounts", {
+): Promise<{ id: number }> {
+  const body = createAccountBody.parse({
     workspace_id: workspaceId,
     platform,
     username: `handle_${unique()}`,
@@ -41,26 +63,20 @@ export async function createAccount(
     avatar: "https://cdn.example.test/avatar.png",
     ...fields,
   });
-  expect(res.status).toBe(201);
-  return res.body;
+  return presentAccount(await insertAccount(shards().of(workspaceId), body));
 }
 
 export const ALL_ABILITIES = ["posts", "workspaces", "accounts", "labels", "approvals"];
 
+/** `POST /admin/v1/api-keys`: the key, shown once, and its id. */
 export async function createKey(
   userId: number,
   abilities = ALL_ABILITIES,
   expiresAt: string | null = null,
   mode: Mode = "live",
-) {
-  const res = await admin<{ id: number; key: string }>("POST", "/api-keys", {
-    user_id: userId,
-    abilities,
-    expires_at: expiresAt,
-    mode,
-  });
-  expect(res.status).toBe(201);
-  return res.body;
+): Promise<{ id: number; key: string }> {
+  const body = createApiKeyBody.parse({ user_id: userId, abilities, expires_at: expiresAt, mode });
+  return issueKey(shards().of(userId), body, OPERATOR);
 }
 
 /** A key of `mode` for the user, with every ability. */
