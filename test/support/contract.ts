@@ -6,10 +6,12 @@
 // live one does, and on every `{id}` route the same user's key of the other mode gets the 404 of an absent
 // record. What is refused before any data is read (no key, the rate window, the body's framing, an
 // expired key, a missing ability) does not depend on the mode and runs in the live pass only.
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it as vitestIt } from "vitest";
 import type { z } from "zod";
 import { app } from "../../src/app";
+import type { Coordinator } from "../../src/coordinator";
 import type { Mode } from "../../src/db/enums";
 import { JSON_BODY_MAX_BYTES } from "../../src/http/body-limit";
 import { ADMIN_TOKEN, type Answer, call, serverTiming } from "./client";
@@ -110,10 +112,11 @@ async function preparedIn(contract: RouteContract, shard: number, mode: Mode) {
   return tenant;
 }
 
-/** Spends the user's whole rate window directly in the Coordinator, as 60 requests would. */
+/** Spends the user's whole rate window in the Coordinator, as 60 requests would: 60 counts in one call. */
 async function exhaustRateLimit(userId: number) {
-  const coordinator = env.COORDINATOR.getByName(`user:${userId}`);
-  for (let i = 0; i < 60; i++) await coordinator.hit(60, 60_000);
+  await runInDurableObject(env.COORDINATOR.getByName(`user:${userId}`), (coordinator: Coordinator) => {
+    for (let i = 0; i < 60; i++) coordinator.hit(60, 60_000);
+  });
 }
 
 /** The contract for a tenant of `shard` (src/db/shards.ts) in `mode`. */
@@ -123,7 +126,7 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
   const unauthenticated = contract.coded ? { missing: "missing_api_key", invalid: "invalid_api_key" } : null;
   // The checks refused before the route reads or writes anything of the tenant (401, 403, the body's
   // framing) and the foreign check's attacker share one tenant per route: what they send changes nothing
-  // of it, and a tenant costs five operator calls. The success, the 429 and the victim get their own.
+  // of it, and a tenant is five records. The success, the 429 and the victim get their own.
   let shared: Promise<Tenant> | undefined;
   const sharedTenant = () => {
     shared ??= prepared(contract);
