@@ -10,7 +10,9 @@
 // in which no test has finished for VITEST_STALL_S seconds (150 by default; no test may take more than 60)
 // has stalled: a shared runtime can stop answering with no error (cloudflare/workers-sdk#15498, seen here
 // in CI). It is killed with its runtimes, the files it was in are named, and the files it had not finished
-// run once more in a fresh Vitest run; what the first finished stands. A run still going after
+// run once more in a fresh Vitest run; what the first finished stands. A run whose files have all finished
+// but which has not exited VITEST_EXIT_GRACE_S seconds later (30; Vitest's teardown hangs at times, as in
+// CI, after the last file) is killed too, and counts as its files' results say. A run still going after
 // VITEST_RUN_LIMIT_S seconds (600) is killed and fails. The counts of every file, as the last run of it
 // left them, go to .wrangler/test-results.json, which scripts/test-summary.mjs reads.
 import { spawn } from "node:child_process";
@@ -25,6 +27,7 @@ const PROGRESS = ".wrangler/vitest";
 const extra = process.argv.slice(2);
 const LIMIT_MS = Number(process.env.VITEST_RUN_LIMIT_S || 600) * 1000;
 const STALL_MS = Number(process.env.VITEST_STALL_S || 150) * 1000;
+const EXIT_GRACE_MS = Number(process.env.VITEST_EXIT_GRACE_S || 30) * 1000;
 
 // The runs have process groups of their own (below), so Ctrl-C or a TERM reaches them only through here.
 const running = new Set();
@@ -74,34 +77,52 @@ function vitestOnce(projects, files, progress, capture) {
     child.stdout?.on("data", (chunk) => chunks.push(chunk));
     child.stderr?.on("data", (chunk) => chunks.push(chunk));
     const started = Date.now();
+    const before = records(progress).length; // an earlier attempt's lines, in the same file
     let stalled = false;
+    let hung = false;
+    let finishedAt;
     const say = (text) => process.stderr.write(`\nvitest run of ${projects.join(", ")}: ${text}\n`);
     let killed = false;
+    const stop = (text) => {
+      say(`${text}; killed`);
+      killed = true;
+      kill(child);
+    };
     const watch = setInterval(() => {
       if (killed) return;
       const now = Date.now();
-      if (now - started > LIMIT_MS) {
-        say(`still going after ${LIMIT_MS / 1000} s: killed`);
-        killed = true;
-        return kill(child);
+      if (now - started > LIMIT_MS) return stop(`still going after ${LIMIT_MS / 1000} s`);
+      const mine = records(progress).slice(before);
+      const ended = new Set(mine.flatMap((r) => (r.event === "end" ? [r.file] : [])));
+      const queued = mine.find((r) => r.event === "queued")?.files;
+      // Every file finished (or the run's end reported) and the process still there: Vitest's own
+      // teardown hangs at times, before or after reporting the end. Its results are all in.
+      if (mine.some((r) => r.event === "done") || queued?.every((file) => ended.has(file))) {
+        finishedAt ??= now;
+        if (now - finishedAt < EXIT_GRACE_MS) return;
+        hung = true;
+        return stop(`every file finished, but Vitest did not exit within ${EXIT_GRACE_MS / 1000} s`);
       }
       const moved = existsSync(progress) ? Math.max(statSync(progress).mtimeMs, started) : started;
       if (now - moved < STALL_MS) return;
-      stalled = killed = true;
-      const ended = new Set(records(progress).flatMap((r) => (r.event === "end" ? [r.file] : [])));
+      stalled = true;
       const inside = new Set(
-        records(progress).flatMap((r) => (r.event === "start" && !ended.has(r.file) ? [r.file] : [])),
+        mine.flatMap((r) => (r.event === "start" && !ended.has(r.file) ? [r.file] : [])),
       );
-      say(
-        `no test finished for ${STALL_MS / 1000} s: stalled in ${[...inside].join(", ") || "no file"}; killed`,
-      );
-      kill(child);
+      stop(`no test finished for ${STALL_MS / 1000} s: stalled in ${[...inside].join(", ") || "no file"}`);
     }, 2_000);
     child.on("error", (error) => resolve({ code: 1, output: String(error), stalled }));
     child.on("exit", (code) => {
       clearInterval(watch);
       running.delete(child);
-      resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString(), stalled });
+      // A run killed after finishing passed if its files did (and its end, when reported, says so).
+      const mine = records(progress).slice(before);
+      const done = mine.find((r) => r.event === "done");
+      const passed =
+        !mine.some((r) => r.event === "end" && r.failed > 0) &&
+        (!done || (done.reason === "passed" && done.unhandledErrors === 0));
+      const status = hung ? (passed ? 0 : 1) : (code ?? 1);
+      resolve({ code: status, output: Buffer.concat(chunks).toString(), stalled });
     });
   });
 }
