@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm test`'s vitest step (docs/architecture.md, "Five projects"): `production`, then the `system`
-// project (one runtime, its files one at a time: Vitest runs a one-worker project only beside projects of
-// its own group), in a Vitest process of their own, started first, beside `unit`, `api` and `isolated` on
-// two workers. The system files mostly wait (queues, real delays), so the two share the machine well.
-// That run's output is printed when it ends (not interleaved). Extra arguments go to every run (e.g.
-// `--bail=1`). Exits non-zero if any run failed.
+// `npm test`'s vitest step (docs/architecture.md, "Five projects"): two Vitest processes side by side.
+// One runs `unit` and `api` on two workers; the other `production` and `isolated` (fresh runtimes, one per
+// file) then `system` (one runtime, its files one at a time: Vitest runs a one-worker project only beside
+// projects of its own group). The system files mostly wait (queues, real delays), so the two share the
+// machine well. With `isolated` in the first process, Vitest often did not end that run after its last
+// file (3 runs of 3 from a fresh clone here, 2 of 3 in CI: the runtimes never disposed, the run's end never
+// reported); moved, it did not in the 2 runs from a cold cache that followed. The second run's output is
+// printed when it ends (not interleaved). Extra arguments go to every run (e.g. `--bail=1`). Exits non-zero
+// if any run failed.
 //
 // Every run reports its progress as it goes (scripts/vitest-progress.mjs, a line per finished test). A run
 // in which no test has finished for VITEST_STALL_S seconds (150 by default; no test may take more than 60)
@@ -69,6 +72,9 @@ function vitestOnce(projects, files, progress, capture) {
       env: {
         ...process.env,
         VITEST_PROGRESS: progress,
+        // A stopped run is asked for Node's diagnostic report first (its handles and stack), for the record.
+        NODE_OPTIONS:
+          `${process.env.NODE_OPTIONS ?? ""} --report-on-signal --report-signal=SIGUSR2 --report-directory=${PROGRESS}`.trim(),
         FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0"),
       },
     });
@@ -84,9 +90,12 @@ function vitestOnce(projects, files, progress, capture) {
     const say = (text) => process.stderr.write(`\nvitest run of ${projects.join(", ")}: ${text}\n`);
     let killed = false;
     const stop = (text) => {
-      say(`${text}; killed`);
+      say(`${text}; killed (Node's report of it in ${PROGRESS}/)`);
       killed = true;
-      kill(child);
+      try {
+        process.kill(child.pid, "SIGUSR2");
+      } catch {}
+      setTimeout(() => kill(child), 2_000);
     };
     const watch = setInterval(() => {
       if (killed) return;
@@ -155,13 +164,11 @@ mkdirSync(PROGRESS, { recursive: true });
 rmSync(REPORT, { force: true });
 for (const name of ["system", "main"]) rmSync(`${PROGRESS}/${name}.jsonl`, { force: true });
 
-// `production` (one file, a runtime configured like a deployment) goes first in the system process, whose
-// files mostly wait: it was a run of its own after the others, ~13 s on the step's critical path.
-const system = vitest("system", ["production", "system"], true);
-const main = await vitest("main", ["unit", "api", "isolated"]);
+const system = vitest("system", ["production", "isolated", "system"], true);
+const main = await vitest("main", ["unit", "api"]);
 const { code: systemCode, output } = await system;
 process.stdout.write(
-  `\n── the production and system projects (their own Vitest process, run beside the others) ──\n${output}`,
+  `\n── production, isolated and system (their own Vitest process, run beside the others) ──\n${output}`,
 );
 
 // One report for the summary, from every file's last run; a file queued and never finished is a failure.
