@@ -3,10 +3,10 @@
 // One runs `unit` and `api` on two workers; the other `production` and `isolated` (fresh runtimes, one per
 // file) then `system` (one runtime, its files one at a time: Vitest runs a one-worker project only beside
 // projects of its own group). The system files mostly wait (queues, real delays), so the two share the
-// machine well. With `isolated` in the first process, Vitest often did not end that run after its last
-// file (3 runs of 3 from a fresh clone here, 2 of 3 in CI: the runtimes never disposed, the run's end never
-// reported); moved, it did not in the 2 runs from a cold cache that followed. The second run's output is
-// printed when it ends (not interleaved). Extra arguments go to every run (e.g. `--bail=1`). Exits non-zero
+// machine well (`isolated` and `production` sit in the second one: the first is the longer). Vitest at
+// times does not end the first run after its last file (the runtimes never disposed, the run's end never
+// reported; cause not found): the watchdog below ends it. The second run's output is printed when it ends
+// (not interleaved). Extra arguments go to every run (e.g. `--bail=1`). Exits non-zero
 // if any run failed.
 //
 // Every run reports its progress as it goes (scripts/vitest-progress.mjs, a line per finished test). A run
