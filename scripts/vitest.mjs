@@ -54,6 +54,14 @@ const records = (file) =>
         .map((line) => JSON.parse(line))
     : [];
 
+/** What records say: the files queued, each finished file's last record, the run's end if reported. */
+function progressOf(lines) {
+  const queued = lines.find((r) => r.event === "queued")?.files;
+  const ended = new Map(lines.flatMap((r) => (r.event === "end" ? [[r.file, r]] : [])));
+  const failed = [...ended.values()].some((r) => r.failed > 0);
+  return { queued, ended, failed, done: lines.find((r) => r.event === "done") };
+}
+
 /**
  * One `vitest run` of `projects` (and only `files` when given), its progress appended to `progress`.
  * Resolves with its exit code, its output when `capture`, and whether it stalled.
@@ -102,11 +110,10 @@ function vitestOnce(projects, files, progress, capture) {
       const now = Date.now();
       if (now - started > LIMIT_MS) return stop(`still going after ${LIMIT_MS / 1000} s`);
       const mine = records(progress).slice(before);
-      const ended = new Set(mine.flatMap((r) => (r.event === "end" ? [r.file] : [])));
-      const queued = mine.find((r) => r.event === "queued")?.files;
+      const { queued, ended, done } = progressOf(mine);
       // Every file finished (or the run's end reported) and the process still there: Vitest's own
       // teardown hangs at times, before or after reporting the end. Its results are all in.
-      if (mine.some((r) => r.event === "done") || queued?.every((file) => ended.has(file))) {
+      if (done || queued?.every((file) => ended.has(file))) {
         finishedAt ??= now;
         if (now - finishedAt < EXIT_GRACE_MS) return;
         hung = true;
@@ -125,11 +132,8 @@ function vitestOnce(projects, files, progress, capture) {
       clearInterval(watch);
       running.delete(child);
       // A run killed after finishing passed if its files did (and its end, when reported, says so).
-      const mine = records(progress).slice(before);
-      const done = mine.find((r) => r.event === "done");
-      const passed =
-        !mine.some((r) => r.event === "end" && r.failed > 0) &&
-        (!done || (done.reason === "passed" && done.unhandledErrors === 0));
+      const { failed, done } = progressOf(records(progress).slice(before));
+      const passed = !failed && (!done || (done.reason === "passed" && done.unhandledErrors === 0));
       const status = hung ? (passed ? 0 : 1) : (code ?? 1);
       resolve({ code: status, output: Buffer.concat(chunks).toString(), stalled });
     });
@@ -141,11 +145,9 @@ async function vitest(name, projects, capture = false) {
   const progress = `${PROGRESS}/${name}.jsonl`;
   const first = await vitestOnce(projects, [], progress, capture);
   if (!first.stalled) return first;
-  const done = records(progress);
-  const queued = done.find((r) => r.event === "queued")?.files;
-  const ended = done.filter((r) => r.event === "end");
+  const { queued, ended, failed: failedBefore } = progressOf(records(progress));
   // Stalled before it queued its files: all of it again.
-  const rest = queued ? queued.filter((file) => !ended.some((r) => r.file === file)) : [];
+  const rest = queued ? queued.filter((file) => !ended.has(file)) : [];
   process.stderr.write(
     queued
       ? `running again the ${rest.length} of ${queued.length} files it had not finished\n`
@@ -153,7 +155,6 @@ async function vitest(name, projects, capture = false) {
   );
   const second =
     queued && !rest.length ? { code: 0, output: "" } : await vitestOnce(projects, rest, progress, capture);
-  const failedBefore = ended.some((r) => r.failed > 0);
   return {
     code: second.code || second.stalled || failedBefore ? 1 : 0,
     output: `${first.output}\n── running again the files it had not finished ──\n${second.output}`,
@@ -183,7 +184,7 @@ if (runs.every((run) => run.some((r) => r.event === "queued"))) {
     testResults: [],
   };
   for (const run of runs) {
-    const last = new Map(run.filter((r) => r.event === "end").map((r) => [r.file, r]));
+    const last = progressOf(run).ended;
     for (const file of new Set(run.flatMap((r) => (r.event === "queued" ? r.files : []))))
       report.testResults.push(
         last.get(file) ?? { file, state: "unfinished", passed: 0, failed: 1, skipped: 0, todo: 0 },
