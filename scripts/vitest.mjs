@@ -14,9 +14,9 @@
 // has stalled: a shared runtime can stop answering with no error (cloudflare/workers-sdk#15498, seen here
 // in CI). It is killed with its runtimes, the files it was in are named, and the files it had not finished
 // run once more in a fresh Vitest run; what the first finished stands. A run whose files have all finished
-// but which has not exited VITEST_EXIT_GRACE_S seconds later (10: a normal teardown takes ~0.1 s; Vitest's
-// hangs at times after the last file, from an empty module cache as in CI) is killed too, and counts as
-// its files' results say. A run still going after
+// but which has not exited VITEST_EXIT_GRACE_S seconds later (10: a normal end takes ~0.1 s; at times the
+// Workers pool never ends a run after its last file, from an empty module cache as in CI) is killed too,
+// and counts as its files' results say. A run still going after
 // VITEST_RUN_LIMIT_S seconds (600) is killed and fails. The counts of every file, as the last run of it
 // left them, go to .wrangler/test-results.json, which scripts/test-summary.mjs reads.
 import { spawn } from "node:child_process";
