@@ -3,11 +3,9 @@
 // One runs `unit` and `api` on two workers; the other `production` and `isolated` (fresh runtimes, one per
 // file) then `system` (one runtime, its files one at a time: Vitest runs a one-worker project only beside
 // projects of its own group). The system files mostly wait (queues, real delays), so the two share the
-// machine well (`isolated` and `production` sit in the second one: the first is the longer). Vitest at
-// times does not end the first run after its last file (the runtimes never disposed, the run's end never
-// reported; cause not found): the watchdog below ends it. The second run's output is printed when it ends
-// (not interleaved). Extra arguments go to every run (e.g. `--bail=1`). Exits non-zero
-// if any run failed.
+// machine well (`isolated` and `production` sit in the second one: the first is the longer). The second
+// run's output is printed when it ends (not interleaved). Extra arguments go to every run (e.g.
+// `--bail=1`). Exits non-zero if any run failed.
 //
 // Every run reports its progress as it goes (scripts/vitest-progress.mjs, a line per finished test). A run
 // in which no test has finished for VITEST_STALL_S seconds (150 by default; no test may take more than 60)
@@ -112,8 +110,8 @@ function vitestOnce(projects, files, progress, capture) {
       if (now - started > LIMIT_MS) return stop(`still going after ${LIMIT_MS / 1000} s`);
       const mine = records(progress).slice(before);
       const { queued, ended, done } = progressOf(mine);
-      // Every file finished (or the run's end reported) and the process still there: Vitest's own
-      // teardown hangs at times, before or after reporting the end. Its results are all in.
+      // Every file finished (or the run's end reported) and the process still there: the Workers pool at
+      // times never ends the run (docs/architecture.md, "Five projects"). Its results are all in.
       if (done || queued?.every((file) => ended.has(file))) {
         finishedAt ??= now;
         if (now - finishedAt < EXIT_GRACE_MS) return;
