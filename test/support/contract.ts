@@ -60,6 +60,7 @@ type RouteDefinition = {
     method: string;
     path: string;
     responses: Record<string, { content?: Record<string, { schema?: z.ZodType }> }>;
+    request?: { body?: { content?: Record<string, { schema?: z.ZodType }> } };
   };
 };
 
@@ -306,3 +307,13 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
 /** Every route the document declares, as "METHOD path", for completeness checks. */
 export const documentedRoutes = () =>
   definitions().map((d) => `${d.route.method.toUpperCase()} ${d.route.path}`);
+
+/** The top-level fields of the JSON body that (method, route) declares; none when it takes no object. */
+export function documentedBodyFields(method: string, route: string): string[] {
+  const definition = definitions().find(
+    (d) => d.route.method === method.toLowerCase() && d.route.path === route,
+  );
+  const schema = definition?.route.request?.body?.content?.["application/json"]?.schema;
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
