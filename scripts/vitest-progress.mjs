@@ -6,11 +6,13 @@
 import { appendFileSync } from "node:fs";
 
 const FILE = process.env.VITEST_PROGRESS;
-const write = (record) => FILE && appendFileSync(FILE, `${JSON.stringify(record)}\n`);
+// Every record carries its time (`t`, ms since the epoch), so a run's timeline can be read back.
+const write = (record) => FILE && appendFileSync(FILE, `${JSON.stringify({ ...record, t: Date.now() })}\n`);
 
 export default class ProgressReporter {
   onInit(vitest) {
     this.root = vitest.config.root;
+    write({ event: "init" });
   }
 
   onTestRunStart(specifications) {

@@ -1,6 +1,7 @@
 import { afterAll, vi } from "vitest";
 
-// Files share a runtime (api, system): what one file faked or replaced must not reach the next.
+// Files share a runtime (api, system) or a module graph (unit): what one file faked or replaced must not
+// reach the next.
 afterAll(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();

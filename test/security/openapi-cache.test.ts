@@ -1,6 +1,7 @@
 // GET /openapi.json was generated anew on every request (tens of milliseconds of CPU each, for anyone):
 // now it is built once per isolate, and only its server (the service's public origin) varies by request.
-// An isolated test: it spies on the app that every file of a shared runtime uses.
+// In a shared runtime an earlier file may have built it already, so the spy may see the one build or
+// none; never one per request.
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
@@ -12,6 +13,8 @@ describe("GET /openapi.json", () => {
   it("is generated once per isolate, whatever the origin it names", async () => {
     const generate = vi.spyOn(app, "getOpenAPI31Document");
     const first = await call("GET", "/openapi.json");
+    const built = generate.mock.calls.length;
+    expect(built).toBeLessThanOrEqual(1);
     const second = await call("GET", "/openapi.json");
     expect(first.status).toBe(200);
     expect(second.body).toEqual(first.body);
@@ -32,7 +35,8 @@ describe("GET /openapi.json", () => {
       first.body,
     );
 
-    expect(generate).toHaveBeenCalledTimes(1);
+    // Built at most once, by the first request if no earlier file had: the later two built nothing.
+    expect(generate).toHaveBeenCalledTimes(built);
     generate.mockRestore();
   });
 });
