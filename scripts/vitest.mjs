@@ -12,7 +12,7 @@
 // has stalled: a shared runtime can stop answering with no error (cloudflare/workers-sdk#15498, seen here
 // in CI). It is killed with its runtimes, the files it was in are named, and the files it had not finished
 // run once more in a fresh Vitest run; what the first finished stands. A run whose files have all finished
-// but which has not exited VITEST_EXIT_GRACE_S seconds later (10: a normal end takes ~0.1 s; at times the
+// but which has not exited VITEST_EXIT_GRACE_S seconds later (3: a normal end takes ~0.1 s; at times the
 // Workers pool never ends a run after its last file, from an empty module cache as in CI) is killed too,
 // and counts as its files' results say. A run still going after
 // VITEST_RUN_LIMIT_S seconds (600) is killed and fails. The counts of every file, as the last run of it
@@ -29,7 +29,7 @@ const PROGRESS = ".wrangler/vitest";
 const extra = process.argv.slice(2);
 const LIMIT_MS = Number(process.env.VITEST_RUN_LIMIT_S || 600) * 1000;
 const STALL_MS = Number(process.env.VITEST_STALL_S || 150) * 1000;
-const EXIT_GRACE_MS = Number(process.env.VITEST_EXIT_GRACE_S || 10) * 1000;
+const EXIT_GRACE_MS = Number(process.env.VITEST_EXIT_GRACE_S || 3) * 1000;
 
 // The runs have process groups of their own (below), so Ctrl-C or a TERM reaches them only through here.
 const running = new Set();

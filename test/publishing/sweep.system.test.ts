@@ -1,10 +1,13 @@
 // The safety nets: the cron's sweep (missed wake-ups, and the watchdog re-driving posts stuck in
 // PUBLISHING through the same message and lease) and the dead-letter consumer failing what ran out of
 // retries.
+import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import worker from "../../src/index";
 import { STUCK_AFTER_MS, sweepPublishing, WAKE_UP_GRACE_MS } from "../../src/publishing/sweep";
-import { createPost, createTenant } from "../support/seed";
+import { call } from "../support/client";
+import { createPost, createTenant, inMinutes } from "../support/seed";
 import { deliver, postOf, publishingPost, rowsOf, sandboxPosts, setStatus } from "./support";
 
 afterEach(() => {
@@ -143,5 +146,34 @@ describe("dead letters", () => {
     expect((await rowsOf(held))[0]!.status).toBe("PUBLISHING");
     expect((await rowsOf(moved))[0]!.status).toBe("PUBLISHING");
     expect(warn).not.toHaveBeenCalled();
+  });
+});
+
+// The cron claims over every tenant, so what it sent is filtered to this test's posts (an earlier file's
+// due post may be claimed too); each of ours must be sent once, whatever the two runs race.
+describe("the cron: due scheduled posts", () => {
+  const runCron = (at: number) =>
+    worker.scheduled(createScheduledController({ scheduledTime: at, cron: "* * * * *" }), env);
+
+  it("claims each due post once, enqueues it, and leaves later and deleted posts alone", async () => {
+    const t = await createTenant();
+    const schedule = async (minutes: number) =>
+      (await createPost(t, { scheduled_at: inMinutes(minutes) })).id as number;
+    const due = await schedule(5);
+    const later = await schedule(120);
+    const deleted = await schedule(5);
+    await call("DELETE", `/api/v1/posts/${deleted}`, { key: t.key });
+    const sent = vi.spyOn(env.PUBLISH_QUEUE, "sendBatch").mockResolvedValue(undefined as never);
+    const tenMinutesLater = Date.now() + 10 * 60_000;
+
+    await Promise.all([runCron(tenMinutesLater), runCron(tenMinutesLater)]);
+    const enqueued = sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => m.body));
+    expect(mine(enqueued as Array<{ post_id: number }>, [due, later, deleted])).toEqual([due]);
+
+    const claimed = await call("GET", `/api/v1/posts/${due}`, { key: t.key });
+    expect(claimed.body.status).toBe("PUBLISHING");
+    expect(claimed.body.platforms[0].status).toBe("PUBLISHING");
+    const waiting = await call("GET", `/api/v1/posts/${later}`, { key: t.key });
+    expect(waiting.body.status).toBe("SCHEDULED");
   });
 });
