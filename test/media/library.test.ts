@@ -8,6 +8,7 @@ import { createKey, createTenant, createWorkspace } from "../support/seed";
 import {
   bytesOf,
   expectMediaItem,
+  expectSameBytes,
   type Field,
   fetchLink,
   file,
@@ -70,7 +71,7 @@ describe("POST /api/v1/media/upload", () => {
       size: video.byteLength,
     });
     expect((await mediaRow(res.body.id))!.folder_id).toBe(folder.body.id);
-    expect(await bytesOf(await fetchLink(res.body.url))).toEqual(video);
+    await expectSameBytes(await bytesOf(await fetchLink(res.body.url)), video);
   });
 
   it("422 for a file that is not an image or a video, and leaves nothing in R2", async () => {
