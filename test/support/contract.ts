@@ -69,11 +69,12 @@ const definitions = () =>
     (d): d is RouteDefinition => d.type === "route",
   );
 
+const definitionOf = (method: string, route: string) =>
+  definitions().find((d) => d.route.method === method.toLowerCase() && d.route.path === route);
+
 /** The zod schema the OpenAPI document declares for (method, route, status). */
 export function documentedSchema(method: string, route: string, status: number): z.ZodType {
-  const definition = definitions().find(
-    (d) => d.route.method === method.toLowerCase() && d.route.path === route,
-  );
+  const definition = definitionOf(method, route);
   if (!definition) throw new Error(`${method} ${route} is not in the OpenAPI document`);
   const schema = definition.route.responses[String(status)]?.content?.["application/json"]?.schema;
   if (!schema) throw new Error(`${method} ${route} does not document a JSON ${status} answer`);
@@ -310,10 +311,7 @@ export const documentedRoutes = () =>
 
 /** The top-level fields of the JSON body that (method, route) declares; none when it takes no object. */
 export function documentedBodyFields(method: string, route: string): string[] {
-  const definition = definitions().find(
-    (d) => d.route.method === method.toLowerCase() && d.route.path === route,
-  );
-  const schema = definition?.route.request?.body?.content?.["application/json"]?.schema;
+  const schema = definitionOf(method, route)?.route.request?.body?.content?.["application/json"]?.schema;
   const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape ? Object.keys(shape) : [];
 }
