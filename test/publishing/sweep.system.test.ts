@@ -14,14 +14,17 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Runs the sweep with the real queue swallowed; answers the messages it sent. */
-async function sweep(now = Date.now()) {
+/** Runs `work` with the real publish queue swallowed; answers the messages it sent. */
+async function sentBy(work: () => Promise<unknown>) {
   const sent = vi.spyOn(env.PUBLISH_QUEUE, "sendBatch").mockResolvedValue(undefined as never);
-  await sweepPublishing(env, new Date(now));
+  await work();
   const bodies = sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => m.body));
   sent.mockRestore();
   return bodies as Array<{ post_id: number }>;
 }
+
+/** Runs the sweep with the real queue swallowed; answers the messages it sent. */
+const sweep = (now = Date.now()) => sentBy(() => sweepPublishing(env, new Date(now)));
 
 const age = (postId: number, ms: number) =>
   env.DB.batch([
@@ -163,12 +166,10 @@ describe("the cron: due scheduled posts", () => {
     const later = await schedule(120);
     const deleted = await schedule(5);
     await call("DELETE", `/api/v1/posts/${deleted}`, { key: t.key });
-    const sent = vi.spyOn(env.PUBLISH_QUEUE, "sendBatch").mockResolvedValue(undefined as never);
     const tenMinutesLater = Date.now() + 10 * 60_000;
 
-    await Promise.all([runCron(tenMinutesLater), runCron(tenMinutesLater)]);
-    const enqueued = sent.mock.calls.flatMap(([messages]) => [...messages].map((m) => m.body));
-    expect(mine(enqueued as Array<{ post_id: number }>, [due, later, deleted])).toEqual([due]);
+    const enqueued = await sentBy(() => Promise.all([runCron(tenMinutesLater), runCron(tenMinutesLater)]));
+    expect(mine(enqueued, [due, later, deleted])).toEqual([due]);
 
     const claimed = await call("GET", `/api/v1/posts/${due}`, { key: t.key });
     expect(claimed.body.status).toBe("PUBLISHING");
