@@ -7,7 +7,7 @@
 // accessibility violation on the pages passed through.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { consolePage, tabTo, violations } from "./console-support.mjs";
+import { consolePage, navigateBy, tabTo, violations, widerThanViewport } from "./console-support.mjs";
 import { adminCall, startWorker } from "./worker.mjs";
 
 test("the console: sign in by link, create a key with the keyboard, use it, connect an account", {
@@ -48,16 +48,13 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   await page.keyboard.press("Space"); // workspaces
   await tabTo(page, "key-expires");
   await page.keyboard.press("Tab");
-  await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
+  await navigateBy(page, () => page.keyboard.press("Enter"));
   await page.waitForSelector("#shown-value");
   const key = (await page.locator("#shown-value").innerText()).trim();
   assert.match(key, /^spk_/);
   assert.deepEqual(await violations(page), []);
   // Readable at 390 px: nothing wider than the viewport.
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "the page scrolls sideways at 390 px",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "the page scrolls sideways at 390 px");
 
   const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(me.status, 200);
@@ -95,10 +92,7 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   await page.goto(`${base}/console/posts/calendar?workspace_id=${workspace.id}&start=${day}`);
   assert.match(await page.locator(".day").first().innerText(), /Fresh bread at nine/);
   assert.deepEqual(await violations(page), []);
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "the calendar scrolls sideways",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "the calendar scrolls sideways");
   const row = page.locator("li.card", { hasText: `Post #${post.id}` });
   for (let tries = 0; ; tries++) {
     await page.goto(`${base}/console/posts`);
@@ -108,10 +102,7 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   }
   assert.match(await row.locator("a.url").innerText(), /^https?:\/\//);
   assert.deepEqual(await violations(page), []);
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "the list scrolls sideways",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "the list scrolls sideways");
 
   // Comments: a follower comments on the published post; a sync brings it into the inbox, and the
   // account's reply is written and sent with the keyboard, then shown under the comment.
@@ -142,15 +133,12 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
     await new Promise((done) => setTimeout(done, 1_000));
   }
   assert.deepEqual(await violations(page), []);
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "comments: wider than 390 px",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "comments: wider than 390 px");
   const commentId = (await card.getAttribute("id")).replace("comment-", "");
   await page.locator(`#reply-${commentId}`).focus();
   await page.keyboard.type("Yes, from eight.");
   await page.keyboard.press("Tab");
-  await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
+  await navigateBy(page, () => page.keyboard.press("Enter"));
   await page.locator(`#comment-${commentId} .replies`, { hasText: "Yes, from eight." }).waitFor();
   assert.deepEqual(await violations(page), []);
 
@@ -162,13 +150,10 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   await page.keyboard.press("Tab");
   await page.keyboard.press("Control+A");
   await page.keyboard.type("Europe/Paris");
-  await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
+  await navigateBy(page, () => page.keyboard.press("Enter"));
   await page.getByRole("heading", { name: "Browser studio" }).waitFor();
   assert.deepEqual(await violations(page), []);
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "workspaces: wider than 390 px",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "workspaces: wider than 390 px");
 
   // Accounts: connect a sandbox X account, keyboard only, through the same OAuth flow as the API's.
   await page.goto(`${base}/console/accounts`);
@@ -189,10 +174,7 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   assert.match(await page.getByRole("status").innerText(), /Connected: browser_ada/);
   assert.ok(await page.getByRole("heading", { name: "browser_ada (X (Twitter))", level: 3 }).isVisible());
   assert.deepEqual(await violations(page), []);
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "accounts: wider than 390 px",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "accounts: wider than 390 px");
 
   // Webhooks: add an endpoint (its secret shown once), open its deliveries, send a test event.
   await adminCall(base, "POST", "/workspaces", { user_id: user.id, name: "Console workspace" });
@@ -200,29 +182,17 @@ test("the console: sign in by link, create a key with the keyboard, use it, conn
   assert.deepEqual(await violations(page), []);
   await page.getByLabel(/^URL/).fill("https://hooks.example.com/console-e2e");
   await page.getByLabel("post.published").check();
-  await Promise.all([
-    page.waitForLoadState("load"),
-    page.getByRole("button", { name: "Add endpoint" }).click(),
-  ]);
+  await navigateBy(page, () => page.getByRole("button", { name: "Add endpoint" }).click());
   await page.waitForSelector("#shown-value");
   assert.match(await page.locator("#shown-value").innerText(), /^whsec_/);
   assert.deepEqual(await violations(page), []);
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "webhooks scrolls sideways",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "webhooks scrolls sideways");
   await page.getByRole("link", { name: "https://hooks.example.com/console-e2e" }).click();
   await page.getByRole("heading", { name: "Deliveries", exact: true }).waitFor();
-  await Promise.all([
-    page.waitForLoadState("load"),
-    page.getByRole("button", { name: "Send a test event" }).click(),
-  ]);
+  await navigateBy(page, () => page.getByRole("button", { name: "Send a test event" }).click());
   await page.getByRole("heading", { name: /webhook\.test/ }).waitFor();
   assert.deepEqual(await violations(page), []);
-  assert.ok(
-    await page.evaluate(() => document.documentElement.scrollWidth <= 390),
-    "deliveries scroll sideways",
-  );
+  assert.deepEqual(await widerThanViewport(page), [], "deliveries scroll sideways");
 
   // Security lists this session and the log of key and secret events; signing out ends it.
   await page.goto(`${base}/console/security`);
