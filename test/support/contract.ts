@@ -15,7 +15,7 @@ import type { Coordinator } from "../../src/coordinator";
 import type { Mode } from "../../src/db/enums";
 import { JSON_BODY_MAX_BYTES } from "../../src/http/body-limit";
 import { ADMIN_TOKEN, type Answer, call, serverTiming } from "./client";
-import { ALL_ABILITIES, createKey, createKeyIn, createTenant } from "./seed";
+import { ALL_ABILITIES, createKey, createKeyIn, createTenant, createUser } from "./seed";
 
 export type Tenant = Awaited<ReturnType<typeof createTenant>>;
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -121,8 +121,27 @@ async function exhaustRateLimit(userId: number) {
   });
 }
 
-/** The contract for a tenant of `shard` (src/db/shards.ts) in `mode`. */
-export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "live") {
+/**
+ * A user of `shard` with a key and no workspace: a caller whose requests are refused before any data is
+ * read (a foreign check's attacker, the 429's spent user) needs nothing more.
+ */
+async function bareCaller(contract: RouteContract, shard: number) {
+  if (contract.auth === "admin") return ADMIN_TOKEN;
+  const user = await createUser("Caller", shard);
+  return (await createKey(user.id)).key;
+}
+
+/**
+ * The contract for a tenant of `shard` (src/db/shards.ts) in `mode`. `keyRules` (an expired key, a key
+ * without the route's ability) defaults to the live pass: the gate refuses both before the route reads
+ * the tenant's shard, so shard 1's pass runs them on one route per ability (contract-shard-1.test.ts).
+ */
+export function routeContract(
+  contract: RouteContract,
+  shard = 0,
+  mode: Mode = "live",
+  options: { keyRules?: boolean } = {},
+) {
   const { method, route } = contract;
   const prepared = (c: RouteContract, inShard = shard) => preparedIn(c, inShard, mode);
   const unauthenticated = contract.coded ? { missing: "missing_api_key", invalid: "invalid_api_key" } : null;
@@ -133,6 +152,13 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
   const sharedTenant = () => {
     shared ??= prepared(contract);
     return shared;
+  };
+  // And one valid request of it: every refusal before the data is read is sent the same request
+  // (building one can cost a post or an upload).
+  let sharedRequest: Promise<ContractRequest> | undefined;
+  const refusedRequest = () => {
+    sharedRequest ??= sharedTenant().then((tenant) => contract.request(tenant));
+    return sharedRequest;
   };
 
   // The checks run side by side (up to Vitest's maxConcurrency): each makes its own tenants and reads only
@@ -175,12 +201,11 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
     // body's framing) do not depend on where the tenant lives: shard 0's run checks them for every route.
     const beforeData = shard === 0 && mode === "live";
     // An expired key and a missing ability are the key's alone: one pass per shard checks them.
-    const keyRules = mode === "live";
+    const keyRules = options.keyRules ?? mode === "live";
 
     if (beforeData)
       it("answers 401 without a key and with an unknown one", async () => {
-        const tenant = await sharedTenant();
-        const request = await contract.request(tenant);
+        const request = await refusedRequest();
         for (const [key, code] of [
           [null, unauthenticated?.missing],
           [contract.auth === "admin" ? "wrong-admin-token" : "spk_not-a-real-key", unauthenticated?.invalid],
@@ -201,7 +226,7 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
           ALL_ABILITIES,
           new Date(Date.now() - 1000).toISOString(),
         );
-        const res = await send(contract, await contract.request(tenant), expired.key);
+        const res = await send(contract, await refusedRequest(), expired.key);
         expect(res.status).toBe(401);
         expectDocumented(method, route, res);
         if (unauthenticated) expect(res.body.code).toBe(unauthenticated.invalid);
@@ -210,10 +235,12 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
 
       if (beforeData)
         it("answers 429 with its headers once the user's minute is spent", async () => {
-          const tenant = await prepared(contract);
-          const request = await contract.request(tenant);
-          await exhaustRateLimit(tenant.user.id);
-          const res = await send(contract, request, tenant.key);
+          // A user of its own, whose minute is spent, sends the shared tenant's request: the window is
+          // the user's, and nothing of the tenant is read.
+          const user = await createUser("Spent", shard);
+          const [{ key }, request] = await Promise.all([createKey(user.id), refusedRequest()]);
+          await exhaustRateLimit(user.id);
+          const res = await send(contract, request, key);
           expect(res.status).toBe(429);
           expectDocumented(method, route, res);
           expect(res.body.message).toBe("Too Many Attempts.");
@@ -230,7 +257,7 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
         const tenant = await sharedTenant();
         const others = ALL_ABILITIES.filter((a) => a !== ability);
         const { key } = await createKey(tenant.user.id, others);
-        const res = await send(contract, await contract.request(tenant), key);
+        const res = await send(contract, await refusedRequest(), key);
         expect(res.status).toBe(403);
         expectDocumented(method, route, res);
         expect(res.body).toEqual({ message: "Forbidden - Insufficient permissions", ability });
@@ -240,7 +267,7 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
     if (contract.jsonBody && beforeData) {
       it("answers 400 for malformed JSON or a body that is not an object, 415 for another type", async () => {
         const tenant = await sharedTenant();
-        const { path } = await contract.request(tenant);
+        const { path } = await refusedRequest();
         const key = keyOf(contract, tenant);
         for (const [raw, message] of [
           ["{not json", "Malformed JSON in request body."],
@@ -267,7 +294,7 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
 
       it("answers 413 for a body over 1 MiB, before reading it", async () => {
         const tenant = await sharedTenant();
-        const { path } = await contract.request(tenant);
+        const { path } = await refusedRequest();
         const padding = "x".repeat(JSON_BODY_MAX_BYTES);
         const res = await call(method, path, {
           key: keyOf(contract, tenant),
@@ -290,9 +317,9 @@ export function routeContract(contract: RouteContract, shard = 0, mode: Mode = "
         // shard 0: ids of another shard are not found either. The test key is the very same user's: only
         // the mode keeps the record apart. Both are made and asked side by side.
         const strangers = [
-          (shard === 0 ? sharedTenant() : prepared(contract, 0)).then((attacker) =>
-            keyOf(contract, attacker),
-          ),
+          shard === 0
+            ? sharedTenant().then((attacker) => keyOf(contract, attacker))
+            : bareCaller(contract, 0),
           ...(api ? [createKeyIn(victim.user.id, "test").then((other) => other.key)] : []),
         ];
         const answers = await Promise.all(strangers.map(async (key) => send(contract, request, await key)));
