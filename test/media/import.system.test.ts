@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../src/app";
+import { expectSameBytes } from "../support/bytes";
 import { call, serverTiming } from "../support/client";
 import { expectDocumented } from "../support/contract";
 import { createKey, createTenant, createWorkspace } from "../support/seed";
@@ -77,7 +78,7 @@ describe("direct links", () => {
     const served = await fetchLink(item.url);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
-    expect(await bytesOf(served)).toEqual(bytes);
+    await expectSameBytes(await bytesOf(served), bytes);
 
     const listed = await call("GET", `/api/v1/media?workspace_id=${tenant.workspace.id}`, {
       key: tenant.key,
@@ -112,8 +113,8 @@ describe("direct links", () => {
       ["ready", 70_000],
       ["ready", 9000],
     ]);
-    expect(await bytesOf(await fetchLink(res.body.media[0].url))).toEqual(mp4);
-    expect(await bytesOf(await fetchLink(res.body.media[1].url))).toEqual(webm);
+    await expectSameBytes(await bytesOf(await fetchLink(res.body.media[0].url)), mp4);
+    await expectSameBytes(await bytesOf(await fetchLink(res.body.media[1].url)), webm);
   });
 
   it("stores a body that comes without Content-Length (chunked), through the multipart path", async () => {
@@ -133,7 +134,7 @@ describe("direct links", () => {
     expect(row).toMatchObject({ state: "ready", size: 300_000 });
     const served = await fetchLink(res.body.media[0].url);
     expect(served.headers.get("content-length")).toBe("300000");
-    expect((await bytesOf(served)).subarray(0, 64)).toEqual(head);
+    await expectSameBytes((await bytesOf(served)).subarray(0, 64), head);
   });
 
   it("refuses HTML served as an image, a mislabelled type, SVG, and unknown bytes", async () => {
@@ -210,7 +211,7 @@ describe("pages", () => {
     expect(res.body.count_stored).toBe(1);
     expect(res.body.media[0]).toMatchObject({ name: "abc123.jpg", mime_type: "image/jpeg", size: 3000 });
     await settled(ids(res));
-    expect(await bytesOf(await fetchLink(res.body.media[0].url))).toEqual(jpeg);
+    await expectSameBytes(await bytesOf(await fetchLink(res.body.media[0].url)), jpeg);
   });
 
   it("resolves every og:image, og:video and twitter:image of a page, relative and entity-encoded ones too", async () => {
@@ -280,7 +281,7 @@ describe("redirects", () => {
     const res = await importUrls(tenant.key, { workspace_id: tenant.workspace.id, urls: [`${short}/x1`] });
     expect(res.body.media.map((m: any) => m.name)).toEqual(["final.png"]);
     await settled(ids(res));
-    expect(await bytesOf(await fetchLink(res.body.media[0].url))).toEqual(png);
+    await expectSameBytes(await bytesOf(await fetchLink(res.body.media[0].url)), png);
   });
 
   it("refuses a redirect to a private address (and never fetches it), and a chain of more than five hops", async () => {

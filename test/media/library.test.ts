@@ -2,13 +2,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
+import { expectSameBytes } from "../support/bytes";
 import { call, serverTiming } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createKey, createTenant, createWorkspace } from "../support/seed";
 import {
   bytesOf,
   expectMediaItem,
-  expectSameBytes,
   type Field,
   fetchLink,
   file,
@@ -47,7 +47,7 @@ describe("POST /api/v1/media/upload", () => {
     });
     const served = await fetchLink(res.body.url);
     expect(served.headers.get("content-type")).toBe("image/png");
-    expect(await bytesOf(served)).toEqual(png);
+    await expectSameBytes(await bytesOf(served), png);
   });
 
   it("types the file by its bytes (not its name or declared type) and streams a large one in parts", async () => {

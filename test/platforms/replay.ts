@@ -4,6 +4,7 @@ import type { Platform } from "../../src/db/enums";
 import { createAdapter } from "../../src/platforms/adapter";
 import { SPECS } from "../../src/platforms/catalog";
 import type { Fetch } from "../../src/platforms/types";
+import { patternBytes } from "../support/bytes";
 
 export const CREDENTIALS = { clientId: "client-123", clientSecret: "secret-456" };
 
@@ -36,7 +37,7 @@ export function mediaOf(
   fill = 7,
 ) {
   const size = fields.size ?? 1024;
-  const bytes = new Uint8Array(size).map((_, index) => (index * 31 + fill) % 251);
+  const bytes = patternBytes(size, { step: 31, offset: fill, modulus: 251 });
   const opened: Array<{ offset: number; length: number }> = [];
   return {
     media: {

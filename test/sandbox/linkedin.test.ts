@@ -20,6 +20,7 @@ import { sandboxPlatformId } from "../../src/sandbox/emulators";
 import { deliver as deliverSync } from "../analytics/queue";
 import { APP_CALLBACK, Browser, createApp, createSession, locationOf, runFlow } from "../delegation/support";
 import { deliver, handleOf, publishingPost, rowsOf, sandboxPosts } from "../publishing/support";
+import { patternBytes } from "../support/bytes";
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -199,7 +200,7 @@ describe("LinkedIn on its emulator", () => {
     const t = await createTenant();
     const linkedin = t.accounts[1]!.id;
     // Two of LinkedIn's 4 MiB parts, each PUT with its range and named by its ETag at finalizeUpload.
-    const bytes = new Uint8Array(4 * 1024 * 1024 + 80 * 1024).map((_, i) => (i * 31) % 256);
+    const bytes = patternBytes(4 * 1024 * 1024 + 80 * 1024, { step: 31 });
     bytes.set([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x6d, 0x70, 0x34, 0x32]);
     const clip = await upload(t, "clip.mp4", "video/mp4", bytes);
     const { rows } = await publishOn(t, linkedin, { content: [{ text: "Moving pictures", media: [clip] }] });

@@ -12,6 +12,7 @@ import { runFlow } from "../delegation/support";
 import { jpegBytes, mp4Bytes } from "../media/support";
 import { syncPost, uploadMedia } from "../platforms/live/harness";
 import { deliver, publishingPost, rowsOf, storedProgress } from "../publishing/support";
+import { expectSameBytes } from "../support/bytes";
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -141,7 +142,7 @@ describe("TikTok on the emulator", () => {
     });
     // The bytes arrived whole: the post's page shows the stored video.
     const media = await exports.default.fetch(posts[0].media[0].url);
-    expect(new Uint8Array(await media.arrayBuffer())).toEqual(video);
+    await expectSameBytes(new Uint8Array(await media.arrayBuffer()), video);
     expect(await stats(connected.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
 
     // The post URL (tiktok.com's /@handle/video/<id>) leads to the post's page on the sandbox.

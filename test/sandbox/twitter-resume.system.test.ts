@@ -10,6 +10,7 @@ import { SPECS } from "../../src/platforms/catalog";
 import { sandboxFetch } from "../../src/platforms/sandbox/client";
 import { emulatedAdapter } from "../../src/platforms/sandbox/emulated";
 import type { Fetch } from "../../src/platforms/types";
+import { patternBytes } from "../support/bytes";
 import { insertMedia } from "../support/db";
 import {
   accountRow,
@@ -31,7 +32,7 @@ afterEach(() => {
 /** A library file whose bytes are in R2, named `name` (the name X's append carries). */
 async function mediaFile(account: Connected, mime: string, size: number, name: string) {
   const type = mime.startsWith("video/") ? "video" : "image";
-  const bytes = new Uint8Array(size).map((_, i) => (i * 7 + 3) % 256);
+  const bytes = patternBytes(size, { step: 7, offset: 3 });
   const id = await insertMedia(account.workspace.id, { mime_type: mime, type, size, name });
   const row = await env.DB.prepare("SELECT r2_key FROM media WHERE id = ?")
     .bind(id)

@@ -10,6 +10,7 @@ import { sandboxClient } from "../../src/platforms/sandbox/credentials";
 import { deliver as deliverSync } from "../analytics/queue";
 import { connectInto, runFlow } from "../delegation/support";
 import { deliver, publishingPost, rowsOf } from "../publishing/support";
+import { expectSameBytes, patternBytes } from "../support/bytes";
 import { admin, call, ORIGIN } from "../support/client";
 import { insertMedia } from "../support/db";
 import { createTenant } from "../support/seed";
@@ -71,7 +72,7 @@ async function mediaFile(t: Tenant, mime: string, bytes: Uint8Array) {
   return id;
 }
 
-const bytesOf = (length: number, seed: number) => new Uint8Array(length).map((_, i) => (i * seed + 7) % 256);
+const bytesOf = (length: number, seed: number) => patternBytes(length, { step: seed, offset: 7 });
 
 async function publishOn(t: Tenant, accountId: number, fields: Record<string, unknown>) {
   const id = await publishingPost(t, { accounts: [accountId], ...fields });
@@ -157,10 +158,10 @@ describe("the X emulator, through the real X adapter", () => {
     // The bytes X received are what the pages show.
     const shownPhoto = await fetchWorker(root.media[0]!.url, {});
     expect(root.media[0]!.type).toBe("image/png");
-    expect(new Uint8Array(await shownPhoto.arrayBuffer())).toEqual(png);
+    await expectSameBytes(new Uint8Array(await shownPhoto.arrayBuffer()), png);
     const shownClip = await fetchWorker(third.media[0]!.url, {});
     expect(shownClip.headers.get("content-type")).toBe("video/mp4");
-    expect(new Uint8Array(await shownClip.arrayBuffer())).toEqual(mp4);
+    await expectSameBytes(new Uint8Array(await shownClip.arrayBuffer()), mp4);
   });
 
   it("answers X's refusals in X's format: 401, unknown field, over 280 weighted, others' media, duplicate", async () => {

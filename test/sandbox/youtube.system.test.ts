@@ -18,6 +18,7 @@ import { runFlow } from "../delegation/support";
 import { mp4Bytes } from "../media/support";
 import { syncPost, uploadMedia } from "../platforms/live/harness";
 import { deliver, publishingPost, rowsOf, storedProgress } from "../publishing/support";
+import { expectSameBytes } from "../support/bytes";
 import { call, ORIGIN } from "../support/client";
 import { createTenant } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -135,7 +136,7 @@ describe("YouTube on the emulator", () => {
       status: { privacyStatus: "public", selfDeclaredMadeForKids: false },
     });
     const media = await exports.default.fetch(posts[0].media[0].url);
-    expect(new Uint8Array(await media.arrayBuffer())).toEqual(video);
+    await expectSameBytes(new Uint8Array(await media.arrayBuffer()), video);
     expect(await stats(connected.handle)).toEqual({ publications: 1, media_uploads: 1, token_refreshes: 0 });
 
     const watch = await sandboxGet(`/watch?v=${posts[0].id}`);

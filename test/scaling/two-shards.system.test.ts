@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { SHARD_ID_SPAN, shardOfId } from "../../src/db/shards";
 import worker from "../../src/index";
 import { bytesOf, fetchLink, file, pngBytes, upload } from "../media/support";
+import { expectSameBytes } from "../support/bytes";
 import { admin, call } from "../support/client";
 import { createKey, createPost, createTenant, createUser, createWorkspace } from "../support/seed";
 import { waitFor } from "../support/wait";
@@ -135,7 +136,7 @@ describe("a tenant in shard 1", () => {
     expect(shardOfId(res.body.id)).toBe(1);
     const served = await fetchLink(res.body.url);
     expect(served.status).toBe(200);
-    expect(await bytesOf(served)).toEqual(png);
+    await expectSameBytes(await bytesOf(served), png);
     expect(await count(env.DB_SHARD_1, "media", "id", res.body.id)).toBe(1);
   });
 

@@ -6,6 +6,7 @@
 // which revokes the token; asserting what LinkedIn was sent at each step.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { expectSameBytes } from "../../support/bytes";
 import { waitFor } from "../../support/wait";
 import {
   accountOf,
@@ -120,7 +121,7 @@ export const scenario: Scenario = {
       error: null,
     });
     const [put] = linkedin.requests("https://www.linkedin.com/dms-uploads/");
-    expect(put!.bytes).toEqual(jpeg);
+    await expectSameBytes(put!.bytes, jpeg);
     expect(linkedin.requests(`${REST}/images/`)).toHaveLength(1);
     const [post] = linkedin.requests(`${REST}/posts`);
     expect(post!.headers.get("authorization")).toBe(`Bearer ${ACCESS_TOKEN}`);

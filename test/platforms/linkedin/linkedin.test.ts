@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { LINKEDIN_VERSION } from "../../../src/platforms/linkedin/api";
 import { memoryProgress } from "../../../src/platforms/progress";
 import { PlatformError } from "../../../src/platforms/types";
+import { expectSameBytes } from "../../support/bytes";
 import { adapterFor, mediaOf, replay } from "../replay";
 import {
   ACCESS_TOKEN,
@@ -110,7 +111,7 @@ describe("linkedin publish", () => {
     expect(put.url).toBe(imageUpload().value.uploadUrl);
     expect(put.headers.get("content-type")).toBe("application/octet-stream");
     expect(put.headers.get("authorization")).toBe(`Bearer ${ACCESS_TOKEN}`);
-    expect(new Uint8Array(await put.arrayBuffer())).toEqual(bytes);
+    await expectSameBytes(new Uint8Array(await put.arrayBuffer()), bytes);
     expect(opened).toEqual([{ offset: 0, length: 3000 }]);
     // Images API: a post may reference the image only once it is AVAILABLE.
     expectRest(look, "GET", `${REST}/images/${encodeURIComponent(IMAGE)}`);
@@ -140,7 +141,7 @@ describe("linkedin publish", () => {
     );
     const item = { text: "Two pictures", media: [first.media, second.media] };
     await adapterFor("linkedin", fetch).publish(organization, draftOf([item]));
-    expect(new Uint8Array(await requests[4]!.arrayBuffer())).toEqual(second.bytes);
+    await expectSameBytes(new Uint8Array(await requests[4]!.arrayBuffer()), second.bytes);
     expect((await jsonOf(requests[6]!)).content).toEqual({
       multiImage: { images: [{ id: IMAGE }, { id: other }] },
     });
@@ -285,7 +286,7 @@ describe("linkedin publish", () => {
       upload.value.uploadInstructions.map((i) => ["PUT", i.uploadUrl]),
     );
     const sent = await Promise.all(parts.map(async (p) => new Uint8Array(await p.arrayBuffer())));
-    expect(new Uint8Array(sent.flatMap((part) => [...part]))).toEqual(bytes);
+    await expectSameBytes(new Uint8Array(await new Blob(sent).arrayBuffer()), bytes);
 
     const [finalize, look, again, postRequest] = rest.slice(3) as [Request, Request, Request, Request];
     expectRest(finalize, "POST", `${REST}/videos?action=finalizeUpload`);

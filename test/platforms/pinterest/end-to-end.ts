@@ -4,6 +4,7 @@
 // analytics, all answered by recorded answers.
 import { expect } from "vitest";
 import { bytesOf, fetchLink, mp4Bytes, pngBytes } from "../../media/support";
+import { expectSameBytes } from "../../support/bytes";
 import {
   accountOf,
   type Connected,
@@ -61,7 +62,7 @@ async function imagePin(connected: Connected) {
   // Pinterest pulls the image from the signed link, which serves the stored bytes.
   const pulled = await fetchLink(body.media_source.url);
   expect(pulled.status).toBe(200);
-  expect(await bytesOf(pulled)).toEqual(png);
+  await expectSameBytes(await bytesOf(pulled), png);
 
   const synced = await syncPost(connected, post.id);
   expect(synced.platforms[0].analytics).toMatchObject({
@@ -90,7 +91,7 @@ async function videoPin(connected: Connected) {
     body: stored!.bytes,
   }).formData();
   expect(form.get("key")).toBe(R.registered.upload_parameters.key);
-  expect(new Uint8Array(await (form.get("file") as File).arrayBuffer())).toEqual(mp4);
+  await expectSameBytes(new Uint8Array(await (form.get("file") as File).arrayBuffer()), mp4);
   const [create] = server.requests(`${API}/pins`);
   expect(JSON.parse(create!.body).media_source).toEqual({
     source_type: "video_id",

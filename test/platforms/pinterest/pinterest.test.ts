@@ -7,6 +7,7 @@ import { lookupAdapter } from "../../../src/platforms/index";
 import { MEDIA_POLL_INTERVAL_MS, MEDIA_POLLS } from "../../../src/platforms/pinterest/media";
 import { memoryProgress } from "../../../src/platforms/progress";
 import { type Fetch, PlatformError } from "../../../src/platforms/types";
+import { expectSameBytes } from "../../support/bytes";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import * as R from "./recorded";
 
@@ -125,7 +126,7 @@ describe("pinterest publish", () => {
     const file = form.get("file") as File;
     expect(file.name).toBe("clip.mp4");
     expect(file.type).toBe("video/mp4");
-    expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes);
+    await expectSameBytes(new Uint8Array(await file.arrayBuffer()), bytes);
     expect(opened).toEqual([{ offset: 0, length: bytes.length }]);
 
     for (const poll of [poll1, poll2]) {

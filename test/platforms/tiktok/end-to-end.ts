@@ -2,6 +2,7 @@
 // the engine (creator info, init, the file PUT from R2, the post status), then sync its counts.
 import { expect } from "vitest";
 import { mp4Bytes } from "../../media/support";
+import { expectSameBytes } from "../../support/bytes";
 import {
   accountOf,
   json,
@@ -77,7 +78,7 @@ export const scenario: Scenario = {
     const [put] = server.requests(UPLOAD_URL);
     expect(put!.headers.get("content-range")).toBe(`bytes 0-${video.length - 1}/${video.length}`);
     // The bytes stored in R2 arrived intact.
-    expect(put!.bytes).toEqual(video);
+    await expectSameBytes(put!.bytes, video);
     for (const seen of server.requests(`${API}/post/`)) {
       expect(seen.headers.get("authorization")).toBe(`Bearer ${ACCESS}`);
     }

@@ -18,6 +18,7 @@ import { MAX_VIDEO_BYTES } from "../../../src/platforms/tiktok/rules";
 import { ACCESS_TOKEN_SECONDS, KEEP_ALIVE, REFRESH_TOKEN_SECONDS } from "../../../src/platforms/tiktok/token";
 import type { DraftItem, Fetch, PublishDraft, PublishingContext } from "../../../src/platforms/types";
 import { tiktokShape } from "../../../src/sandbox/tiktok/token";
+import { expectSameBytes } from "../../support/bytes";
 import { adapterFor, CREDENTIALS, json, mediaOf, replay } from "../replay";
 import { ACCESS, HANDLE, OPEN_ID, POST_ID, RECORDED, UPLOAD_URL } from "./recorded";
 
@@ -172,7 +173,7 @@ describe("tiktok video", () => {
     expect(put.headers.get("content-length")).toBe("1048576");
     // The upload URL carries its own credentials: the user's token is not sent there.
     expect(put.headers.get("authorization")).toBeNull();
-    expect(new Uint8Array(await put.arrayBuffer())).toEqual(bytes);
+    await expectSameBytes(new Uint8Array(await put.arrayBuffer()), bytes);
     expect(opened).toEqual([{ offset: 0, length: 1_048_576 }]);
     await expectCall(requests[3]!, `${API}/post/publish/status/fetch/`, {
       publish_id: "v_pub_file~v2-1.123456789",
