@@ -23,8 +23,8 @@ const UNIT = "test/**/*.unit.test.ts";
 const SYSTEM = "test/**/*.system.test.ts";
 const ISOLATED = "test/**/*.isolated.test.ts";
 // A deployment's settings (SANDBOX off, real platform apps configured): test mode must still reach only
-// the emulators (ARCHITECTURE "Test mode"). `npm test` runs it first in the `system` project's Vitest
-// process (scripts/vitest.mjs), which also ends a run that does not exit after its last file.
+// the emulators (ARCHITECTURE "Test mode"). `npm test` runs it in the `unit`/`api` Vitest process
+// (scripts/vitest.mjs), which also ends a run that does not exit after its last file.
 const PRODUCTION = "test/**/*.production.test.ts";
 
 /** The bare imports of src/ and test/ that run in workerd. */
