@@ -99,8 +99,8 @@ const send = (contract: RouteContract, request: ContractRequest, key: string | n
     ...extra,
   });
 
-const keyOf = (contract: RouteContract, tenant: Tenant) =>
-  contract.auth === "admin" ? ADMIN_TOKEN : tenant.key;
+const keyOf = (contract: RouteContract, caller: { key: string }) =>
+  contract.auth === "admin" ? ADMIN_TOKEN : caller.key;
 
 /** A tenant in `shard` (src/db/shards.ts) and `mode` (its workspace's and key's), with the contract's setup done. */
 async function preparedIn(contract: RouteContract, shard: number, mode: Mode) {
@@ -125,10 +125,9 @@ async function exhaustRateLimit(userId: number) {
  * A user of `shard` with a key and no workspace: a caller whose requests are refused before any data is
  * read (a foreign check's attacker, the 429's spent user) needs nothing more.
  */
-async function bareCaller(contract: RouteContract, shard: number) {
-  if (contract.auth === "admin") return ADMIN_TOKEN;
-  const user = await createUser("Caller", shard);
-  return (await createKey(user.id)).key;
+async function bareUser(shard: number) {
+  const { id } = await createUser("Caller", shard);
+  return { id, key: (await createKey(id)).key };
 }
 
 /**
@@ -237,10 +236,9 @@ export function routeContract(
         it("answers 429 with its headers once the user's minute is spent", async () => {
           // A user of its own, whose minute is spent, sends the shared tenant's request: the window is
           // the user's, and nothing of the tenant is read.
-          const user = await createUser("Spent", shard);
-          const [{ key }, request] = await Promise.all([createKey(user.id), refusedRequest()]);
-          await exhaustRateLimit(user.id);
-          const res = await send(contract, request, key);
+          const [spent, request] = await Promise.all([bareUser(shard), refusedRequest()]);
+          await exhaustRateLimit(spent.id);
+          const res = await send(contract, request, spent.key);
           expect(res.status).toBe(429);
           expectDocumented(method, route, res);
           expect(res.body.message).toBe("Too Many Attempts.");
@@ -317,9 +315,7 @@ export function routeContract(
         // shard 0: ids of another shard are not found either. The test key is the very same user's: only
         // the mode keeps the record apart. Both are made and asked side by side.
         const strangers = [
-          shard === 0
-            ? sharedTenant().then((attacker) => keyOf(contract, attacker))
-            : bareCaller(contract, 0),
+          (shard === 0 ? sharedTenant() : bareUser(0)).then((attacker) => keyOf(contract, attacker)),
           ...(api ? [createKeyIn(victim.user.id, "test").then((other) => other.key)] : []),
         ];
         const answers = await Promise.all(strangers.map(async (key) => send(contract, request, await key)));
