@@ -117,8 +117,8 @@ export default defineConfig(async () => {
 
   return {
     test: {
-      // The projects of group 0 run at once on two workers (api's two shared runtimes, isolated's fresh ones,
-      // unit's); system's one runtime is group 1, after them, unless run in a process of its own
+      // The projects of group 0 run at once on two workers (api's two shared runtimes, isolated's and
+      // production's fresh ones, unit's); system's one runtime is group 1, after them, unless run in a process of its own
       // (`npm run test:vitest`, scripts/vitest.mjs).
       maxWorkers: 2,
       // The worker's per-request log lines (src/http/request-log.ts) would drown the test output (a

@@ -168,7 +168,7 @@ const system = vitest("system", ["isolated", "system"], true);
 const main = await vitest("main", ["unit", "api", "production"]);
 const { code: systemCode, output } = await system;
 process.stdout.write(
-  `\n── production, isolated and system (their own Vitest process, run beside the others) ──\n${output}`,
+  `\n── isolated and system (their own Vitest process, run beside the others) ──\n${output}`,
 );
 
 // One report for the summary, from every file's last run; a file queued and never finished is a failure.
